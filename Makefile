@@ -1,0 +1,34 @@
+# Top-level build. `make run` and `make test` are the two commands a user
+# needs (README.md); the rest are the steps they are made of.
+#
+#   make run   [APP=demo] [ARGS="loglevel=debug"]   build the image, boot it in QEMU
+#   make image [APP=demo]                           build build/<app>.efi and its ESP
+#   make host                                       host library and programs
+#   make test                                       everything CI runs
+#   make bench                                      benchmarks (host), print figures
+#   make fuzz  [FUZZ_SECONDS=600]                   long fuzzing runs
+#
+# Each folder describes its sources in a module.mk; the rules live in mk/.
+
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+include mk/config.mk
+include mk/deps.mk
+include $(sort $(wildcard */module.mk */*/module.mk))
+include mk/host.mk
+include mk/newlib.mk
+include mk/image.mk
+include mk/kernels.mk
+include mk/test.mk
+
+.PHONY: all clean distclean
+all: host image
+
+clean:
+	rm -rf $(BUILD)/host $(BUILD)/host-asan $(BUILD)/efi $(BUILD)/kernels $(BUILD)/fuzz \
+	       $(BUILD)/test-logs $(BUILD)/*.efi $(BUILD)/*.img
+
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,219 @@
+/* plat_host.c - lib/plat.h on Linux user space: pthreads for workers, futex
+ * for waiting, CLOCK_MONOTONIC for time, stderr for the log. */
+#define _GNU_SOURCE
+#include "lib/plat.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *plat_name(void) { return "host"; }
+
+/* ---- Time ---- */
+uint64_t plat_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void plat_sleep_ns(uint64_t ns) {
+  struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
+}
+
+/* ---- Options ---- */
+#define MAX_OPTIONS 32
+static struct option_kv { char *key, *value; } options[MAX_OPTIONS];
+static int option_count;
+static pthread_once_t options_once = PTHREAD_ONCE_INIT;
+
+static void parse_options(void) {
+  const char *env = getenv("HSAR_OPTIONS");
+  if (!env) return;
+  char *copy = strdup(env), *save = NULL;
+  for (char *tok = strtok_r(copy, " \t", &save); tok && option_count < MAX_OPTIONS;
+       tok = strtok_r(NULL, " \t", &save)) {
+    char *eq = strchr(tok, '=');
+    if (eq) *eq = '\0';
+    options[option_count].key = tok;
+    options[option_count].value = eq ? eq + 1 : tok + strlen(tok);
+    option_count++;
+  }
+  /* copy stays allocated: options point into it for the process lifetime. */
+}
+
+const char *plat_option(const char *key) {
+  pthread_once(&options_once, parse_options);
+  for (int i = option_count - 1; i >= 0; i--)
+    if (strcmp(options[i].key, key) == 0) return options[i].value;
+  return NULL;
+}
+
+/* ---- Logging ---- */
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static int log_threshold = -1;
+static uint64_t log_origin_ns;
+
+static const char *const level_names[] = {"error", "warn", "info", "debug", "trace"};
+
+static int parse_level(const char *s) {
+  for (int i = 0; i <= LOG_TRACE; i++)
+    if (strcmp(s, level_names[i]) == 0) return i;
+  return -1;
+}
+
+bool plat_log_enabled(enum log_level level) {
+  if (log_threshold < 0) {
+    const char *opt = plat_option("loglevel");
+    int lvl = opt ? parse_level(opt) : -1;
+    /* The host library is quiet by default: programs own stdout/stderr. */
+    log_threshold = lvl >= 0 ? lvl : LOG_WARN;
+    log_origin_ns = plat_now_ns();
+  }
+  return (int)level <= log_threshold;
+}
+
+void plat_vlog(enum log_level level, const char *tag, const char *fmt, va_list ap) {
+  if (!plat_log_enabled(level)) return;
+  char line[1024];
+  uint64_t t = plat_now_ns() - log_origin_ns;
+  int n = snprintf(line, sizeof line, "[%5llu.%06llu] %-5s %s: ",
+                   (unsigned long long)(t / 1000000000u),
+                   (unsigned long long)(t / 1000 % 1000000), level_names[level], tag);
+  if (n < 0) return;
+  if ((size_t)n < sizeof line) vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+  pthread_mutex_lock(&log_lock);
+  fprintf(stderr, "%s\n", line);
+  pthread_mutex_unlock(&log_lock);
+}
+
+void plat_log(enum log_level level, const char *tag, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  plat_vlog(level, tag, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- Device memory ---- */
+void *plat_dma_alloc(size_t size, size_t align) {
+  if (size == 0 || (align & (align - 1)) != 0) return NULL;
+  if (align < 4096) align = 4096;
+  size_t rounded = (size + align - 1) & ~(align - 1);
+  void *p = aligned_alloc(align, rounded);
+  if (p) memset(p, 0, rounded);
+  return p;
+}
+
+void plat_dma_free(void *p, size_t size) {
+  (void)size;
+  free(p);
+}
+
+/* ---- Workers ---- */
+#define MAX_WORKERS 256
+struct worker {
+  pthread_t thread;
+  void (*fn)(void *);
+  void *arg;
+  char name[16];
+};
+static struct worker *workers[MAX_WORKERS];
+static pthread_mutex_t workers_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *worker_main(void *p) {
+  struct worker *w = p;
+  pthread_setname_np(pthread_self(), w->name);
+  w->fn(w->arg);
+  return NULL;
+}
+
+int plat_worker_slots(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 1 ? (int)n : 1;
+}
+
+int plat_worker_start(const char *name, void (*fn)(void *), void *arg) {
+  struct worker *w = calloc(1, sizeof *w);
+  if (!w) return -ENOMEM;
+  w->fn = fn;
+  w->arg = arg;
+  snprintf(w->name, sizeof w->name, "%s", name);
+  pthread_mutex_lock(&workers_lock);
+  int id = -1;
+  for (int i = 0; i < MAX_WORKERS; i++)
+    if (!workers[i]) {
+      id = i;
+      break;
+    }
+  if (id < 0 || pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+    pthread_mutex_unlock(&workers_lock);
+    free(w);
+    return id < 0 ? -EAGAIN : -errno;
+  }
+  workers[id] = w;
+  pthread_mutex_unlock(&workers_lock);
+  return id;
+}
+
+void plat_worker_join(int id) {
+  if (id < 0 || id >= MAX_WORKERS) return;
+  pthread_mutex_lock(&workers_lock);
+  struct worker *w = workers[id];
+  pthread_mutex_unlock(&workers_lock);
+  if (!w) return;
+  pthread_join(w->thread, NULL);
+  pthread_mutex_lock(&workers_lock);
+  workers[id] = NULL;
+  pthread_mutex_unlock(&workers_lock);
+  free(w);
+}
+
+/* ---- Waiting ---- */
+void plat_wait(const volatile uint32_t *word, uint32_t expected, uint64_t timeout_ns) {
+  struct timespec ts, *tsp = NULL;
+  if (timeout_ns != UINT64_MAX) {
+    ts.tv_sec = (time_t)(timeout_ns / 1000000000u);
+    ts.tv_nsec = (long)(timeout_ns % 1000000000u);
+    tsp = &ts;
+  }
+  /* A relative timeout; EINTR, EAGAIN and ETIMEDOUT all just return. */
+  syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, tsp, NULL, 0);
+}
+
+void plat_wake(const volatile uint32_t *word) {
+  syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* ---- Files ---- */
+void *plat_file_load(const char *path, size_t *size) {
+  char full[4096];
+  const char *root = getenv("HSAR_FILES");
+  if (root && path[0] == '/')
+    snprintf(full, sizeof full, "%s%s", root, path);
+  else
+    snprintf(full, sizeof full, "%s", path);
+  FILE *f = fopen(full, "rb");
+  if (!f) return NULL;
+  void *data = NULL;
+  long len;
+  if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) goto fail;
+  data = malloc(len ? (size_t)len : 1);
+  if (!data) goto fail;
+  if (fread(data, 1, (size_t)len, f) != (size_t)len) goto fail;
+  fclose(f);
+  *size = (size_t)len;
+  return data;
+fail:
+  free(data);
+  fclose(f);
+  if (!errno) errno = EIO;
+  return NULL;
+}

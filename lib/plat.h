@@ -1,0 +1,84 @@
+/*
+ * plat.h - the services a platform gives to the layers above it.
+ *
+ * drivers/, vapu/ and hsa/ are built twice: into the boot image, where
+ * kernel/ implements this interface on bare metal, and into the host
+ * library, where host/ implements it on Linux threads. Nothing above the
+ * kernel calls the kernel or libc threading directly for these services.
+ *
+ * The single address space holds on both platforms: a pointer is also the
+ * address a device uses for it (identity map in the image; on the host the
+ * virtual APU treats host virtual addresses as its physical addresses).
+ */
+#ifndef LIB_PLAT_H
+#define LIB_PLAT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- Logging -------------------------------------------------------------
+ * One line per call, prefixed by the platform with a time stamp, the level
+ * and the tag; lines from different cores or threads never interleave.
+ * Each source file defines LOG_TAG before using the macros below. */
+enum log_level { LOG_ERROR = 0, LOG_WARN, LOG_INFO, LOG_DEBUG, LOG_TRACE };
+
+void plat_log(enum log_level level, const char *tag, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void plat_vlog(enum log_level level, const char *tag, const char *fmt, va_list ap);
+bool plat_log_enabled(enum log_level level);
+
+#define log_error(...) plat_log(LOG_ERROR, LOG_TAG, __VA_ARGS__)
+#define log_warn(...) plat_log(LOG_WARN, LOG_TAG, __VA_ARGS__)
+#define log_info(...) plat_log(LOG_INFO, LOG_TAG, __VA_ARGS__)
+#define log_debug(...) plat_log(LOG_DEBUG, LOG_TAG, __VA_ARGS__)
+#define log_trace(...)                                                        \
+  do {                                                                        \
+    if (plat_log_enabled(LOG_TRACE)) plat_log(LOG_TRACE, LOG_TAG, __VA_ARGS__); \
+  } while (0)
+
+/* ---- Time ---------------------------------------------------------------- */
+uint64_t plat_now_ns(void);          /* monotonic, since an arbitrary origin */
+void plat_sleep_ns(uint64_t ns);     /* gives the core/thread up; never spins forever */
+static inline void plat_cpu_relax(void) { __builtin_ia32_pause(); }
+
+/* ---- Memory for devices ---------------------------------------------------
+ * Physically contiguous, zeroed, aligned to `align` (a power of two, at least
+ * 4096 is always honoured); the pointer is the bus address. NULL when out of
+ * memory. Used for rings, page tables, queue descriptors. */
+void *plat_dma_alloc(size_t size, size_t align);
+void plat_dma_free(void *p, size_t size);
+
+/* ---- Workers --------------------------------------------------------------
+ * A worker is a function that runs on a core of its own (image: one of the
+ * cores the kernel started, never the one running main(); host: a thread)
+ * until it returns. CPU agents and the virtual APU run as workers. */
+int plat_worker_slots(void);                 /* how many can run in parallel */
+int plat_worker_start(const char *name, void (*fn)(void *arg), void *arg);
+                                             /* worker id >= 0, or < 0 on error */
+void plat_worker_join(int worker_id);        /* waits for fn to return */
+
+/* ---- Waiting on memory ----------------------------------------------------
+ * plat_wait blocks while *word == expected, until plat_wake(word) is called,
+ * the value changes, or timeout_ns passes (UINT64_MAX: no limit). It may
+ * return early (spurious wake-up): callers re-check their condition. A
+ * waiting core sleeps (hlt/futex); it does not burn the core. */
+void plat_wait(const volatile uint32_t *word, uint32_t expected, uint64_t timeout_ns);
+void plat_wake(const volatile uint32_t *word);
+
+/* ---- Boot options and files ---------------------------------------------- */
+/* Value of `key` from the boot command line (image) or from the environment
+ * variable HSAR_OPTIONS="key=value ..." (host); NULL when absent. A key given
+ * without '=' has the value "". */
+const char *plat_option(const char *key);
+
+/* Loads a whole file (image: the read-only boot file system, path like
+ * "/amdgpu/raven_mec.bin"; host: a path relative to HSAR_FILES or cwd).
+ * Returns a malloc'ed copy the caller frees, or NULL with errno set. */
+void *plat_file_load(const char *path, size_t *size);
+
+/* Platform name, "efi" or "host", for logs and tests. */
+const char *plat_name(void);
+
+#endif

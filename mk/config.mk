@@ -1,0 +1,26 @@
+# Tool names and common settings. Every tool is named with its version where
+# Debian has several (the unversioned ld.lld may be another LLVM or absent).
+BUILD        ?= build
+APP          ?= demo
+ARGS         ?=
+NEWLIB_DIR   ?= $(BUILD)/newlib
+HOST_CC      ?= gcc
+FUZZ_CC      ?= clang-19
+GPU_CC       ?= clang-19
+GPU_LD       ?= ld.lld-19
+LLVM_OBJDUMP ?= llvm-objdump-19
+EFI_CC       ?= gcc
+EFI_LD       ?= ld
+OBJCOPY      ?= objcopy
+
+# Quiet rules unless V=1.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# Warnings shared by every C build of ours (image and host).
+WARN_CFLAGS := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+               -Wmissing-prototypes -Wvla -Werror=implicit-function-declaration \
+               -Werror=return-type -Werror=incompatible-pointer-types

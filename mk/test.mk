@@ -1,0 +1,21 @@
+# `make test`: build everything the suites need, then run each suite (a
+# `suite-<name>` target registered with TEST_SUITES += <name>) with its output
+# kept in $(BUILD)/test-logs/<name>.log, and end with the summary line
+# "N passed, N failed[, N skipped]" (tests/run-suites.sh).
+TEST_SUITES += host-unit
+TEST_BUILD_DEPS += $(HOST_UNIT_TESTS)
+
+# Default time limit for one suite, seconds; QEMU boots have their own.
+SUITE_TIMEOUT ?= 900
+
+.PHONY: test test-build suite-host-unit
+test: deps
+	$(Q)$(MAKE) --no-print-directory test-build
+	$(Q)SUITE_TIMEOUT=$(SUITE_TIMEOUT) tests/run-suites.sh $(BUILD)/test-logs \
+	    "$(MAKE) --no-print-directory -s" $(TEST_SUITES)
+
+test-build: $(TEST_BUILD_DEPS)
+
+suite-host-unit: $(HOST_UNIT_TESTS)
+	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    $(HOST_UNIT_TESTS) $(TESTS)
