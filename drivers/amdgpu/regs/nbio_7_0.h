@@ -1,0 +1,36 @@
+/*
+ * nbio_7_0.h - NBIO (northbridge interface: BIF, RCC) registers of Raven
+ * and Renoir. Dword indices relative to the NBIO IP's segment given by
+ * BASE_IDX, from Linux include/asic_reg/nbio/nbio_7_0_offset.h; fields from
+ * nbio_7_0_sh_mask.h. Linux nbio_v7_0.c drives Raven (NBIO 7.0.0/7.0.1) and
+ * Renoir (NBIO 2.5.0 in its discovery table) with these.
+ */
+#ifndef DRIVERS_AMDGPU_REGS_NBIO_7_0_H
+#define DRIVERS_AMDGPU_REGS_NBIO_7_0_H
+
+/* BASE_IDX 0: the indirect index/data pair for registers beyond the BAR
+ * (Linux nbio_v7_0_get_pcie_index_offset / _data_offset). */
+#define NBIO_PCIE_INDEX2                     0x000e
+#define NBIO_PCIE_DATA2                      0x000f
+#define NBIO_PCIE_INDEX2_SEG                 0
+
+/* BASE_IDX 2 */
+#define NBIO_RCC_DEV0_EPF0_STRAP0            0x000f
+#define NBIO_RCC_DOORBELL_APER_EN            0x00c0
+#define NBIO_RCC_CONFIG_MEMSIZE              0x00c3 /* frame buffer size in MiB */
+#define NBIO_INTERRUPT_CNTL                  0x00f1
+#define NBIO_INTERRUPT_CNTL2                 0x00f2 /* IH dummy read address >> 8 */
+#define NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL    0x00f7
+#define NBIO_BIF_FB_EN                       0x00ff
+#define NBIO_BIF_IH_DOORBELL_RANGE           0x01d2
+#define NBIO_SEG2                            2
+
+#define RCC_DEV0_EPF0_STRAP0__STRAP_ATI_REV_ID_DEV0_F0_SHIFT 24
+#define RCC_DEV0_EPF0_STRAP0__STRAP_ATI_REV_ID_DEV0_F0_MASK  0x0F000000u
+#define RCC_DOORBELL_APER_EN__BIF_DOORBELL_APER_EN           0x00000001u
+#define INTERRUPT_CNTL__IH_DUMMY_RD_OVERRIDE                 0x00000001u
+#define INTERRUPT_CNTL__IH_REQ_NONSNOOP_EN                   0x00000008u
+#define BIF_FB_EN__FB_READ_EN                                0x00000001u
+#define BIF_FB_EN__FB_WRITE_EN                               0x00000002u
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * osssys_4_0.h - OSSSYS (interrupt handler, IH) registers of ring 0.
+ * Dword indices relative to the OSSSYS IP's segment 0, from Linux
+ * include/asic_reg/oss/osssys_4_0_offset.h; fields from osssys_4_0_sh_mask.h
+ * (Linux vega10_ih.c drives OSSSYS 4.1.x of Raven and Renoir's with them).
+ */
+#ifndef DRIVERS_AMDGPU_REGS_OSSSYS_4_0_H
+#define DRIVERS_AMDGPU_REGS_OSSSYS_4_0_H
+
+#define IH_RB_CNTL            0x0080
+#define IH_RB_BASE            0x0081 /* ring address [39:8] */
+#define IH_RB_BASE_HI         0x0082 /* ring address [47:40] */
+#define IH_RB_RPTR            0x0083
+#define IH_RB_WPTR            0x0084
+#define IH_RB_WPTR_ADDR_HI    0x0085
+#define IH_RB_WPTR_ADDR_LO    0x0086
+#define IH_DOORBELL_RPTR      0x0087
+#define IH_CHICKEN            0x018c
+
+#define IH_RB_CNTL__RB_ENABLE              0x00000001u
+#define IH_RB_CNTL__RB_SIZE_SHIFT          1 /* log2(ring size in dwords) */
+#define IH_RB_CNTL__RB_SIZE_MASK           0x0000003Eu
+#define IH_RB_CNTL__RB_GPU_TS_ENABLE       0x00000080u
+#define IH_RB_CNTL__WPTR_WRITEBACK_ENABLE  0x00000100u
+#define IH_RB_CNTL__RB_FULL_DRAIN_ENABLE   0x00000200u
+#define IH_RB_CNTL__WPTR_OVERFLOW_ENABLE   0x00010000u
+#define IH_RB_CNTL__ENABLE_INTR            0x00020000u
+#define IH_RB_CNTL__MC_SNOOP               0x00100000u
+#define IH_RB_CNTL__RPTR_REARM             0x00200000u
+#define IH_RB_CNTL__MC_RO                  0x00400000u
+#define IH_RB_CNTL__MC_VMID_MASK           0x0F000000u
+#define IH_RB_CNTL__MC_SPACE_SHIFT         28
+#define IH_RB_CNTL__MC_SPACE_MASK          0x70000000u
+#define IH_RB_CNTL__WPTR_OVERFLOW_CLEAR    0x80000000u
+#define IH_MC_SPACE_BUS_ADDRESS            1 /* Linux vega10_ih_rb_cntl: use_bus_addr ? 1 : 4 */
+
+#define IH_RB_WPTR__RB_OVERFLOW            0x00000001u
+#define IH_RB_WPTR__OFFSET_MASK            0x0003FFFCu
+#define IH_DOORBELL_RPTR__ENABLE           0x10000000u
+#define IH_CHICKEN__MC_SPACE_GPA_ENABLE    0x00000010u
+
+#endif
