@@ -73,6 +73,18 @@ void plat_wake(const volatile uint32_t *word);
  * without '=' has the value "". */
 const char *plat_option(const char *key);
 
+/* Declares a boot option where it is used, with a one-line description:
+ *   PLAT_OPTION(iommu, "iommu", "off|passthrough|on: AMD IOMMU mode (default on)");
+ * The image refuses a command line with a key nobody declared (a clear error
+ * and a non-zero exit) and lists the declared ones with `help`. */
+struct plat_option_decl {
+  const char *key;
+  const char *help;
+};
+#define PLAT_OPTION(ident, key_, help_)                                       \
+  static const struct plat_option_decl plat_option_##ident                   \
+      __attribute__((used, section("plat_options"), aligned(8))) = {key_, help_}
+
 /* Loads a whole file (image: the read-only boot file system, path like
  * "/amdgpu/raven_mec.bin"; host: a path relative to HSAR_FILES or cwd).
  * Returns a malloc'ed copy the caller frees, or NULL with errno set. */

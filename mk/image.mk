@@ -1,6 +1,115 @@
-# The boot image: build/<app>.efi and its ESP disk image build/<app>.img.
-# (Filled in by the boot/kernel work: see issue 2.)
+# The boot image: $(BUILD)/<name>.efi for every app in apps/ and for the
+# test image (name "test"), and the ESP disk image $(BUILD)/<app>.img.
+#
+#   make image [APP=demo]              build/<app>.efi and build/<app>.img
+#   make run   [APP=demo] [ARGS=...]   boot it in QEMU; exits with main()'s status
+#
+# gcc + GNU ld in the GNU-EFI way (DESIGN.md, "Toolchain"): position
+# independent code linked as an ELF shared object with our own script
+# (boot/image.lds), crt0 applies the relative relocations, objcopy makes
+# the PE32+. Linked twice: the first link gives `nm` the addresses for the
+# symbol table (kernel/gen_ksyms.sh) that the second link carries in .ksyms,
+# which is last in the image so nothing else moves; the build checks that.
+EFI_DIR      := $(BUILD)/efi
+GNUEFI_CRT0  := /usr/lib/crt0-efi-x86_64.o
+GNUEFI_LIB   := /usr/lib/libgnuefi.a
+EFI_INCLUDE  := /usr/include/efi
+
+# gcc's own headers (stddef, stdarg, stdatomic, ...) come before newlib's,
+# as in any gcc: newlib's BSD stdatomic.h does not work with gcc's _Atomic.
+EFI_CPPFLAGS := -I. -Ihsa/include -DPLATFORM_EFI -D_POSIX_TIMERS=1 -D_POSIX_MONOTONIC_CLOCK=200112L \
+                -nostdinc -isystem $(shell $(EFI_CC) -print-file-name=include) -isystem $(NEWLIB_INC)
+EFI_CFLAGS   := -std=gnu11 -O2 -g -fpic -fvisibility=hidden -mno-red-zone -fno-stack-protector \
+                -maccumulate-outgoing-args -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+                -fno-asynchronous-unwind-tables -fno-common $(WARN_CFLAGS)
+# Only boot/ sees the firmware's headers; GNU_EFI_USE_MS_ABI makes the
+# firmware's function pointers ms_abi so they are called directly.
+BOOT_EFI_CPPFLAGS := -I$(EFI_INCLUDE) -I$(EFI_INCLUDE)/x86_64 -DGNU_EFI_USE_MS_ABI
+EFI_LDFLAGS  := -nostdlib -shared -Bsymbolic -znocombreloc -z text -z noexecstack --no-undefined \
+                --build-id=none -T boot/image.lds
+EFI_LIBS      = $(IMAGE_RUNTIME_LIB) $(GNUEFI_LIB) --start-group $(NEWLIB_LIBDIR)/libm.a $(NEWLIB_LIBDIR)/libc.a \
+                $(shell $(EFI_CC) -print-libgcc-file-name) --end-group
+EFI_SECTIONS := .text .reloc .rodata .data .dynamic .rela .ksyms
+
+# Every image links boot/, kernel/ and lib/ whole; the layers above come
+# from an archive, so an image holds the runtime, drivers and model parts
+# its code calls (and the kernel's bring-up calls the drivers' init).
+# Then per image: the app, or the tests.
+IMAGE_CORE_SRCS    := $(sort $(BOOT_SRCS) $(KERNEL_SRCS) $(KERNEL_PORTABLE_SRCS) $(LIB_SRCS))
+IMAGE_RUNTIME_SRCS := $(sort $(IOMMU_SRCS) $(IOMMU_PORTABLE_SRCS) $(AMDGPU_SRCS) $(VAPU_SRCS) \
+                      $(HSA_SRCS))
+IMAGE_RUNTIME_LIB  := $(EFI_DIR)/libruntime.a
+IMAGE_TEST_SRCS := $(LIB_TEST_SRCS) $(TESTS_IMAGE_SRCS) $(TESTS_COMMON_SRCS) kernel/test_main.c
+IMAGE_APPS      := $(patsubst apps/%/,%,$(sort $(dir $(wildcard apps/*/main.c))))
+
+efi_obj = $(patsubst %,$(EFI_DIR)/obj/%.o,$(basename $(1)))
+
+$(EFI_DIR)/obj/%.o: %.c $(NEWLIB_STAMP) | deps
+	@mkdir -p $(dir $@)
+	$(Q)$(EFI_CC) $(EFI_CPPFLAGS) $(EFI_EXTRA_CPPFLAGS) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+
+$(EFI_DIR)/obj/%.o: %.S | deps
+	@mkdir -p $(dir $@)
+	$(Q)$(EFI_CC) $(EFI_CPPFLAGS) -MMD -MP -c $< -o $@
+
+$(call efi_obj,$(BOOT_SRCS)): EFI_EXTRA_CPPFLAGS := $(BOOT_EFI_CPPFLAGS)
+
+$(IMAGE_RUNTIME_LIB): $(call efi_obj,$(IMAGE_RUNTIME_SRCS))
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# $(call efi_image_rule,name,sources): $(BUILD)/name.efi from the core and `sources`.
+define efi_image_rule
+$(EFI_DIR)/$(1)/app_name.c:
+	@mkdir -p $$(dir $$@)
+	$(Q)echo 'const char kernel_app_name[] = "$(1)";' > $$@
+
+$(EFI_DIR)/$(1)/app_name.o: $(EFI_DIR)/$(1)/app_name.c
+	$(Q)$(EFI_CC) $(EFI_CPPFLAGS) $(EFI_CFLAGS) -c $$< -o $$@
+
+$(EFI_DIR)/$(1)/objs := $(call efi_obj,$(IMAGE_CORE_SRCS) $(2)) $(EFI_DIR)/$(1)/app_name.o
+
+$(BUILD)/$(1).efi: $$($(EFI_DIR)/$(1)/objs) $(IMAGE_RUNTIME_LIB) $(EFI_DIR)/ksyms_empty.o \
+                   kernel/gen_ksyms.sh boot/image.lds
+	@echo "LD      $$@"
+	$(Q)$(EFI_LD) $(EFI_LDFLAGS) -o $(EFI_DIR)/$(1)/pass1.so $(GNUEFI_CRT0) \
+	    $$($(EFI_DIR)/$(1)/objs) $(EFI_DIR)/ksyms_empty.o $(EFI_LIBS)
+	$(Q)nm -n --defined-only $(EFI_DIR)/$(1)/pass1.so | kernel/gen_ksyms.sh > $(EFI_DIR)/$(1)/ksyms.S
+	$(Q)$(EFI_CC) -c $(EFI_DIR)/$(1)/ksyms.S -o $(EFI_DIR)/$(1)/ksyms.o
+	$(Q)$(EFI_LD) $(EFI_LDFLAGS) -Map=$(EFI_DIR)/$(1)/image.map -o $(EFI_DIR)/$(1)/image.so \
+	    $(GNUEFI_CRT0) $$($(EFI_DIR)/$(1)/objs) $(EFI_DIR)/$(1)/ksyms.o $(EFI_LIBS)
+	$(Q)nm -n --defined-only $(EFI_DIR)/$(1)/pass1.so | grep -i ' t ' > $(EFI_DIR)/$(1)/text1.txt
+	$(Q)nm -n --defined-only $(EFI_DIR)/$(1)/image.so | grep -i ' t ' > $(EFI_DIR)/$(1)/text2.txt
+	$(Q)cmp -s $(EFI_DIR)/$(1)/text1.txt $(EFI_DIR)/$(1)/text2.txt || \
+	    { echo "image: code moved between the two links of $$@ (boot/image.lds: .ksyms must be last)"; exit 1; }
+	$(Q)$(OBJCOPY) $(foreach s,$(EFI_SECTIONS),-j $(s)) --target efi-app-x86_64 \
+	    $(EFI_DIR)/$(1)/image.so $$@
+endef
+
+$(foreach app,$(IMAGE_APPS),$(eval $(call efi_image_rule,$(app),$(wildcard apps/$(app)/*.c))))
+$(eval $(call efi_image_rule,test,$(IMAGE_TEST_SRCS)))
+
+$(EFI_DIR)/ksyms_empty.o: kernel/gen_ksyms.sh
+	@mkdir -p $(dir $@)
+	$(Q)kernel/gen_ksyms.sh < /dev/null > $(EFI_DIR)/ksyms_empty.S
+	$(Q)$(EFI_CC) -c $(EFI_DIR)/ksyms_empty.S -o $@
+
+# The ESP of an app, as it goes on a USB stick: \EFI\BOOT\BOOTX64.EFI, and
+# the app's own files (apps/<app>/esp/, if any) at the root.
+$(BUILD)/%.img: $(BUILD)/%.efi qemu/mkesp.sh
+	@echo "ESP     $@"
+	$(Q)qemu/mkesp.sh $@ $< $(if $(wildcard apps/$*/esp),--tree apps/$*/esp)
+
 .PHONY: image run
-image:
-	@echo "image: not built yet"; exit 1
+image: deps $(BUILD)/$(APP).efi $(BUILD)/$(APP).img
+	@echo "image: $(BUILD)/$(APP).efi ($$(stat -c %s $(BUILD)/$(APP).efi) bytes), ESP $(BUILD)/$(APP).img"
+
+# Boots a copy of the ESP with ARGS as its \cmdline.txt; QEMU_SMP, QEMU_TIMEOUT adjust.
+QEMU_SMP     ?= 4
+QEMU_TIMEOUT ?= 120
 run: image
+	$(Q)qemu/boot.sh --smp $(QEMU_SMP) --timeout $(QEMU_TIMEOUT) \
+	    --log $(BUILD)/run/$(APP).serial.log --esp-from $(BUILD)/$(APP).img \
+	    $(BUILD)/$(APP).efi $(ARGS)
+
+-include $(shell find $(EFI_DIR)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,77 @@
+/* frames.c - the image's frame allocator over the UEFI map (see frames.h). */
+#include "kernel/frames.h"
+
+#include "boot/boot_info.h"
+#include "kernel/spinlock.h"
+#include "lib/plat.h"
+
+#define LOG_TAG "frames"
+#define MAX_RANGES 512
+
+static struct frame_range storage[MAX_RANGES];
+static struct frame_pool pool;
+static struct spinlock lock = SPINLOCK_INIT;
+
+static uint64_t round_up(uint64_t v) { return (v + FRAME_SIZE - 1) & ~(FRAME_SIZE - 1); }
+
+static void add_type(const struct boot_info *info, uint32_t type) {
+  uint64_t added = 0;
+  for (uint32_t i = 0; i < info->mem_count; i++) {
+    const struct boot_mem_range *r = &info->mem[i];
+    if (r->type != type) continue;
+    if (frame_pool_add(&pool, r->base, r->pages * FRAME_SIZE) != 0)
+      log_error("memory map range 0x%llx+0x%llx (type %u) not usable: overlaps or table full",
+                (unsigned long long)r->base, (unsigned long long)(r->pages * FRAME_SIZE), type);
+    else
+      added += r->pages * FRAME_SIZE;
+  }
+  log_info("%llu MiB of %s memory added", (unsigned long long)(added >> 20),
+           type == EFI_MEM_CONVENTIONAL ? "conventional" : "boot services");
+}
+
+void frames_init(const struct boot_info *info) {
+  frame_pool_init(&pool, storage, MAX_RANGES);
+  add_type(info, EFI_MEM_CONVENTIONAL);
+}
+
+void frames_reclaim_boot_services(const struct boot_info *info) {
+  uint64_t flags = spin_lock_irqsave(&lock);
+  add_type(info, EFI_MEM_BOOT_SERVICES_CODE);
+  add_type(info, EFI_MEM_BOOT_SERVICES_DATA);
+  spin_unlock_irqrestore(&lock, flags);
+}
+
+uint64_t frames_alloc_below(uint64_t size, uint64_t align, uint64_t limit) {
+  if (align < FRAME_SIZE) align = FRAME_SIZE;
+  uint64_t flags = spin_lock_irqsave(&lock);
+  uint64_t base = frame_pool_alloc(&pool, round_up(size), align, limit);
+  spin_unlock_irqrestore(&lock, flags);
+  return base;
+}
+
+uint64_t frames_alloc(uint64_t size, uint64_t align) {
+  return frames_alloc_below(size, align, UINT64_MAX);
+}
+
+void frames_free(uint64_t base, uint64_t size) {
+  uint64_t flags = spin_lock_irqsave(&lock);
+  int rc = frame_pool_add(&pool, base, round_up(size));
+  spin_unlock_irqrestore(&lock, flags);
+  if (rc != 0)
+    log_error("frames_free(0x%llx, %llu): not an allocated block (double free?) or table full",
+              (unsigned long long)base, (unsigned long long)size);
+}
+
+int frames_claim(uint64_t base, uint64_t size) {
+  uint64_t flags = spin_lock_irqsave(&lock);
+  int rc = frame_pool_claim(&pool, base, size);
+  spin_unlock_irqrestore(&lock, flags);
+  return rc;
+}
+
+uint64_t frames_free_bytes(void) {
+  uint64_t flags = spin_lock_irqsave(&lock);
+  uint64_t n = frame_pool_free_bytes(&pool);
+  spin_unlock_irqrestore(&lock, flags);
+  return n;
+}

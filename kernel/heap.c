@@ -1,0 +1,92 @@
+/* heap.c - sbrk() and newlib's malloc lock (see heap.h). */
+#include "kernel/heap.h"
+
+#include <errno.h>
+#include <reent.h>
+#include <stdbool.h>
+
+#include "boot/boot_info.h"
+#include "kernel/cpu.h"
+#include "kernel/frames.h"
+#include "kernel/spinlock.h"
+#include "lib/plat.h"
+
+#define LOG_TAG "heap"
+
+static uint64_t heap_base; /* first byte */
+static uint64_t heap_brk;  /* current break */
+static uint64_t heap_owned_end; /* end of the memory the heap owns (page aligned) */
+static bool out_of_memory_logged;
+
+void heap_init(const struct boot_info *info) {
+  heap_base = heap_brk = info->heap_base;
+  heap_owned_end = info->heap_base + info->heap_size;
+}
+
+void heap_extent(uint64_t *base, uint64_t *end) {
+  *base = heap_base;
+  *end = heap_owned_end;
+}
+
+/* Called by newlib's malloc with its lock held (one caller at a time). */
+void *sbrk(ptrdiff_t incr);
+void *sbrk(ptrdiff_t incr) {
+  uint64_t old = heap_brk;
+  if (incr < 0) {
+    if ((uint64_t)-incr > heap_brk - heap_base) {
+      errno = EINVAL;
+      return (void *)-1;
+    }
+    heap_brk -= (uint64_t)-incr; /* the pages stay owned for the next growth */
+    return (void *)(uintptr_t)old;
+  }
+  uint64_t want = heap_brk + (uint64_t)incr;
+  if (want > heap_owned_end) {
+    uint64_t grow = (want - heap_owned_end + FRAME_SIZE - 1) & ~(uint64_t)(FRAME_SIZE - 1);
+    if (frames_claim(heap_owned_end, grow) != 0) {
+      if (!out_of_memory_logged)
+        log_warn("heap cannot grow past 0x%llx by %llu bytes: the memory above is not free",
+                 (unsigned long long)heap_owned_end, (unsigned long long)grow);
+      out_of_memory_logged = true;
+      errno = ENOMEM;
+      return (void *)-1;
+    }
+    heap_owned_end += grow;
+  }
+  heap_brk = want;
+  return (void *)(uintptr_t)old;
+}
+
+/* newlib's malloc is not reentrant; it brackets its work with these
+ * (newlib libc/stdlib/mlock.c). Recursive (realloc calls malloc inside),
+ * and with interrupts off so that a handler on the same core cannot enter
+ * malloc in the middle. */
+static struct spinlock malloc_lock = SPINLOCK_INIT;
+static volatile int malloc_owner = -1;
+static unsigned malloc_depth;
+static uint64_t malloc_saved_flags;
+
+void __malloc_lock(struct _reent *r);
+void __malloc_unlock(struct _reent *r);
+
+void __malloc_lock(struct _reent *r) {
+  uint64_t flags = read_rflags();
+  __asm__ volatile("cli" ::: "memory");
+  int me = (int)cpu_index();
+  if (malloc_owner == me) {
+    malloc_depth++;
+    return;
+  }
+  spin_lock(&malloc_lock);
+  malloc_owner = me;
+  malloc_depth = 1;
+  malloc_saved_flags = flags;
+}
+
+void __malloc_unlock(struct _reent *r) {
+  if (--malloc_depth > 0) return;
+  uint64_t flags = malloc_saved_flags;
+  malloc_owner = -1;
+  spin_unlock(&malloc_lock);
+  if (flags & RFLAGS_IF_BIT) __asm__ volatile("sti" ::: "memory");
+}

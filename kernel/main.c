@@ -1,0 +1,65 @@
+/*
+ * main.c - the kernel's bring-up, top to bottom, then the application.
+ *
+ * kernel_start() is entered once from boot/efi_main.c, on the boot stack,
+ * with the firmware gone and interrupts off. Each step logs its time since
+ * efi_main (the log prefix).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "boot/boot_info.h"
+#include "kernel/boot_options.h"
+#include "kernel/console.h"
+#include "kernel/exit.h"
+#include "kernel/files.h"
+#include "kernel/frames.h"
+#include "kernel/heap.h"
+#include "kernel/log.h"
+#include "kernel/time.h"
+#include "lib/plat.h"
+
+#define LOG_TAG "kernel"
+
+int main(int argc, char **argv);       /* the application's */
+extern const char kernel_app_name[];   /* generated per image by mk/image.mk */
+
+static int64_t unix_time_at_boot;
+int64_t kernel_unix_time_at_boot(void);
+int64_t kernel_unix_time_at_boot(void) { return unix_time_at_boot; }
+
+const char *plat_name(void) { return "efi"; }
+
+static int run_application(void) {
+  int arg_count;
+  char **args = boot_options_app_args(&arg_count);
+  static char *argv[1 + 64 + 1];
+  argv[0] = (char *)kernel_app_name;
+  for (int i = 0; i < arg_count; i++) argv[1 + i] = args[i];
+  argv[1 + arg_count] = NULL;
+  log_info("calling %s's main() with %d argument(s)", kernel_app_name, arg_count);
+  return main(1 + arg_count, argv);
+}
+
+void kernel_start(struct boot_info *info) {
+  time_init_boot(info);            /* log time stamps count from efi_main */
+  console_init();                  /* COM1 */
+  if (info->magic != BOOT_INFO_MAGIC) panic("boot info has a bad magic number");
+  log_info("kernel entered; ExitBootServices at %llu us (%u call(s)), TSC %llu MHz",
+           (unsigned long long)((info->exit_boot_tsc - info->entry_tsc) * 1000000 / info->tsc_hz),
+           info->exit_boot_attempts, (unsigned long long)(info->tsc_hz / 1000000));
+  unix_time_at_boot = info->unix_time;
+
+  frames_init(info);               /* free RAM from the UEFI map */
+  heap_init(info);                 /* malloc works from here on */
+  if (files_init(info) != 0) panic("the boot file system is malformed");
+
+  if (boot_options_init(info->cmdline) != 0 || log_init_from_options() != 0)
+    kernel_exit(EXIT_STATUS_BAD_COMMAND_LINE);
+  if (plat_option("help")) {
+    boot_options_print_help();
+    kernel_exit(0);
+  }
+
+  exit(run_application());         /* flushes stdio, then kernel_exit */
+}
