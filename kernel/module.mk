@@ -4,3 +4,8 @@ KERNEL_SRCS += kernel/main.c kernel/cpu.c kernel/serial.c kernel/console.c kerne
                kernel/time.c kernel/exit.c kernel/frames.c kernel/heap.c kernel/files.c \
                kernel/boot_options.c kernel/libc_glue.c
 KERNEL_PORTABLE_SRCS += kernel/options.c kernel/frame_pool.c kernel/bootfs.c
+# kernel-platform: ACPI, PCI, interrupts (vectors, MSI), time, SMP.
+KERNEL_SRCS += kernel/acpi_init.c
+KERNEL_PORTABLE_SRCS += kernel/acpi.c kernel/acpi_madt.c kernel/acpi_tables.c kernel/acpi_fadt.c \
+                        kernel/pci.c kernel/pci_bar.c kernel/pci_driver.c \
+                        kernel/irq_vector.c kernel/msi.c
