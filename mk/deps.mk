@@ -2,7 +2,7 @@
 # host and test) installs the missing ones when run as root.
 DEB_PACKAGES := make gcc binutils libc6-dev gnu-efi newlib-source xz-utils \
                 qemu-system-x86 ovmf mtools dosfstools \
-                clang-19 lld-19 llvm-19 libclang-rt-19-dev rocm-device-libs \
+                clang-19 lld-19 llvm-19 libclang-rt-19-dev clang-tools-19 rocm-device-libs \
                 libgomp1 pocl-opencl-icd ocl-icd-opencl-dev python3
 
 .PHONY: deps

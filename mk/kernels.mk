@@ -12,7 +12,7 @@ ROCM_DEVICE_LIBS := /usr/lib/x86_64-linux-gnu/amdgcn/bitcode
 KERNELS_DIR      := $(BUILD)/kernels
 
 GPU_CFLAGS_cl := -x cl -cl-std=CL2.0 --rocm-device-lib-path=$(ROCM_DEVICE_LIBS)
-GPU_CFLAGS_c  := -x c -std=c11 -nogpulib
+GPU_CFLAGS_c  := -x c -std=c11 -ffreestanding -nogpulib
 GPU_CFLAGS    := -target amdgcn-amd-amdhsa -Wall -Werror=implicit-function-declaration
 
 KERNEL_SRCS_CORPUS := $(sort $(wildcard tests/kernels/*.cl tests/kernels/*.c))
@@ -35,3 +35,26 @@ $(foreach src,$(KERNEL_SRCS_CORPUS),$(foreach m,$(GPU_MCPUS),$(foreach o,$(GPU_O
 
 .PHONY: kernels
 kernels: $(KERNEL_CORPUS)
+
+# Offload bundles as HIP makes them: HIP device-only compilation of
+# tests/kernels/*.hip for several targets gives an uncompressed clang offload
+# bundle (clang runs clang-offload-bundler-19 from clang-tools-19). Code
+# object v6 so that a generic target (gfx9-generic) is in it too; clang warns
+# that v6 is still in development.
+HIP_BUNDLE_ARCHS := gfx902 gfx90c:xnack- gfx9-generic
+HIP_BUNDLES := $(patsubst tests/kernels/%.hip,$(KERNELS_DIR)/bundles/%.hipfb,\
+                 $(sort $(wildcard tests/kernels/*.hip)))
+
+$(KERNELS_DIR)/bundles/%.hipfb: tests/kernels/%.hip | deps
+	@mkdir -p $(dir $@)
+	@echo "HIPFB   $@"
+	$(Q)$(GPU_CC) -x hip $(foreach a,$(HIP_BUNDLE_ARCHS),--offload-arch=$(a)) \
+	    -mcode-object-version=6 --cuda-device-only -nogpuinc -nogpulib -O2 -c $< -o $@
+
+kernels: $(HIP_BUNDLES)
+
+# The loader tests read the corpus and the bundles from the build folder:
+# tell their objects where it is (absolute, whatever the working directory).
+LOADER_TEST_OBJS := $(call host_asan_obj,$(wildcard tests/host/loader_*.c))
+$(LOADER_TEST_OBJS): HOST_CPPFLAGS += -DLOADER_TEST_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"'
+TEST_BUILD_DEPS += $(KERNEL_CORPUS) $(HIP_BUNDLES)
