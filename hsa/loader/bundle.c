@@ -25,8 +25,20 @@ bool loader_bundle_is_bundle(const void *data, size_t size) {
   return size >= BUNDLE_MAGIC_SIZE && memcmp(data, BUNDLE_MAGIC, BUNDLE_MAGIC_SIZE) == 0;
 }
 
+/* The target an entry's code object names in its ELF header (e_flags and
+ * EI_ABIVERSION: ELF64 header offsets 48 and 8). It is the authority: the
+ * entry ID has no room for a generic target's version. */
+static bool entry_elf_isa(const uint8_t *code, uint64_t size, struct loader_isa *isa) {
+  char why[160];
+  if (size < 64 || memcmp(code, "\177ELF", 4) != 0) return false;
+  uint32_t e_flags = (uint32_t)code[48] | (uint32_t)code[49] << 8 | (uint32_t)code[50] << 16 |
+                     (uint32_t)code[51] << 24;
+  return loader_isa_from_elf(e_flags, code[8], isa, why, sizeof why);
+}
+
 /* How well an entry fits: 0 = not at all; higher is more specific. */
-static int entry_fit(const char *id, size_t id_len, const struct loader_isa *agent) {
+static int entry_fit(const char *id, size_t id_len, const uint8_t *code, uint64_t code_size,
+                     const struct loader_isa *agent) {
   char buf[256];
   if (id_len >= sizeof buf) return 0;
   memcpy(buf, id, id_len);
@@ -45,13 +57,13 @@ static int entry_fit(const char *id, size_t id_len, const struct loader_isa *age
   const char *target = strchr(env, '-'); /* the environment field may be empty */
   if (!target) return 0;
 
-  struct loader_isa code;
+  struct loader_isa named, isa;
   char why[160];
-  if (!loader_isa_from_name(target + 1, &code)) return 0;
-  if (!loader_isa_compatible(&code, agent, why, sizeof why)) return 0;
-  int fit = loader_isa_mach_is_generic(code.mach) ? 1 : 4;
-  fit += code.xnack == LOADER_FEATURE_ON || code.xnack == LOADER_FEATURE_OFF;
-  fit += code.sramecc == LOADER_FEATURE_ON || code.sramecc == LOADER_FEATURE_OFF;
+  if (!loader_isa_from_name(target + 1, &named) || !entry_elf_isa(code, code_size, &isa)) return 0;
+  if (named.mach != isa.mach || !loader_isa_compatible(&isa, agent, why, sizeof why)) return 0;
+  int fit = loader_isa_mach_is_generic(isa.mach) ? 1 : 4;
+  fit += isa.xnack == LOADER_FEATURE_ON || isa.xnack == LOADER_FEATURE_OFF;
+  fit += isa.sramecc == LOADER_FEATURE_ON || isa.sramecc == LOADER_FEATURE_OFF;
   return fit;
 }
 
@@ -104,7 +116,7 @@ enum loader_status loader_bundle_select(const void *data, size_t size, const cha
     if (used + 4 < sizeof seen)
       snprintf(seen + used, sizeof seen - used, "%s%.*s", used ? ", " : "",
                (int)(id_len < 60 ? id_len : 60), id);
-    int fit = entry_fit(id, (size_t)id_len, &agent);
+    int fit = entry_fit(id, (size_t)id_len, p + off, len, &agent);
     if (fit > best_fit && len > 0) {
       best_fit = fit;
       *code = p + off;
