@@ -73,6 +73,7 @@ struct tss {
 struct cpu_core {
   struct tss tss;
   uint64_t ist_stack_base[IST_COUNT];
+  char stack_names[IST_COUNT][28];
   uint32_t exception_depth; /* > 0 while this core reports an exception */
   bool online;              /* cpu_init_core ran on it */
 };

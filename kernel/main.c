@@ -11,12 +11,15 @@
 #include "boot/boot_info.h"
 #include "kernel/boot_options.h"
 #include "kernel/console.h"
+#include "kernel/cpu.h"
 #include "kernel/exit.h"
 #include "kernel/files.h"
 #include "kernel/frames.h"
 #include "kernel/heap.h"
+#include "kernel/kstack.h"
 #include "kernel/log.h"
 #include "kernel/time.h"
+#include "kernel/vm.h"
 #include "lib/plat.h"
 
 #define LOG_TAG "kernel"
@@ -43,23 +46,29 @@ static int run_application(void) {
 
 void kernel_start(struct boot_info *info) {
   time_init_boot(info);            /* log time stamps count from efi_main */
+  cpu_init_boot();                 /* our GDT and IDT: exceptions are reported from here on */
   console_init();                  /* COM1 */
   if (info->magic != BOOT_INFO_MAGIC) panic("boot info has a bad magic number");
   log_info("kernel entered; ExitBootServices at %llu us (%u call(s)), TSC %llu MHz",
            (unsigned long long)((info->exit_boot_tsc - info->entry_tsc) * 1000000 / info->tsc_hz),
            info->exit_boot_attempts, (unsigned long long)(info->tsc_hz / 1000000));
+  if (boot_options_init(info->cmdline) != 0 || log_init_from_options() != 0)
+    kernel_exit(EXIT_STATUS_BAD_COMMAND_LINE);
   unix_time_at_boot = info->unix_time;
 
   frames_init(info);               /* free RAM from the UEFI map */
   heap_init(info);                 /* malloc works from here on */
+  kstack_register(info->stack.base, info->stack.size, "boot");
+  if (cpu_init_core(0) != 0)       /* TSS with IST stacks, SSE, NX, PAT */
+    panic("cannot set up the boot core");
+  vm_init(info);                   /* our page tables: W^X, guard pages, MMIO uncached */
+  frames_reclaim_boot_services(info); /* nothing of the firmware is in use any more */
   if (files_init(info) != 0) panic("the boot file system is malformed");
+  log_info("kernel ready: %llu MiB free", (unsigned long long)(frames_free_bytes() >> 20));
 
-  if (boot_options_init(info->cmdline) != 0 || log_init_from_options() != 0)
-    kernel_exit(EXIT_STATUS_BAD_COMMAND_LINE);
   if (plat_option("help")) {
     boot_options_print_help();
     kernel_exit(0);
   }
-
   exit(run_application());         /* flushes stdio, then kernel_exit */
 }

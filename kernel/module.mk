@@ -2,8 +2,9 @@
 # host unit tests build too (KERNEL_PORTABLE_SRCS).
 KERNEL_SRCS += kernel/main.c kernel/cpu.c kernel/serial.c kernel/console.c kernel/log.c \
                kernel/time.c kernel/exit.c kernel/frames.c kernel/heap.c kernel/files.c \
-               kernel/boot_options.c kernel/libc_glue.c
-KERNEL_PORTABLE_SRCS += kernel/options.c kernel/frame_pool.c kernel/bootfs.c
+               kernel/boot_options.c kernel/libc_glue.c kernel/trap_entry.S kernel/traps.c \
+               kernel/irq.c kernel/backtrace.c kernel/kstack.c kernel/vm.c kernel/dma.c
+KERNEL_PORTABLE_SRCS += kernel/options.c kernel/frame_pool.c kernel/bootfs.c kernel/pt.c
 # kernel-platform: ACPI, PCI, interrupts (vectors, MSI), time, SMP.
 KERNEL_SRCS += kernel/acpi_init.c
 KERNEL_PORTABLE_SRCS += kernel/acpi.c kernel/acpi_madt.c kernel/acpi_tables.c kernel/acpi_fadt.c \

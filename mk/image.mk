@@ -24,7 +24,7 @@ EFI_CFLAGS   := -std=gnu11 -O2 -g -fpic -fvisibility=hidden -mno-red-zone -fno-s
                 -fno-asynchronous-unwind-tables -fno-common $(WARN_CFLAGS)
 # Only boot/ sees the firmware's headers; GNU_EFI_USE_MS_ABI makes the
 # firmware's function pointers ms_abi so they are called directly.
-BOOT_EFI_CPPFLAGS := -I$(EFI_INCLUDE) -I$(EFI_INCLUDE)/x86_64 -DGNU_EFI_USE_MS_ABI
+BOOT_EFI_CPPFLAGS := -isystem $(EFI_INCLUDE) -isystem $(EFI_INCLUDE)/x86_64 -DGNU_EFI_USE_MS_ABI
 EFI_LDFLAGS  := -nostdlib -shared -Bsymbolic -znocombreloc -z text -z noexecstack --no-undefined \
                 --build-id=none -T boot/image.lds
 EFI_LIBS      = $(IMAGE_RUNTIME_LIB) $(GNUEFI_LIB) --start-group $(NEWLIB_LIBDIR)/libm.a $(NEWLIB_LIBDIR)/libc.a \
@@ -113,3 +113,31 @@ run: image
 	    $(BUILD)/$(APP).efi $(ARGS)
 
 -include $(shell find $(EFI_DIR)/obj -name '*.d' 2>/dev/null)
+
+# ---- Image tests: build/test.efi booted in QEMU ------------------------------
+# Two boots (each costs seconds of OVMF): one core and four. Both run every
+# image test (or those matching TESTS). Files the tests read go on the ESP:
+# every tree in IMAGE_TEST_ESP_TREES is copied to its root.
+IMAGE_TEST_TIMEOUT   ?= 300
+IMAGE_TEST_GEN       := $(BUILD)/test-esp
+IMAGE_TEST_ESP_TREES += tests/data/esp $(IMAGE_TEST_GEN)
+IMAGE_TEST_GEN_FILES += $(IMAGE_TEST_GEN)/data/bootfs/pattern.bin
+
+# tests/image/bootfs_test.c checks this formula byte by byte.
+$(IMAGE_TEST_GEN)/data/bootfs/pattern.bin:
+	@mkdir -p $(dir $@)
+	$(Q)python3 -c 'import sys; sys.stdout.buffer.write(bytes((i * 7 + (i >> 10)) & 0xff for i in range(300000)))' > $@
+
+TEST_SUITES += image-smp1 image-smp4
+TEST_BUILD_DEPS += $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
+
+# $(call image_test_boot,cores)
+image_test_boot = qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp $(1) \
+    --timeout $(IMAGE_TEST_TIMEOUT) --log $(BUILD)/test-logs/image-smp$(1).serial.log \
+    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) $(BUILD)/test.efi 'test=$(or $(TESTS),*)'
+
+.PHONY: suite-image-smp1 suite-image-smp4
+suite-image-smp1: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
+	$(Q)$(call image_test_boot,1)
+suite-image-smp4: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
+	$(Q)$(call image_test_boot,4)
