@@ -12,6 +12,18 @@
 #ifndef DRIVERS_AMDGPU_REGS_GC_9_1_H
 #define DRIVERS_AMDGPU_REGS_GC_9_1_H
 
+/* ---- Shader array configuration (active CUs per SE/SH) ---- */
+#define GC_CC_GC_SHADER_ARRAY_CONFIG                   0x026f /* BASE_IDX 0 */
+#define GC_GC_USER_SHADER_ARRAY_CONFIG                 0x0270 /* BASE_IDX 0 */
+#define GC_GRBM_GFX_INDEX                              0x2200 /* BASE_IDX 1 */
+#define CC_GC_SHADER_ARRAY_CONFIG__INACTIVE_CUS_SHIFT  16
+#define CC_GC_SHADER_ARRAY_CONFIG__INACTIVE_CUS_MASK   0xFFFF0000u
+#define GRBM_GFX_INDEX__SH_INDEX_SHIFT                 8
+#define GRBM_GFX_INDEX__SE_INDEX_SHIFT                 16
+#define GRBM_GFX_INDEX__SH_BROADCAST_WRITES            0x20000000u
+#define GRBM_GFX_INDEX__INSTANCE_BROADCAST_WRITES      0x40000000u
+#define GRBM_GFX_INDEX__SE_BROADCAST_WRITES            0x80000000u
+
 /* ---- GFX hub: VM L2, contexts, invalidation engines (BASE_IDX 0) ---- */
 #define GC_VM_L2_CNTL                                  0x0840
 #define GC_VM_L2_CNTL2                                 0x0841

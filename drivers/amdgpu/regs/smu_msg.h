@@ -10,6 +10,7 @@
 #define PPSMC_MSG_GetSmuVersion    0x2
 #define PPSMC_MSG_PowerUpGfx       0x6
 #define PPSMC_MSG_PowerUpSdma      0xE
+#define PPSMC_MSG_GetMaxGfxclkFrequency 0x2D /* MHz in the argument register */
 
 #define PPSMC_Result_OK                 0x1
 #define PPSMC_Result_Failed             0xFF

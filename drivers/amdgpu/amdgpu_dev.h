@@ -1,0 +1,183 @@
+/*
+ * amdgpu_dev.h - the driver's internal view of one GPU: the device struct,
+ * the bus binding (the one ops table with two implementations: PCI/MMIO on a
+ * board, the virtual APU otherwise), register access, and the block entry
+ * points the bring-up sequence (amdgpu_device.c) calls in order.
+ */
+#ifndef DRIVERS_AMDGPU_AMDGPU_DEV_H
+#define DRIVERS_AMDGPU_AMDGPU_DEV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "drivers/amdgpu/amdgpu.h"
+
+struct amdgpu_device;
+
+/* ---- Bus binding ------------------------------------------------------------ */
+struct amdgpu_bus_ops {
+  const char *name; /* "pci" or "vapu" */
+  uint32_t (*config_read)(struct amdgpu_device *dev, uint16_t offset);
+  void (*config_write)(struct amdgpu_device *dev, uint16_t offset, uint32_t value);
+  uint32_t (*mmio_read)(struct amdgpu_device *dev, uint32_t byte_offset);   /* BAR5 */
+  void (*mmio_write)(struct amdgpu_device *dev, uint32_t byte_offset, uint32_t value);
+  /* Routes the function's MSI to amdgpu_ih_interrupt(dev). */
+  int (*enable_msi)(struct amdgpu_device *dev);
+  void (*disable_msi)(struct amdgpu_device *dev);
+  void (*release)(struct amdgpu_device *dev); /* the device struct is freed after */
+};
+
+/* ---- Chips ---------------------------------------------------------------------- */
+enum amdgpu_family { AMDGPU_RAVEN, AMDGPU_PICASSO, AMDGPU_RAVEN2, AMDGPU_RENOIR };
+
+struct amdgpu_chip_info {
+  const char *name;        /* linux-firmware file prefix too */
+  enum amdgpu_family family;
+  const char *gfx_target;
+  uint32_t gfx_version;
+  bool uses_discovery;     /* IP bases from the discovery table */
+  uint32_t shader_engines, sh_per_se, cu_per_sh; /* when no discovery GC table */
+};
+
+/* Chip for a PCI device ID and the ATI revision from the NBIO strap;
+ * NULL if the device is not one of ours. */
+const struct amdgpu_chip_info *amdgpu_chip_lookup(uint16_t device_id, uint8_t ati_rev_id);
+bool amdgpu_pci_id_supported(uint16_t vendor_id, uint16_t device_id);
+
+/* ---- IP blocks and their register bases ---- */
+enum amdgpu_ip { IP_GC, IP_MMHUB, IP_NBIO, IP_HDP, IP_OSSSYS, IP_MP0, IP_MP1, IP_SDMA0, IP_COUNT };
+#define AMDGPU_MAX_SEGMENTS 5
+struct amdgpu_ip_block {
+  bool present;
+  uint8_t major, minor, revision;
+  uint32_t segment[AMDGPU_MAX_SEGMENTS];
+};
+const char *amdgpu_ip_name(enum amdgpu_ip ip);
+
+/* ---- Memory controller state (amdgpu_gmc.c, amdgpu_vm.c) ---- */
+struct gmc_vm {
+  uint64_t *root;            /* PDB2 */
+  int table_pages;
+  void **tables;             /* every table page, to free them */
+  int tables_cap;
+};
+
+struct gmc_hub_regs; /* amdgpu_gmc.c */
+
+struct amdgpu_gmc {
+  uint64_t fb_start, fb_end;   /* frame buffer in the MC address space */
+  uint64_t fb_physical;        /* its system physical address (MC_VM_FB_OFFSET) */
+  uint64_t vram_size;
+  uint64_t gart_start, gart_size;
+  uint64_t *gart_table;        /* VMID 0, flat */
+  void *dummy_page;            /* where faulting accesses land */
+  struct gmc_vm compute_vm;    /* VMIDs 8..15: the single address space */
+  bool hw_up;
+};
+
+struct amdgpu_ih {
+  uint32_t *ring;
+  uint32_t ring_bytes;
+  volatile uint32_t *wptr_writeback;
+  uint32_t rptr;
+  volatile uint32_t busy;      /* one consumer at a time */
+  bool msi_enabled;
+  uint64_t entries, overflows;
+};
+
+struct local_block { uint64_t offset, size; bool used; };
+#define AMDGPU_LOCAL_BLOCKS 256
+
+struct amdgpu_device {
+  const struct amdgpu_bus_ops *bus;
+  void *bus_ctx;
+  int index;
+
+  /* PCI identity and BARs */
+  uint16_t vendor_id, device_id;
+  uint8_t revision, ati_rev_id;
+  uint64_t bar_address[6], bar_size[6];
+  const struct amdgpu_chip_info *chip;
+
+  struct amdgpu_ip_block ip[IP_COUNT];
+
+  /* Facts gathered during bring-up */
+  uint32_t shader_engines, sh_per_se, cu_per_sh, active_cus;
+  uint32_t waves_per_simd, lds_bytes, wave_size;
+  uint32_t sos_version, smu_version, max_gfxclk_mhz;
+
+  struct amdgpu_gmc gmc;
+  struct amdgpu_ih ih;
+
+  struct local_block local[AMDGPU_LOCAL_BLOCKS];
+  int local_count;
+  volatile uint32_t local_lock;
+
+  amdgpu_fault_handler fault_fn;
+  void *fault_ctx;
+  amdgpu_eop_handler eop_fn;
+  void *eop_ctx;
+
+  int blocks_up;               /* how many bring-up blocks reached init_hw */
+};
+
+/* ---- Register access -------------------------------------------------------------
+ * Registers are dword indices (byte offset / 4) in the register space;
+ * those beyond BAR5 go through the NBIO PCIE_INDEX2/DATA2 pair. */
+uint32_t amdgpu_rreg(struct amdgpu_device *dev, uint32_t index);
+void amdgpu_wreg(struct amdgpu_device *dev, uint32_t index, uint32_t value);
+/* Dword index of `offset` in segment `seg` of an IP block. */
+uint32_t soc15_reg(const struct amdgpu_device *dev, enum amdgpu_ip ip, int seg, uint32_t offset);
+#define RREG(dev, ip, seg, off) amdgpu_rreg(dev, soc15_reg(dev, ip, seg, off))
+#define WREG(dev, ip, seg, off, val) amdgpu_wreg(dev, soc15_reg(dev, ip, seg, off), val)
+/* Polls until (reg & mask) == value; 0 or -ETIMEDOUT after timeout_us. */
+int amdgpu_wait_reg(struct amdgpu_device *dev, uint32_t index, uint32_t mask, uint32_t value,
+                    uint64_t timeout_us);
+
+/* ---- Bus bindings ---- */
+int amdgpu_bus_vapu_attach(struct amdgpu_device *dev, const char *chip_name);
+
+/* ---- Blocks (amdgpu_device.c lists them in bring-up order) ---- */
+int soc15_ip_init_sw(struct amdgpu_device *dev);      /* fixed base table or discovery */
+int amdgpu_discovery_parse(struct amdgpu_device *dev, const uint8_t *binary, size_t size);
+int psp_init_hw(struct amdgpu_device *dev);
+int smu_init_hw(struct amdgpu_device *dev);
+int smu_send_message(struct amdgpu_device *dev, uint32_t message, uint32_t argument,
+                     uint32_t *returned);
+int nbio_init_hw(struct amdgpu_device *dev);
+void nbio_fini_hw(struct amdgpu_device *dev);
+void hdp_flush(struct amdgpu_device *dev);
+int gmc_init_sw(struct amdgpu_device *dev);
+int gmc_init_hw(struct amdgpu_device *dev);
+void gmc_fini_hw(struct amdgpu_device *dev);
+void gmc_fini_sw(struct amdgpu_device *dev);
+int ih_init_sw(struct amdgpu_device *dev);
+int ih_init_hw(struct amdgpu_device *dev);
+void ih_fini_hw(struct amdgpu_device *dev);
+void ih_fini_sw(struct amdgpu_device *dev);
+int gfx_init_hw(struct amdgpu_device *dev);
+
+/* ---- GMC services for other blocks and tests ---- */
+enum gmc_hub { GMC_GFXHUB = 0, GMC_MMHUB = 1 };
+int gmc_flush_tlb(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t vmid);
+int gmc_flush_compute_vmids(struct amdgpu_device *dev);
+/* Maps page-aligned CPU memory into VMID 0 (the GART) at *mc_address. */
+int gmc_gart_map(struct amdgpu_device *dev, const void *cpu, size_t size, uint64_t *mc_address);
+void gmc_gart_unmap(struct amdgpu_device *dev, uint64_t mc_address, size_t size);
+
+int gmc_vm_map(struct amdgpu_device *dev, struct gmc_vm *vm, uint64_t va, uint64_t pa,
+               uint64_t size, uint64_t flags);
+uint64_t *gmc_vm_pte(struct gmc_vm *vm, uint64_t va); /* the entry mapping va, or NULL */
+void gmc_vm_free(struct gmc_vm *vm);
+
+/* RAM of the single address space (platform file): calls fn for each range. */
+int amdgpu_for_each_ram_range(int (*fn)(void *ctx, uint64_t start, uint64_t size), void *ctx);
+
+/* ---- Interrupts ---- */
+void amdgpu_ih_interrupt(struct amdgpu_device *dev); /* the MSI handler */
+void amdgpu_ih_dispatch(struct amdgpu_device *dev, const uint32_t iv[8]);
+
+/* Local memory allocator reset (amdgpu_local.c). */
+void amdgpu_local_init(struct amdgpu_device *dev, uint64_t reserved_top_bytes);
+
+#endif

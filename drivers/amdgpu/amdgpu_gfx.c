@@ -1,0 +1,56 @@
+/* amdgpu_gfx.c - the graphics core's configuration as far as issue 5 needs
+ * it: how many CUs are active in each shader array. Linux gfx_v9_0.c
+ * gfx_v9_0_get_cu_info / get_cu_active_bitmap: select the SE/SH through
+ * GRBM_GFX_INDEX, inactive CUs = (CC_GC_SHADER_ARRAY_CONFIG |
+ * GC_USER_SHADER_ARRAY_CONFIG).INACTIVE_CUS, then broadcast again.
+ * gfx9: 4 SIMDs per CU, 10 wave slots per SIMD, 64 KiB LDS (AMD Vega ISA
+ * guide, section 2; Linux gfx_v9_0 max_waves_per_simd). */
+#define LOG_TAG "gfx"
+#include <errno.h>
+
+#include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/regs/gc_9_1.h"
+#include "lib/plat.h"
+
+#define GFX9_WAVES_PER_SIMD 10
+#define GFX9_LDS_BYTES 65536
+
+static void select_se_sh(struct amdgpu_device *dev, uint32_t se, uint32_t sh, bool broadcast) {
+  uint32_t v = GRBM_GFX_INDEX__INSTANCE_BROADCAST_WRITES;
+  v |= broadcast ? GRBM_GFX_INDEX__SE_BROADCAST_WRITES | GRBM_GFX_INDEX__SH_BROADCAST_WRITES
+                 : se << GRBM_GFX_INDEX__SE_INDEX_SHIFT | sh << GRBM_GFX_INDEX__SH_INDEX_SHIFT;
+  WREG(dev, IP_GC, 1, GC_GRBM_GFX_INDEX, v);
+}
+
+int gfx_init_hw(struct amdgpu_device *dev) {
+  if (!dev->chip->uses_discovery) { /* Renoir's came from the discovery GC table */
+    dev->shader_engines = dev->chip->shader_engines;
+    dev->sh_per_se = dev->chip->sh_per_se;
+    dev->cu_per_sh = dev->chip->cu_per_sh;
+    dev->wave_size = 64;
+    dev->waves_per_simd = GFX9_WAVES_PER_SIMD;
+    dev->lds_bytes = GFX9_LDS_BYTES;
+  }
+  if (dev->cu_per_sh > 16) {
+    log_error("%u CUs per shader array: more than the 16 INACTIVE_CUS bits", dev->cu_per_sh);
+    return -EINVAL;
+  }
+  uint32_t all = (1u << dev->cu_per_sh) - 1;
+  dev->active_cus = 0;
+  for (uint32_t se = 0; se < dev->shader_engines; se++)
+    for (uint32_t sh = 0; sh < dev->sh_per_se; sh++) {
+      select_se_sh(dev, se, sh, false);
+      uint32_t inactive = (RREG(dev, IP_GC, 0, GC_CC_GC_SHADER_ARRAY_CONFIG) |
+                           RREG(dev, IP_GC, 0, GC_GC_USER_SHADER_ARRAY_CONFIG)) >>
+                          CC_GC_SHADER_ARRAY_CONFIG__INACTIVE_CUS_SHIFT;
+      dev->active_cus += (uint32_t)__builtin_popcount(~inactive & all);
+    }
+  select_se_sh(dev, 0, 0, true);
+  if (!dev->active_cus) {
+    log_error("no active compute unit (all fused off)");
+    return -ENODEV;
+  }
+  log_info("%s: %u SE x %u SH x %u CU, %u active, %u waves/SIMD", dev->chip->gfx_target,
+           dev->shader_engines, dev->sh_per_se, dev->cu_per_sh, dev->active_cus, dev->waves_per_simd);
+  return 0;
+}

@@ -1,0 +1,379 @@
+/* amdgpu_gmc.c - the GPU memory controller (GMC v9) of both hubs: frame
+ * buffer location from the BIOS's registers, the system aperture, L1 TLB and
+ * VM L2 set-up, VMID 0 with a flat page table for the driver's own
+ * structures (the GART), the compute VMIDs 8..15 with a four-level page
+ * table mapping the single address space, TLB invalidation through an
+ * invalidation engine with acknowledge polling.
+ *
+ * Sequences: Linux gmc_v9_0.c (mc_init, vram_gtt_location, gart_enable,
+ * flush_gpu_tlb, use_invalidate_semaphore, vm_fault_interrupt_state),
+ * gfxhub_v1_0.c and mmhub_v1_0.c (init_gart_aperture_regs,
+ * init_system_aperture_regs incl. the Raven2 high-address erratum,
+ * init_tlb_regs, init_cache_regs, enable_system_domain,
+ * disable_identity_aperture, setup_vmid_config, program_invalidation).
+ * Offsets: regs/gc_9_1.h and regs/mmhub_9_1.h. */
+#define LOG_TAG "gmc"
+#include <errno.h>
+#include <string.h>
+
+#include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/regs/gc_9_1.h"
+#include "drivers/amdgpu/regs/gmc_v9_pte.h"
+#include "drivers/amdgpu/regs/mmhub_9_1.h"
+#include "drivers/amdgpu/regs/nbio_7_0.h"
+#include "lib/plat.h"
+
+#define GART_SIZE (32ull << 20)           /* VMID 0 range for driver structures */
+#define INVALIDATION_ENGINES 18
+#define FLUSH_ENGINE 17                   /* Linux gmc_v9_0: engine 17 for the driver's flushes */
+#define FLUSH_TIMEOUT_US 100000
+#define COMPUTE_MAX_PFN (1ull << (GMC_VM_VA_BITS - GMC_PAGE_SHIFT))
+#define SEMAPHORE_TRIES 100000
+
+/* Register dword offsets of one hub relative to its IP's segment 0. */
+struct gmc_hub_regs {
+  enum amdgpu_ip ip;
+  const char *name;
+  uint32_t fb_location_base, fb_location_top, fb_offset, agp_base, agp_bot, agp_top;
+  uint32_t sys_low, sys_high, sys_default_lsb, sys_default_msb, l1_tlb_cntl;
+  uint32_t l2_cntl, l2_cntl2, l2_cntl3, l2_cntl4;
+  uint32_t fault_cntl, fault_cntl2, fault_status, fault_addr_lo, fault_addr_hi;
+  uint32_t fault_default_lo, fault_default_hi;
+  uint32_t identity_low_lo, identity_low_hi, identity_high_lo, identity_high_hi;
+  uint32_t identity_offset_lo, identity_offset_hi;
+  uint32_t ctx0_cntl, ctx0_pt_base_lo, ctx0_pt_start_lo, ctx0_pt_end_lo;
+  uint32_t inv_sem0, inv_req0, inv_ack0, inv_range0_lo;
+};
+
+#define HUB_REGS(P, ip_, name_)                                                               \
+  {ip_, name_, P##_MC_VM_FB_LOCATION_BASE, P##_MC_VM_FB_LOCATION_TOP, P##_MC_VM_FB_OFFSET,       \
+   P##_MC_VM_AGP_BASE, P##_MC_VM_AGP_BOT, P##_MC_VM_AGP_TOP, P##_MC_VM_SYSTEM_APERTURE_LOW_ADDR, \
+   P##_MC_VM_SYSTEM_APERTURE_HIGH_ADDR, P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_LSB,             \
+   P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_MSB, P##_MC_VM_MX_L1_TLB_CNTL, P##_VM_L2_CNTL,        \
+   P##_VM_L2_CNTL2, P##_VM_L2_CNTL3, P##_VM_L2_CNTL4, P##_VM_L2_PROTECTION_FAULT_CNTL,           \
+   P##_VM_L2_PROTECTION_FAULT_CNTL2, P##_VM_L2_PROTECTION_FAULT_STATUS,                         \
+   P##_VM_L2_PROTECTION_FAULT_ADDR_LO32, P##_VM_L2_PROTECTION_FAULT_ADDR_HI32,                   \
+   P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32, P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32,   \
+   P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_LO32,                                          \
+   P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_HI32,                                          \
+   P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_LO32,                                         \
+   P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_HI32,                                         \
+   P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_LO32, P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_HI32, \
+   P##_VM_CONTEXT0_CNTL, P##_VM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32,                              \
+   P##_VM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, P##_VM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32,         \
+   P##_VM_INVALIDATE_ENG0_SEM, P##_VM_INVALIDATE_ENG0_REQ, P##_VM_INVALIDATE_ENG0_ACK,           \
+   P##_VM_INVALIDATE_ENG0_ADDR_RANGE_LO32}
+
+static const struct gmc_hub_regs hubs[2] = {
+    [GMC_GFXHUB] = HUB_REGS(GC, IP_GC, "gfxhub"),
+    [GMC_MMHUB] = HUB_REGS(MMHUB, IP_MMHUB, "mmhub"),
+};
+
+static uint32_t hub_index(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t offset) {
+  return soc15_reg(dev, hubs[hub].ip, 0, offset);
+}
+static void hub_w(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t offset, uint32_t value) {
+  amdgpu_wreg(dev, hub_index(dev, hub, offset), value);
+}
+static uint32_t hub_r(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t offset) {
+  return amdgpu_rreg(dev, hub_index(dev, hub, offset));
+}
+static void hub_w64(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t lo, uint64_t value) {
+  hub_w(dev, hub, lo, (uint32_t)value);
+  hub_w(dev, hub, lo + 1, (uint32_t)(value >> 32));
+}
+
+/* ---- Software state ---- */
+
+static int map_ram_range(void *ctx, uint64_t start, uint64_t size) {
+  struct amdgpu_device *dev = ctx;
+  uint64_t fb = dev->gmc.fb_physical, fb_end = fb + dev->gmc.vram_size;
+  uint64_t end = start + size;
+  /* The carve-out is local memory, mapped separately: never as system RAM. */
+  if (start < fb_end && end > fb) {
+    if (start < fb) {
+      int r = map_ram_range(ctx, start, fb - start);
+      if (r) return r;
+    }
+    return end > fb_end ? map_ram_range(ctx, fb_end, end - fb_end) : 0;
+  }
+  return gmc_vm_map(dev, &dev->gmc.compute_vm, start, start, size,
+                    GMC_PTE_VALID | GMC_PTE_SYSTEM | GMC_PTE_SNOOPED | GMC_PTE_READABLE |
+                        GMC_PTE_WRITEABLE | GMC_PTE_EXECUTABLE | GMC_PTE_MTYPE(GMC_MTYPE_NC));
+}
+
+int gmc_init_sw(struct amdgpu_device *dev) {
+  struct amdgpu_gmc *g = &dev->gmc;
+  /* Where the BIOS placed the frame buffer (Linux mmhub_v1_0_get_fb_location,
+   * gfxhub_v1_0_get_mc_fb_offset): MC range and system physical base. */
+  uint32_t base = hub_r(dev, GMC_MMHUB, MMHUB_MC_VM_FB_LOCATION_BASE) & MC_VM_FB_LOCATION__MASK;
+  uint32_t top = hub_r(dev, GMC_MMHUB, MMHUB_MC_VM_FB_LOCATION_TOP) & MC_VM_FB_LOCATION__MASK;
+  g->fb_start = (uint64_t)base << 24;
+  g->fb_end = (uint64_t)top << 24 | 0xffffff;
+  g->fb_physical = (uint64_t)(hub_r(dev, GMC_GFXHUB, GC_MC_VM_FB_OFFSET) & MC_VM_FB_LOCATION__MASK) << 24;
+  g->vram_size = (uint64_t)RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_CONFIG_MEMSIZE) << 20;
+  if (!g->vram_size || g->fb_end - g->fb_start + 1 < g->vram_size || g->vram_size > dev->bar_size[0]) {
+    log_error("frame buffer registers inconsistent: MC 0x%llx-0x%llx, %llu MiB (RCC_CONFIG_MEMSIZE), BAR0 %llu MiB",
+              (unsigned long long)g->fb_start, (unsigned long long)g->fb_end,
+              (unsigned long long)(g->vram_size >> 20), (unsigned long long)(dev->bar_size[0] >> 20));
+    return -EINVAL;
+  }
+  /* GART below the frame buffer at MC address 0 (Linux
+   * amdgpu_gmc_gart_location picks the larger hole; below the FB at
+   * 0xF4_0000_0000 there is room). */
+  g->gart_start = 0;
+  g->gart_size = GART_SIZE;
+  if (g->fb_start < g->gart_size) {
+    log_error("no room for the GART below the frame buffer at 0x%llx", (unsigned long long)g->fb_start);
+    return -EINVAL;
+  }
+  g->gart_table = plat_dma_alloc((g->gart_size >> GMC_PAGE_SHIFT) * 8, 4096);
+  g->dummy_page = plat_dma_alloc(4096, 4096);
+  if (!g->gart_table || !g->dummy_page) return -ENOMEM;
+
+  /* The single address space: every RAM page at its CPU address, the
+   * carve-out at its BAR0 address as local memory. */
+  int r = amdgpu_for_each_ram_range(map_ram_range, dev);
+  if (!r)
+    r = gmc_vm_map(dev, &g->compute_vm, dev->bar_address[0], g->fb_physical, g->vram_size,
+                   GMC_PTE_VALID | GMC_PTE_READABLE | GMC_PTE_WRITEABLE | GMC_PTE_EXECUTABLE |
+                       GMC_PTE_MTYPE(GMC_MTYPE_NC));
+  if (r) {
+    log_error("cannot build the compute page tables (%d)", r);
+    return r;
+  }
+  log_info("VRAM %llu MiB at MC 0x%llx (physical 0x%llx), GART %llu MiB at MC 0x%llx",
+           (unsigned long long)(g->vram_size >> 20), (unsigned long long)g->fb_start,
+           (unsigned long long)g->fb_physical, (unsigned long long)(g->gart_size >> 20),
+           (unsigned long long)g->gart_start);
+  log_info("compute VMIDs %d-%d: %d page-table pages map RAM at CPU addresses, carve-out at 0x%llx",
+           AMDGPU_COMPUTE_VMID_FIRST, AMDGPU_COMPUTE_VMID_FIRST + AMDGPU_COMPUTE_VMID_COUNT - 1,
+           g->compute_vm.table_pages, (unsigned long long)dev->bar_address[0]);
+  return 0;
+}
+
+void gmc_fini_sw(struct amdgpu_device *dev) {
+  struct amdgpu_gmc *g = &dev->gmc;
+  gmc_vm_free(&g->compute_vm);
+  if (g->gart_table) plat_dma_free(g->gart_table, (g->gart_size >> GMC_PAGE_SHIFT) * 8);
+  if (g->dummy_page) plat_dma_free(g->dummy_page, 4096);
+  g->gart_table = NULL;
+  g->dummy_page = NULL;
+}
+
+/* ---- Hardware set-up of one hub ---- */
+
+static bool aperture_high_erratum(const struct amdgpu_device *dev) {
+  /* Raven2 cannot reach frame buffer beyond SYSTEM_APERTURE_HIGH_ADDR; Linux
+   * adds one unit (gfxhub_v1_0.c) and later kernels do the same for Renoir. */
+  return dev->chip->family == AMDGPU_RAVEN2 || dev->chip->family == AMDGPU_RENOIR;
+}
+
+static uint32_t context_cntl(unsigned depth) {
+  /* Every protection fault lands on the default page and interrupts. */
+  return VM_CONTEXT_CNTL__ENABLE_CONTEXT | depth << VM_CONTEXT_CNTL__PAGE_TABLE_DEPTH_SHIFT |
+         GMC_PAGE_TABLE_BLOCK_SIZE << VM_CONTEXT_CNTL__PAGE_TABLE_BLOCK_SIZE_SHIFT |
+         VM_CONTEXT_CNTL__RANGE_PROTECTION_FAULT_ENABLE_DEFAULT |
+         VM_CONTEXT_CNTL__RANGE_PROTECTION_FAULT_ENABLE_INTERRUPT |
+         VM_CONTEXT_CNTL__DUMMY_PAGE_PROTECTION_FAULT_ENABLE_DEFAULT |
+         VM_CONTEXT_CNTL__DUMMY_PAGE_PROTECTION_FAULT_ENABLE_INTERRUPT |
+         VM_CONTEXT_CNTL__PDE0_PROTECTION_FAULT_ENABLE_DEFAULT |
+         VM_CONTEXT_CNTL__PDE0_PROTECTION_FAULT_ENABLE_INTERRUPT |
+         VM_CONTEXT_CNTL__VALID_PROTECTION_FAULT_ENABLE_DEFAULT |
+         VM_CONTEXT_CNTL__VALID_PROTECTION_FAULT_ENABLE_INTERRUPT |
+         VM_CONTEXT_CNTL__READ_PROTECTION_FAULT_ENABLE_DEFAULT |
+         VM_CONTEXT_CNTL__READ_PROTECTION_FAULT_ENABLE_INTERRUPT |
+         VM_CONTEXT_CNTL__WRITE_PROTECTION_FAULT_ENABLE_DEFAULT |
+         VM_CONTEXT_CNTL__WRITE_PROTECTION_FAULT_ENABLE_INTERRUPT |
+         VM_CONTEXT_CNTL__EXECUTE_PROTECTION_FAULT_ENABLE_DEFAULT |
+         VM_CONTEXT_CNTL__EXECUTE_PROTECTION_FAULT_ENABLE_INTERRUPT;
+}
+
+static void hub_enable(struct amdgpu_device *dev, enum gmc_hub hub) {
+  struct amdgpu_gmc *g = &dev->gmc;
+  const struct gmc_hub_regs *r = &hubs[hub];
+  uint64_t dummy = (uint64_t)(uintptr_t)g->dummy_page;
+
+  /* VMID 0: the GART, a flat table (depth 0) over [gart_start, gart_end]. */
+  hub_w64(dev, hub, r->ctx0_pt_base_lo, (uint64_t)(uintptr_t)g->gart_table | GMC_PTE_VALID | GMC_PTE_SYSTEM);
+  hub_w64(dev, hub, r->ctx0_pt_start_lo, g->gart_start >> GMC_PAGE_SHIFT);
+  hub_w64(dev, hub, r->ctx0_pt_end_lo, (g->gart_start + g->gart_size - 1) >> GMC_PAGE_SHIFT);
+
+  /* System aperture = the frame buffer; no AGP aperture (BOT above TOP). */
+  hub_w(dev, hub, r->agp_base, 0);
+  hub_w(dev, hub, r->agp_bot, 0x00ffffff);
+  hub_w(dev, hub, r->agp_top, 0);
+  hub_w(dev, hub, r->sys_low, (uint32_t)(g->fb_start >> 18));
+  hub_w(dev, hub, r->sys_high, (uint32_t)(g->fb_end >> 18) + (aperture_high_erratum(dev) ? 1 : 0));
+  hub_w(dev, hub, r->sys_default_lsb, (uint32_t)(dummy >> 12));
+  hub_w(dev, hub, r->sys_default_msb, (uint32_t)(dummy >> 44));
+  hub_w(dev, hub, r->fault_default_lo, (uint32_t)(dummy >> 12));
+  hub_w(dev, hub, r->fault_default_hi, (uint32_t)(dummy >> 44));
+  hub_w(dev, hub, r->fault_cntl2, hub_r(dev, hub, r->fault_cntl2) | VM_L2_PROTECTION_FAULT_CNTL2__ACTIVE_PAGE_MIGRATION_PTE_READ_RETRY);
+
+  /* L1 TLB: on, advanced driver model, system accesses through the apertures. */
+  uint32_t tlb = hub_r(dev, hub, r->l1_tlb_cntl);
+  tlb &= ~(MC_VM_MX_L1_TLB_CNTL__SYSTEM_ACCESS_MODE_MASK | MC_VM_MX_L1_TLB_CNTL__MTYPE_MASK |
+           MC_VM_MX_L1_TLB_CNTL__SYSTEM_APERTURE_UNMAPPED_ACCESS);
+  tlb |= MC_VM_MX_L1_TLB_CNTL__ENABLE_L1_TLB | 3u << MC_VM_MX_L1_TLB_CNTL__SYSTEM_ACCESS_MODE_SHIFT |
+         MC_VM_MX_L1_TLB_CNTL__ENABLE_ADVANCED_DRIVER_MODEL | MTYPE_UC << MC_VM_MX_L1_TLB_CNTL__MTYPE_SHIFT |
+         MC_VM_MX_L1_TLB_CNTL__ATC_EN;
+  hub_w(dev, hub, r->l1_tlb_cntl, tlb);
+
+  /* VM L2: on, fragments, identity mode off. */
+  uint32_t l2 = hub_r(dev, hub, r->l2_cntl);
+  l2 &= ~(VM_L2_CNTL__L2_PDE0_CACHE_TAG_GENERATION_MODE | VM_L2_CNTL__PDE_FAULT_CLASSIFICATION |
+          VM_L2_CNTL__CONTEXT1_IDENTITY_ACCESS_MODE_MASK | VM_L2_CNTL__IDENTITY_MODE_FRAGMENT_SIZE_MASK);
+  l2 |= VM_L2_CNTL__ENABLE_L2_CACHE | VM_L2_CNTL__ENABLE_L2_FRAGMENT_PROCESSING |
+        1u << VM_L2_CNTL__CONTEXT1_IDENTITY_ACCESS_MODE_SHIFT;
+  hub_w(dev, hub, r->l2_cntl, l2);
+  hub_w(dev, hub, r->l2_cntl2, hub_r(dev, hub, r->l2_cntl2) | VM_L2_CNTL2__INVALIDATE_ALL_L1_TLBS | VM_L2_CNTL2__INVALIDATE_L2_CACHE);
+  uint32_t l2c3 = VM_L2_CNTL3_DEFAULT & ~(VM_L2_CNTL3__BANK_SELECT_MASK | VM_L2_CNTL3__L2_CACHE_BIGK_FRAGMENT_SIZE_MASK);
+  hub_w(dev, hub, r->l2_cntl3, l2c3 | 9u | 6u << VM_L2_CNTL3__L2_CACHE_BIGK_FRAGMENT_SIZE_SHIFT);
+  hub_w(dev, hub, r->l2_cntl4, VM_L2_CNTL4_DEFAULT & ~(VM_L2_CNTL4__VMC_TAP_PDE_REQUEST_PHYSICAL | VM_L2_CNTL4__VMC_TAP_PTE_REQUEST_PHYSICAL));
+
+  /* VMID 0 on (flat table), identity aperture off. */
+  hub_w(dev, hub, r->ctx0_cntl, context_cntl(0));
+  hub_w(dev, hub, r->identity_low_lo, 0xffffffff);
+  hub_w(dev, hub, r->identity_low_hi, 0x0000000f);
+  hub_w(dev, hub, r->identity_high_lo, 0);
+  hub_w(dev, hub, r->identity_high_hi, 0);
+  hub_w(dev, hub, r->identity_offset_lo, 0);
+  hub_w(dev, hub, r->identity_offset_hi, 0);
+
+  /* Compute VMIDs: one four-level table for the whole 48-bit space; the
+   * graphics VMIDs 1..7 stay off. */
+  uint64_t root = (uint64_t)(uintptr_t)g->compute_vm.root | GMC_PTE_VALID | GMC_PTE_SYSTEM;
+  for (uint32_t vmid = 1; vmid < 16; vmid++) {
+    bool compute = vmid >= AMDGPU_COMPUTE_VMID_FIRST;
+    hub_w(dev, hub, r->ctx0_cntl + vmid, compute ? context_cntl(GMC_PAGE_TABLE_DEPTH) : 0);
+    hub_w64(dev, hub, r->ctx0_pt_start_lo + 2 * vmid, 0);
+    hub_w64(dev, hub, r->ctx0_pt_end_lo + 2 * vmid, compute ? COMPUTE_MAX_PFN - 1 : 0);
+    hub_w64(dev, hub, r->ctx0_pt_base_lo + 2 * vmid, compute ? root : 0);
+  }
+  /* Invalidation engines cover the whole address range. */
+  for (uint32_t e = 0; e < INVALIDATION_ENGINES; e++) {
+    hub_w(dev, hub, r->inv_range0_lo + 2 * e, 0xffffffff);
+    hub_w(dev, hub, r->inv_range0_lo + 2 * e + 1, 0x1f);
+  }
+}
+
+static void hub_disable(struct amdgpu_device *dev, enum gmc_hub hub) {
+  const struct gmc_hub_regs *r = &hubs[hub];
+  for (uint32_t vmid = 0; vmid < 16; vmid++) hub_w(dev, hub, r->ctx0_cntl + vmid, 0);
+  hub_w(dev, hub, r->l1_tlb_cntl, hub_r(dev, hub, r->l1_tlb_cntl) & ~MC_VM_MX_L1_TLB_CNTL__ENABLE_L1_TLB);
+  hub_w(dev, hub, r->l2_cntl, hub_r(dev, hub, r->l2_cntl) & ~VM_L2_CNTL__ENABLE_L2_CACHE);
+}
+
+/* ---- TLB invalidation ---- */
+
+static bool use_semaphore(const struct amdgpu_device *dev, enum gmc_hub hub) {
+  /* Linux gmc_v9_0_use_invalidate_semaphore: the MM hub, except on Picasso. */
+  return hub == GMC_MMHUB && dev->chip->family != AMDGPU_PICASSO;
+}
+
+int gmc_flush_tlb(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t vmid) {
+  const struct gmc_hub_regs *r = &hubs[hub];
+  uint32_t req = (1u << vmid) | VM_INVALIDATE_ENG_REQ__INVALIDATE_L2_PTES |
+                 VM_INVALIDATE_ENG_REQ__INVALIDATE_L2_PDE0 | VM_INVALIDATE_ENG_REQ__INVALIDATE_L2_PDE1 |
+                 VM_INVALIDATE_ENG_REQ__INVALIDATE_L2_PDE2 | VM_INVALIDATE_ENG_REQ__INVALIDATE_L1_PTES;
+  bool sem = use_semaphore(dev, hub);
+  if (sem) {
+    int tries = 0;
+    while (!(hub_r(dev, hub, r->inv_sem0 + FLUSH_ENGINE) & VM_INVALIDATE_ENG_SEM__SEMAPHORE)) {
+      if (++tries > SEMAPHORE_TRIES) {
+        log_error("%s: invalidation engine %d semaphore not acquired", r->name, FLUSH_ENGINE);
+        return -ETIMEDOUT;
+      }
+      plat_cpu_relax();
+    }
+  }
+  hub_w(dev, hub, r->inv_req0 + FLUSH_ENGINE, req);
+  /* Dummy read so the ACK is not read before the request landed (Linux
+   * does it for the GFX hub of GC before 9.4). */
+  if (hub == GMC_GFXHUB) (void)hub_r(dev, hub, r->inv_req0 + FLUSH_ENGINE);
+  int result = amdgpu_wait_reg(dev, hub_index(dev, hub, r->inv_ack0 + FLUSH_ENGINE), 1u << vmid,
+                               1u << vmid, FLUSH_TIMEOUT_US);
+  if (sem) hub_w(dev, hub, r->inv_sem0 + FLUSH_ENGINE, 0);
+  if (result) log_error("%s: TLB invalidation of VMID %u not acknowledged within %u us", r->name, vmid, FLUSH_TIMEOUT_US);
+  return result;
+}
+
+int gmc_flush_compute_vmids(struct amdgpu_device *dev) {
+  for (uint32_t vmid = AMDGPU_COMPUTE_VMID_FIRST; vmid < 16; vmid++)
+    for (int hub = 0; hub < 2; hub++) {
+      int r = gmc_flush_tlb(dev, hub, vmid);
+      if (r) return r;
+    }
+  return 0;
+}
+
+int gmc_init_hw(struct amdgpu_device *dev) {
+  for (int hub = 0; hub < 2; hub++) hub_enable(dev, hub);
+  dev->gmc.hw_up = true;
+  hdp_flush(dev);
+  for (int hub = 0; hub < 2; hub++) {
+    int r = gmc_flush_tlb(dev, hub, 0);
+    if (r) return r;
+  }
+  int r = gmc_flush_compute_vmids(dev);
+  if (r) return r;
+  log_info("gfxhub and mmhub on: VMID 0 GART, VMIDs %d-15 4-level tables, system aperture 0x%llx-0x%llx%s",
+           AMDGPU_COMPUTE_VMID_FIRST, (unsigned long long)dev->gmc.fb_start,
+           (unsigned long long)dev->gmc.fb_end, aperture_high_erratum(dev) ? " (+1 erratum)" : "");
+  return 0;
+}
+
+void gmc_fini_hw(struct amdgpu_device *dev) {
+  if (!dev->gmc.hw_up) return;
+  for (int hub = 0; hub < 2; hub++) hub_disable(dev, hub);
+  dev->gmc.hw_up = false;
+}
+
+/* ---- GART ---- */
+
+int gmc_gart_map(struct amdgpu_device *dev, const void *cpu, size_t size, uint64_t *mc_address) {
+  struct amdgpu_gmc *g = &dev->gmc;
+  uint64_t pa = (uint64_t)(uintptr_t)cpu;
+  if ((pa & 0xfff) || !size) return -EINVAL;
+  uint64_t pages = (size + 4095) >> GMC_PAGE_SHIFT, total = g->gart_size >> GMC_PAGE_SHIFT;
+  for (uint64_t first = 0; first + pages <= total; first++) {
+    uint64_t n = 0;
+    while (n < pages && !(g->gart_table[first + n] & GMC_PTE_VALID)) n++;
+    if (n < pages) {
+      first += n;
+      continue;
+    }
+    for (n = 0; n < pages; n++)
+      g->gart_table[first + n] = ((pa + (n << GMC_PAGE_SHIFT)) & GMC_PTE_ADDR_MASK) | GMC_PTE_VALID |
+                                 GMC_PTE_SYSTEM | GMC_PTE_SNOOPED | GMC_PTE_READABLE |
+                                 GMC_PTE_WRITEABLE | GMC_PTE_EXECUTABLE;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (int hub = 0; hub < 2; hub++) {
+      int r = gmc_flush_tlb(dev, hub, 0);
+      if (r) return r;
+    }
+    *mc_address = g->gart_start + (first << GMC_PAGE_SHIFT);
+    return 0;
+  }
+  log_error("GART full: no %llu free pages", (unsigned long long)pages);
+  return -ENOSPC;
+}
+
+void gmc_gart_unmap(struct amdgpu_device *dev, uint64_t mc_address, size_t size) {
+  struct amdgpu_gmc *g = &dev->gmc;
+  uint64_t first = (mc_address - g->gart_start) >> GMC_PAGE_SHIFT;
+  uint64_t pages = (size + 4095) >> GMC_PAGE_SHIFT;
+  for (uint64_t n = 0; n < pages && first + n < (g->gart_size >> GMC_PAGE_SHIFT); n++) g->gart_table[first + n] = 0;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  for (int hub = 0; hub < 2; hub++) gmc_flush_tlb(dev, hub, 0);
+}
+
+int amdgpu_map_system_range(struct amdgpu_device *dev, const void *start, size_t size) {
+  if (!dev || !start || !size) return -EINVAL;
+  uint64_t s = (uint64_t)(uintptr_t)start & ~0xfffull;
+  uint64_t e = ((uint64_t)(uintptr_t)start + size + 0xfff) & ~0xfffull;
+  int r = map_ram_range(dev, s, e - s);
+  if (!r && dev->gmc.hw_up) r = gmc_flush_compute_vmids(dev);
+  return r;
+}

@@ -1,0 +1,42 @@
+/* amdgpu_nbio.c - NBIO (bus interface) and HDP (the host data path: CPU
+ * accesses to the frame buffer through BAR0).
+ * Sequences: Linux nbio_v7_0.c (doorbell aperture enable, IH control) and
+ * hdp_v4_0.c hdp_v4_0_init_registers (flush-invalidate, non-surface base)
+ * and the HDP flush through HDP_MEM_COHERENCY_FLUSH_CNTL (nbio_v7_0
+ * hdp_flush_reg). */
+#define LOG_TAG "nbio"
+#include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/regs/hdp_4_0.h"
+#include "drivers/amdgpu/regs/nbio_7_0.h"
+#include "lib/plat.h"
+
+/* Makes CPU writes to the frame buffer visible to the GPU: a write to the
+ * flush register, read back so it has landed (Linux amdgpu_device_flush_hdp). */
+void hdp_flush(struct amdgpu_device *dev) {
+  WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL, 0);
+  (void)RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL);
+}
+
+int nbio_init_hw(struct amdgpu_device *dev) {
+  /* Doorbells: BAR2 decodes once the aperture is on. */
+  uint32_t aper = RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN);
+  WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN, aper | RCC_DOORBELL_APER_EN__BIF_DOORBELL_APER_EN);
+  /* CPU access to the frame buffer through BAR0. */
+  WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_BIF_FB_EN, BIF_FB_EN__FB_READ_EN | BIF_FB_EN__FB_WRITE_EN);
+  /* HDP: flushes also invalidate its read cache; the non-surface base is
+   * the frame buffer's MC address. */
+  uint32_t misc = RREG(dev, IP_HDP, 0, HDP_MISC_CNTL);
+  WREG(dev, IP_HDP, 0, HDP_MISC_CNTL, misc | HDP_MISC_CNTL__FLUSH_INVALIDATE_CACHE);
+  WREG(dev, IP_HDP, 0, HDP_NONSURFACE_BASE, (uint32_t)(dev->gmc.fb_start >> 8));
+  WREG(dev, IP_HDP, 0, HDP_NONSURFACE_BASE_HI, (uint32_t)(dev->gmc.fb_start >> 40));
+  hdp_flush(dev);
+  WREG(dev, IP_HDP, 0, HDP_READ_CACHE_INVALIDATE, 1);
+  log_info("doorbell aperture on (BAR2 %llu KiB), HDP flushed",
+           (unsigned long long)(dev->bar_size[2] >> 10));
+  return 0;
+}
+
+void nbio_fini_hw(struct amdgpu_device *dev) {
+  uint32_t aper = RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN);
+  WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN, aper & ~RCC_DOORBELL_APER_EN__BIF_DOORBELL_APER_EN);
+}

@@ -1,0 +1,51 @@
+/* amdgpu_reg.c - register access through the bound bus: direct within BAR5,
+ * through the PCIE_INDEX2/DATA2 pair beyond it (Linux amdgpu_device_rreg:
+ * offsets past rmmio_size use adev->pcie_rreg, which on NBIO 7.0 is the
+ * INDEX2/DATA2 pair, nbio_v7_0_get_pcie_index_offset). */
+#define LOG_TAG "amdgpu"
+#include <errno.h>
+
+#include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/regs/nbio_7_0.h"
+#include "lib/plat.h"
+
+static bool beyond_bar(const struct amdgpu_device *dev, uint32_t index) {
+  return (uint64_t)index * 4 >= dev->bar_size[5];
+}
+
+static uint32_t index_register(const struct amdgpu_device *dev) {
+  return dev->ip[IP_NBIO].segment[NBIO_PCIE_INDEX2_SEG] + NBIO_PCIE_INDEX2;
+}
+
+uint32_t amdgpu_rreg(struct amdgpu_device *dev, uint32_t index) {
+  if (!beyond_bar(dev, index)) return dev->bus->mmio_read(dev, index * 4);
+  uint32_t idx = index_register(dev);
+  dev->bus->mmio_write(dev, idx * 4, index * 4);
+  (void)dev->bus->mmio_read(dev, idx * 4); /* posts the index write */
+  return dev->bus->mmio_read(dev, (idx + 1) * 4);
+}
+
+void amdgpu_wreg(struct amdgpu_device *dev, uint32_t index, uint32_t value) {
+  if (!beyond_bar(dev, index)) {
+    dev->bus->mmio_write(dev, index * 4, value);
+    return;
+  }
+  uint32_t idx = index_register(dev);
+  dev->bus->mmio_write(dev, idx * 4, index * 4);
+  (void)dev->bus->mmio_read(dev, idx * 4);
+  dev->bus->mmio_write(dev, (idx + 1) * 4, value);
+}
+
+uint32_t soc15_reg(const struct amdgpu_device *dev, enum amdgpu_ip ip, int seg, uint32_t offset) {
+  return dev->ip[ip].segment[seg] + offset;
+}
+
+int amdgpu_wait_reg(struct amdgpu_device *dev, uint32_t index, uint32_t mask, uint32_t value,
+                    uint64_t timeout_us) {
+  uint64_t deadline = plat_now_ns() + timeout_us * 1000;
+  for (;;) {
+    if ((amdgpu_rreg(dev, index) & mask) == value) return 0;
+    if (plat_now_ns() > deadline) return -ETIMEDOUT;
+    plat_sleep_ns(1000);
+  }
+}

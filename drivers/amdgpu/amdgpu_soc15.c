@@ -1,0 +1,89 @@
+/* amdgpu_soc15.c - where each IP block's registers are. The Raven family
+ * has a fixed SOC15 base table (Linux include/vega10_ip_offset.h, used for
+ * CHIP_RAVEN by vega10_reg_init.c); Renoir describes itself in the IP
+ * discovery table at the end of its frame buffer (amdgpu_discovery.c). */
+#define LOG_TAG "amdgpu"
+#include <errno.h>
+#include <string.h>
+
+#include "drivers/amdgpu/amdgpu_dev.h"
+#include "lib/plat.h"
+
+#define DISCOVERY_TMR_OFFSET (64u << 10) /* Linux amdgpu_discovery.h */
+#define DISCOVERY_TMR_SIZE (4u << 10)
+#define RCC_CONFIG_MEMSIZE_ABSOLUTE 0xde3 /* Linux amdgpu_discovery.c mmRCC_CONFIG_MEMSIZE: NBIO seg 2 (0xd20) + 0xc3 */
+
+static void set_ip(struct amdgpu_device *dev, enum amdgpu_ip ip, uint8_t major, uint8_t minor,
+                   uint8_t revision, uint32_t seg0, uint32_t seg1, uint32_t seg2, uint32_t seg3) {
+  dev->ip[ip] = (struct amdgpu_ip_block){true, major, minor, revision, {seg0, seg1, seg2, seg3, 0}};
+}
+
+/* Versions: Linux amdgpu_discovery.c, CHIP_RAVEN case (Raven2 when the
+ * ATI revision is 8 or more). */
+static void raven_fixed_bases(struct amdgpu_device *dev) {
+  bool raven2 = dev->chip->family == AMDGPU_RAVEN2;
+  set_ip(dev, IP_GC, 9, raven2 ? 2 : 1, raven2 ? 2 : 0, 0x00002000, 0x0000A000, 0, 0);
+  set_ip(dev, IP_MMHUB, 9, raven2 ? 2 : 1, 0, 0x0001A000, 0, 0, 0);
+  set_ip(dev, IP_NBIO, 7, 0, raven2 ? 1 : 0, 0x00000000, 0x00000014, 0x00000D20, 0x00010400);
+  set_ip(dev, IP_HDP, 4, 1, raven2 ? 1 : 0, 0x00000F20, 0, 0, 0);
+  set_ip(dev, IP_OSSSYS, 4, 1, raven2 ? 1 : 0, 0x000010A0, 0, 0, 0);
+  set_ip(dev, IP_MP0, 10, 0, raven2 ? 1 : 0, 0x00016000, 0, 0, 0);
+  set_ip(dev, IP_MP1, 10, 0, raven2 ? 1 : 0, 0x00016000, 0, 0, 0);
+  set_ip(dev, IP_SDMA0, 4, 1, raven2 ? 1 : 0, 0x00001260, 0, 0, 0);
+}
+
+/* The IP versions this driver knows how to program (Linux's dispatch in
+ * amdgpu_discovery.c: gmc_v9_0, vega10_ih, nbio_v7_0, hdp_v4_0, psp_v10_0 /
+ * psp_v12_0, smu10 / smu_v12_0). */
+static int check_versions(struct amdgpu_device *dev) {
+  static const struct { enum amdgpu_ip ip; uint8_t major, minor; } known[] = {
+      {IP_GC, 9, 1}, {IP_GC, 9, 2}, {IP_GC, 9, 3}, {IP_MMHUB, 9, 1}, {IP_MMHUB, 9, 2},
+      {IP_MMHUB, 1, 5}, {IP_NBIO, 7, 0}, {IP_NBIO, 2, 5}, {IP_HDP, 4, 1}, {IP_OSSSYS, 4, 1},
+      {IP_OSSSYS, 4, 3}, {IP_MP0, 10, 0}, {IP_MP0, 12, 0}, {IP_MP1, 10, 0}, {IP_MP1, 12, 0},
+  };
+  for (int ip = 0; ip < IP_COUNT; ip++) {
+    if (ip == IP_SDMA0) continue; /* not used by compute before issue 6 */
+    const struct amdgpu_ip_block *b = &dev->ip[ip];
+    if (!b->present) {
+      log_error("%s: no %s block in the IP table", dev->chip->name, amdgpu_ip_name(ip));
+      return -ENODEV;
+    }
+    bool ok = false;
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+      ok |= known[k].ip == (enum amdgpu_ip)ip && known[k].major == b->major && known[k].minor == b->minor;
+    if (!ok) {
+      log_error("%s: %s version %u.%u.%u is not supported", dev->chip->name, amdgpu_ip_name(ip),
+                b->major, b->minor, b->revision);
+      return -ENOTSUP;
+    }
+  }
+  return 0;
+}
+
+int soc15_ip_init_sw(struct amdgpu_device *dev) {
+  memset(dev->ip, 0, sizeof dev->ip);
+  if (!dev->chip->uses_discovery) {
+    raven_fixed_bases(dev);
+  } else {
+    /* The table sits DISCOVERY_TMR_OFFSET below the top of the frame buffer,
+     * whose size the NBIO reports in MiB; read it through BAR0. */
+    uint64_t vram = (uint64_t)dev->bus->mmio_read(dev, RCC_CONFIG_MEMSIZE_ABSOLUTE * 4) << 20;
+    if (vram < DISCOVERY_TMR_OFFSET || vram > dev->bar_size[0]) {
+      log_error("%s: frame buffer of %llu MiB (RCC_CONFIG_MEMSIZE) does not fit BAR0 (%llu MiB): "
+                "cannot reach the discovery table",
+                dev->chip->name, (unsigned long long)(vram >> 20),
+                (unsigned long long)(dev->bar_size[0] >> 20));
+      return -ENODEV;
+    }
+    const uint8_t *binary = (const uint8_t *)(uintptr_t)(dev->bar_address[0] + vram - DISCOVERY_TMR_OFFSET);
+    int r = amdgpu_discovery_parse(dev, binary, DISCOVERY_TMR_SIZE);
+    if (r) return r;
+  }
+  int r = check_versions(dev);
+  if (r) return r;
+  for (int ip = 0; ip < IP_COUNT; ip++)
+    if (dev->ip[ip].present)
+      log_debug("%s %u.%u.%u at 0x%05x", amdgpu_ip_name(ip), dev->ip[ip].major, dev->ip[ip].minor,
+                dev->ip[ip].revision, dev->ip[ip].segment[0]);
+  return 0;
+}

@@ -1,0 +1,32 @@
+/*
+ * amdgpu_vapu.h - the driver bound to the virtual APU: probing a model,
+ * reaching the model behind a device (tests make GPU accesses with it), and
+ * the platform's MSI seam (amdgpu_msi_host.c; the image's comes with the
+ * kernel's MSI API).
+ */
+#ifndef DRIVERS_AMDGPU_AMDGPU_VAPU_H
+#define DRIVERS_AMDGPU_AMDGPU_VAPU_H
+
+#include "drivers/amdgpu/amdgpu_dev.h"
+#include "vapu/vapu.h"
+
+/* Creates a model from `config` (its msi fields are set here), binds a
+ * device to it and brings it up. On failure everything is released and
+ * *out is NULL. */
+int amdgpu_vapu_probe(const struct vapu_config *config, struct amdgpu_device **out);
+struct vapu *amdgpu_vapu_of(struct amdgpu_device *dev);
+
+/* Stops a device and frees it (and its model). */
+void amdgpu_device_remove(struct amdgpu_device *dev);
+/* Runs the bring-up of a bound device; on failure undoes what was done. */
+int amdgpu_device_bring_up(struct amdgpu_device *dev);
+int amdgpu_device_register(struct amdgpu_device *dev);
+/* Finds this platform's devices and registers them (amdgpu_probe_*.c). */
+int amdgpu_platform_probe(void);
+
+/* Platform MSI seam for the model. */
+int amdgpu_vapu_msi_route(struct amdgpu_device *dev, uint64_t *address, uint32_t *data);
+void amdgpu_vapu_msi_unroute(struct amdgpu_device *dev);
+void amdgpu_vapu_msi_deliver(void *ctx, uint64_t address, uint32_t data);
+
+#endif

@@ -1,0 +1,172 @@
+/* Bring-up of each chip variant on the virtual APU, and every way the
+ * hardware or firmware can refuse: each must end in a clear error, a
+ * released device and no hang. */
+#include <errno.h>
+#include <string.h>
+
+#include "drivers/amdgpu/amdgpu_vapu.h"
+#include "lib/plat.h"
+#include "lib/test.h"
+
+#define TEST_CARVEOUT (32ull << 20)
+
+static int probe(enum vapu_chip_id chip, const struct vapu_faults *faults, struct amdgpu_device **dev) {
+  struct vapu_config config = {.chip = chip, .carveout_bytes = TEST_CARVEOUT};
+  if (faults) config.faults = *faults;
+  return amdgpu_vapu_probe(&config, dev);
+}
+
+/* Expected facts per chip: Linux amdgpu_drv.c IDs, LLVM AMDGPUUsage
+ * targets, the model's CU counts and clocks (vapu_chip.c). */
+static const struct {
+  enum vapu_chip_id chip;
+  const char *name, *target;
+  uint16_t device_id;
+  uint32_t cus, mhz;
+} expected[] = {
+    {VAPU_RAVEN, "raven", "gfx902", 0x15dd, 11, 1300},
+    {VAPU_PICASSO, "picasso", "gfx902", 0x15d8, 11, 1400},
+    {VAPU_RAVEN2, "raven2", "gfx902", 0x15dd, 3, 1200},
+    {VAPU_RENOIR, "renoir", "gfx90c", 0x1636, 8, 1600},
+};
+
+TEST(amdgpu_bringup_each_chip_variant) {
+  for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+    struct amdgpu_device *dev;
+    ASSERT_EQ(probe(expected[i].chip, NULL, &dev), 0);
+    struct amdgpu_device_info info;
+    ASSERT_EQ(amdgpu_device_query(dev, &info), 0);
+    ASSERT_STR_EQ(info.chip_name, expected[i].name);
+    ASSERT_STR_EQ(info.gfx_target, expected[i].target);
+    ASSERT_EQ(info.pci_vendor_id, 0x1002);
+    ASSERT_EQ(info.pci_device_id, expected[i].device_id);
+    ASSERT_EQ(info.compute_units, expected[i].cus);
+    ASSERT_EQ(info.max_engine_clock_mhz, expected[i].mhz);
+    ASSERT_EQ(info.shader_engines, 1);
+    ASSERT_EQ(info.waves_per_simd, 10);
+    ASSERT_EQ(info.wave_size, 64);
+    ASSERT_EQ_U(info.local_memory_size, TEST_CARVEOUT);
+    ASSERT_TRUE(info.virtual_apu);
+    ASSERT_NE(info.smu_firmware_version, 0);
+    amdgpu_device_remove(dev);
+  }
+}
+
+TEST(amdgpu_renoir_ip_bases_come_from_discovery) {
+  struct amdgpu_device *dev;
+  ASSERT_EQ(probe(VAPU_RENOIR, NULL, &dev), 0);
+  /* renoir_ip_offset.h: MP1 segment 0 at 0x16200 (Raven: 0x16000); GC 9.3.0. */
+  ASSERT_EQ(dev->ip[IP_MP1].segment[0], 0x16200);
+  ASSERT_EQ(dev->ip[IP_GC].major, 9);
+  ASSERT_EQ(dev->ip[IP_GC].minor, 3);
+  ASSERT_EQ(dev->ip[IP_GC].segment[2], 0x02402C00);
+  amdgpu_device_remove(dev);
+}
+
+TEST(amdgpu_raven2_is_told_apart_by_revision_strap) {
+  struct amdgpu_device *dev;
+  ASSERT_EQ(probe(VAPU_RAVEN2, NULL, &dev), 0);
+  ASSERT_GE(dev->ati_rev_id, 8);
+  ASSERT_STR_EQ(dev->chip->name, "raven2");
+  ASSERT_EQ(dev->ip[IP_GC].minor, 2); /* GC 9.2.2 */
+  amdgpu_device_remove(dev);
+  ASSERT_EQ(probe(VAPU_RAVEN, NULL, &dev), 0);
+  ASSERT_LT(dev->ati_rev_id, 8);
+  ASSERT_STR_EQ(dev->chip->name, "raven");
+  amdgpu_device_remove(dev);
+}
+
+TEST(amdgpu_harvested_cus_are_not_counted) {
+  struct vapu_config config = {.chip = VAPU_RAVEN, .carveout_bytes = TEST_CARVEOUT, .inactive_cus = 0x0c0};
+  struct amdgpu_device *dev;
+  ASSERT_EQ(amdgpu_vapu_probe(&config, &dev), 0);
+  struct amdgpu_device_info info;
+  ASSERT_EQ(amdgpu_device_query(dev, &info), 0);
+  ASSERT_EQ(info.compute_units, 9);
+  amdgpu_device_remove(dev);
+}
+
+static uint64_t elapsed_ms(uint64_t t0) { return (plat_now_ns() - t0) / 1000000; }
+
+TEST(amdgpu_dead_psp_is_a_clear_error) {
+  struct vapu_faults f = {.psp_dead = true};
+  struct amdgpu_device *dev = (void *)1;
+  uint64_t t0 = plat_now_ns();
+  ASSERT_EQ(probe(VAPU_RAVEN, &f, &dev), -ETIMEDOUT);
+  ASSERT_NULL(dev);
+  ASSERT_LT(elapsed_ms(t0), 5000);
+}
+
+TEST(amdgpu_silent_smu_is_a_clear_error) {
+  for (int chip = VAPU_RAVEN; chip <= VAPU_RENOIR; chip += VAPU_RENOIR - VAPU_RAVEN) {
+    struct vapu_faults f = {.smu_silent = true};
+    struct amdgpu_device *dev = (void *)1;
+    uint64_t t0 = plat_now_ns();
+    ASSERT_EQ(probe(chip, &f, &dev), -ETIMEDOUT);
+    ASSERT_NULL(dev);
+    ASSERT_LT(elapsed_ms(t0), 5000);
+  }
+}
+
+TEST(amdgpu_bad_discovery_table_is_an_error) {
+  struct vapu_faults checksum = {.bad_discovery_checksum = true};
+  struct vapu_faults signature = {.bad_discovery_signature = true};
+  struct amdgpu_device *dev = (void *)1;
+  ASSERT_EQ(probe(VAPU_RENOIR, &checksum, &dev), -EINVAL);
+  ASSERT_NULL(dev);
+  ASSERT_EQ(probe(VAPU_RENOIR, &signature, &dev), -EINVAL);
+  ASSERT_NULL(dev);
+}
+
+TEST(amdgpu_discovery_parser_rejects_damaged_tables) {
+  /* A good table from the model, then one byte wrong at a time in each part. */
+  struct vapu_config config = {.chip = VAPU_RENOIR, .carveout_bytes = TEST_CARVEOUT};
+  struct vapu *v = vapu_create(&config);
+  ASSERT_NOT_NULL(v);
+  uint64_t size;
+  uint8_t *fb = vapu_carveout(v, &size);
+  uint8_t good[4096], bin[4096];
+  memcpy(good, fb + size - (64u << 10), sizeof good);
+  vapu_destroy(v);
+  struct amdgpu_device dev;
+  memset(&dev, 0, sizeof dev);
+  ASSERT_EQ(amdgpu_discovery_parse(&dev, good, sizeof good), 0);
+  ASSERT_TRUE(dev.ip[IP_OSSSYS].present);
+  ASSERT_EQ(dev.cu_per_sh, 8);
+  uint16_t total = (uint16_t)(good[10] | good[11] << 8);
+  for (uint16_t at = 10; at < total; at += 7) {
+    memcpy(bin, good, sizeof bin);
+    bin[at] ^= 0x40;
+    memset(&dev, 0, sizeof dev);
+    ASSERT_EQ(amdgpu_discovery_parse(&dev, bin, sizeof bin), -EINVAL);
+  }
+  /* A size field that points past the binary. */
+  memcpy(bin, good, sizeof bin);
+  bin[10] = 0xff;
+  bin[11] = 0xff;
+  ASSERT_EQ(amdgpu_discovery_parse(&dev, bin, sizeof bin), -EINVAL);
+}
+
+TEST(amdgpu_missing_bar_is_a_clear_error) {
+  static const int bars[] = {0, 2, 5};
+  for (int i = 0; i < 3; i++) {
+    struct vapu_faults f = {.missing_bars = (uint8_t)(1u << bars[i])};
+    struct amdgpu_device *dev = (void *)1;
+    ASSERT_EQ(probe(VAPU_RAVEN, &f, &dev), -ENODEV);
+    ASSERT_NULL(dev);
+  }
+}
+
+TEST(amdgpu_init_finds_the_host_virtual_apu) {
+  /* HSAR_OPTIONS is not set by the test runner: the default chip. */
+  int n = amdgpu_init();
+  ASSERT_EQ(n, 1);
+  ASSERT_EQ(amdgpu_init(), 1); /* idempotent */
+  struct amdgpu_device_info info;
+  ASSERT_EQ(amdgpu_device_query(amdgpu_device_get(0), &info), 0);
+  ASSERT_NULL(amdgpu_device_get(1));
+  const char *opt = plat_option("vapu");
+  ASSERT_STR_EQ(info.chip_name, opt && *opt ? opt : "raven");
+  amdgpu_fini();
+  ASSERT_EQ(amdgpu_device_count(), 0);
+}

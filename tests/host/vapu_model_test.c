@@ -1,0 +1,48 @@
+/* The virtual APU seen as hardware, without the driver: PCI behaviour and
+ * the errata the driver must work around. */
+#include <errno.h>
+#include <string.h>
+
+#include "drivers/amdgpu/amdgpu_vapu.h"
+#include "drivers/amdgpu/regs/gc_9_1.h"
+#include "lib/test.h"
+
+TEST(vapu_model_pci_bars_size_and_decode) {
+  struct vapu_config config = {.chip = VAPU_RENOIR, .carveout_bytes = 16ull << 20};
+  struct vapu *v = vapu_create(&config);
+  ASSERT_NOT_NULL(v);
+  ASSERT_EQ(vapu_pci_config_read(v, 0), 0x16361002u);
+  uint32_t bar0 = vapu_pci_config_read(v, 0x10);
+  vapu_pci_config_write(v, 0x10, 0xffffffff);
+  ASSERT_EQ(vapu_pci_config_read(v, 0x10) & ~0xfu, (uint32_t)~((16u << 20) - 1));
+  vapu_pci_config_write(v, 0x10, bar0);
+  ASSERT_EQ(vapu_pci_config_read(v, 0x10), bar0);
+  vapu_pci_config_write(v, 0x24, 0xffffffff);
+  ASSERT_EQ(vapu_pci_config_read(v, 0x24), (uint32_t)~(VAPU_MMIO_BAR_BYTES - 1));
+  /* Registers answer all ones until memory decode is on. */
+  ASSERT_EQ(vapu_mmio_read(v, 0xde3 * 4), 0xffffffffu);
+  vapu_pci_config_write(v, 0x04, 0x2);
+  ASSERT_EQ(vapu_mmio_read(v, 0xde3 * 4), 16u); /* RCC_CONFIG_MEMSIZE in MiB */
+  /* Without bus mastering the GPU makes no memory access. */
+  struct vapu_requester rq = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC};
+  uint32_t x;
+  ASSERT_EQ(vapu_gpu_read(v, &rq, NULL, 0x1000, &x, 4), -EFAULT);
+  vapu_destroy(v);
+}
+
+TEST(vapu_model_raven2_aperture_erratum) {
+  /* Without the driver's +1 the last 256 KiB of the frame buffer are out of
+   * the system aperture on Raven2, not on Raven. */
+  static const enum vapu_chip_id chips[] = {VAPU_RAVEN, VAPU_RAVEN2};
+  for (int c = 0; c < 2; c++) {
+    struct vapu_config config = {.chip = chips[c], .carveout_bytes = 16ull << 20};
+    struct amdgpu_device *dev;
+    ASSERT_EQ(amdgpu_vapu_probe(&config, &dev), 0);
+    WREG(dev, IP_GC, 0, GC_MC_VM_SYSTEM_APERTURE_HIGH_ADDR, (uint32_t)(dev->gmc.fb_end >> 18));
+    struct vapu_requester rq = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC};
+    uint8_t b;
+    int r = vapu_gpu_read(amdgpu_vapu_of(dev), &rq, NULL, dev->gmc.fb_end - 16, &b, 1);
+    ASSERT_EQ(r, chips[c] == VAPU_RAVEN2 ? -EFAULT : 0);
+    amdgpu_device_remove(dev);
+  }
+}

@@ -1,0 +1,5 @@
+# vapu/: the virtual APU. The register-level model (this folder, owner
+# amdgpu) and the gfx9 interpreter (vapu/isa/, its own module.mk adds to
+# VAPU_SRCS) and the command processor (vapu/cp*, added by its owner here).
+VAPU_SRCS += vapu/vapu_core.c vapu/vapu_chip.c vapu/vapu_pci.c vapu/vapu_nbio.c \
+             vapu/vapu_mp.c vapu/vapu_discovery.c vapu/vapu_gmc.c vapu/vapu_ih.c

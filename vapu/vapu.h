@@ -1,0 +1,141 @@
+/*
+ * vapu.h - the virtual APU: a register-level model of a Raven-class APU's
+ * GPU, seen from outside as a PCI function.
+ *
+ * The driver reaches it exactly as it reaches silicon: PCI configuration
+ * space (vendor/device IDs, BARs, command register, MSI capability), 32-bit
+ * register reads and writes in BAR5, and plain memory for BAR0 (the frame
+ * buffer carve-out) and BAR2 (doorbells). Behind the registers the model
+ * runs what the hardware and its firmware do: the PSP and SMU mailboxes, the
+ * IP discovery table in the carve-out (Renoir), the GMC with its gfx9
+ * page-table walk, TLB invalidation engines and fault status registers, and
+ * the IH ring with its MSI.
+ *
+ * The model knows the documented hardware formats only, never the driver.
+ * "Physical" addresses are pointers: the identity map in the boot image, the
+ * process's own addresses on the host.
+ */
+#ifndef VAPU_VAPU_H
+#define VAPU_VAPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct vapu;
+
+enum vapu_chip_id { VAPU_RAVEN, VAPU_PICASSO, VAPU_RAVEN2, VAPU_RENOIR, VAPU_CHIP_COUNT };
+
+/* Chip by name ("raven", "picasso", "raven2", "renoir"); -1 if unknown. */
+int vapu_chip_by_name(const char *name);
+const char *vapu_chip_name(enum vapu_chip_id chip);
+
+/* Where the model's interrupts go: the MSI address/data the driver
+ * programmed into the MSI capability. Called on the thread that raised the
+ * interrupt (the model's worker, or whoever made the GPU access). */
+typedef void (*vapu_msi_fn)(void *ctx, uint64_t address, uint32_t data);
+
+/* Test hooks: make the model misbehave the way broken hardware or firmware
+ * would. All false/zero is a healthy chip. */
+struct vapu_faults {
+  bool psp_dead;              /* sOS never shows a sign of life */
+  bool smu_silent;            /* the SMU never answers a message */
+  bool bad_discovery_checksum;/* Renoir: corrupt the binary checksum */
+  bool bad_discovery_signature;
+  uint8_t missing_bars;       /* bit n set: BAR n is not implemented (reads as 0) */
+};
+
+struct vapu_config {
+  enum vapu_chip_id chip;
+  uint64_t carveout_bytes;    /* frame buffer carve-out; 0 = default (64 MiB) */
+  uint16_t inactive_cus;      /* harvested CUs (bit n = CU n of each SH), as fused in CC_GC_SHADER_ARRAY_CONFIG */
+  struct vapu_faults faults;
+  vapu_msi_fn msi;            /* may be NULL: interrupts are then only logged */
+  void *msi_ctx;
+};
+
+/* Creates the device and its firmware worker. NULL (and a log line) on
+ * failure. */
+struct vapu *vapu_create(const struct vapu_config *config);
+void vapu_destroy(struct vapu *v);
+enum vapu_chip_id vapu_chip(const struct vapu *v);
+
+/* ---- PCI function ---- */
+uint32_t vapu_pci_config_read(struct vapu *v, uint16_t offset);              /* dword aligned */
+void vapu_pci_config_write(struct vapu *v, uint16_t offset, uint32_t value); /* dword aligned */
+
+/* BAR5 register space: byte offset, 32-bit access. Reads return all ones
+ * while memory decode is off. */
+uint32_t vapu_mmio_read(struct vapu *v, uint32_t byte_offset);
+void vapu_mmio_write(struct vapu *v, uint32_t byte_offset, uint32_t value);
+#define VAPU_MMIO_BAR_BYTES (512u * 1024) /* BAR5 size of Raven and Renoir */
+
+/* ---- GPU memory accesses ---------------------------------------------------
+ * Every access the GPU makes (shader loads and stores, command processor
+ * fetches, signal updates) goes through the GMC of a hub, for a VMID.
+ * Faults are raised as the hardware does: fault status registers latched,
+ * an IV entry in the IH ring, an MSI. */
+enum vapu_hub { VAPU_GFXHUB = 0, VAPU_MMHUB = 1 };
+enum vapu_access { VAPU_ACCESS_READ = 1, VAPU_ACCESS_WRITE = 2, VAPU_ACCESS_EXECUTE = 4 };
+
+/* UTCL2 client IDs of GFX hub requesters (the CID field of the fault status;
+ * Linux gmc_v9_0.c gfxhub_client_ids[]). */
+enum vapu_client {
+  VAPU_CLIENT_CPF = 4, VAPU_CLIENT_CPC = 5, VAPU_CLIENT_CPG = 6, VAPU_CLIENT_RLC = 7,
+  VAPU_CLIENT_TCP = 8, VAPU_CLIENT_SQC_INST = 9, VAPU_CLIENT_SQC_DATA = 10,
+};
+
+struct vapu_requester {
+  enum vapu_hub hub;
+  uint8_t vmid;
+  uint16_t client;            /* enum vapu_client on the GFX hub */
+};
+
+/* A small per-requester TLB (one per queue or wave context): translations
+ * are reused until a TLB invalidation for their VMID. Zero-initialise. */
+#define VAPU_TLB_ENTRIES 32
+struct vapu_tlb_entry {
+  uint64_t va, pa, size;      /* size: 4 KiB << fragment; 0 = empty */
+  uint32_t generation;
+  uint8_t vmid, hub, access;  /* access: VAPU_ACCESS_* allowed */
+};
+struct vapu_tlb { struct vapu_tlb_entry e[VAPU_TLB_ENTRIES]; };
+
+/* Translates `va` for `access`. On success returns the host pointer of the
+ * byte and stores in *contiguous how many bytes from there belong to the
+ * same translation. On a fault returns NULL after raising it. `tlb` may be
+ * NULL (walk every time). */
+void *vapu_translate(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
+                     uint64_t va, unsigned access, size_t *contiguous);
+
+/* Byte copies through the GMC; 0 or -EFAULT (the fault was raised). */
+int vapu_gpu_read(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
+                  uint64_t va, void *dst, size_t n);
+int vapu_gpu_write(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
+                   uint64_t va, const void *src, size_t n);
+
+/* ---- Interrupts from other blocks ---- */
+/* Posts one IV entry (client, source, ring_id, vmid, four src_data words)
+ * into the IH ring and raises the MSI; false if the ring is off or full. */
+bool vapu_ih_post(struct vapu *v, uint8_t client_id, uint8_t source_id, uint8_t ring_id,
+                  uint8_t vmid, bool mm_hub, const uint32_t src_data[4]);
+
+/* ---- Firmware worker services ----
+ * Blocks of the model that run "firmware" (the command processor's
+ * engine) register a service function; the worker calls each in turn and
+ * sleeps when none had work. Returns true if it did work. */
+typedef bool (*vapu_service_fn)(struct vapu *v, void *ctx);
+int vapu_add_service(struct vapu *v, vapu_service_fn fn, void *ctx);
+void vapu_kick(struct vapu *v); /* wakes the worker after a doorbell or register write */
+
+/* BAR0 (carve-out) and BAR2 (doorbells) memory, for the model's own blocks. */
+void *vapu_carveout(struct vapu *v, uint64_t *size);
+volatile uint32_t *vapu_doorbells(struct vapu *v, uint64_t *size);
+
+/* Statistics for tests. */
+struct vapu_stats {
+  uint64_t page_walks, tlb_hits, invalidations, ih_entries, msis, hdp_flushes, smu_messages;
+};
+void vapu_get_stats(struct vapu *v, struct vapu_stats *out);
+
+#endif

@@ -1,0 +1,175 @@
+/* vapu_core.c - the virtual APU as a whole: creation in hardware order,
+ * register file dispatch, the firmware worker. */
+#define LOG_TAG "vapu"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vapu/vapu_internal.h"
+
+#define DEFAULT_CARVEOUT_BYTES (64ull << 20)
+#define CARVEOUT_ALIGN (16ull << 20) /* MC_VM_FB_OFFSET holds the address >> 24 */
+#define DOORBELL_BAR_BYTES (2ull << 20) /* Raven's doorbell BAR2 */
+#define WORKER_IDLE_NS 1000000ull
+
+/* ---- Registers ---- */
+
+uint32_t vapu_reg_index(const struct vapu *v, uint16_t hw_id, int segment, uint32_t offset) {
+  const struct vapu_ip *ip = vapu_chip_ip(v->chip, hw_id);
+  if (!ip || segment >= ip->segments) {
+    log_error("chip %s has no IP %u segment %d", v->chip->name, hw_id, segment);
+    abort(); /* a model bug, not a driver error */
+  }
+  return ip->base[segment] + offset;
+}
+
+void vapu_reg_hook(struct vapu *v, uint32_t index, vapu_reg_read_fn read, vapu_reg_write_fn write,
+                   void *arg) {
+  if (index >= VAPU_REG_DWORDS || v->hook_count >= VAPU_MAX_HOOKS || v->hook_of[index]) {
+    log_error("register hook 0x%x cannot be installed", index);
+    abort();
+  }
+  v->hooks[v->hook_count] = (struct vapu_reg_hook){read, write, arg};
+  v->hook_of[index] = (uint8_t)++v->hook_count;
+}
+
+uint32_t vapu_reg_access_read(struct vapu *v, uint32_t index) {
+  if (index >= VAPU_REG_DWORDS) return 0;
+  uint8_t h = v->hook_of[index];
+  if (h && v->hooks[h - 1].read) return v->hooks[h - 1].read(v, index, v->hooks[h - 1].arg);
+  return vapu_reg_get(v, index);
+}
+
+void vapu_reg_access_write(struct vapu *v, uint32_t index, uint32_t value) {
+  if (index >= VAPU_REG_DWORDS) return;
+  uint8_t h = v->hook_of[index];
+  if (h && v->hooks[h - 1].write)
+    v->hooks[h - 1].write(v, index, value, v->hooks[h - 1].arg);
+  else
+    vapu_reg_set(v, index, value);
+}
+
+uint32_t vapu_mmio_read(struct vapu *v, uint32_t byte_offset) {
+  /* A read the function does not claim completes with all ones (PCIe
+   * unsupported request / master abort). */
+  if (!vapu_pci_memory_decode(v) || (v->config.faults.missing_bars & (1u << 5))) return 0xffffffffu;
+  if ((byte_offset & 3) || byte_offset >= VAPU_MMIO_BAR_BYTES) return 0xffffffffu;
+  return vapu_reg_access_read(v, byte_offset / 4);
+}
+
+void vapu_mmio_write(struct vapu *v, uint32_t byte_offset, uint32_t value) {
+  if (!vapu_pci_memory_decode(v) || (v->config.faults.missing_bars & (1u << 5))) return;
+  if ((byte_offset & 3) || byte_offset >= VAPU_MMIO_BAR_BYTES) return;
+  vapu_reg_access_write(v, byte_offset / 4, value);
+}
+
+/* ---- Worker: the microcontrollers' firmware (SMU, later PSP and CP) ---- */
+
+int vapu_add_service(struct vapu *v, vapu_service_fn fn, void *ctx) {
+  if (v->service_count >= VAPU_MAX_SERVICES) return -ENOSPC;
+  v->services[v->service_count].ctx = ctx;
+  __atomic_store_n(&v->services[v->service_count].fn, fn, __ATOMIC_RELEASE);
+  __atomic_add_fetch(&v->service_count, 1, __ATOMIC_RELEASE);
+  vapu_kick(v);
+  return 0;
+}
+
+void vapu_kick(struct vapu *v) {
+  __atomic_add_fetch(&v->attention, 1, __ATOMIC_RELEASE);
+  plat_wake(&v->attention);
+}
+
+static void worker_main(void *arg) {
+  struct vapu *v = arg;
+  while (!__atomic_load_n(&v->stopping, __ATOMIC_ACQUIRE)) {
+    uint32_t seen = __atomic_load_n(&v->attention, __ATOMIC_ACQUIRE);
+    bool busy = vapu_mp_service(v, NULL);
+    int n = __atomic_load_n(&v->service_count, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) busy |= v->services[i].fn(v, v->services[i].ctx);
+    if (!busy) plat_wait(&v->attention, seen, WORKER_IDLE_NS);
+  }
+}
+
+/* ---- Creation ---- */
+
+struct vapu *vapu_create(const struct vapu_config *config) {
+  if (!config || (unsigned)config->chip >= VAPU_CHIP_COUNT) {
+    log_error("vapu_create: unknown chip");
+    return NULL;
+  }
+  uint64_t carveout = config->carveout_bytes ? config->carveout_bytes : DEFAULT_CARVEOUT_BYTES;
+  if (carveout < CARVEOUT_ALIGN || carveout % CARVEOUT_ALIGN) {
+    log_error("vapu_create: carve-out of %llu bytes is not a multiple of 16 MiB",
+              (unsigned long long)carveout);
+    return NULL;
+  }
+  struct vapu *v = calloc(1, sizeof *v);
+  if (!v) return NULL;
+  v->chip = &vapu_chips[config->chip];
+  v->config = *config;
+  v->config.carveout_bytes = carveout;
+  v->carveout_bytes = carveout;
+  v->doorbell_bytes = DOORBELL_BAR_BYTES;
+  v->worker = -1;
+  v->regs = calloc(VAPU_REG_DWORDS, sizeof *v->regs);
+  v->hook_of = calloc(VAPU_REG_DWORDS, 1);
+  v->carveout = plat_dma_alloc(carveout, CARVEOUT_ALIGN);
+  v->doorbells = plat_dma_alloc(DOORBELL_BAR_BYTES, 4096);
+  if (!v->regs || !v->hook_of || !v->carveout || !v->doorbells) {
+    log_error("vapu_create: out of memory for a %llu MiB carve-out",
+              (unsigned long long)(carveout >> 20));
+    vapu_destroy(v);
+    return NULL;
+  }
+  /* Power-on state of each block, then what the BIOS and the PSP/SMU
+   * firmware leave behind before any driver runs. */
+  vapu_pci_init(v);
+  vapu_regs_init(v);
+  vapu_gmc_init(v);
+  vapu_ih_init(v);
+  vapu_mp_init(v);
+  if (v->chip->discovery_table) vapu_discovery_write(v);
+
+  v->worker = plat_worker_start("vapu", worker_main, v);
+  if (v->worker < 0) {
+    log_error("vapu_create: no core/thread for the firmware worker (%d)", v->worker);
+    vapu_destroy(v);
+    return NULL;
+  }
+  log_info("virtual %s: device %04x rev %02x, %llu MiB carve-out at %p", v->chip->name,
+           v->chip->pci_device_id, v->chip->pci_revision, (unsigned long long)(carveout >> 20),
+           (void *)v->carveout);
+  return v;
+}
+
+void vapu_destroy(struct vapu *v) {
+  if (!v) return;
+  if (v->worker >= 0) {
+    __atomic_store_n(&v->stopping, true, __ATOMIC_RELEASE);
+    vapu_kick(v);
+    plat_worker_join(v->worker);
+  }
+  if (v->carveout) plat_dma_free(v->carveout, v->carveout_bytes);
+  if (v->doorbells) plat_dma_free((void *)v->doorbells, v->doorbell_bytes);
+  free(v->regs);
+  free(v->hook_of);
+  free(v);
+}
+
+enum vapu_chip_id vapu_chip(const struct vapu *v) { return (enum vapu_chip_id)(v->chip - vapu_chips); }
+
+void *vapu_carveout(struct vapu *v, uint64_t *size) {
+  if (size) *size = v->carveout_bytes;
+  return v->carveout;
+}
+
+volatile uint32_t *vapu_doorbells(struct vapu *v, uint64_t *size) {
+  if (size) *size = v->doorbell_bytes;
+  return v->doorbells;
+}
+
+void vapu_get_stats(struct vapu *v, struct vapu_stats *out) {
+  uint64_t *src = (uint64_t *)&v->stats, *dst = (uint64_t *)out;
+  for (size_t i = 0; i < sizeof *out / sizeof(uint64_t); i++)
+    dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+}

@@ -1,0 +1,402 @@
+/* vapu_gmc.c - the GPU memory controller of both hubs (GFX hub = UTCL2 in
+ * GC, MM hub): MC apertures as the BIOS and driver program them, the gfx9
+ * multi-level page-table walk per VMID context, a TLB per requester kept
+ * coherent by the invalidation engines, and protection faults latched in the
+ * fault status registers and reported into the IH ring.
+ *
+ * Register offsets: Linux include/asic_reg/gc/gc_9_1_offset.h (GFX hub,
+ * GC segment 0) and mmhub/mmhub_9_1_offset.h (MM hub, MMHUB segment 0);
+ * fields: gc_9_1_sh_mask.h. Page-table formats: Linux amdgpu_vm.h
+ * (AMDGPU_PTE_*, AMDGPU_PDE_PTE) and gmc_v9_0.c. Fault reporting: Linux
+ * gmc_v9_0_process_interrupt (src_data layout, client IDs VMC 0x12 and
+ * UTCL2 0x1b from soc15_ih_clientid.h).
+ *
+ * How the model reports each fault in VM_L2_PROTECTION_FAULT_STATUS (the
+ * field names are Linux's; what sets which field is this model's reading):
+ * address outside the context's range or outside every aperture =
+ * MAPPING_ERROR; invalid PDE = WALKER_ERROR 1; then PERMISSION_FAULTS bit 0
+ * invalid PTE, bit 1 read, bit 2 write, bit 3 execute denied (the order of
+ * the *_PROTECTION_FAULT_ENABLE bits in VM_CONTEXT*_CNTL). */
+#define LOG_TAG "vapu"
+#include <errno.h>
+#include <string.h>
+
+#include "vapu/vapu_internal.h"
+
+struct vapu_hub_layout {
+  uint16_t hw_id;
+  uint32_t l2_cntl, fault_cntl, fault_status, fault_addr_lo, fault_addr_hi;
+  uint32_t ctx0_cntl, inv_sem0, inv_req0, inv_ack0;
+  uint32_t pt_base0, pt_start0, pt_end0;
+  uint32_t fb_offset, fb_base, fb_top, agp_top, agp_bot, agp_base, sys_low, sys_high, l1_tlb_cntl;
+};
+
+static const struct vapu_hub_layout hub_layouts[2] = {
+    [VAPU_GFXHUB] = {HWID_GC, 0x0840, 0x0847, 0x084b, 0x084c, 0x084d, 0x0880, 0x0891, 0x08a3,
+                     0x08b5, 0x08eb, 0x090b, 0x092b, 0x096b, 0x0980, 0x0981, 0x0982, 0x0983,
+                     0x0984, 0x0985, 0x0986, 0x0987},
+    [VAPU_MMHUB] = {HWID_MMHUB, 0x0680, 0x0687, 0x068b, 0x068c, 0x068d, 0x06c0, 0x06d1, 0x06e3,
+                    0x06f5, 0x072b, 0x074b, 0x076b, 0x0817, 0x082c, 0x082d, 0x082e, 0x082f,
+                    0x0830, 0x0831, 0x0832, 0x0833},
+};
+
+#define INVALIDATION_ENGINES 18
+#define FB_MC_BASE 0x000000F400000000ull /* where Raven's BIOS puts the frame buffer in MC space */
+
+#define L2_CNTL_ENABLE_L2_CACHE 0x1u
+#define L1_TLB_CNTL_ENABLE 0x1u
+#define CTX_ENABLE 0x1u
+#define CTX_DEPTH(c) (((c) >> 1) & 0x3u)
+#define CTX_BLOCK_SIZE(c) (((c) >> 3) & 0xfu)
+#define CTX_INT_RANGE 0x00000200u
+#define CTX_INT_PDE0 0x00002000u
+#define CTX_INT_VALID 0x00008000u
+#define CTX_INT_READ 0x00020000u
+#define CTX_INT_WRITE 0x00080000u
+#define CTX_INT_EXECUTE 0x00200000u
+
+#define PTE_VALID (1ull << 0)
+#define PTE_SYSTEM (1ull << 1)
+#define PTE_EXECUTABLE (1ull << 4)
+#define PTE_READABLE (1ull << 5)
+#define PTE_WRITEABLE (1ull << 6)
+#define PTE_FRAG(p) (((p) >> 7) & 0x1fu)
+#define PDE_PTE (1ull << 54)
+#define PDE_ADDR_MASK 0x0000FFFFFFFFFFC0ull
+#define PTE_ADDR_MASK 0x0000FFFFFFFFF000ull
+
+#define STATUS_MORE_FAULTS 0x1u
+#define STATUS_WALKER_PDE 0x2u /* WALKER_ERROR = 1 */
+#define STATUS_PERM_VALID 0x10u
+#define STATUS_PERM_READ 0x20u
+#define STATUS_PERM_WRITE 0x40u
+#define STATUS_PERM_EXECUTE 0x80u
+#define STATUS_MAPPING_ERROR 0x100u
+#define STATUS_CID_SHIFT 9
+#define STATUS_RW 0x40000u
+#define STATUS_VMID_SHIFT 20
+
+#define IH_CLIENT_VMC 0x12
+#define IH_CLIENT_UTCL2 0x1b
+
+static uint32_t hub_reg(struct vapu *v, int hub, uint32_t offset) {
+  return vapu_reg_get(v, v->hubs[hub].base + offset);
+}
+
+static uint64_t reg_pair(struct vapu *v, int hub, uint32_t lo_offset) {
+  return hub_reg(v, hub, lo_offset) | (uint64_t)hub_reg(v, hub, lo_offset + 1) << 32;
+}
+
+/* ---- Invalidation engines ---- */
+
+static int engine_of(struct vapu *v, uint32_t index, int hub, uint32_t first) {
+  return (int)(index - v->hubs[hub].base - first);
+}
+
+static void invalidate_request(struct vapu *v, uint32_t index, uint32_t value, void *arg) {
+  int hub = (int)(uintptr_t)arg;
+  const struct vapu_hub_layout *l = hub_layouts + hub;
+  int engine = engine_of(v, index, hub, l->inv_req0);
+  vapu_reg_set(v, index, value);
+  uint32_t vmids = value & 0xffffu;
+  /* Drop every cached translation of the named VMIDs: TLB entries carry the
+   * generation they were filled in. */
+  for (int vmid = 0; vmid < 16; vmid++)
+    if (vmids & (1u << vmid))
+      __atomic_add_fetch(&v->hubs[hub].tlb_generation[vmid], 1, __ATOMIC_ACQ_REL);
+  vapu_stat_add(&v->stats.invalidations);
+  vapu_reg_set(v, v->hubs[hub].base + l->inv_ack0 + engine, vmids);
+}
+
+/* Reading the semaphore register acquires it: 1 = acquired. */
+static uint32_t semaphore_read(struct vapu *v, uint32_t index, void *arg) {
+  int hub = (int)(uintptr_t)arg;
+  uint32_t bit = 1u << engine_of(v, index, hub, hub_layouts[hub].inv_sem0);
+  uint32_t old = __atomic_fetch_or(&v->hubs[hub].semaphore_owner_mask, bit, __ATOMIC_ACQ_REL);
+  return (old & bit) ? 0 : 1;
+}
+
+static void semaphore_write(struct vapu *v, uint32_t index, uint32_t value, void *arg) {
+  int hub = (int)(uintptr_t)arg;
+  uint32_t bit = 1u << engine_of(v, index, hub, hub_layouts[hub].inv_sem0);
+  if (!(value & 1)) __atomic_and_fetch(&v->hubs[hub].semaphore_owner_mask, ~bit, __ATOMIC_ACQ_REL);
+}
+
+/* ---- Fault status ---- */
+
+static void fault_cntl_write(struct vapu *v, uint32_t index, uint32_t value, void *arg) {
+  int hub = (int)(uintptr_t)arg;
+  const struct vapu_hub_layout *l = hub_layouts + hub;
+  vapu_lock(&v->hubs[hub].fault_lock);
+  if (value & 1) { /* CLEAR_PROTECTION_FAULT_STATUS_ADDR */
+    vapu_reg_set(v, v->hubs[hub].base + l->fault_status, 0);
+    vapu_reg_set(v, v->hubs[hub].base + l->fault_addr_lo, 0);
+    vapu_reg_set(v, v->hubs[hub].base + l->fault_addr_hi, 0);
+  }
+  vapu_reg_set(v, index, value & ~1u);
+  vapu_unlock(&v->hubs[hub].fault_lock);
+}
+
+static void read_only_write(struct vapu *v, uint32_t index, uint32_t value, void *arg) {}
+
+static uint32_t fault_interrupt_bit(uint32_t status) {
+  if (status & STATUS_MAPPING_ERROR) return CTX_INT_RANGE;
+  if (status & STATUS_WALKER_PDE) return CTX_INT_PDE0;
+  if (status & STATUS_PERM_VALID) return CTX_INT_VALID;
+  if (status & STATUS_PERM_WRITE) return CTX_INT_WRITE;
+  if (status & STATUS_PERM_EXECUTE) return CTX_INT_EXECUTE;
+  return CTX_INT_READ;
+}
+
+static void raise_fault(struct vapu *v, const struct vapu_requester *rq, uint64_t va,
+                        unsigned access, uint32_t reason) {
+  int hub = rq->hub;
+  const struct vapu_hub_layout *l = hub_layouts + hub;
+  uint32_t base = v->hubs[hub].base;
+  bool write = access & VAPU_ACCESS_WRITE;
+  vapu_lock(&v->hubs[hub].fault_lock);
+  uint32_t latched = vapu_reg_get(v, base + l->fault_status);
+  if (latched) {
+    vapu_reg_set(v, base + l->fault_status, latched | STATUS_MORE_FAULTS);
+  } else {
+    uint32_t status = reason | (uint32_t)(rq->client & 0x1ff) << STATUS_CID_SHIFT |
+                      (write ? STATUS_RW : 0) | (uint32_t)(rq->vmid & 0xf) << STATUS_VMID_SHIFT;
+    vapu_reg_set(v, base + l->fault_addr_lo, (uint32_t)(va >> 12));
+    vapu_reg_set(v, base + l->fault_addr_hi, (uint32_t)(va >> 44) & 0xf);
+    vapu_reg_set(v, base + l->fault_status, status);
+  }
+  vapu_unlock(&v->hubs[hub].fault_lock);
+  log_debug("%s fault: vmid %u address 0x%llx %s, reason 0x%x",
+            hub == VAPU_GFXHUB ? "gfxhub" : "mmhub", rq->vmid, (unsigned long long)va,
+            write ? "write" : "read", reason);
+
+  uint32_t cntl = hub_reg(v, hub, l->ctx0_cntl + rq->vmid);
+  if (!(cntl & fault_interrupt_bit(reason))) return;
+  uint32_t src_data[4] = {(uint32_t)(va >> 12), ((uint32_t)(va >> 44) & 0xfu) | (write ? 0x20u : 0), 0,
+                          0};
+  vapu_ih_post(v, hub == VAPU_GFXHUB ? IH_CLIENT_UTCL2 : IH_CLIENT_VMC, 0, 0, rq->vmid,
+               hub == VAPU_MMHUB, src_data);
+}
+
+/* ---- Translation ---- */
+
+struct translation {
+  uint64_t va, pa, size; /* the whole fragment */
+  unsigned allowed;
+};
+
+/* Physical memory the GPU may touch through a local (non-system) PTE: the
+ * carve-out at its system physical address (MC_VM_FB_OFFSET). */
+static bool local_physical_ok(struct vapu *v, uint64_t pa, uint64_t size) {
+  uint64_t fb = (uint64_t)(uintptr_t)v->carveout;
+  return pa >= fb && pa + size <= fb + v->carveout_bytes;
+}
+
+static uint64_t read_entry(uint64_t table, uint64_t index) {
+  return __atomic_load_n((const uint64_t *)(uintptr_t)(table + index * 8), __ATOMIC_ACQUIRE);
+}
+
+/* Walks the context's page table. Returns 0 and fills *t, or the fault
+ * status reason. */
+static uint32_t walk(struct vapu *v, int hub, uint8_t vmid, uint64_t va, struct translation *t) {
+  const struct vapu_hub_layout *l = hub_layouts + hub;
+  uint32_t cntl = hub_reg(v, hub, l->ctx0_cntl + vmid);
+  uint64_t start = reg_pair(v, hub, l->pt_start0 + 2u * vmid) << 12;
+  uint64_t end = reg_pair(v, hub, l->pt_end0 + 2u * vmid) << 12 | 0xfff;
+  uint64_t base = reg_pair(v, hub, l->pt_base0 + 2u * vmid);
+  if (va < start || va > end) return STATUS_MAPPING_ERROR;
+  if (!(hub_reg(v, hub, l->l2_cntl) & L2_CNTL_ENABLE_L2_CACHE)) {
+    log_warn("page walk with the VM L2 disabled (VM_L2_CNTL.ENABLE_L2_CACHE = 0)");
+    return STATUS_WALKER_PDE;
+  }
+  if (!(base & PTE_VALID)) return STATUS_WALKER_PDE;
+  vapu_stat_add(&v->stats.page_walks);
+
+  unsigned depth = CTX_DEPTH(cntl);
+  unsigned block = 9 + CTX_BLOCK_SIZE(cntl); /* bits of VA resolved by the last level */
+  uint64_t offset = va - start;
+  uint64_t table = base & PDE_ADDR_MASK;
+  uint64_t entry = 0, page = 1ull << 12;
+  bool leaf_from_pde = false;
+  for (unsigned level = 0; level < depth; level++) {
+    unsigned shift = 12 + block + 9 * (depth - 1 - level);
+    uint64_t index = (offset >> shift) & 0x1ff;
+    if (level == 0) index = offset >> shift; /* the root covers what is left */
+    if (level == 0 && index >= 512) return STATUS_MAPPING_ERROR;
+    entry = read_entry(table, index);
+    if (!(entry & PTE_VALID)) return STATUS_WALKER_PDE;
+    if (level == depth - 1 && (entry & PDE_PTE)) { /* PDB0 entry used as a PTE */
+      page = 1ull << shift;
+      leaf_from_pde = true;
+      break;
+    }
+    table = entry & PDE_ADDR_MASK;
+    if (!(entry & PTE_SYSTEM) && !local_physical_ok(v, table, 4096)) return STATUS_WALKER_PDE;
+  }
+  if (!leaf_from_pde) {
+    uint64_t index = (offset >> 12) & ((1ull << block) - 1);
+    if (depth == 0) index = offset >> 12; /* flat table: one PTE per page of the range */
+    entry = read_entry(table, index);
+  }
+  if (!(entry & PTE_VALID)) return STATUS_PERM_VALID;
+  unsigned allowed = (entry & PTE_READABLE ? VAPU_ACCESS_READ : 0) |
+                     (entry & PTE_WRITEABLE ? VAPU_ACCESS_WRITE : 0) |
+                     (entry & PTE_EXECUTABLE ? VAPU_ACCESS_EXECUTE : 0);
+  /* The fragment field says 2^frag pages around this one are contiguous:
+   * the TLB may keep them as one translation. */
+  uint64_t size = 4096ull << PTE_FRAG(entry);
+  if (size < page) size = page;
+  uint64_t pa_page = (entry & PTE_ADDR_MASK) + (va & (page - 1) & ~0xfffull);
+  t->va = va & ~(size - 1);
+  t->pa = pa_page - ((va & (size - 1)) & ~0xfffull);
+  t->size = size;
+  t->allowed = allowed;
+  if (!(entry & PTE_SYSTEM) && !local_physical_ok(v, t->pa, size)) return STATUS_MAPPING_ERROR;
+  return 0;
+}
+
+/* VMID 0 addresses outside its page table: the MC apertures. */
+static uint32_t aperture(struct vapu *v, int hub, uint64_t va, struct translation *t) {
+  const struct vapu_hub_layout *l = hub_layouts + hub;
+  uint64_t low = (uint64_t)hub_reg(v, hub, l->sys_low) << 18;
+  uint64_t high = (uint64_t)hub_reg(v, hub, l->sys_high) << 18;
+  high = v->chip->aperture_high_exclusive ? high - 1 : high | 0x3ffff;
+  uint64_t fb_base = (uint64_t)(hub_reg(v, hub, l->fb_base) & 0xffffff) << 24;
+  uint64_t fb_top = (uint64_t)(hub_reg(v, hub, l->fb_top) & 0xffffff) << 24 | 0xffffff;
+  uint64_t fb_offset = (uint64_t)(hub_reg(v, hub, l->fb_offset) & 0xffffff) << 24;
+  uint64_t agp_bot = (uint64_t)(hub_reg(v, hub, l->agp_bot) & 0xffffff) << 24;
+  uint64_t agp_top = (uint64_t)(hub_reg(v, hub, l->agp_top) & 0xffffff) << 24 | 0xffffff;
+  if (va < low || va > high) return STATUS_MAPPING_ERROR;
+  uint64_t page = va & ~0xfffull;
+  if (va >= fb_base && va <= fb_top) {
+    t->pa = page - fb_base + fb_offset;
+    if (!local_physical_ok(v, t->pa, 4096)) return STATUS_MAPPING_ERROR;
+  } else if (agp_bot <= agp_top && va >= agp_bot && va <= agp_top) {
+    t->pa = page - agp_bot + ((uint64_t)hub_reg(v, hub, l->agp_base) << 24);
+  } else {
+    return STATUS_MAPPING_ERROR;
+  }
+  t->va = page;
+  t->size = 4096;
+  t->allowed = VAPU_ACCESS_READ | VAPU_ACCESS_WRITE | VAPU_ACCESS_EXECUTE;
+  return 0;
+}
+
+static struct vapu_tlb_entry *tlb_find(struct vapu *v, struct vapu_tlb *tlb,
+                                       const struct vapu_requester *rq, uint64_t va) {
+  uint32_t generation = __atomic_load_n(&v->hubs[rq->hub].tlb_generation[rq->vmid], __ATOMIC_ACQUIRE);
+  for (int i = 0; i < VAPU_TLB_ENTRIES; i++) {
+    struct vapu_tlb_entry *e = &tlb->e[i];
+    if (e->size && e->vmid == rq->vmid && e->hub == rq->hub && va - e->va < e->size &&
+        e->generation == generation)
+      return e;
+  }
+  return NULL;
+}
+
+void *vapu_translate(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
+                     uint64_t va, unsigned access, size_t *contiguous) {
+  if (rq->vmid > 15 || (rq->hub != VAPU_GFXHUB && rq->hub != VAPU_MMHUB)) return NULL;
+  if (!vapu_pci_bus_master(v)) {
+    log_warn("GPU access to 0x%llx dropped: bus mastering is off", (unsigned long long)va);
+    return NULL;
+  }
+  struct vapu_tlb_entry *hit = tlb ? tlb_find(v, tlb, rq, va) : NULL;
+  struct translation t;
+  if (hit) {
+    vapu_stat_add(&v->stats.tlb_hits);
+    t = (struct translation){hit->va, hit->pa, hit->size, hit->access};
+  } else {
+    int hub = rq->hub;
+    const struct vapu_hub_layout *l = hub_layouts + hub;
+    uint32_t generation = __atomic_load_n(&v->hubs[hub].tlb_generation[rq->vmid], __ATOMIC_ACQUIRE);
+    uint32_t reason;
+    if (!(hub_reg(v, hub, l->l1_tlb_cntl) & L1_TLB_CNTL_ENABLE)) {
+      log_warn("GPU access with the L1 TLB disabled (MC_VM_MX_L1_TLB_CNTL)");
+      reason = STATUS_MAPPING_ERROR;
+    } else if (hub_reg(v, hub, l->ctx0_cntl + rq->vmid) & CTX_ENABLE) {
+      reason = walk(v, hub, rq->vmid, va, &t);
+      if (reason == STATUS_MAPPING_ERROR && rq->vmid == 0) reason = aperture(v, hub, va, &t);
+    } else {
+      reason = rq->vmid == 0 ? aperture(v, hub, va, &t) : STATUS_MAPPING_ERROR;
+    }
+    if (reason) {
+      raise_fault(v, rq, va, access, reason);
+      return NULL;
+    }
+    if (tlb) {
+      struct vapu_tlb_entry *e = &tlb->e[(va >> 12) % VAPU_TLB_ENTRIES];
+      *e = (struct vapu_tlb_entry){t.va, t.pa, t.size, generation, rq->vmid, (uint8_t)hub,
+                                   (uint8_t)t.allowed};
+    }
+  }
+  unsigned denied = access & ~t.allowed;
+  if (denied) {
+    raise_fault(v, rq, va, access,
+                denied & VAPU_ACCESS_WRITE     ? STATUS_PERM_WRITE
+                : denied & VAPU_ACCESS_EXECUTE ? STATUS_PERM_EXECUTE
+                                               : STATUS_PERM_READ);
+    return NULL;
+  }
+  uint64_t within = va - t.va;
+  if (contiguous) *contiguous = (size_t)(t.size - within);
+  return (void *)(uintptr_t)(t.pa + within);
+}
+
+static int copy(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb, uint64_t va,
+                uint8_t *host, size_t n, unsigned access) {
+  while (n) {
+    size_t run;
+    uint8_t *p = vapu_translate(v, rq, tlb, va, access, &run);
+    if (!p) return -EFAULT;
+    if (run > n) run = n;
+    if (access == VAPU_ACCESS_WRITE)
+      memcpy(p, host, run);
+    else
+      memcpy(host, p, run);
+    va += run;
+    host += run;
+    n -= run;
+  }
+  return 0;
+}
+
+int vapu_gpu_read(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
+                  uint64_t va, void *dst, size_t n) {
+  return copy(v, rq, tlb, va, dst, n, VAPU_ACCESS_READ);
+}
+
+int vapu_gpu_write(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
+                   uint64_t va, const void *src, size_t n) {
+  return copy(v, rq, tlb, va, (uint8_t *)src, n, VAPU_ACCESS_WRITE);
+}
+
+/* ---- Reset state ---- */
+
+void vapu_gmc_init(struct vapu *v) {
+  uint64_t fb_physical = (uint64_t)(uintptr_t)v->carveout;
+  for (int hub = 0; hub < 2; hub++) {
+    const struct vapu_hub_layout *l = hub_layouts + hub;
+    struct vapu_hub_state *h = &v->hubs[hub];
+    h->layout = l;
+    h->base = vapu_reg_index(v, l->hw_id, 0, 0);
+    void *arg = (void *)(uintptr_t)hub;
+    /* What the BIOS programs: where the frame buffer sits in the MC address
+     * space and in system memory. */
+    vapu_reg_set(v, h->base + l->fb_base, (uint32_t)(FB_MC_BASE >> 24));
+    vapu_reg_set(v, h->base + l->fb_top, (uint32_t)((FB_MC_BASE + v->carveout_bytes - 1) >> 24));
+    vapu_reg_set(v, h->base + l->fb_offset, (uint32_t)(fb_physical >> 24));
+    vapu_reg_hook(v, h->base + l->fb_base, NULL, read_only_write, NULL);
+    vapu_reg_hook(v, h->base + l->fb_top, NULL, read_only_write, NULL);
+    vapu_reg_hook(v, h->base + l->fb_offset, NULL, read_only_write, NULL);
+    vapu_reg_hook(v, h->base + l->fault_cntl, NULL, fault_cntl_write, arg);
+    vapu_reg_hook(v, h->base + l->fault_status, NULL, read_only_write, NULL);
+    vapu_reg_hook(v, h->base + l->fault_addr_lo, NULL, read_only_write, NULL);
+    vapu_reg_hook(v, h->base + l->fault_addr_hi, NULL, read_only_write, NULL);
+    for (int e = 0; e < INVALIDATION_ENGINES; e++) {
+      vapu_reg_hook(v, h->base + l->inv_req0 + e, NULL, invalidate_request, arg);
+      vapu_reg_hook(v, h->base + l->inv_sem0 + e, semaphore_read, semaphore_write, arg);
+      vapu_reg_hook(v, h->base + l->inv_ack0 + e, NULL, read_only_write, NULL);
+    }
+  }
+}

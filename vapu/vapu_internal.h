@@ -1,0 +1,155 @@
+/*
+ * vapu_internal.h - the model's state, shared by its blocks (the vapu_*.c files).
+ * Not for the driver: it sees vapu.h only.
+ */
+#ifndef VAPU_VAPU_INTERNAL_H
+#define VAPU_VAPU_INTERNAL_H
+
+#include "vapu/vapu.h"
+
+#include <stdint.h>
+
+#include "lib/plat.h"
+
+/* ---- Chips ------------------------------------------------------------------ */
+
+/* Hardware IDs of the IP discovery table (Linux include/soc15_hw_ip.h). */
+enum vapu_hw_id {
+  HWID_MP1 = 1, HWID_THM = 3, HWID_SMUIO = 4, HWID_GC = 11, HWID_MMHUB = 34,
+  HWID_ATHUB = 35, HWID_OSSSYS = 40, HWID_HDP = 41, HWID_SDMA0 = 42, HWID_DF = 46,
+  HWID_NBIF = 108, HWID_UMC = 150, HWID_MP0 = 255,
+};
+
+#define VAPU_MAX_SEGMENTS 5
+struct vapu_ip {
+  uint16_t hw_id;
+  uint8_t instance, major, minor, revision;
+  uint8_t segments;
+  uint32_t base[VAPU_MAX_SEGMENTS]; /* dword index of each register segment */
+};
+
+#define VAPU_MAX_IPS 16
+struct vapu_chip_desc {
+  const char *name;
+  uint16_t pci_device_id;
+  uint8_t pci_revision;
+  uint8_t ati_rev_id;         /* RCC_DEV0_EPF0_STRAP0.STRAP_ATI_REV_ID: Raven2 is >= 8 */
+  bool discovery_table;       /* the IP discovery binary sits at the end of the carve-out */
+  bool aperture_high_exclusive; /* Raven2/Renoir erratum: MC_VM_SYSTEM_APERTURE_HIGH_ADDR is exclusive */
+  bool ih_needs_gpa_enable;   /* Renoir: IH_CHICKEN.MC_SPACE_GPA_ENABLE gates bus addresses */
+  uint32_t shader_engines, sh_per_se, cu_per_sh;
+  uint32_t max_waves_per_simd, lds_bytes, max_scratch_slots_per_cu;
+  uint32_t max_gfxclk_mhz;
+  uint32_t smu_version, sos_version;
+  int ip_count;
+  struct vapu_ip ips[VAPU_MAX_IPS];
+};
+
+extern const struct vapu_chip_desc vapu_chips[VAPU_CHIP_COUNT];
+const struct vapu_ip *vapu_chip_ip(const struct vapu_chip_desc *chip, uint16_t hw_id);
+
+/* ---- Registers ----------------------------------------------------------------
+ * A flat array of dwords: BAR5's 512 KiB window and, beyond it, what only
+ * the PCIE_INDEX2/DATA2 pair reaches. Registers with behaviour have hooks. */
+#define VAPU_REG_DWORDS (0x40000u)
+#define VAPU_MAX_HOOKS 250
+
+typedef uint32_t (*vapu_reg_read_fn)(struct vapu *v, uint32_t index, void *arg);
+typedef void (*vapu_reg_write_fn)(struct vapu *v, uint32_t index, uint32_t value, void *arg);
+
+struct vapu_reg_hook {
+  vapu_reg_read_fn read;   /* NULL: plain storage */
+  vapu_reg_write_fn write; /* NULL: plain storage */
+  void *arg;
+};
+
+/* Absolute dword index of a register: IP segment base + offset. */
+uint32_t vapu_reg_index(const struct vapu *v, uint16_t hw_id, int segment, uint32_t offset);
+void vapu_reg_hook(struct vapu *v, uint32_t index, vapu_reg_read_fn read, vapu_reg_write_fn write,
+                   void *arg);
+static inline uint32_t vapu_reg_get(struct vapu *v, uint32_t index);
+static inline void vapu_reg_set(struct vapu *v, uint32_t index, uint32_t value);
+uint32_t vapu_reg_access_read(struct vapu *v, uint32_t index);
+void vapu_reg_access_write(struct vapu *v, uint32_t index, uint32_t value);
+
+/* ---- A spinning lock: the model's blocks are touched by the driver's
+ * thread, the worker and GPU requesters at once. Critical sections are a
+ * few register updates long. */
+struct vapu_lock { volatile uint32_t taken; };
+static inline void vapu_lock(struct vapu_lock *l) {
+  while (__atomic_exchange_n(&l->taken, 1, __ATOMIC_ACQUIRE)) plat_cpu_relax();
+}
+static inline void vapu_unlock(struct vapu_lock *l) { __atomic_store_n(&l->taken, 0, __ATOMIC_RELEASE); }
+
+/* ---- GMC state per hub ---- */
+struct vapu_hub_layout; /* register offsets, vapu_gmc.c */
+struct vapu_hub_state {
+  const struct vapu_hub_layout *layout;
+  uint32_t base;                  /* dword index of the hub's segment 0 */
+  uint32_t tlb_generation[16];    /* bumped by each invalidation of that VMID */
+  uint32_t semaphore_owner_mask;  /* invalidation engines whose semaphore is taken */
+  struct vapu_lock fault_lock;
+};
+
+#define VAPU_MAX_SERVICES 4
+
+struct vapu {
+  const struct vapu_chip_desc *chip;
+  struct vapu_config config;
+
+  /* PCI function */
+  uint32_t pci_config[64];
+  uint64_t bar_size[6];
+  struct vapu_lock pci_lock;
+
+  /* BAR memory */
+  uint8_t *carveout;
+  uint64_t carveout_bytes;
+  volatile uint32_t *doorbells;
+  uint64_t doorbell_bytes;
+
+  /* Registers */
+  uint32_t *regs;
+  uint8_t *hook_of;               /* 0 = none, else index + 1 into hooks */
+  struct vapu_reg_hook hooks[VAPU_MAX_HOOKS];
+  int hook_count;
+
+  /* Blocks */
+  struct vapu_hub_state hubs[2];
+  struct vapu_lock ih_lock;
+  struct vapu_lock smu_lock;
+  uint32_t smu_pending;           /* message number + 1, 0 = none */
+
+  /* Firmware worker */
+  int worker;
+  volatile uint32_t attention;
+  volatile bool stopping;
+  struct { vapu_service_fn fn; void *ctx; } services[VAPU_MAX_SERVICES];
+  int service_count;
+
+  struct vapu_stats stats;
+};
+
+static inline uint32_t vapu_reg_get(struct vapu *v, uint32_t index) {
+  return __atomic_load_n(&v->regs[index], __ATOMIC_ACQUIRE);
+}
+static inline void vapu_reg_set(struct vapu *v, uint32_t index, uint32_t value) {
+  __atomic_store_n(&v->regs[index], value, __ATOMIC_RELEASE);
+}
+static inline void vapu_stat_add(uint64_t *counter) { __atomic_add_fetch(counter, 1, __ATOMIC_RELAXED); }
+
+/* PCI state the other blocks check. */
+bool vapu_pci_bus_master(struct vapu *v);
+bool vapu_pci_memory_decode(struct vapu *v);
+void vapu_pci_raise_msi(struct vapu *v);
+
+/* Block set-up, called by vapu_create in order. */
+int vapu_pci_init(struct vapu *v);
+void vapu_regs_init(struct vapu *v);   /* reset values of the blocks without their own file */
+void vapu_mp_init(struct vapu *v);
+bool vapu_mp_service(struct vapu *v, void *ctx);
+void vapu_discovery_write(struct vapu *v);
+void vapu_gmc_init(struct vapu *v);
+void vapu_ih_init(struct vapu *v);
+
+#endif

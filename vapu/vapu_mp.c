@@ -1,0 +1,72 @@
+/* vapu_mp.c - the two microcontrollers that the BIOS has already started:
+ * MP0 (PSP, running its secure OS) and MP1 (SMU, running the power
+ * management firmware). The driver talks to them through C2PMSG mailbox
+ * registers; the firmware answers from the model's worker, some time later,
+ * as the real microcontrollers do.
+ * Offsets: Linux include/asic_reg/mp/mp_10_0_offset.h and mp_12_0_0_offset.h
+ * (same values). PSP: psp_v10_0.c / psp_v12_0.c (sign of life in C2PMSG_81,
+ * ready flag bit 31 of C2PMSG_64). SMU: smu10_smumgr.c / smu_v12_0.c
+ * (message in C2PMSG_66, argument in C2PMSG_82, response in C2PMSG_90) and
+ * the message numbers of rv_ppsmc.h / smu_v12_0_ppsmc.h. */
+#define LOG_TAG "vapu"
+#include "vapu/vapu_internal.h"
+
+#define MP0_SMN_C2PMSG_64 0x0080
+#define MP0_SMN_C2PMSG_81 0x0091
+#define MP1_SMN_C2PMSG_66 0x0282
+#define MP1_SMN_C2PMSG_82 0x0292
+#define MP1_SMN_C2PMSG_90 0x029a
+
+#define PSP_MAILBOX_READY 0x80000000u
+
+#define SMU_MSG_TestMessage 0x1
+#define SMU_MSG_GetSmuVersion 0x2
+#define SMU_MSG_PowerUpGfx 0x6
+#define SMU_MSG_PowerUpSdma 0xE
+#define SMU_MSG_GetMaxGfxclkFrequency 0x2D
+#define SMU_RESULT_OK 0x1
+#define SMU_RESULT_UNKNOWN_CMD 0xFE
+
+/* Writing the message register hands the message to the SMU. */
+static void smu_message_write(struct vapu *v, uint32_t index, uint32_t value, void *arg) {
+  vapu_reg_set(v, index, value);
+  vapu_lock(&v->smu_lock);
+  v->smu_pending = value + 1;
+  vapu_unlock(&v->smu_lock);
+  vapu_kick(v);
+}
+
+void vapu_mp_init(struct vapu *v) {
+  if (!v->config.faults.psp_dead) {
+    vapu_reg_set(v, vapu_reg_index(v, HWID_MP0, 0, MP0_SMN_C2PMSG_81), v->chip->sos_version);
+    vapu_reg_set(v, vapu_reg_index(v, HWID_MP0, 0, MP0_SMN_C2PMSG_64), PSP_MAILBOX_READY);
+  }
+  /* The SMU left its last response (OK) in place after the BIOS's messages. */
+  vapu_reg_set(v, vapu_reg_index(v, HWID_MP1, 0, MP1_SMN_C2PMSG_90), SMU_RESULT_OK);
+  vapu_reg_hook(v, vapu_reg_index(v, HWID_MP1, 0, MP1_SMN_C2PMSG_66), NULL, smu_message_write,
+                NULL);
+}
+
+/* The SMU firmware: one message at a time, answer in the argument and
+ * response registers. */
+bool vapu_mp_service(struct vapu *v, void *ctx) {
+  vapu_lock(&v->smu_lock);
+  uint32_t pending = v->smu_pending;
+  v->smu_pending = 0;
+  vapu_unlock(&v->smu_lock);
+  if (!pending || v->config.faults.smu_silent) return false;
+  uint32_t message = pending - 1;
+  uint32_t arg_reg = vapu_reg_index(v, HWID_MP1, 0, MP1_SMN_C2PMSG_82);
+  uint32_t response = SMU_RESULT_OK;
+  switch (message) {
+    case SMU_MSG_TestMessage: vapu_reg_set(v, arg_reg, vapu_reg_get(v, arg_reg) + 1); break;
+    case SMU_MSG_GetSmuVersion: vapu_reg_set(v, arg_reg, v->chip->smu_version); break;
+    case SMU_MSG_GetMaxGfxclkFrequency: vapu_reg_set(v, arg_reg, v->chip->max_gfxclk_mhz); break;
+    case SMU_MSG_PowerUpGfx:
+    case SMU_MSG_PowerUpSdma: break;
+    default: response = SMU_RESULT_UNKNOWN_CMD; break;
+  }
+  vapu_stat_add(&v->stats.smu_messages);
+  vapu_reg_set(v, vapu_reg_index(v, HWID_MP1, 0, MP1_SMN_C2PMSG_90), response);
+  return true;
+}
