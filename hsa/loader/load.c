@@ -31,7 +31,7 @@ static enum loader_status apply_relocation(struct loader_code_object *co,
     if (!resolve || !resolve(resolve_ctx, r->sym_name, &s))
       return loader_report(LOADER_ERROR_VARIABLE_UNDEFINED, co->source, why, why_size,
                            "relocation at 0x%llx needs symbol %s, which is not defined (define it "
-                           "with hsa_executable_agent_global_variable_define before loading)",
+                           "with hsa_executable_[agent_]global_variable_define before loading)",
                            (unsigned long long)r->vaddr, r->sym_name);
   } else if (r->sym_absolute) {
     s = r->sym_vaddr;

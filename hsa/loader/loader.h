@@ -123,7 +123,8 @@ enum loader_status loader_code_object_parse(const void *image, size_t size, cons
                                             size_t why_size);
 
 /* Checks the code object's target against an agent ISA given as a target ID
- * ("amdgcn-amd-amdhsa--gfx902:xnack-"). */
+ * ("amdgcn-amd-amdhsa--gfx902:xnack-"); a feature the name leaves out is
+ * taken as off. */
 enum loader_status loader_code_object_check_isa(const struct loader_code_object *co,
                                                 const char *agent_isa_name, char *why,
                                                 size_t why_size);

@@ -1,6 +1,11 @@
-# hsa/loader/: the AMDGPU code object loader, portable C built into the image
-# and the host library (hsa/module.mk leaves the loader's files to us).
+# hsa/loader/: the AMDGPU code object loader, built into the image and the
+# host library (hsa/module.mk leaves the loader's files to us).
+#   LOADER_SRCS      portable core: lib/plat.h and libc only (also built alone
+#                    into loader-dump, loader-tests and the fuzz targets)
+#   LOADER_HSA_SRCS  its seam with the runtime's executables and the public
+#                    hsa_kernarg_fill_hidden
 LOADER_SRCS := hsa/loader/msgpack.c hsa/loader/metadata.c hsa/loader/isa.c \
                hsa/loader/code_object.c hsa/loader/load.c hsa/loader/bundle.c \
                hsa/loader/hidden_args.c
-HSA_SRCS += $(LOADER_SRCS)
+LOADER_HSA_SRCS := hsa/loader/loaded_code_object.c hsa/loader/kernarg_hidden.c
+HSA_SRCS += $(LOADER_SRCS) $(LOADER_HSA_SRCS)

@@ -261,7 +261,11 @@ TEST(loader_isa_checked_against_agent) {
             LOADER_ERROR_INCOMPATIBLE_ISA);
   ASSERT_NOT_NULL(strstr(why, "gfx90c"));
   ASSERT_EQ(loader_code_object_check_isa(co, "amdgcn-amd-amdhsa--gfx902", why, sizeof why),
-            LOADER_ERROR_INVALID_ISA_NAME); /* an agent's xnack is on or off, never any */
+            LOADER_OK); /* no xnack in the name: off */
+  co->isa.xnack = LOADER_FEATURE_ON; /* as if built with -mcpu=gfx902:xnack+ */
+  ASSERT_EQ(loader_code_object_check_isa(co, "amdgcn-amd-amdhsa--gfx902", why, sizeof why),
+            LOADER_ERROR_INCOMPATIBLE_ISA);
+  ASSERT_NOT_NULL(strstr(why, "xnack"));
   ASSERT_EQ(loader_code_object_check_isa(co, "nonsense", why, sizeof why),
             LOADER_ERROR_INVALID_ISA_NAME);
   loader_code_object_destroy(co);
