@@ -76,7 +76,7 @@ void vapu_mmio_write(struct vapu *v, uint32_t byte_offset, uint32_t value);
  * Faults are raised as the hardware does: fault status registers latched,
  * an IV entry in the IH ring, an MSI. */
 enum vapu_hub { VAPU_GFXHUB = 0, VAPU_MMHUB = 1 };
-enum vapu_access { VAPU_ACCESS_READ = 1, VAPU_ACCESS_WRITE = 2, VAPU_ACCESS_EXECUTE = 4 };
+enum vapu_gmc_access { VAPU_GMC_READ = 1, VAPU_GMC_WRITE = 2, VAPU_GMC_EXECUTE = 4 };
 
 /* UTCL2 client IDs of GFX hub requesters (the CID field of the fault status;
  * Linux gmc_v9_0.c gfxhub_client_ids[]). */
@@ -97,7 +97,7 @@ struct vapu_requester {
 struct vapu_tlb_entry {
   uint64_t va, pa, size;      /* size: 4 KiB << fragment; 0 = empty */
   uint32_t generation;
-  uint8_t vmid, hub, access;  /* access: VAPU_ACCESS_* allowed */
+  uint8_t vmid, hub, access;  /* access: VAPU_GMC_* allowed */
 };
 struct vapu_tlb { struct vapu_tlb_entry e[VAPU_TLB_ENTRIES]; };
 

@@ -153,7 +153,7 @@ static void raise_fault(struct vapu *v, const struct vapu_requester *rq, uint64_
   int hub = rq->hub;
   const struct vapu_hub_layout *l = hub_layouts + hub;
   uint32_t base = v->hubs[hub].base;
-  bool write = access & VAPU_ACCESS_WRITE;
+  bool write = access & VAPU_GMC_WRITE;
   vapu_lock(&v->hubs[hub].fault_lock);
   uint32_t latched = vapu_reg_get(v, base + l->fault_status);
   if (latched) {
@@ -239,9 +239,9 @@ static uint32_t walk(struct vapu *v, int hub, uint8_t vmid, uint64_t va, struct 
     entry = read_entry(table, index);
   }
   if (!(entry & PTE_VALID)) return STATUS_PERM_VALID;
-  unsigned allowed = (entry & PTE_READABLE ? VAPU_ACCESS_READ : 0) |
-                     (entry & PTE_WRITEABLE ? VAPU_ACCESS_WRITE : 0) |
-                     (entry & PTE_EXECUTABLE ? VAPU_ACCESS_EXECUTE : 0);
+  unsigned allowed = (entry & PTE_READABLE ? VAPU_GMC_READ : 0) |
+                     (entry & PTE_WRITEABLE ? VAPU_GMC_WRITE : 0) |
+                     (entry & PTE_EXECUTABLE ? VAPU_GMC_EXECUTE : 0);
   /* The fragment field says 2^frag pages around this one are contiguous:
    * the TLB may keep them as one translation. */
   uint64_t size = 4096ull << PTE_FRAG(entry);
@@ -278,7 +278,7 @@ static uint32_t aperture(struct vapu *v, int hub, uint64_t va, struct translatio
   }
   t->va = page;
   t->size = 4096;
-  t->allowed = VAPU_ACCESS_READ | VAPU_ACCESS_WRITE | VAPU_ACCESS_EXECUTE;
+  t->allowed = VAPU_GMC_READ | VAPU_GMC_WRITE | VAPU_GMC_EXECUTE;
   return 0;
 }
 
@@ -333,8 +333,8 @@ void *vapu_translate(struct vapu *v, const struct vapu_requester *rq, struct vap
   unsigned denied = access & ~t.allowed;
   if (denied) {
     raise_fault(v, rq, va, access,
-                denied & VAPU_ACCESS_WRITE     ? STATUS_PERM_WRITE
-                : denied & VAPU_ACCESS_EXECUTE ? STATUS_PERM_EXECUTE
+                denied & VAPU_GMC_WRITE     ? STATUS_PERM_WRITE
+                : denied & VAPU_GMC_EXECUTE ? STATUS_PERM_EXECUTE
                                                : STATUS_PERM_READ);
     return NULL;
   }
@@ -350,7 +350,7 @@ static int copy(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb
     uint8_t *p = vapu_translate(v, rq, tlb, va, access, &run);
     if (!p) return -EFAULT;
     if (run > n) run = n;
-    if (access == VAPU_ACCESS_WRITE)
+    if (access == VAPU_GMC_WRITE)
       memcpy(p, host, run);
     else
       memcpy(host, p, run);
@@ -363,12 +363,12 @@ static int copy(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb
 
 int vapu_gpu_read(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
                   uint64_t va, void *dst, size_t n) {
-  return copy(v, rq, tlb, va, dst, n, VAPU_ACCESS_READ);
+  return copy(v, rq, tlb, va, dst, n, VAPU_GMC_READ);
 }
 
 int vapu_gpu_write(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
                    uint64_t va, const void *src, size_t n) {
-  return copy(v, rq, tlb, va, (uint8_t *)src, n, VAPU_ACCESS_WRITE);
+  return copy(v, rq, tlb, va, (uint8_t *)src, n, VAPU_GMC_WRITE);
 }
 
 /* ---- Reset state ---- */
