@@ -1,0 +1,72 @@
+/* The free-range set under the frame allocator (kernel/frame_pool.c). */
+#include "kernel/frame_pool.h"
+#include "lib/test.h"
+
+#define MiB (1ull << 20)
+static struct frame_range storage[8];
+static struct frame_pool pool;
+
+static void fresh(void) { frame_pool_init(&pool, storage, 8); }
+
+TEST(frame_pool_add_coalesces_and_rejects_overlap) {
+  fresh();
+  ASSERT_EQ(frame_pool_add(&pool, 4 * MiB, MiB), 0);
+  ASSERT_EQ(frame_pool_add(&pool, 6 * MiB, MiB), 0);
+  ASSERT_EQ(pool.count, 2);
+  ASSERT_EQ(frame_pool_add(&pool, 5 * MiB, MiB), 0); /* fills the gap: one range */
+  ASSERT_EQ(pool.count, 1);
+  ASSERT_EQ_U(pool.ranges[0].base, 4 * MiB);
+  ASSERT_EQ_U(pool.ranges[0].end, 7 * MiB);
+  ASSERT_EQ(frame_pool_add(&pool, 6 * MiB, FRAME_SIZE), -1); /* double free */
+  ASSERT_EQ(frame_pool_add(&pool, 3 * MiB, 2 * MiB), -1);    /* overlaps the start */
+  ASSERT_EQ(frame_pool_add(&pool, 4 * MiB + 1, FRAME_SIZE), -1); /* misaligned */
+  ASSERT_EQ_U(frame_pool_free_bytes(&pool), 3 * MiB);
+}
+
+TEST(frame_pool_alloc_top_down_aligned_and_limited) {
+  fresh();
+  ASSERT_EQ(frame_pool_add(&pool, MiB, MiB), 0);
+  ASSERT_EQ(frame_pool_add(&pool, 16 * MiB, 8 * MiB), 0);
+  uint64_t a = frame_pool_alloc(&pool, FRAME_SIZE, FRAME_SIZE, UINT64_MAX);
+  ASSERT_EQ_U(a, 24 * MiB - FRAME_SIZE); /* from the top */
+  uint64_t b = frame_pool_alloc(&pool, 2 * MiB, 2 * MiB, UINT64_MAX);
+  ASSERT_EQ_U(b, 20 * MiB); /* highest 2 MiB-aligned block below a */
+  uint64_t c = frame_pool_alloc(&pool, FRAME_SIZE, FRAME_SIZE, 2 * MiB);
+  ASSERT_EQ_U(c, 2 * MiB - FRAME_SIZE); /* below the limit */
+  ASSERT_EQ_U(frame_pool_alloc(&pool, 64 * MiB, FRAME_SIZE, UINT64_MAX), 0); /* too big */
+  ASSERT_EQ_U(frame_pool_alloc(&pool, FRAME_SIZE, 3 * FRAME_SIZE, UINT64_MAX), 0); /* bad align */
+  ASSERT_EQ_U(frame_pool_alloc(&pool, 100, FRAME_SIZE, UINT64_MAX), 0); /* not whole pages */
+  ASSERT_EQ_U(frame_pool_free_bytes(&pool), 9 * MiB - 2 * FRAME_SIZE - 2 * MiB);
+  /* Freed blocks merge back. */
+  ASSERT_EQ(frame_pool_add(&pool, a, FRAME_SIZE), 0);
+  ASSERT_EQ(frame_pool_add(&pool, b, 2 * MiB), 0);
+  ASSERT_EQ(frame_pool_add(&pool, c, FRAME_SIZE), 0);
+  ASSERT_EQ(pool.count, 2);
+}
+
+TEST(frame_pool_never_hands_out_page_zero) {
+  fresh();
+  ASSERT_EQ(frame_pool_add(&pool, 0, FRAME_SIZE), 0);
+  ASSERT_EQ_U(frame_pool_alloc(&pool, FRAME_SIZE, FRAME_SIZE, UINT64_MAX), 0);
+}
+
+TEST(frame_pool_claim_exact_ranges) {
+  fresh();
+  ASSERT_EQ(frame_pool_add(&pool, 8 * MiB, 4 * MiB), 0);
+  ASSERT_EQ(frame_pool_claim(&pool, 9 * MiB, MiB), 0); /* splits the range */
+  ASSERT_EQ(pool.count, 2);
+  ASSERT_EQ(frame_pool_claim(&pool, 9 * MiB, FRAME_SIZE), -1); /* taken already */
+  ASSERT_EQ(frame_pool_claim(&pool, 10 * MiB - FRAME_SIZE, 2 * FRAME_SIZE), -1); /* half free */
+  ASSERT_EQ(frame_pool_claim(&pool, 8 * MiB, MiB), 0);
+  ASSERT_EQ_U(frame_pool_free_bytes(&pool), 2 * MiB);
+}
+
+TEST(frame_pool_table_full_is_an_error) {
+  frame_pool_init(&pool, storage, 2);
+  ASSERT_EQ(frame_pool_add(&pool, 2 * MiB, MiB), 0);
+  ASSERT_EQ(frame_pool_add(&pool, 8 * MiB, MiB), 0);
+  ASSERT_EQ(frame_pool_add(&pool, 16 * MiB, MiB), -1);
+  /* A split that needs a third range fails and leaves the pool intact. */
+  ASSERT_EQ(frame_pool_claim(&pool, 2 * MiB + FRAME_SIZE, FRAME_SIZE), -1);
+  ASSERT_EQ_U(frame_pool_free_bytes(&pool), 2 * MiB);
+}
