@@ -85,6 +85,14 @@ struct bootfs_entry {
   uint64_t size;
 };
 
+/* A step of efi_main and when it ended: the kernel prints the list, so the
+ * boot log shows every stage with its time since efi_main. */
+#define BOOT_STAGES_MAX 12
+struct boot_stage {
+  const char *name;
+  uint64_t tsc;
+};
+
 /* ---- The hand-off ---------------------------------------------------------*/
 #define BOOT_INFO_MAGIC 0x6f666e49746f6f42ull /* "BootInfo" */
 
@@ -92,7 +100,6 @@ struct boot_info {
   uint64_t magic;
   uint64_t entry_tsc;        /* TSC when efi_main started: time origin of the log */
   uint64_t tsc_hz;           /* TSC ticks per second, measured with BS->Stall */
-  uint64_t exit_boot_tsc;    /* TSC right after ExitBootServices */
   int64_t unix_time;         /* seconds since 1970 at entry (RT->GetTime), 0 if unknown */
   const char *cmdline;       /* boot options, NUL-terminated ASCII ("" if none) */
   const char *cmdline_source; /* "load options", "\cmdline.txt" or "none" */
@@ -111,6 +118,10 @@ struct boot_info {
   uint64_t image_size;
 
   const struct bootfs_header *bootfs; /* never NULL: empty when no files */
+
+  struct boot_stage stages[BOOT_STAGES_MAX];
+  uint32_t stage_count;
+  uint32_t pad1;
 
   struct boot_stack stack;   /* the boot core's stack, which kernel_start runs on */
   uint64_t heap_base;        /* the heap's first pages (AllocatePages), */

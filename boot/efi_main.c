@@ -192,11 +192,15 @@ static void exit_boot_services(EFI_HANDLE image, struct boot_info *info) {
       boot_fatal("ExitBootServices", st);
     }
   }
-  info->exit_boot_tsc = boot_rdtsc();
   /* The firmware is gone: no more boot services, no more console. */
   __asm__ volatile("cli");
   info->mem = ranges;
   info->mem_count = boot_convert_memory_map(raw, map_size, desc_size, ranges, max_ranges);
+}
+
+static void stage_done(struct boot_info *info, const char *name) {
+  if (info->stage_count < BOOT_STAGES_MAX)
+    info->stages[info->stage_count++] = (struct boot_stage){name, boot_rdtsc()};
 }
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
@@ -214,17 +218,22 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab) {
   info->image_size = li->ImageSize;
   info->tsc_hz = measure_tsc_hz();
   info->unix_time = unix_time_now();
+  stage_done(info, "TSC measured, clock read");
 
   EFI_FILE_HANDLE root = boot_open_volume(li->DeviceHandle);
   info->cmdline = command_line(li, root, &info->cmdline_source);
   find_rsdp(info);
   find_framebuffer(info);
+  stage_done(info, "command line, RSDP, GOP");
   info->bootfs = boot_capture_folders(root, bootfs_folders,
                                       sizeof bootfs_folders / sizeof bootfs_folders[0]);
   root->Close(root);
+  stage_done(info, "boot files captured");
   allocate_stack_and_heap(info);
+  stage_done(info, "stack and heap allocated");
 
   exit_boot_services(image, info);
+  stage_done(info, "firmware left (ExitBootServices)");
 
   /* Enter the kernel on its own stack: the firmware's stack is boot-services
    * memory, which the kernel reclaims. The SysV ABI wants RSP 16-aligned at

@@ -33,6 +33,18 @@ int64_t kernel_unix_time_at_boot(void) { return unix_time_at_boot; }
 
 const char *plat_name(void) { return "efi"; }
 
+/* The stages of efi_main, with their times since its start. */
+static void log_boot_stages(const struct boot_info *info) {
+  for (uint32_t i = 0; i < info->stage_count && i < BOOT_STAGES_MAX; i++) {
+    uint64_t us = (info->stages[i].tsc - info->entry_tsc) * 1000000 / info->tsc_hz;
+    log_info("boot: %-34s at %4llu.%03llu ms", info->stages[i].name,
+             (unsigned long long)(us / 1000), (unsigned long long)(us % 1000));
+  }
+  log_info("kernel entered: TSC %llu MHz (boot estimate), %u ExitBootServices call(s), "
+           "command line from %s", (unsigned long long)(info->tsc_hz / 1000000),
+           info->exit_boot_attempts, info->cmdline_source);
+}
+
 static int run_application(void) {
   int arg_count;
   char **args = boot_options_app_args(&arg_count);
@@ -49,9 +61,7 @@ void kernel_start(struct boot_info *info) {
   cpu_init_boot();                 /* our GDT and IDT: exceptions are reported from here on */
   console_init();                  /* COM1 */
   if (info->magic != BOOT_INFO_MAGIC) panic("boot info has a bad magic number");
-  log_info("kernel entered; ExitBootServices at %llu us (%u call(s)), TSC %llu MHz",
-           (unsigned long long)((info->exit_boot_tsc - info->entry_tsc) * 1000000 / info->tsc_hz),
-           info->exit_boot_attempts, (unsigned long long)(info->tsc_hz / 1000000));
+  log_boot_stages(info);
   if (boot_options_init(info->cmdline) != 0 || log_init_from_options() != 0)
     kernel_exit(EXIT_STATUS_BAD_COMMAND_LINE);
   unix_time_at_boot = info->unix_time;
@@ -70,5 +80,11 @@ void kernel_start(struct boot_info *info) {
     boot_options_print_help();
     kernel_exit(0);
   }
+  /* Unbuffered stdout/stderr: newlib then formats each printf into a
+   * buffer on the caller's stack and writes it at once (vfprintf's
+   * __sbprintf), so output from several cores never shares a FILE buffer
+   * (newlib is built without stdio locks). */
+  setvbuf(stdout, NULL, _IONBF, 0);
+  setvbuf(stderr, NULL, _IONBF, 0);
   exit(run_application());         /* flushes stdio, then kernel_exit */
 }

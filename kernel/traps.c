@@ -40,8 +40,12 @@ static const char *const names[32] = {
 #define PF_FETCH (1u << 4)
 
 static void (*test_hook)(int vector);
+static unsigned test_core; /* the core that runs the tests */
 
-void traps_set_test_hook(void (*hook)(int vector)) { test_hook = hook; }
+void traps_set_test_hook(void (*hook)(int vector)) {
+  test_core = cpu_index();
+  test_hook = hook;
+}
 
 static void describe_page_fault(uint64_t error, uint64_t cr2) {
   const char *what = error & PF_RESERVED ? "reserved bit set in a page-table entry"
@@ -101,7 +105,9 @@ void trap_exception(struct trap_frame *f) {
   backtrace_print(f->rip, f->rbp);
   core->exception_depth--;
 
-  if (test_hook && core->exception_depth == 0) {
+  /* Only the core running the tests may go back into the runner (its
+   * longjmp target is on that core's stack); a fault elsewhere ends the run. */
+  if (test_hook && core->exception_depth == 0 && cpu_index() == test_core) {
     /* The hook leaves through longjmp into the test runner when a test is
      * running; that code ran with the interrupt flag this frame had. */
     if (f->rflags & RFLAGS_IF_BIT) __asm__ volatile("sti");

@@ -30,6 +30,9 @@ EFI_LDFLAGS  := -nostdlib -shared -Bsymbolic -znocombreloc -z text -z noexecstac
 EFI_LIBS      = $(IMAGE_RUNTIME_LIB) $(GNUEFI_LIB) --start-group $(NEWLIB_LIBDIR)/libm.a $(NEWLIB_LIBDIR)/libc.a \
                 $(shell $(EFI_CC) -print-libgcc-file-name) --end-group
 EFI_SECTIONS := .text .reloc .rodata .data .dynamic .rela .ksyms
+# Allocated by the linker for a shared object, needed by nothing at run time
+# (crt0's relocation code reads only .dynamic and .rela).
+EFI_SECTIONS_DROPPED := .dynsym .dynstr .hash .gnu.hash
 
 # Every image links boot/, kernel/ and lib/ whole; the layers above come
 # from an archive, so an image holds the runtime, drivers and model parts
@@ -70,7 +73,7 @@ $(EFI_DIR)/$(1)/app_name.o: $(EFI_DIR)/$(1)/app_name.c
 $(EFI_DIR)/$(1)/objs := $(call efi_obj,$(IMAGE_CORE_SRCS) $(2)) $(EFI_DIR)/$(1)/app_name.o
 
 $(BUILD)/$(1).efi: $$($(EFI_DIR)/$(1)/objs) $(IMAGE_RUNTIME_LIB) $(EFI_DIR)/ksyms_empty.o \
-                   kernel/gen_ksyms.sh boot/image.lds
+                   kernel/gen_ksyms.sh boot/image.lds boot/check_sections.sh
 	@echo "LD      $$@"
 	$(Q)$(EFI_LD) $(EFI_LDFLAGS) -o $(EFI_DIR)/$(1)/pass1.so $(GNUEFI_CRT0) \
 	    $$($(EFI_DIR)/$(1)/objs) $(EFI_DIR)/ksyms_empty.o $(EFI_LIBS)
@@ -82,6 +85,7 @@ $(BUILD)/$(1).efi: $$($(EFI_DIR)/$(1)/objs) $(IMAGE_RUNTIME_LIB) $(EFI_DIR)/ksym
 	$(Q)nm -n --defined-only $(EFI_DIR)/$(1)/image.so | grep -i ' t ' > $(EFI_DIR)/$(1)/text2.txt
 	$(Q)cmp -s $(EFI_DIR)/$(1)/text1.txt $(EFI_DIR)/$(1)/text2.txt || \
 	    { echo "image: code moved between the two links of $$@ (boot/image.lds: .ksyms must be last)"; exit 1; }
+	$(Q)boot/check_sections.sh $(EFI_DIR)/$(1)/image.so $(EFI_SECTIONS) $(EFI_SECTIONS_DROPPED)
 	$(Q)$(OBJCOPY) $(foreach s,$(EFI_SECTIONS),-j $(s)) --target efi-app-x86_64 \
 	    $(EFI_DIR)/$(1)/image.so $$@
 endef
