@@ -18,13 +18,10 @@
 #include <stdint.h>
 
 #define IRQ_VECTOR_FIRST      0x20 /* first vector after the exceptions */
-#define IRQ_VECTOR_ALLOC_LAST 0xdf /* devices get 0x20-0xdf */
-/* 0xe0-0xef: the legacy 8259 PICs, remapped here and masked, so that their
- * spurious IRQ 7 and 15 (0xe7, 0xef) are recognised (kernel/irq_pic.c). */
-#define IRQ_VECTOR_PIC_BASE   0xe0
+#define IRQ_VECTOR_ALLOC_LAST 0xef /* devices get 0x20-0xef */
 #define IRQ_VECTOR_TIMER      0xf0 /* local APIC timer (one-shot wake-ups) */
 #define IRQ_VECTOR_WAKE       0xf1 /* IPI: a parked or waiting core re-checks its work */
-#define IRQ_VECTOR_TEST       0xf2 /* IPI: free for image tests of the IPI path */
+#define IRQ_VECTOR_TLB        0xf2 /* IPI: drop the TLB (kernel/smp.c) */
 #define IRQ_VECTOR_LAPIC_ERROR 0xfe
 #define IRQ_VECTOR_SPURIOUS   0xff /* local APIC spurious-interrupt vector */
 
@@ -66,8 +63,9 @@ uint64_t irq_spurious_count(void);
 void irq_count_spurious(void);
 
 /* Image: masks the 8259s, brings up the boot core's local APIC and the
- * I/O APICs, installs the fixed vectors' handlers, then enables interrupts
- * on this core. Returns 0 or a negative errno (logged). */
+ * I/O APICs, installs the fixed vectors' handlers, enables interrupts on
+ * this core and calibrates the local APIC timer (after time_calibrate).
+ * Returns 0 or a negative errno (logged). */
 int irq_init(void);
 /* Logs the per-vector counts that are not zero (end of run, tests). */
 void irq_report(void);

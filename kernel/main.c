@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 #include "boot/boot_info.h"
+#include "kernel/acpi.h"
+#include "kernel/acpi_pm_timer.h"
 #include "kernel/boot_options.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
@@ -16,8 +18,12 @@
 #include "kernel/files.h"
 #include "kernel/frames.h"
 #include "kernel/heap.h"
+#include "kernel/hpet.h"
+#include "kernel/irq.h"
 #include "kernel/kstack.h"
 #include "kernel/log.h"
+#include "kernel/pci.h"
+#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/vm.h"
 #include "lib/plat.h"
@@ -67,6 +73,7 @@ void kernel_start(struct boot_info *info) {
   unix_time_at_boot = info->unix_time;
 
   frames_init(info);               /* free RAM from the UEFI map */
+  smp_reserve_trampoline();        /* low pages for starting the other cores, before anyone takes them */
   heap_init(info);                 /* malloc works from here on */
   kstack_register(info->stack.base, info->stack.size, "boot");
   if (cpu_init_core(0) != 0)       /* TSS with IST stacks, SSE, NX, PAT */
@@ -74,6 +81,15 @@ void kernel_start(struct boot_info *info) {
   vm_init(info);                   /* our page tables: W^X, guard pages, MMIO uncached */
   frames_reclaim_boot_services(info); /* nothing of the firmware is in use any more */
   if (files_init(info) != 0) panic("the boot file system is malformed");
+  acpi_init(info->acpi_rsdp);      /* the firmware's tables, checked and listed */
+  hpet_init();                     /* reference counters for the TSC ... */
+  acpi_pm_timer_init();
+  time_calibrate();                /* ... its frequency from CPUID or measured against them */
+  if (irq_init() != 0)             /* local APIC, I/O APICs, interrupts on */
+    panic("cannot set up the interrupt controllers");
+  pci_init();                      /* every PCI function of the MCFG's ECAM windows */
+  smp_init();                      /* the other cores, parked until given work */
+  pci_probe_drivers();             /* drivers declared with PCI_DRIVER() */
   log_info("kernel ready: %llu MiB free", (unsigned long long)(frames_free_bytes() >> 20));
 
   if (plat_option("help")) {

@@ -6,7 +6,10 @@ KERNEL_SRCS += kernel/main.c kernel/cpu.c kernel/serial.c kernel/console.c kerne
                kernel/irq.c kernel/backtrace.c kernel/kstack.c kernel/vm.c kernel/dma.c
 KERNEL_PORTABLE_SRCS += kernel/options.c kernel/frame_pool.c kernel/bootfs.c kernel/pt.c
 # kernel-platform: ACPI, PCI, interrupts (vectors, MSI), time, SMP.
-KERNEL_SRCS += kernel/acpi_init.c
+# (kernel/time.c and kernel/irq.c, listed above, are kernel-platform's too.)
+KERNEL_SRCS += kernel/acpi_init.c kernel/acpi_pm_timer.c kernel/hpet.c kernel/lapic.c \
+               kernel/ioapic.c kernel/pci_init.c kernel/smp.c kernel/smp_trampoline.S \
+               kernel/smp_plat.c
 KERNEL_PORTABLE_SRCS += kernel/acpi.c kernel/acpi_madt.c kernel/acpi_tables.c kernel/acpi_fadt.c \
                         kernel/pci.c kernel/pci_bar.c kernel/pci_driver.c \
-                        kernel/irq_vector.c kernel/msi.c
+                        kernel/irq_vector.c kernel/msi.c kernel/tsc.c

@@ -1,12 +1,13 @@
 /*
- * time.h - the kernel's monotonic clock.
+ * time.h - the kernel's monotonic clock, sleeping, and the reference
+ * counters it is checked against.
  *
  * time_ns() counts nanoseconds since efi_main started (boot_info.entry_tsc),
- * so that every log line shows the time since the image was entered.
- *
- * First version (kernel-core): the TSC at the frequency boot/ measured
- * against BS->Stall. kernel-platform replaces the frequency source
- * (CPUID, HPET or ACPI PM timer calibration) and keeps the origin.
+ * so that every log line shows the time since the image was entered. It is
+ * the TSC scaled by its frequency: first the estimate boot/ made against
+ * BS->Stall, then (time_calibrate) the frequency CPUID states, or one
+ * measured against the HPET or else the ACPI PM timer. The clock continues
+ * without a jump when the frequency is refined.
  */
 #ifndef KERNEL_TIME_H
 #define KERNEL_TIME_H
@@ -15,7 +16,21 @@
 
 struct boot_info;
 
+/* The origin and the boot estimate. First thing in kernel_start. */
 void time_init_boot(const struct boot_info *info);
+/* The TSC frequency from CPUID or measured against the HPET (hpet_init
+ * before) or the PM timer (acpi_pm_timer_init before); logs which and how
+ * far the boot estimate was off. Boot core, before the other cores start.
+ * Returns 0, or -ENODEV when nothing better than the boot estimate exists. */
+int time_calibrate(void);
+
 uint64_t time_ns(void);
+uint64_t time_tsc_hz(void);
+/* Where the TSC frequency came from: "boot", "cpuid", "hpet", "pm-timer". */
+const char *time_source(void);
+
+/* Sleeps until time_ns() >= deadline: halted with a local APIC timer
+ * interrupt to wake it when interrupts are on, spinning otherwise. */
+void time_sleep_until(uint64_t deadline_ns);
 
 #endif
