@@ -21,6 +21,8 @@ include mk/host.mk
 include mk/newlib.mk
 include mk/image.mk
 include mk/kernels.mk
+include mk/loader.mk
+include mk/fuzz.mk
 include mk/test.mk
 
 .PHONY: all clean distclean

@@ -1,0 +1,31 @@
+# The code object loader's programs and suite (the corpus is in
+# mk/kernels.mk, the fuzz targets in mk/fuzz.mk).
+#
+#   make loader-tests   only the loader_* host tests, under ASan/UBSan: quick
+#                       to iterate on (make test runs them in host-unit)
+#   suite-loader        what clang's tools say about every corpus code object
+#                       (llvm-readelf-19: header, symbols, metadata note)
+#                       against what the loader reads (loader-dump)
+LOADER_HOST_SRCS := $(LIB_SRCS) $(HOST_PLAT_SRCS) $(LOADER_SRCS)
+# All loader tests but the one of the HSA API, which needs the whole runtime.
+LOADER_TEST_SRCS := $(filter-out tests/host/loader_executable_test.c,$(wildcard tests/host/loader_*.c))
+LOADER_TESTS     := $(HOST_ASAN_DIR)/loader-tests
+LOADER_DUMP      := $(HOST_DIR)/bin/loader-dump
+
+$(LOADER_TESTS): $(call host_asan_obj,$(LOADER_HOST_SRCS) $(LIB_TEST_SRCS) $(HOST_TEST_MAIN) \
+                   tests/common/kernel_corpus.c $(LOADER_TEST_SRCS))
+	@echo "LD      $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(ASAN_OPT) $^ -o $@ $(HOST_LDLIBS)
+
+$(LOADER_DUMP): $(call host_obj,$(LOADER_HOST_SRCS) tests/loader/loader_dump.c)
+	@mkdir -p $(dir $@)
+	@echo "LD      $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LDLIBS)
+
+.PHONY: loader-tests suite-loader
+loader-tests: $(LOADER_TESTS)
+
+TEST_SUITES += loader
+TEST_BUILD_DEPS += $(LOADER_DUMP) $(KERNEL_CORPUS)
+suite-loader: $(LOADER_DUMP) $(KERNEL_CORPUS)
+	$(Q)tests/loader/check_readelf.sh $(LOADER_DUMP) $(KERNELS_DIR)/gfx902
