@@ -116,8 +116,6 @@ int close(int fd) {
   return 0;
 }
 
-/* Reads of descriptors >= 3 (console reads are in libc_glue.c). */
-int files_read(int fd, void *buf, size_t n);
 int files_read(int fd, void *buf, size_t n) {
   struct open_file *f = file_of(fd);
   if (!f) return -1;

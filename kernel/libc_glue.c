@@ -18,7 +18,10 @@
 #include <unistd.h>
 
 #include "kernel/console.h"
+#include "boot/boot_info.h"
 #include "kernel/exit.h"
+#include "kernel/files.h"
+#include "kernel/kernel.h"
 #include "kernel/serial.h"
 #include "kernel/time.h"
 #include "lib/plat.h"
@@ -26,8 +29,7 @@
 #define LOG_TAG "libc"
 #define CONSOLE_FDS 3
 
-int files_read(int fd, void *buf, size_t n); /* files.c */
-int64_t kernel_unix_time_at_boot(void);      /* main.c */
+static int64_t unix_time_at_boot(void) { return kernel_boot_info()->unix_time; }
 
 int write(int fd, const void *buf, size_t n);
 int write(int fd, const void *buf, size_t n) {
@@ -81,7 +83,7 @@ int kill(int pid, int sig) {
 int gettimeofday(struct timeval *tv, void *tz) {
   (void)tz;
   uint64_t ns = time_ns();
-  tv->tv_sec = (time_t)(kernel_unix_time_at_boot() + (int64_t)(ns / 1000000000));
+  tv->tv_sec = (time_t)(unix_time_at_boot() + (int64_t)(ns / 1000000000));
   tv->tv_usec = (suseconds_t)(ns / 1000 % 1000000);
   return 0;
 }
@@ -90,7 +92,7 @@ int clock_gettime(clockid_t clock, struct timespec *ts) {
   uint64_t ns = time_ns();
   switch (clock) {
   case CLOCK_REALTIME:
-    ts->tv_sec = (time_t)(kernel_unix_time_at_boot() + (int64_t)(ns / 1000000000));
+    ts->tv_sec = (time_t)(unix_time_at_boot() + (int64_t)(ns / 1000000000));
     break;
   case CLOCK_MONOTONIC:
     ts->tv_sec = (time_t)(ns / 1000000000);

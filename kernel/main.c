@@ -20,6 +20,7 @@
 #include "kernel/heap.h"
 #include "kernel/hpet.h"
 #include "kernel/irq.h"
+#include "kernel/kernel.h"
 #include "kernel/kstack.h"
 #include "kernel/log.h"
 #include "kernel/pci.h"
@@ -33,9 +34,8 @@
 int main(int argc, char **argv);       /* the application's */
 extern const char kernel_app_name[];   /* generated per image by mk/image.mk */
 
-static int64_t unix_time_at_boot;
-int64_t kernel_unix_time_at_boot(void);
-int64_t kernel_unix_time_at_boot(void) { return unix_time_at_boot; }
+static const struct boot_info *boot_info;
+const struct boot_info *kernel_boot_info(void) { return boot_info; }
 
 const char *plat_name(void) { return "efi"; }
 
@@ -49,6 +49,10 @@ static void log_boot_stages(const struct boot_info *info) {
   log_info("kernel entered: TSC %llu MHz (boot estimate), %u ExitBootServices call(s), "
            "command line from %s", (unsigned long long)(info->tsc_hz / 1000000),
            info->exit_boot_attempts, info->cmdline_source);
+  const struct boot_framebuffer *fb = &info->framebuffer;
+  if (fb->base)
+    log_info("framebuffer %ux%u (%u pixels per line) at 0x%llx", fb->width, fb->height,
+             fb->pixels_per_line, (unsigned long long)fb->base);
 }
 
 static int run_application(void) {
@@ -63,6 +67,7 @@ static int run_application(void) {
 }
 
 void kernel_start(struct boot_info *info) {
+  boot_info = info;
   time_init_boot(info);            /* log time stamps count from efi_main */
   cpu_init_boot();                 /* our GDT and IDT: exceptions are reported from here on */
   console_init();                  /* COM1 */
@@ -70,7 +75,6 @@ void kernel_start(struct boot_info *info) {
   log_boot_stages(info);
   if (boot_options_init(info->cmdline) != 0 || log_init_from_options() != 0)
     kernel_exit(EXIT_STATUS_BAD_COMMAND_LINE);
-  unix_time_at_boot = info->unix_time;
 
   frames_init(info);               /* free RAM from the UEFI map */
   smp_reserve_trampoline();        /* low pages for starting the other cores, before anyone takes them */

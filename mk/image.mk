@@ -132,7 +132,7 @@ $(IMAGE_TEST_GEN)/data/bootfs/pattern.bin:
 	@mkdir -p $(dir $@)
 	$(Q)python3 -c 'import sys; sys.stdout.buffer.write(bytes((i * 7 + (i >> 10)) & 0xff for i in range(300000)))' > $@
 
-TEST_SUITES += image-smp1 image-smp4
+TEST_SUITES += image-smp1 image-smp4 image-bad-option
 TEST_BUILD_DEPS += $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
 
 # $(call image_test_boot,cores)
@@ -145,3 +145,17 @@ suite-image-smp1: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
 	$(Q)$(call image_test_boot,1)
 suite-image-smp4: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
 	$(Q)$(call image_test_boot,4)
+
+# One boot of the failure path: an unknown boot option is a clear error and
+# ends the run with status 120 (kernel/exit.h), before any test runs.
+comma := ,
+IMAGE_BAD_OPTION_TEST := image_unknown_boot_option_ends_the_run
+.PHONY: suite-image-bad-option
+suite-image-bad-option: $(BUILD)/test.efi
+	$(Q)run=$(if $(TESTS),0,1); for p in $(subst $(comma), ,$(TESTS)); do \
+	  case $(IMAGE_BAD_OPTION_TEST) in $$p) run=1 ;; esac; done; \
+	if [ $$run = 0 ]; then echo "no test of this suite matches TESTS"; exit 0; fi; \
+	if qemu/boot.sh --quiet --expect-status 120 --expect-log 'unknown boot option "bogus"' \
+	    --expect-log 'loglevel ' --timeout $(IMAGE_TEST_TIMEOUT) \
+	    --log $(BUILD)/test-logs/image-bad-option.serial.log $(BUILD)/test.efi bogus=1 'test=*'; \
+	then echo "[PASS] $(IMAGE_BAD_OPTION_TEST)"; else echo "[FAIL] $(IMAGE_BAD_OPTION_TEST)"; exit 1; fi

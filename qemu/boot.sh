@@ -13,6 +13,8 @@
 #   --tests          the run is a test run: also require the runner's summary
 #                    line with no failure and at least one test run
 #   --allow-empty    with --tests: no test matching the pattern is not a failure
+#   --expect-status N   the run must end with status N (then boot.sh exits 0)
+#   --expect-log TEXT   the serial log must contain TEXT
 #   --quiet          keep the serial output out of the terminal
 # The boot options go into \cmdline.txt of the ESP.
 #
@@ -23,6 +25,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 smp=4; memory=1G; timeout_s=120; log=""; esp_from=""; adds=(); tests=0; quiet=0; allow_empty=0
+expect_status=0; expect_log=()
 usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
@@ -34,6 +37,8 @@ while [ $# -gt 0 ]; do
     --add) adds+=(--add "$2"); shift 2 ;;
     --tree) adds+=(--tree "$2"); shift 2 ;;
     --allow-empty) allow_empty=1; shift ;;
+    --expect-status) expect_status=$2; shift 2 ;;
+    --expect-log) expect_log+=("$2"); shift 2 ;;
     --tests) tests=1; shift ;;
     --quiet) quiet=1; shift ;;
     -h|--help) usage ;;
@@ -128,6 +133,12 @@ if [ "$tests" = 1 ]; then
     echo "boot.sh: no image test matched the pattern"
   fi
 fi
-[ "$status" = 0 ] || fail "the image exited with status $status" "$status"
-echo "boot.sh: exit status 0 after $elapsed s (serial log $log)"
+for text in "${expect_log[@]}"; do
+  grep -qF -- "$text" "$log" || fail "the serial log lacks \"$text\"" 1
+done
+if [ "$status" != "$expect_status" ]; then
+  [ "$expect_status" = 0 ] && fail "the image exited with status $status" "$status"
+  fail "the image exited with status $status, expected $expect_status" 1
+fi
+echo "boot.sh: exit status $status as expected after $elapsed s (serial log $log)"
 exit 0
