@@ -38,6 +38,7 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
+struct agent;
 struct queue;
 struct memory_pool;
 struct isa;

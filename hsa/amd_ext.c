@@ -1,0 +1,171 @@
+/*
+ * amd_ext.c - the rest of the AMD extension: coherency, profiling time
+ * stamps, system events, and the features that cannot exist in a single
+ * process with a single address space (IPC, dma-buf, interop, virtual
+ * memory, SPM, SVM attributes). Those check their arguments, log one line
+ * and answer HSA_STATUS_ERROR; hsa_system_get_info reports them absent.
+ */
+#define LOG_TAG "hsa-amd"
+#include "hsa/agent.h"
+#include "hsa/runtime.h"
+#include "hsa/signal.h"
+#include "lib/plat.h"
+
+hsa_status_t hsa_amd_coherency_get_type(hsa_agent_t agent, hsa_amd_coherency_type_t *type) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct agent *a = agent_from_handle(agent);
+  if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (!type) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *type = HSA_AMD_COHERENCY_TYPE_COHERENT; /* one coherent memory */
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_coherency_set_type(hsa_agent_t agent, hsa_amd_coherency_type_t type) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct agent *a = agent_from_handle(agent);
+  if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
+  /* ROCr: only GPU agents have a coherency type to set. */
+  if (a->device_type != HSA_DEVICE_TYPE_GPU || (unsigned)type > HSA_AMD_COHERENCY_TYPE_NONCOHERENT)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return type == HSA_AMD_COHERENCY_TYPE_COHERENT ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR;
+}
+
+/* ---- Profiling ------------------------------------------------------------ */
+
+static _Atomic bool copy_profiling;
+
+hsa_status_t hsa_amd_profiling_async_copy_enable(bool enable) {
+  RETURN_IF_NOT_INITIALIZED();
+  atomic_store(&copy_profiling, enable);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_profiling_get_dispatch_time(hsa_agent_t agent, hsa_signal_t signal,
+                                                 hsa_amd_profiling_dispatch_time_t *time) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (!signal_is_valid(signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  if (!time) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  /* Written by the packet processor when the queue has profiling on. */
+  const amd_signal_t *s = &signal_from_handle(signal)->amd;
+  time->start = s->start_ts;
+  time->end = s->end_ts;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_profiling_get_async_copy_time(hsa_signal_t signal,
+                                                   hsa_amd_profiling_async_copy_time_t *time) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!signal_is_valid(signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  if (!time) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const amd_signal_t *s = &signal_from_handle(signal)->amd;
+  time->start = s->start_ts;
+  time->end = s->end_ts;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_profiling_convert_tick_to_system_domain(hsa_agent_t agent, uint64_t agent_tick,
+                                                             uint64_t *system_tick) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (!system_tick) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *system_tick = agent_tick; /* every agent stamps with plat_now_ns */
+  return HSA_STATUS_SUCCESS;
+}
+
+/* ---- System events --------------------------------------------------------- */
+
+static struct lock event_lock = LOCK_INIT;
+static hsa_amd_system_event_callback_t event_callback;
+static void *event_data;
+
+hsa_status_t hsa_amd_register_system_event_handler(hsa_amd_system_event_callback_t callback,
+                                                   void *data) {
+  RETURN_IF_NOT_INITIALIZED();
+  lock_acquire(&event_lock);
+  bool taken = event_callback != NULL && callback != NULL;
+  if (!taken) { /* ROCr keeps one handler; NULL removes it */
+    event_callback = callback;
+    event_data = data;
+  }
+  lock_release(&event_lock);
+  return taken ? HSA_STATUS_ERROR_INVALID_ARGUMENT : HSA_STATUS_SUCCESS;
+}
+
+/* Agents (the GPU agent: memory faults, resets) report events here. */
+void runtime_report_system_event(const hsa_amd_event_t *event);
+void runtime_report_system_event(const hsa_amd_event_t *event) {
+  lock_acquire(&event_lock);
+  hsa_amd_system_event_callback_t cb = event_callback;
+  void *data = event_data;
+  lock_release(&event_lock);
+  if (cb) cb(event, data);
+}
+
+hsa_status_t hsa_amd_agent_set_async_scratch_limit(hsa_agent_t agent, size_t threshold) {
+  RETURN_IF_NOT_INITIALIZED();
+  (void)threshold;
+  /* Only GPU agents have scratch to reclaim. */
+  struct agent *a = agent_from_handle(agent);
+  return a && a->device_type == HSA_DEVICE_TYPE_GPU ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_AGENT;
+}
+
+hsa_status_t hsa_amd_enable_logging(uint8_t *flags, void *file) {
+  RETURN_IF_NOT_INITIALIZED();
+  (void)file;
+  if (!flags) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  /* The runtime logs through plat_log (loglevel= boot option). */
+  return HSA_STATUS_SUCCESS;
+}
+
+/* ---- Not offered in a single process / single address space ----------------- */
+
+static hsa_status_t not_offered(const char *what) {
+  if (!runtime_initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  log_error("%s: not offered by this runtime (single process, single address space)", what);
+  return HSA_STATUS_ERROR;
+}
+
+#define NOT_OFFERED(name, params) \
+  hsa_status_t name params { return not_offered(#name); }
+
+NOT_OFFERED(hsa_amd_ipc_memory_create, (void *p, size_t l, hsa_amd_ipc_memory_t *h))
+NOT_OFFERED(hsa_amd_ipc_memory_attach, (const hsa_amd_ipc_memory_t *h, size_t l, uint32_t n,
+                                        const hsa_agent_t *a, void **p))
+NOT_OFFERED(hsa_amd_ipc_memory_detach, (void *p))
+NOT_OFFERED(hsa_amd_ipc_signal_create, (hsa_signal_t s, hsa_amd_ipc_signal_t *h))
+NOT_OFFERED(hsa_amd_ipc_signal_attach, (const hsa_amd_ipc_signal_t *h, hsa_signal_t *s))
+NOT_OFFERED(hsa_amd_interop_map_buffer, (uint32_t n, hsa_agent_t *a, int fd, uint32_t f, size_t *s,
+                                         void **p, size_t *ms, const void **m))
+NOT_OFFERED(hsa_amd_interop_unmap_buffer, (void *p))
+NOT_OFFERED(hsa_amd_svm_attributes_set, (void *p, size_t s, hsa_amd_svm_attribute_pair_t *l, size_t n))
+NOT_OFFERED(hsa_amd_svm_attributes_get, (void *p, size_t s, hsa_amd_svm_attribute_pair_t *l, size_t n))
+NOT_OFFERED(hsa_amd_svm_prefetch_async, (void *p, size_t s, hsa_agent_t a, uint32_t n,
+                                         const hsa_signal_t *d, hsa_signal_t c))
+NOT_OFFERED(hsa_amd_spm_acquire, (hsa_agent_t a))
+NOT_OFFERED(hsa_amd_spm_release, (hsa_agent_t a))
+NOT_OFFERED(hsa_amd_spm_set_dest_buffer, (hsa_agent_t a, size_t s, uint32_t *t, uint32_t *c,
+                                          void *d, bool *l))
+NOT_OFFERED(hsa_amd_portable_export_dmabuf, (const void *p, size_t s, int *fd, uint64_t *o))
+NOT_OFFERED(hsa_amd_portable_close_dmabuf, (int fd))
+NOT_OFFERED(hsa_amd_vmem_address_reserve, (void **va, size_t s, uint64_t a, uint64_t f))
+NOT_OFFERED(hsa_amd_vmem_address_reserve_align, (void **va, size_t s, uint64_t a, uint64_t al,
+                                                 uint64_t f))
+NOT_OFFERED(hsa_amd_vmem_address_free, (void *va, size_t s))
+NOT_OFFERED(hsa_amd_vmem_handle_create, (hsa_amd_memory_pool_t p, size_t s,
+                                         hsa_amd_memory_type_t t, uint64_t f,
+                                         hsa_amd_vmem_alloc_handle_t *h))
+NOT_OFFERED(hsa_amd_vmem_handle_release, (hsa_amd_vmem_alloc_handle_t h))
+NOT_OFFERED(hsa_amd_vmem_map, (void *va, size_t s, size_t o, hsa_amd_vmem_alloc_handle_t h,
+                               uint64_t f))
+NOT_OFFERED(hsa_amd_vmem_unmap, (void *va, size_t s))
+NOT_OFFERED(hsa_amd_vmem_set_access, (void *va, size_t s, const hsa_amd_memory_access_desc_t *d,
+                                      size_t n))
+NOT_OFFERED(hsa_amd_vmem_get_access, (void *va, hsa_access_permission_t *p, hsa_agent_t a))
+NOT_OFFERED(hsa_amd_vmem_export_shareable_handle, (int *fd, hsa_amd_vmem_alloc_handle_t h,
+                                                   uint64_t f))
+NOT_OFFERED(hsa_amd_vmem_import_shareable_handle, (int fd, hsa_amd_vmem_alloc_handle_t *h))
+NOT_OFFERED(hsa_amd_vmem_retain_alloc_handle, (hsa_amd_vmem_alloc_handle_t *h, void *a))
+NOT_OFFERED(hsa_amd_vmem_get_alloc_properties_from_handle, (hsa_amd_vmem_alloc_handle_t h,
+                                                            hsa_amd_memory_pool_t *p,
+                                                            hsa_amd_memory_type_t *t))

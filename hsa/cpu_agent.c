@@ -1,0 +1,578 @@
+/*
+ * cpu_agent.c - CPU agents: cores that run AQL packets (HSA Runtime PRM
+ * 1.2, 2.5 for packet semantics).
+ *
+ * Each CPU agent owns `cores` platform workers (image: cores other than
+ * the one running main(); host: threads). Core 0 is the packet processor:
+ * it walks the agent's queues, runs barrier, agent-dispatch and vendor
+ * packets itself and shares each kernel dispatch's work-groups with the
+ * other cores (helpers) through a claim counter. Packets of one queue run
+ * in order, one at a time, so the barrier bit always holds; a packet whose
+ * dependencies are not met blocks only its queue.
+ *
+ * Idle cores spin briefly (latency) and then sleep on an event (no core is
+ * burnt forever); a doorbell store wakes the processor, a published
+ * dispatch wakes the helpers.
+ *
+ * Configuration (boot options / HSAR_OPTIONS): cpu_agents=N agents,
+ * cpu_agent_cores=M cores each. Defaults: host 2 agents x 2 cores; image
+ * the worker slots the platform offers, split into up to 2 agents.
+ */
+#define LOG_TAG "cpu-agent"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hsa/hsa_ext_amd.h>
+
+#include "hsa/agent.h"
+#include "hsa/cpu_kernel.h"
+#include "hsa/memory.h"
+#include "hsa/queue.h"
+#include "hsa/signal.h"
+#include "lib/plat.h"
+
+#define CPU_AGENT_MAX_CORES 32
+#define CPU_AGENT_MAX_QUEUES 128
+#define CPU_GROUP_SEGMENT_BYTES (64 * 1024)
+#define IDLE_SPIN_NS 50000u          /* keep polling this long after the last packet */
+#define DEPENDENCY_POLL_MAX_NS 100000u /* longest nap while a barrier waits */
+#define PACKETS_PER_VISIT 16         /* then look at the next queue (fairness) */
+
+struct cpu_agent;
+
+struct cpu_core {
+  struct cpu_agent *agent;
+  uint32_t index;
+  int worker_id;
+  void *group_segment;
+};
+
+/* The kernel dispatch being shared between the agent's cores. `claim`
+ * packs (generation << 32 | next work-group): a core that looked at an
+ * older dispatch fails its compare-exchange instead of running a group of
+ * the new one. */
+struct dispatch_job {
+  _Atomic uint64_t claim;
+  _Atomic uint64_t done;
+  const hsa_kernel_dispatch_packet_t *packet;
+  const hsa_cpu_kernel_descriptor_t *kernel;
+  const uint32_t *cu_mask;
+  uint32_t groups[3];
+  uint64_t total;
+  uint32_t group_segment_size;
+};
+
+struct cpu_agent {
+  struct agent agent;
+  uint32_t cores;
+  struct cpu_core core[CPU_AGENT_MAX_CORES];
+  struct lock queues_lock;
+  struct queue *queues[CPU_AGENT_MAX_QUEUES];
+  uint32_t queue_count;
+  _Atomic uint32_t queues_version;   /* bumped on attach/detach */
+  _Atomic uint32_t processor_version; /* the version the processor works from */
+  struct event doorbell;             /* the processor sleeps here */
+  struct event job_event;            /* helpers sleep here */
+  _Atomic uint32_t job_generation;
+  _Atomic bool stopping;
+  struct dispatch_job job;
+};
+
+static struct cpu_agent *cpu_agent_of(struct agent *a) { return a->impl; }
+
+/* ---- Kernel dispatch ----------------------------------------------------- */
+
+static void run_group(struct cpu_core *core, const struct dispatch_job *job, uint64_t g) {
+  const hsa_kernel_dispatch_packet_t *p = job->packet;
+  hsa_cpu_dispatch_t d;
+  uint32_t id[3] = {(uint32_t)(g % job->groups[0]), (uint32_t)(g / job->groups[0] % job->groups[1]),
+                    (uint32_t)(g / ((uint64_t)job->groups[0] * job->groups[1]))};
+  const uint32_t grid[3] = {p->grid_size_x, p->grid_size_y, p->grid_size_z};
+  const uint32_t wg[3] = {p->workgroup_size_x, p->workgroup_size_y, p->workgroup_size_z};
+  for (int i = 0; i < 3; i++) {
+    d.grid_size[i] = grid[i];
+    d.workgroup_size[i] = wg[i];
+    d.workgroup_id[i] = id[i];
+    d.global_offset[i] = id[i] * wg[i];
+    uint32_t left = grid[i] - d.global_offset[i];
+    d.item_count[i] = left < wg[i] ? left : wg[i];
+  }
+  d.kernarg = p->kernarg_address;
+  d.dimensions = p->setup & 3;
+  d.group_segment = core->group_segment;
+  d.group_segment_size = job->group_segment_size;
+  d.core = core->index;
+  d.packet = p;
+  job->kernel->entry(&d);
+}
+
+/* Runs work-groups of dispatch `generation` until none is left. */
+static void claim_and_run(struct cpu_core *core, struct dispatch_job *job, uint32_t generation) {
+  uint64_t ran = 0;
+  for (;;) {
+    uint64_t c = atomic_load_explicit(&job->claim, memory_order_acquire);
+    if ((uint32_t)(c >> 32) != generation || (c & 0xffffffffu) >= job->total) break;
+    if (!atomic_compare_exchange_weak_explicit(&job->claim, &c, c + 1, memory_order_acq_rel,
+                                               memory_order_acquire))
+      continue;
+    run_group(core, job, c & 0xffffffffu);
+    ran++;
+  }
+  if (ran) atomic_fetch_add_explicit(&job->done, ran, memory_order_release);
+}
+
+static hsa_status_t check_dispatch(const struct cpu_agent *ca, const hsa_kernel_dispatch_packet_t *p,
+                                   const hsa_cpu_kernel_descriptor_t **kernel) {
+  const struct agent *a = &ca->agent;
+  uint32_t dims = p->setup & 3;
+  const uint32_t grid[3] = {p->grid_size_x, p->grid_size_y, p->grid_size_z};
+  const uint32_t wg[3] = {p->workgroup_size_x, p->workgroup_size_y, p->workgroup_size_z};
+  if (dims < 1) return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+  uint64_t items = 1, wg_items = 1;
+  for (uint32_t i = 0; i < 3; i++) {
+    /* PRM 2.5.2: sizes > 0, grid >= work-group; unused dimensions are 1. */
+    if (grid[i] == 0 || wg[i] == 0 || wg[i] > grid[i] || wg[i] > a->workgroup_max_dim[i])
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (i >= dims && (grid[i] != 1 || wg[i] != 1)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    items *= grid[i];
+    wg_items *= wg[i];
+  }
+  if (items > a->grid_max_size || wg_items > a->workgroup_max_size)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (p->kernel_object == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *kernel = cpu_kernel_from_object(p->kernel_object);
+  if (!*kernel) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+  if ((*kernel)->kernarg_segment_size && !p->kernarg_address) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if ((uint64_t)p->group_segment_size + (*kernel)->group_segment_size > CPU_GROUP_SEGMENT_BYTES)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
+                                 const hsa_kernel_dispatch_packet_t *p) {
+  const hsa_cpu_kernel_descriptor_t *kernel;
+  hsa_status_t st = check_dispatch(ca, p, &kernel);
+  if (st != HSA_STATUS_SUCCESS) return st;
+  struct dispatch_job *job = &ca->job;
+  job->packet = p;
+  job->kernel = kernel;
+  job->cu_mask = q->cu_mask;
+  job->group_segment_size = p->group_segment_size + kernel->group_segment_size;
+  job->groups[0] = (p->grid_size_x + p->workgroup_size_x - 1) / p->workgroup_size_x;
+  job->groups[1] = (p->grid_size_y + p->workgroup_size_y - 1) / p->workgroup_size_y;
+  job->groups[2] = (p->grid_size_z + p->workgroup_size_z - 1) / p->workgroup_size_z;
+  job->total = (uint64_t)job->groups[0] * job->groups[1] * job->groups[2];
+  struct cpu_core *self = &ca->core[0];
+  if (job->total == 1 || ca->cores == 1) {
+    for (uint64_t g = 0; g < job->total; g++) run_group(self, job, g);
+    return HSA_STATUS_SUCCESS;
+  }
+  /* Publish: fields first, then the claim word of the new generation. */
+  uint32_t gen = atomic_load_explicit(&ca->job_generation, memory_order_relaxed) + 1;
+  atomic_store_explicit(&job->done, 0, memory_order_relaxed);
+  atomic_store_explicit(&job->claim, (uint64_t)gen << 32, memory_order_release);
+  atomic_store_explicit(&ca->job_generation, gen, memory_order_release);
+  event_notify(&ca->job_event);
+  claim_and_run(self, job, gen);
+  while (atomic_load_explicit(&job->done, memory_order_acquire) != job->total) plat_cpu_relax();
+  return HSA_STATUS_SUCCESS;
+}
+
+static void helper_main(void *arg) {
+  struct cpu_core *core = arg;
+  struct cpu_agent *ca = core->agent;
+  uint32_t seen = 0;
+  uint64_t idle_since = plat_now_ns();
+  while (!atomic_load_explicit(&ca->stopping, memory_order_acquire)) {
+    uint32_t gen = atomic_load_explicit(&ca->job_generation, memory_order_acquire);
+    if (gen != seen) {
+      seen = gen;
+      const uint32_t *mask = ca->job.cu_mask;
+      if (__atomic_load_n(&mask[core->index / 32], __ATOMIC_RELAXED) & (1u << (core->index % 32)))
+        claim_and_run(core, &ca->job, gen);
+      idle_since = plat_now_ns();
+      continue;
+    }
+    if (plat_now_ns() - idle_since < IDLE_SPIN_NS) {
+      plat_cpu_relax();
+      continue;
+    }
+    uint32_t ev = event_prepare_wait(&ca->job_event);
+    if (atomic_load(&ca->job_generation) == seen && !atomic_load(&ca->stopping))
+      event_commit_wait(&ca->job_event, ev, UINT64_MAX);
+    event_cancel_wait(&ca->job_event);
+  }
+}
+
+/* ---- Other packets -------------------------------------------------------------- */
+
+enum packet_result { PACKET_DONE, PACKET_BLOCKED, PACKET_ERROR };
+
+/* Value of a dependency signal, or an error for a handle that names none. */
+static bool dependency_value(hsa_signal_t h, hsa_signal_value_t *value) {
+  if (!signal_is_valid(h)) return false;
+  *value = __atomic_load_n(&signal_from_handle(h)->amd.value, __ATOMIC_ACQUIRE);
+  return true;
+}
+
+static enum packet_result run_barrier(const hsa_barrier_and_packet_t *p, bool is_or,
+                                      hsa_status_t *err) {
+  bool any_dep = false, any_zero = false, all_zero = true;
+  for (int i = 0; i < 5; i++) {
+    if (p->dep_signal[i].handle == 0) continue;
+    hsa_signal_value_t v;
+    if (!dependency_value(p->dep_signal[i], &v)) {
+      *err = HSA_STATUS_ERROR_INVALID_SIGNAL;
+      return PACKET_ERROR;
+    }
+    any_dep = true;
+    if (v == 0) any_zero = true;
+    else all_zero = false;
+  }
+  /* AND: all dependencies at 0; OR: one of them; none given: satisfied. */
+  bool satisfied = !any_dep || (is_or ? any_zero : all_zero);
+  return satisfied ? PACKET_DONE : PACKET_BLOCKED;
+}
+
+static enum packet_result run_barrier_value(const hsa_amd_barrier_value_packet_t *p,
+                                            hsa_status_t *err) {
+  hsa_signal_value_t v;
+  if (p->cond > HSA_SIGNAL_CONDITION_GTE) {
+    *err = HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+    return PACKET_ERROR;
+  }
+  if (!dependency_value(p->signal, &v)) {
+    *err = HSA_STATUS_ERROR_INVALID_SIGNAL;
+    return PACKET_ERROR;
+  }
+  return signal_condition_holds((hsa_signal_condition_t)p->cond, v & p->mask, p->value)
+             ? PACKET_DONE
+             : PACKET_BLOCKED;
+}
+
+static enum packet_result run_agent_dispatch(const hsa_agent_dispatch_packet_t *p,
+                                             hsa_status_t *err) {
+  const hsa_cpu_agent_function_t *f = cpu_agent_function_find(p->type);
+  if (!f) {
+    log_warn("agent dispatch: no function registered for type 0x%x", p->type);
+    *err = HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+    return PACKET_ERROR;
+  }
+  f->fn(p->arg, p->return_address);
+  return PACKET_DONE;
+}
+
+/* Runs the packet at `slot` if it can run now. */
+static enum packet_result run_packet(struct cpu_agent *ca, struct queue *q, const uint8_t *slot,
+                                     uint16_t header, hsa_status_t *err) {
+  uint32_t type = (header >> HSA_PACKET_HEADER_TYPE) & 0xff;
+  uint32_t acquire = (header >> HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) & 3;
+  uint32_t release = (header >> HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE) & 3;
+  *err = HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+  if (acquire > HSA_FENCE_SCOPE_SYSTEM || release > HSA_FENCE_SCOPE_SYSTEM || (header >> 13) != 0)
+    return PACKET_ERROR;
+  /* Acquire fence: see the producer's writes before reading memory. */
+  atomic_thread_fence(memory_order_acquire);
+  switch (type) {
+    case HSA_PACKET_TYPE_KERNEL_DISPATCH:
+      if (!(q->amd.hsa_queue.features & HSA_QUEUE_FEATURE_KERNEL_DISPATCH)) return PACKET_ERROR;
+      *err = run_dispatch(ca, q, (const hsa_kernel_dispatch_packet_t *)slot);
+      return *err == HSA_STATUS_SUCCESS ? PACKET_DONE : PACKET_ERROR;
+    case HSA_PACKET_TYPE_BARRIER_AND:
+    case HSA_PACKET_TYPE_BARRIER_OR:
+      return run_barrier((const hsa_barrier_and_packet_t *)slot,
+                         type == HSA_PACKET_TYPE_BARRIER_OR, err);
+    case HSA_PACKET_TYPE_AGENT_DISPATCH:
+      if (!(q->amd.hsa_queue.features & HSA_QUEUE_FEATURE_AGENT_DISPATCH)) return PACKET_ERROR;
+      return run_agent_dispatch((const hsa_agent_dispatch_packet_t *)slot, err);
+    case HSA_PACKET_TYPE_VENDOR_SPECIFIC:
+      if (((const hsa_amd_vendor_packet_header_t *)slot)->AmdFormat !=
+          HSA_AMD_PACKET_TYPE_BARRIER_VALUE)
+        return PACKET_ERROR;
+      return run_barrier_value((const hsa_amd_barrier_value_packet_t *)slot, err);
+    default: return PACKET_ERROR; /* INVALID is never passed here; > 5 is unknown */
+  }
+}
+
+enum serve_result { SERVE_IDLE, SERVE_PROGRESS, SERVE_BLOCKED, SERVE_DROPPED };
+
+static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
+  if (atomic_load_explicit(&q->state, memory_order_relaxed) != QUEUE_ACTIVE) return SERVE_DROPPED;
+  enum serve_result result = SERVE_IDLE;
+  uint64_t mask = q->amd.hsa_queue.size - 1;
+  for (int n = 0; n < PACKETS_PER_VISIT; n++) {
+    uint64_t read = q->amd.read_dispatch_id; /* only this core writes it */
+    uint8_t *slot = (uint8_t *)q->ring + (read & mask) * 64;
+    uint16_t header = __atomic_load_n((uint16_t *)slot, __ATOMIC_ACQUIRE);
+    if (((header >> HSA_PACKET_HEADER_TYPE) & 0xff) == HSA_PACKET_TYPE_INVALID) return result;
+    bool profile = atomic_load_explicit(&q->profiling, memory_order_relaxed);
+    uint64_t start = profile ? plat_now_ns() : 0;
+    hsa_status_t err;
+    enum packet_result pr = run_packet(ca, q, slot, header, &err);
+    if (pr == PACKET_BLOCKED) return result == SERVE_PROGRESS ? SERVE_PROGRESS : SERVE_BLOCKED;
+    if (pr == PACKET_ERROR) {
+      queue_report_error(q, err);
+      return SERVE_DROPPED;
+    }
+    /* Every AQL packet type keeps its completion signal at byte 56. */
+    hsa_signal_t done = *(const hsa_signal_t *)(slot + 56);
+    /* Hand the slot back (INVALID, then the read index) before completing,
+     * as a hardware processor does: a waiter may reuse it at once. */
+    __atomic_store_n((uint16_t *)slot, HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&q->amd.read_dispatch_id, read + 1, __ATOMIC_RELEASE);
+    if (done.handle) {
+      if (!signal_is_valid(done)) {
+        log_warn("queue %llu packet %llu: completion signal 0x%llx is not a live signal",
+                 (unsigned long long)q->amd.hsa_queue.id, (unsigned long long)read,
+                 (unsigned long long)done.handle);
+        queue_report_error(q, HSA_STATUS_ERROR_INVALID_SIGNAL);
+        return SERVE_DROPPED;
+      }
+      if (profile) {
+        signal_from_handle(done)->amd.start_ts = start;
+        signal_from_handle(done)->amd.end_ts = plat_now_ns();
+      }
+      signal_complete(done); /* release: the packet's writes first */
+    }
+    result = SERVE_PROGRESS;
+  }
+  return result;
+}
+
+static bool queue_has_packet(struct queue *q) {
+  if (atomic_load_explicit(&q->state, memory_order_relaxed) != QUEUE_ACTIVE) return false;
+  const uint8_t *slot =
+      (const uint8_t *)q->ring + (q->amd.read_dispatch_id & (q->amd.hsa_queue.size - 1)) * 64;
+  return ((__atomic_load_n((const uint16_t *)slot, __ATOMIC_ACQUIRE) >> HSA_PACKET_HEADER_TYPE) &
+          0xff) != HSA_PACKET_TYPE_INVALID;
+}
+
+static void processor_main(void *arg) {
+  struct cpu_core *core = arg;
+  struct cpu_agent *ca = core->agent;
+  struct queue *local[CPU_AGENT_MAX_QUEUES];
+  uint32_t count = 0, version = UINT32_MAX;
+  uint64_t idle_since = 0, nap_ns = 1000;
+  for (;;) {
+    uint32_t v = atomic_load_explicit(&ca->queues_version, memory_order_acquire);
+    if (v != version) {
+      lock_acquire(&ca->queues_lock);
+      count = ca->queue_count;
+      memcpy(local, ca->queues, count * sizeof local[0]);
+      version = atomic_load(&ca->queues_version);
+      lock_release(&ca->queues_lock);
+      atomic_store_explicit(&ca->processor_version, version, memory_order_release);
+    }
+    if (atomic_load_explicit(&ca->stopping, memory_order_acquire)) break;
+    bool progress = false, blocked = false;
+    for (uint32_t i = 0; i < count; i++) {
+      if (!local[i]) continue;
+      enum serve_result r = serve_queue(ca, local[i]);
+      if (r == SERVE_DROPPED) local[i] = NULL; /* stopped: never touched again */
+      progress |= r == SERVE_PROGRESS;
+      blocked |= r == SERVE_BLOCKED;
+    }
+    uint64_t now = plat_now_ns();
+    if (progress || !idle_since) {
+      idle_since = progress ? 0 : now;
+      nap_ns = 1000;
+      continue;
+    }
+    if (now - idle_since < IDLE_SPIN_NS) {
+      plat_cpu_relax();
+      continue;
+    }
+    /* Sleep until a doorbell rings (or, while a barrier waits on signals
+     * that may change without a doorbell, for a growing nap). */
+    uint32_t seen = event_prepare_wait(&ca->doorbell);
+    bool work = atomic_load(&ca->stopping) || atomic_load(&ca->queues_version) != version;
+    for (uint32_t i = 0; i < count && !work; i++) work = local[i] && queue_has_packet(local[i]) && !blocked;
+    if (!work) event_commit_wait(&ca->doorbell, seen, blocked ? nap_ns : UINT64_MAX);
+    event_cancel_wait(&ca->doorbell);
+    if (blocked && nap_ns < DEPENDENCY_POLL_MAX_NS) nap_ns *= 2;
+    if (!blocked) idle_since = 0; /* woken by a doorbell: spin again for the burst */
+  }
+}
+
+/* ---- Queue hooks (agent_ops) ---------------------------------------------------- */
+
+static void ring_doorbell(struct signal *s, int64_t value) {
+  (void)value;
+  event_notify(&((struct cpu_agent *)s->ring_arg)->doorbell);
+}
+
+static hsa_status_t cpu_queue_attach(struct agent *agent, struct queue *q) {
+  struct cpu_agent *ca = cpu_agent_of(agent);
+  q->doorbell->ring = ring_doorbell;
+  q->doorbell->ring_arg = ca;
+  lock_acquire(&ca->queues_lock);
+  bool full = ca->queue_count == CPU_AGENT_MAX_QUEUES;
+  if (!full) {
+    ca->queues[ca->queue_count++] = q;
+    atomic_fetch_add(&ca->queues_version, 1);
+  }
+  lock_release(&ca->queues_lock);
+  if (full) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  event_notify(&ca->doorbell);
+  return HSA_STATUS_SUCCESS;
+}
+
+static void cpu_queue_detach(struct agent *agent, struct queue *q) {
+  struct cpu_agent *ca = cpu_agent_of(agent);
+  lock_acquire(&ca->queues_lock);
+  uint32_t version = 0;
+  for (uint32_t i = 0; i < ca->queue_count; i++)
+    if (ca->queues[i] == q) {
+      ca->queues[i] = ca->queues[--ca->queue_count];
+      version = atomic_fetch_add(&ca->queues_version, 1) + 1;
+      break;
+    }
+  lock_release(&ca->queues_lock);
+  /* Wait until the processor works from a list without q; an errored queue
+   * was dropped already (its callback may be the one destroying it). */
+  if (version == 0 || atomic_load(&q->state) == QUEUE_ERROR) return;
+  while ((int32_t)(atomic_load_explicit(&ca->processor_version, memory_order_acquire) - version) < 0) {
+    event_notify(&ca->doorbell);
+    plat_sleep_ns(1000);
+  }
+}
+
+static hsa_status_t cpu_get_info(const struct agent *agent, int attribute, void *value) {
+  (void)agent;
+  switch (attribute) {
+    case HSA_AMD_AGENT_INFO_CHIP_ID:
+    case HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS:
+    case HSA_AMD_AGENT_INFO_BDFID:
+    case HSA_AMD_AGENT_INFO_MEMORY_WIDTH:
+    case HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY:
+    case HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU:
+    case HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU:
+    case HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES:
+    case HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE:
+    case HSA_AMD_AGENT_INFO_DOMAIN:
+    case HSA_AMD_AGENT_INFO_ASIC_REVISION:
+    case HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT:
+    case HSA_AMD_AGENT_INFO_ASIC_FAMILY_ID:
+    case HSA_AMD_AGENT_INFO_UCODE_VERSION:
+    case HSA_AMD_AGENT_INFO_SDMA_UCODE_VERSION:
+    case HSA_AMD_AGENT_INFO_NUM_SDMA_ENG:
+    case HSA_AMD_AGENT_INFO_NUM_SDMA_XGMI_ENG:
+    case HSA_AMD_AGENT_INFO_NUM_XCC:
+    case HSA_AMD_AGENT_INFO_DRIVER_UID: *(uint32_t *)value = 0; return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES:
+    case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS: *(bool *)value = attribute != HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES; return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_UUID: memcpy(value, "CPU-XX", 7); return HSA_STATUS_SUCCESS; /* ROCr's CPU UUID */
+    case HSA_AMD_AGENT_INFO_IOMMU_SUPPORT: *(hsa_amd_iommu_version_t *)value = HSA_IOMMU_SUPPORT_NONE; return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_HDP_FLUSH: memset(value, 0, sizeof(hsa_amd_hdp_flush_t)); return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_MEMORY_PROPERTIES:
+    case HSA_AMD_AGENT_INFO_AQL_EXTENSIONS: memset(value, 0, 8); return HSA_STATUS_SUCCESS;
+  }
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+static void cpu_shut_down(struct agent *agent) {
+  struct cpu_agent *ca = cpu_agent_of(agent);
+  atomic_store(&ca->stopping, true);
+  /* Bump the events' sequence so sleepers and those about to sleep return. */
+  atomic_fetch_add(&ca->doorbell.seq, 1);
+  atomic_fetch_add(&ca->job_event.seq, 1);
+  plat_wake((const volatile uint32_t *)&ca->doorbell.seq);
+  plat_wake((const volatile uint32_t *)&ca->job_event.seq);
+  for (uint32_t i = 0; i < ca->cores; i++) {
+    if (ca->core[i].worker_id >= 0) plat_worker_join(ca->core[i].worker_id);
+    free(ca->core[i].group_segment);
+  }
+  free(ca);
+}
+
+static const struct agent_ops cpu_agent_ops = {
+    .queue_attach = cpu_queue_attach,
+    .queue_detach = cpu_queue_detach,
+    .get_info = cpu_get_info,
+    .shut_down = cpu_shut_down,
+};
+
+/* ---- Creation ------------------------------------------------------------------- */
+
+void cpu_describe(struct agent *a); /* cpu_info.c: name, caches, clock */
+
+static unsigned option_uint(const char *key, unsigned fallback) {
+  const char *v = plat_option(key);
+  if (!v || !*v) return fallback;
+  char *end;
+  unsigned long n = strtoul(v, &end, 10);
+  if (*end || n == 0 || n > CPU_AGENT_MAX_CORES) {
+    log_warn("option %s=%s ignored (want 1..%d)", key, v, CPU_AGENT_MAX_CORES);
+    return fallback;
+  }
+  return (unsigned)n;
+}
+
+static hsa_status_t cpu_agent_create(uint32_t cores) {
+  struct cpu_agent *ca = calloc(1, sizeof *ca);
+  if (!ca) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  struct agent *a = &ca->agent;
+  a->ops = &cpu_agent_ops;
+  a->impl = ca;
+  a->device_type = HSA_DEVICE_TYPE_CPU;
+  a->features = HSA_AGENT_FEATURE_KERNEL_DISPATCH | HSA_AGENT_FEATURE_AGENT_DISPATCH;
+  a->profile = HSA_PROFILE_FULL;
+  a->compute_units = cores;
+  a->wavefront_size = 1;
+  a->workgroup_max_dim[0] = a->workgroup_max_dim[1] = a->workgroup_max_dim[2] = 1024;
+  a->workgroup_max_size = 1024;
+  a->grid_max_dim = (hsa_dim3_t){UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  a->grid_max_size = UINT32_MAX;
+  a->queues_max = CPU_AGENT_MAX_QUEUES;
+  a->queue_min_size = 64;
+  a->queue_max_size = 1u << 17;
+  a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM);
+  a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM_COARSE);
+  cpu_describe(a);
+  ca->cores = cores;
+  hsa_status_t st = agent_register(a);
+  if (st != HSA_STATUS_SUCCESS) {
+    free(ca);
+    return st;
+  }
+  for (uint32_t i = 0; i < CPU_AGENT_MAX_CORES; i++) ca->core[i].worker_id = -1;
+  for (uint32_t i = 0; i < cores; i++) {
+    struct cpu_core *c = &ca->core[i];
+    c->agent = ca;
+    c->index = i;
+    c->group_segment = runtime_alloc_aligned(CPU_GROUP_SEGMENT_BYTES, 64);
+    char name[16];
+    snprintf(name, sizeof name, "cpu%u.%u", a->node, i);
+    c->worker_id = c->group_segment ? plat_worker_start(name, i == 0 ? processor_main : helper_main, c) : -1;
+    if (c->worker_id < 0) {
+      log_error("CPU agent %u: cannot start worker %u of %u", a->node, i, cores);
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES; /* hsa_init unwinds: agents shut down */
+    }
+  }
+  if (!memory_pool(MEMORY_POOL_SYSTEM)->owner) {
+    memory_pool(MEMORY_POOL_SYSTEM)->owner = a;
+    memory_pool(MEMORY_POOL_SYSTEM_COARSE)->owner = a;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t cpu_agents_create(void) {
+  int slots = plat_worker_slots();
+  bool host = strcmp(plat_name(), "host") == 0;
+  /* The host runs threads, so tests get two agents of two cores even on a
+   * small machine; the image has exactly `slots` spare cores. */
+  unsigned agents = option_uint("cpu_agents", host ? 2 : (slots >= 2 ? 2 : 1));
+  unsigned cores = option_uint("cpu_agent_cores",
+                               host ? 2 : (unsigned)(slots / (int)agents > 0 ? slots / (int)agents : 1));
+  if (!host && agents * cores > (unsigned)slots) {
+    log_error("%u CPU agents x %u cores need more than the %d spare cores", agents, cores, slots);
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  for (unsigned i = 0; i < agents; i++) {
+    hsa_status_t st = cpu_agent_create(cores);
+    if (st != HSA_STATUS_SUCCESS) return st;
+  }
+  return HSA_STATUS_SUCCESS;
+}

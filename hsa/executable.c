@@ -1,0 +1,582 @@
+/*
+ * executable.c - code object readers, executables and executable symbols
+ * (HSA Runtime PRM 1.2, 2.9).
+ *
+ * GPU code objects go through the loader (executable_internal.h). CPU
+ * kernels are linked into the program: every executable carries one kernel
+ * symbol per (CPU agent, CPU kernel), so a program finds "vadd" (or
+ * "vadd.kd") for a CPU agent exactly as it finds a GPU kernel.
+ */
+#define LOG_TAG "executable"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hsa/agent.h"
+#include "hsa/cpu_kernel.h"
+#include "hsa/executable_internal.h"
+#include "hsa/runtime.h"
+#include "lib/plat.h"
+
+struct code_object_reader {
+  const void *data;
+  size_t size;
+  void *owned; /* the copy read from a file */
+};
+
+struct symbol {
+  struct executable *exec;
+  const struct agent *agent; /* NULL: program symbol */
+  struct symbol_desc desc;   /* desc.name points to name_copy */
+  char *name_copy;
+  bool is_definition;
+  struct symbol *next;
+};
+
+struct loaded_object {
+  struct loaded_code_object *lco;
+  struct loaded_object *next;
+};
+
+struct executable {
+  hsa_profile_t profile;
+  hsa_default_float_rounding_mode_t rounding;
+  hsa_executable_state_t state;
+  struct lock lock;
+  struct symbol *symbols; /* newest first */
+  struct loaded_object *loaded;
+};
+
+static struct object_set symbols = OBJECT_SET_INIT;
+
+static struct executable *executable_from_handle(hsa_executable_t h) {
+  struct executable *e = (struct executable *)(uintptr_t)h.handle;
+  return object_set_contains(&rt.executables, e) ? e : NULL;
+}
+
+static struct code_object_reader *reader_from_handle(hsa_code_object_reader_t h) {
+  struct code_object_reader *r = (struct code_object_reader *)(uintptr_t)h.handle;
+  return object_set_contains(&rt.readers, r) ? r : NULL;
+}
+
+static struct symbol *symbol_from_handle(hsa_executable_symbol_t h) {
+  struct symbol *s = (struct symbol *)(uintptr_t)h.handle;
+  return object_set_contains(&symbols, s) ? s : NULL;
+}
+
+static hsa_executable_symbol_t symbol_handle(const struct symbol *s) {
+  hsa_executable_symbol_t h = {(uint64_t)(uintptr_t)s};
+  return h;
+}
+
+/* ---- Code object readers ------------------------------------------------ */
+
+hsa_status_t hsa_code_object_reader_create_from_memory(const void *code_object, size_t size,
+                                                       hsa_code_object_reader_t *reader) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!code_object || size == 0 || !reader) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  struct code_object_reader *r = calloc(1, sizeof *r);
+  if (!r) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  r->data = code_object; /* 2.9.1: the memory stays the program's until destroy */
+  r->size = size;
+  if (!object_set_insert(&rt.readers, r)) {
+    free(r);
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  reader->handle = (uint64_t)(uintptr_t)r;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_code_object_reader_create_from_file(hsa_file_t file,
+                                                     hsa_code_object_reader_t *reader) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!reader) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  /* Read the whole file from the current offset (POSIX read). */
+  size_t cap = 1 << 16, len = 0;
+  unsigned char *buf = malloc(cap);
+  for (;;) {
+    if (!buf) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    ssize_t n = read(file, buf + len, cap - len);
+    if (n < 0) {
+      free(buf);
+      return HSA_STATUS_ERROR_INVALID_FILE;
+    }
+    if (n == 0) break;
+    len += (size_t)n;
+    if (len == cap) {
+      unsigned char *bigger = realloc(buf, cap *= 2);
+      if (!bigger) free(buf);
+      buf = bigger;
+    }
+  }
+  if (len == 0) {
+    free(buf);
+    return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+  }
+  hsa_status_t st = hsa_code_object_reader_create_from_memory(buf, len, reader);
+  if (st != HSA_STATUS_SUCCESS) {
+    free(buf);
+    return st;
+  }
+  reader_from_handle(*reader)->owned = buf;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_code_object_reader_destroy(hsa_code_object_reader_t reader) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct code_object_reader *r = (struct code_object_reader *)(uintptr_t)reader.handle;
+  if (!object_set_remove(&rt.readers, r)) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER;
+  free(r->owned);
+  free(r);
+  return HSA_STATUS_SUCCESS;
+}
+
+/* ---- Symbols ---------------------------------------------------------------- */
+
+static struct symbol *find_symbol(struct executable *e, const char *name, const struct agent *agent) {
+  for (struct symbol *s = e->symbols; s; s = s->next)
+    if (s->agent == agent && strcmp(s->desc.name, name) == 0) return s;
+  return NULL;
+}
+
+/* Adds a symbol; the caller holds e->lock. */
+static hsa_status_t add_symbol_locked(struct executable *e, const struct agent *agent,
+                                      const struct symbol_desc *desc, bool is_definition) {
+  if (!desc || !desc->name) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (find_symbol(e, desc->name, agent)) return HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED;
+  struct symbol *s = calloc(1, sizeof *s);
+  char *name = s ? malloc(strlen(desc->name) + 1) : NULL;
+  if (!name || !object_set_insert(&symbols, s)) {
+    free(name);
+    free(s);
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  strcpy(name, desc->name);
+  s->exec = e;
+  s->agent = agent;
+  s->desc = *desc;
+  s->desc.name = s->name_copy = name;
+  s->is_definition = is_definition;
+  s->next = e->symbols;
+  e->symbols = s;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t executable_add_symbol(struct executable *exec, const struct agent *agent,
+                                   const struct symbol_desc *desc) {
+  lock_acquire(&exec->lock);
+  hsa_status_t st = add_symbol_locked(exec, agent, desc, true);
+  lock_release(&exec->lock);
+  return st;
+}
+
+bool executable_lookup_variable(struct executable *exec, const struct agent *agent,
+                                const char *name, uint64_t *address) {
+  /* Agent-allocated definitions first, then program ones. The loader calls
+   * this while loading, when exec->lock is not held by us. */
+  lock_acquire(&exec->lock);
+  struct symbol *s = find_symbol(exec, name, agent);
+  if (!s || s->desc.kind != HSA_SYMBOL_KIND_VARIABLE) s = find_symbol(exec, name, NULL);
+  bool found = s && s->desc.kind == HSA_SYMBOL_KIND_VARIABLE;
+  if (found) *address = s->desc.address;
+  lock_release(&exec->lock);
+  return found;
+}
+
+/* The CPU kernels, as kernel symbols of every CPU agent. */
+static hsa_status_t add_cpu_kernels(struct executable *e) {
+  for (uint32_t a = 0; a < agent_count(); a++) {
+    struct agent *agent = agent_at(a);
+    if (agent->device_type != HSA_DEVICE_TYPE_CPU) continue;
+    for (size_t k = 0; k < cpu_kernel_count(); k++) {
+      const hsa_cpu_kernel_descriptor_t *kd = cpu_kernel_at(k);
+      struct symbol_desc d = {
+          .name = kd->name,
+          .kind = HSA_SYMBOL_KIND_KERNEL,
+          .linkage = HSA_SYMBOL_LINKAGE_PROGRAM,
+          .address = (uint64_t)(uintptr_t)kd,
+          .kernarg_segment_size = kd->kernarg_segment_size,
+          .kernarg_segment_alignment = kd->kernarg_segment_alignment,
+          .group_segment_size = kd->group_segment_size,
+          .private_segment_size = kd->private_segment_size,
+      };
+      hsa_status_t st = add_symbol_locked(e, agent, &d, true);
+      if (st != HSA_STATUS_SUCCESS) {
+        log_error("CPU kernel '%s' is defined twice", kd->name);
+        return st;
+      }
+    }
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+/* ---- Executables --------------------------------------------------------------- */
+
+static void executable_free(struct executable *e) {
+  while (e->symbols) {
+    struct symbol *s = e->symbols;
+    e->symbols = s->next;
+    object_set_remove(&symbols, s);
+    free(s->name_copy);
+    free(s);
+  }
+  while (e->loaded) {
+    struct loaded_object *l = e->loaded;
+    e->loaded = l->next;
+    loader_unload(l->lco);
+    free(l);
+  }
+  free(e);
+}
+
+hsa_status_t hsa_executable_create_alt(hsa_profile_t profile,
+                                       hsa_default_float_rounding_mode_t rounding,
+                                       const char *options, hsa_executable_t *executable) {
+  RETURN_IF_NOT_INITIALIZED();
+  (void)options; /* no vendor options are defined */
+  if (!executable || (unsigned)profile > HSA_PROFILE_FULL ||
+      (unsigned)rounding > HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  struct executable *e = calloc(1, sizeof *e);
+  if (!e) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  e->profile = profile;
+  e->rounding = rounding;
+  e->state = HSA_EXECUTABLE_STATE_UNFROZEN;
+  hsa_status_t st = add_cpu_kernels(e);
+  if (st == HSA_STATUS_SUCCESS && !object_set_insert(&rt.executables, e))
+    st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  if (st != HSA_STATUS_SUCCESS) {
+    executable_free(e);
+    return st;
+  }
+  executable->handle = (uint64_t)(uintptr_t)e;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_executable_create(hsa_profile_t profile, hsa_executable_state_t state,
+                                   const char *options, hsa_executable_t *executable) {
+  RETURN_IF_NOT_INITIALIZED();
+  if ((unsigned)state > HSA_EXECUTABLE_STATE_FROZEN) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  hsa_status_t st = hsa_executable_create_alt(profile, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                                              options, executable);
+  if (st == HSA_STATUS_SUCCESS) executable_from_handle(*executable)->state = state;
+  return st;
+}
+
+hsa_status_t hsa_executable_destroy(hsa_executable_t executable) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct executable *e = (struct executable *)(uintptr_t)executable.handle;
+  if (!object_set_remove(&rt.executables, e)) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+  executable_free(e);
+  return HSA_STATUS_SUCCESS;
+}
+
+void executables_fini(void) {
+  struct executable *e;
+  while ((e = object_set_pop(&rt.executables)) != NULL) executable_free(e);
+  object_set_free(&rt.executables);
+  struct code_object_reader *r;
+  while ((r = object_set_pop(&rt.readers)) != NULL) {
+    free(r->owned);
+    free(r);
+  }
+  object_set_free(&rt.readers);
+  object_set_free(&symbols);
+}
+
+static hsa_status_t load_code_object(hsa_executable_t executable, const struct agent *agent,
+                                     hsa_code_object_reader_t reader, const char *options,
+                                     hsa_loaded_code_object_t *loaded) {
+  struct executable *e = executable_from_handle(executable);
+  if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+  struct code_object_reader *r = reader_from_handle(reader);
+  if (!r) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER;
+  if (e->state == HSA_EXECUTABLE_STATE_FROZEN) return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
+  if (agent && !agent_isa_name(agent)) {
+    log_error("load_agent_code_object: agent %u has no ISA (a CPU agent runs the program's "
+              "CPU kernels, not code objects)", agent->node);
+    return HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS;
+  }
+  struct loaded_object *l = calloc(1, sizeof *l);
+  if (!l) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  hsa_status_t st = loader_load(e, agent, r->data, r->size, options, &l->lco);
+  if (st != HSA_STATUS_SUCCESS) {
+    free(l);
+    return st;
+  }
+  lock_acquire(&e->lock);
+  l->next = e->loaded;
+  e->loaded = l;
+  lock_release(&e->lock);
+  if (loaded) loaded->handle = (uint64_t)(uintptr_t)l;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t executable, hsa_agent_t agent,
+                                                   hsa_code_object_reader_t reader,
+                                                   const char *options,
+                                                   hsa_loaded_code_object_t *loaded) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct agent *a = agent_from_handle(agent);
+  if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
+  return load_code_object(executable, a, reader, options, loaded);
+}
+
+hsa_status_t hsa_executable_load_program_code_object(hsa_executable_t executable,
+                                                     hsa_code_object_reader_t reader,
+                                                     const char *options,
+                                                     hsa_loaded_code_object_t *loaded) {
+  RETURN_IF_NOT_INITIALIZED();
+  return load_code_object(executable, NULL, reader, options, loaded);
+}
+
+hsa_status_t hsa_executable_freeze(hsa_executable_t executable, const char *options) {
+  RETURN_IF_NOT_INITIALIZED();
+  (void)options;
+  struct executable *e = executable_from_handle(executable);
+  if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+  if (e->state == HSA_EXECUTABLE_STATE_FROZEN) return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
+  e->state = HSA_EXECUTABLE_STATE_FROZEN;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_executable_get_info(hsa_executable_t executable, hsa_executable_info_t attribute,
+                                     void *value) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct executable *e = executable_from_handle(executable);
+  if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  switch (attribute) {
+    case HSA_EXECUTABLE_INFO_PROFILE: *(hsa_profile_t *)value = e->profile; break;
+    case HSA_EXECUTABLE_INFO_STATE: *(hsa_executable_state_t *)value = e->state; break;
+    case HSA_EXECUTABLE_INFO_DEFAULT_FLOAT_ROUNDING_MODE:
+      *(hsa_default_float_rounding_mode_t *)value = e->rounding;
+      break;
+    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t define_variable(hsa_executable_t executable, const struct agent *agent,
+                                    const char *name, void *address, bool is_const) {
+  struct executable *e = executable_from_handle(executable);
+  if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+  if (!name || !address) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (e->state == HSA_EXECUTABLE_STATE_FROZEN) return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
+  struct symbol_desc d = {
+      .name = name,
+      .kind = HSA_SYMBOL_KIND_VARIABLE,
+      .linkage = HSA_SYMBOL_LINKAGE_PROGRAM,
+      .address = (uint64_t)(uintptr_t)address,
+      .allocation = agent ? HSA_VARIABLE_ALLOCATION_AGENT : HSA_VARIABLE_ALLOCATION_PROGRAM,
+      .segment = is_const ? HSA_VARIABLE_SEGMENT_READONLY : HSA_VARIABLE_SEGMENT_GLOBAL,
+      .is_const = is_const,
+  };
+  lock_acquire(&e->lock);
+  /* Defined by the program, not by a code object: not a "definition". */
+  hsa_status_t st = add_symbol_locked(e, agent, &d, false);
+  lock_release(&e->lock);
+  return st;
+}
+
+hsa_status_t hsa_executable_global_variable_define(hsa_executable_t executable,
+                                                   const char *variable_name, void *address) {
+  RETURN_IF_NOT_INITIALIZED();
+  return define_variable(executable, NULL, variable_name, address, false);
+}
+
+hsa_status_t hsa_executable_agent_global_variable_define(hsa_executable_t executable,
+                                                         hsa_agent_t agent,
+                                                         const char *variable_name,
+                                                         void *address) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct agent *a = agent_from_handle(agent);
+  if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
+  return define_variable(executable, a, variable_name, address, false);
+}
+
+hsa_status_t hsa_executable_readonly_variable_define(hsa_executable_t executable,
+                                                     hsa_agent_t agent, const char *variable_name,
+                                                     void *address) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct agent *a = agent_from_handle(agent);
+  if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
+  return define_variable(executable, a, variable_name, address, true);
+}
+
+hsa_status_t hsa_executable_validate_alt(hsa_executable_t executable, const char *options,
+                                         uint32_t *result) {
+  RETURN_IF_NOT_INITIALIZED();
+  (void)options;
+  if (!executable_from_handle(executable)) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+  if (!result) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *result = 0; /* the loader validated each code object when it loaded it */
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_executable_validate(hsa_executable_t executable, uint32_t *result) {
+  return hsa_executable_validate_alt(executable, NULL, result);
+}
+
+hsa_status_t hsa_executable_get_symbol_by_name(hsa_executable_t executable, const char *name,
+                                               const hsa_agent_t *agent,
+                                               hsa_executable_symbol_t *symbol) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct executable *e = executable_from_handle(executable);
+  if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+  if (!name || !symbol) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const struct agent *a = NULL;
+  if (agent && !(a = agent_from_handle(*agent))) return HSA_STATUS_ERROR_INVALID_AGENT;
+  lock_acquire(&e->lock);
+  struct symbol *s = find_symbol(e, name, a);
+  if (!s && a && a->device_type == HSA_DEVICE_TYPE_CPU) {
+    /* CPU kernels answer to the GPU spelling "name.kd" too. */
+    const hsa_cpu_kernel_descriptor_t *kd = cpu_kernel_find(name);
+    if (kd) s = find_symbol(e, kd->name, a);
+  }
+  if (!s && a) s = find_symbol(e, name, NULL); /* program variables */
+  lock_release(&e->lock);
+  if (!s) return HSA_STATUS_ERROR_INVALID_SYMBOL_NAME;
+  *symbol = symbol_handle(s);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_executable_get_symbol(hsa_executable_t executable, const char *module_name,
+                                       const char *symbol_name, hsa_agent_t agent,
+                                       int32_t call_convention, hsa_executable_symbol_t *symbol) {
+  (void)module_name; /* module names belong to HSAIL, which has none here */
+  (void)call_convention;
+  return hsa_executable_get_symbol_by_name(executable, symbol_name, &agent, symbol);
+}
+
+static void copy_string(void *value, const char *s) { memcpy(value, s, strlen(s)); }
+
+hsa_status_t hsa_executable_symbol_get_info(hsa_executable_symbol_t handle,
+                                            hsa_executable_symbol_info_t attribute, void *value) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct symbol *s = symbol_from_handle(handle);
+  if (!s) return HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL;
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const struct symbol_desc *d = &s->desc;
+  bool kernel = d->kind == HSA_SYMBOL_KIND_KERNEL, variable = d->kind == HSA_SYMBOL_KIND_VARIABLE;
+  switch (attribute) {
+    case HSA_EXECUTABLE_SYMBOL_INFO_TYPE: *(hsa_symbol_kind_t *)value = d->kind; return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH: *(uint32_t *)value = (uint32_t)strlen(d->name); return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_NAME: copy_string(value, d->name); return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_MODULE_NAME_LENGTH: *(uint32_t *)value = 0; return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_MODULE_NAME: return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_AGENT:
+      if (!s->agent) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* a program symbol */
+      *(hsa_agent_t *)value = agent_handle(s->agent);
+      return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_LINKAGE: *(hsa_symbol_linkage_t *)value = d->linkage; return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_IS_DEFINITION: *(bool *)value = s->is_definition; return HSA_STATUS_SUCCESS;
+    default: break;
+  }
+  if (variable) switch (attribute) {
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS: *(uint64_t *)value = d->address; return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION: *(hsa_variable_allocation_t *)value = d->allocation; return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SEGMENT: *(hsa_variable_segment_t *)value = d->segment; return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALIGNMENT: *(uint32_t *)value = d->variable_alignment; return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE: *(uint32_t *)value = (uint32_t)d->variable_size; return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_IS_CONST: *(bool *)value = d->is_const; return HSA_STATUS_SUCCESS;
+      default: break;
+    }
+  if (kernel) switch (attribute) {
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT: *(uint64_t *)value = d->address; return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE: *(uint32_t *)value = d->kernarg_segment_size; return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT: *(uint32_t *)value = d->kernarg_segment_alignment; return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE: *(uint32_t *)value = d->group_segment_size; return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE: *(uint32_t *)value = d->private_segment_size; return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK: *(bool *)value = d->dynamic_callstack; return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_CALL_CONVENTION: *(uint32_t *)value = 0; return HSA_STATUS_SUCCESS;
+      default: break;
+    }
+  if (d->kind == HSA_SYMBOL_KIND_INDIRECT_FUNCTION) switch (attribute) {
+      case HSA_EXECUTABLE_SYMBOL_INFO_INDIRECT_FUNCTION_OBJECT: *(uint64_t *)value = d->address; return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_INDIRECT_FUNCTION_CALL_CONVENTION: *(uint32_t *)value = 0; return HSA_STATUS_SUCCESS;
+      default: break;
+    }
+  /* Attributes of another kind of symbol, or unknown ones. */
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+/* Iteration over a snapshot of handles, so callbacks may call back in. */
+typedef bool (*symbol_filter_fn)(const struct symbol *s, const struct agent *agent);
+
+static hsa_status_t iterate(struct executable *e, symbol_filter_fn keep, const struct agent *agent,
+                            hsa_status_t (*visit)(struct executable *, const struct symbol *, void *),
+                            void *data) {
+  lock_acquire(&e->lock);
+  size_t n = 0;
+  for (struct symbol *s = e->symbols; s; s = s->next) n += keep(s, agent);
+  struct symbol **list = malloc((n ? n : 1) * sizeof *list);
+  size_t i = n;
+  if (list)
+    for (struct symbol *s = e->symbols; s; s = s->next)
+      if (keep(s, agent)) list[--i] = s; /* oldest first */
+  lock_release(&e->lock);
+  if (!list) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  hsa_status_t st = HSA_STATUS_SUCCESS;
+  for (i = 0; i < n && st == HSA_STATUS_SUCCESS; i++) st = visit(e, list[i], data);
+  free(list);
+  return st;
+}
+
+static bool keep_all(const struct symbol *s, const struct agent *a) { return (void)s, (void)a, true; }
+static bool keep_agent(const struct symbol *s, const struct agent *a) { return s->agent == a; }
+static bool keep_program(const struct symbol *s, const struct agent *a) {
+  return (void)a, s->agent == NULL;
+}
+
+struct visit_ctx {
+  hsa_status_t (*exec_cb)(hsa_executable_t, hsa_executable_symbol_t, void *);
+  hsa_status_t (*agent_cb)(hsa_executable_t, hsa_agent_t, hsa_executable_symbol_t, void *);
+  void *data;
+};
+
+static hsa_status_t visit_symbol(struct executable *e, const struct symbol *s, void *arg) {
+  struct visit_ctx *c = arg;
+  hsa_executable_t eh = {(uint64_t)(uintptr_t)e};
+  if (c->agent_cb) return c->agent_cb(eh, agent_handle(s->agent), symbol_handle(s), c->data);
+  return c->exec_cb(eh, symbol_handle(s), c->data);
+}
+
+hsa_status_t hsa_executable_iterate_symbols(
+    hsa_executable_t executable,
+    hsa_status_t (*callback)(hsa_executable_t exec, hsa_executable_symbol_t symbol, void *data),
+    void *data) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct executable *e = executable_from_handle(executable);
+  if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  struct visit_ctx c = {callback, NULL, data};
+  return iterate(e, keep_all, NULL, visit_symbol, &c);
+}
+
+hsa_status_t hsa_executable_iterate_agent_symbols(
+    hsa_executable_t executable, hsa_agent_t agent,
+    hsa_status_t (*callback)(hsa_executable_t exec, hsa_agent_t agent,
+                             hsa_executable_symbol_t symbol, void *data),
+    void *data) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct executable *e = executable_from_handle(executable);
+  if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+  struct agent *a = agent_from_handle(agent);
+  if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  struct visit_ctx c = {NULL, callback, data};
+  return iterate(e, keep_agent, a, visit_symbol, &c);
+}
+
+hsa_status_t hsa_executable_iterate_program_symbols(
+    hsa_executable_t executable,
+    hsa_status_t (*callback)(hsa_executable_t exec, hsa_executable_symbol_t symbol, void *data),
+    void *data) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct executable *e = executable_from_handle(executable);
+  if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  struct visit_ctx c = {callback, NULL, data};
+  return iterate(e, keep_program, NULL, visit_symbol, &c);
+}

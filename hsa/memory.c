@@ -1,0 +1,515 @@
+/*
+ * memory.c - regions and AMD memory pools (HSA Runtime PRM 1.2, 2.6; ROCr
+ * hsa_ext_amd.h memory pool API): iterate, query, allocate, free, pointer
+ * information, copy, fill, lock/unlock, access, deallocation callbacks.
+ *
+ * Every allocation is recorded (base, size, pool, kind) in a table sorted
+ * by address, so that a free of a pointer the runtime did not hand out is
+ * refused and hsa_amd_pointer_info finds the block around any address.
+ */
+#define LOG_TAG "memory"
+#include "hsa/memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hsa/agent.h"
+#include "hsa/runtime.h"
+#include "lib/plat.h"
+
+static struct memory_pool pools[MEMORY_POOL_COUNT];
+
+struct dealloc_callback {
+  hsa_amd_deallocation_callback_t fn;
+  void *user_data;
+  struct dealloc_callback *next;
+};
+
+struct allocation {
+  uintptr_t base;
+  size_t size;
+  struct memory_pool *pool;     /* NULL for locked (registered) host memory */
+  hsa_amd_pointer_type_t type;  /* HSA or LOCKED */
+  void *user_data;
+  struct dealloc_callback *callbacks;
+};
+
+static struct lock table_lock = LOCK_INIT;
+static struct allocation *table;
+static size_t table_count, table_capacity;
+
+/* Index of the first entry with base > addr. Caller holds the lock. */
+static size_t upper_bound(uintptr_t addr) {
+  size_t lo = 0, hi = table_count;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (table[mid].base <= addr) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* The allocation containing addr, or NULL. Caller holds the lock. */
+static struct allocation *find_containing(uintptr_t addr) {
+  size_t i = upper_bound(addr);
+  if (i == 0) return NULL;
+  struct allocation *a = &table[i - 1];
+  return addr < a->base + (a->size ? a->size : 1) ? a : NULL;
+}
+
+static bool table_insert(const struct allocation *a) {
+  lock_acquire(&table_lock);
+  if (table_count == table_capacity) {
+    size_t cap = table_capacity ? table_capacity * 2 : 64;
+    struct allocation *t = realloc(table, cap * sizeof *t);
+    if (!t) {
+      lock_release(&table_lock);
+      return false;
+    }
+    table = t;
+    table_capacity = cap;
+  }
+  size_t i = upper_bound(a->base);
+  memmove(&table[i + 1], &table[i], (table_count - i) * sizeof *table);
+  table[i] = *a;
+  table_count++;
+  lock_release(&table_lock);
+  return true;
+}
+
+/* Removes the entry whose base is exactly `base` and of `type`; copies it
+ * out. false if there is none. */
+static bool table_remove(uintptr_t base, hsa_amd_pointer_type_t type, struct allocation *out) {
+  lock_acquire(&table_lock);
+  size_t i = upper_bound(base);
+  bool found = i > 0 && table[i - 1].base == base && table[i - 1].type == type;
+  if (found) {
+    *out = table[i - 1];
+    memmove(&table[i - 1], &table[i], (table_count - i) * sizeof *table);
+    table_count--;
+  }
+  lock_release(&table_lock);
+  return found;
+}
+
+static size_t system_memory_bytes(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page_size > 0 ? (size_t)pages * (size_t)page_size : 0;
+}
+
+hsa_status_t memory_init(void) {
+  size_t size = system_memory_bytes();
+  pools[MEMORY_POOL_SYSTEM] = (struct memory_pool){
+      "system", HSA_AMD_SEGMENT_GLOBAL,
+      HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT,
+      size, NULL};
+  pools[MEMORY_POOL_SYSTEM_COARSE] = (struct memory_pool){
+      "system-coarse", HSA_AMD_SEGMENT_GLOBAL, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, size,
+      NULL};
+  return HSA_STATUS_SUCCESS;
+}
+
+void memory_fini(void) {
+  /* PRM 2.1: shut down releases the runtime's resources, memory the
+   * program allocated from pools included (locked memory stays its own). */
+  lock_acquire(&table_lock);
+  for (size_t i = 0; i < table_count; i++) {
+    if (table[i].type == HSA_EXT_POINTER_TYPE_HSA) free((void *)table[i].base);
+    while (table[i].callbacks) {
+      struct dealloc_callback *next = table[i].callbacks->next;
+      free(table[i].callbacks);
+      table[i].callbacks = next;
+    }
+  }
+  free(table);
+  table = NULL;
+  table_count = table_capacity = 0;
+  lock_release(&table_lock);
+}
+
+struct memory_pool *memory_pool(int index) { return &pools[index]; }
+
+struct memory_pool *memory_pool_from_handle(uint64_t handle) {
+  for (int i = 0; i < MEMORY_POOL_COUNT; i++)
+    if (handle == memory_pool_handle(&pools[i])) return &pools[i];
+  return NULL;
+}
+
+/* ---- Pools and regions: discovery and attributes ------------------------ */
+
+hsa_status_t hsa_amd_agent_iterate_memory_pools(
+    hsa_agent_t agent_handle, hsa_status_t (*callback)(hsa_amd_memory_pool_t pool, void *data),
+    void *data) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct agent *agent = agent_from_handle(agent_handle);
+  if (!agent) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  for (uint32_t i = 0; i < agent->pool_count; i++) {
+    hsa_amd_memory_pool_t p = {memory_pool_handle(agent->pools[i])};
+    hsa_status_t st = callback(p, data);
+    if (st != HSA_STATUS_SUCCESS) return st;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_agent_iterate_regions(hsa_agent_t agent_handle,
+                                       hsa_status_t (*callback)(hsa_region_t region, void *data),
+                                       void *data) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct agent *agent = agent_from_handle(agent_handle);
+  if (!agent) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  for (uint32_t i = 0; i < agent->pool_count; i++) {
+    hsa_region_t r = {memory_pool_handle(agent->pools[i])};
+    hsa_status_t st = callback(r, data);
+    if (st != HSA_STATUS_SUCCESS) return st;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t handle,
+                                          hsa_amd_memory_pool_info_t attribute, void *value) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct memory_pool *p = memory_pool_from_handle(handle.handle);
+  if (!p) return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  switch (attribute) {
+    case HSA_AMD_MEMORY_POOL_INFO_SEGMENT: *(hsa_amd_segment_t *)value = p->segment; break;
+    case HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS: *(uint32_t *)value = p->global_flags; break;
+    case HSA_AMD_MEMORY_POOL_INFO_SIZE: *(size_t *)value = p->size; break;
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED: *(bool *)value = true; break;
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE:
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT:
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE: *(size_t *)value = MEMORY_GRANULE; break;
+    case HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL: *(bool *)value = true; break;
+    case HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE: *(size_t *)value = p->size; break;
+    case HSA_AMD_MEMORY_POOL_INFO_LOCATION:
+      *(hsa_amd_memory_pool_location_t *)value = HSA_AMD_MEMORY_POOL_LOCATION_CPU;
+      break;
+    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_region_get_info(hsa_region_t region, hsa_region_info_t attribute, void *value) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct memory_pool *p = memory_pool_from_handle(region.handle);
+  if (!p) return HSA_STATUS_ERROR_INVALID_REGION;
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  switch ((int)attribute) {
+    case HSA_REGION_INFO_SEGMENT: *(hsa_region_segment_t *)value = HSA_REGION_SEGMENT_GLOBAL; break;
+    /* The region flag values equal the pool flag values (hsa.h, hsa_ext_amd.h). */
+    case HSA_REGION_INFO_GLOBAL_FLAGS: *(uint32_t *)value = p->global_flags; break;
+    case HSA_REGION_INFO_SIZE:
+    case HSA_REGION_INFO_ALLOC_MAX_SIZE: *(size_t *)value = p->size; break;
+    case HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE: *(uint32_t *)value = 0; break;
+    case HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED: *(bool *)value = true; break;
+    case HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE:
+    case HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT: *(size_t *)value = MEMORY_GRANULE; break;
+    case HSA_AMD_REGION_INFO_HOST_ACCESSIBLE: *(bool *)value = true; break;
+    case HSA_AMD_REGION_INFO_BASE: *(void **)value = NULL; break;
+    case HSA_AMD_REGION_INFO_BUS_WIDTH:
+    case HSA_AMD_REGION_INFO_MAX_CLOCK_FREQUENCY: *(uint32_t *)value = 0; break;
+    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_agent_memory_pool_get_info(hsa_agent_t agent_handle,
+                                                hsa_amd_memory_pool_t pool,
+                                                hsa_amd_agent_memory_pool_info_t attribute,
+                                                void *value) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!agent_from_handle(agent_handle)) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (!memory_pool_from_handle(pool.handle))
+    return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  switch (attribute) {
+    case HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS:
+      /* Single address space: every agent reaches every pool directly. */
+      *(hsa_amd_memory_pool_access_t *)value = HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT;
+      return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS:
+      *(uint32_t *)value = 0; /* the same memory, no link in between */
+      return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO:
+      return HSA_STATUS_SUCCESS; /* zero hops: no entries to write */
+  }
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+/* ---- Allocation ------------------------------------------------------------ */
+
+static hsa_status_t pool_allocate(struct memory_pool *p, size_t size, void **ptr) {
+  if (size == 0 || !ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (size > p->size || size > SIZE_MAX - MEMORY_GRANULE) return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  size_t rounded = (size + MEMORY_GRANULE - 1) & ~(size_t)(MEMORY_GRANULE - 1);
+  void *mem = aligned_alloc(MEMORY_GRANULE, rounded);
+  if (!mem) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  struct allocation a = {(uintptr_t)mem, rounded, p, HSA_EXT_POINTER_TYPE_HSA, NULL, NULL};
+  if (!table_insert(&a)) {
+    free(mem);
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  *ptr = mem;
+  return HSA_STATUS_SUCCESS;
+}
+
+static void run_dealloc_callbacks(struct allocation *a) {
+  while (a->callbacks) {
+    struct dealloc_callback *cb = a->callbacks;
+    a->callbacks = cb->next;
+    cb->fn((void *)a->base, cb->user_data);
+    free(cb);
+  }
+}
+
+static hsa_status_t pool_free(void *ptr) {
+  if (!ptr) return HSA_STATUS_SUCCESS; /* 2.6: a NULL pointer is ignored */
+  struct allocation a;
+  if (!table_remove((uintptr_t)ptr, HSA_EXT_POINTER_TYPE_HSA, &a)) {
+    log_error("free of %p: not the start of a block this runtime allocated", ptr);
+    return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  }
+  run_dealloc_callbacks(&a);
+  free(ptr);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t pool, size_t size, uint32_t flags,
+                                          void **ptr) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct memory_pool *p = memory_pool_from_handle(pool.handle);
+  if (!p) return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+  const uint32_t known = HSA_AMD_MEMORY_POOL_PCIE_FLAG | HSA_AMD_MEMORY_POOL_CONTIGUOUS_FLAG |
+                         HSA_AMD_MEMORY_POOL_EXECUTABLE_FLAG;
+  if (flags & ~known) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return pool_allocate(p, size, ptr);
+}
+
+hsa_status_t hsa_memory_allocate(hsa_region_t region, size_t size, void **ptr) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct memory_pool *p = memory_pool_from_handle(region.handle);
+  if (!p) return HSA_STATUS_ERROR_INVALID_REGION;
+  return pool_allocate(p, size, ptr);
+}
+
+hsa_status_t hsa_amd_memory_pool_free(void *ptr) {
+  RETURN_IF_NOT_INITIALIZED();
+  return pool_free(ptr);
+}
+
+hsa_status_t hsa_memory_free(void *ptr) {
+  RETURN_IF_NOT_INITIALIZED();
+  return pool_free(ptr);
+}
+
+hsa_status_t hsa_memory_assign_agent(void *ptr, hsa_agent_t agent, hsa_access_permission_t access) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (!ptr || (unsigned)access > HSA_ACCESS_PERMISSION_RW || access == HSA_ACCESS_PERMISSION_NONE)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return HSA_STATUS_SUCCESS; /* every agent already reaches every byte */
+}
+
+/* Registration is a hint that memory will be shared with agents: nothing
+ * to do when all memory already is. */
+hsa_status_t hsa_memory_register(void *ptr, size_t size) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!ptr || size == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_memory_deregister(void *ptr, size_t size) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  (void)size;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t *agents,
+                                         const uint32_t *flags, const void *ptr) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (num_agents == 0 || !agents || !ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  (void)flags; /* reserved, must be NULL in ROCr 1.6 too; accepted either way */
+  for (uint32_t i = 0; i < num_agents; i++)
+    if (!agent_from_handle(agents[i])) return HSA_STATUS_ERROR_INVALID_AGENT;
+  lock_acquire(&table_lock);
+  bool known = find_containing((uintptr_t)ptr) != NULL;
+  lock_release(&table_lock);
+  if (!known) {
+    log_error("hsa_amd_agents_allow_access: %p was not allocated from a pool", ptr);
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  return HSA_STATUS_SUCCESS; /* single address space: already reachable */
+}
+
+hsa_status_t hsa_amd_memory_pool_can_migrate(hsa_amd_memory_pool_t src, hsa_amd_memory_pool_t dst,
+                                             bool *result) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!memory_pool_from_handle(src.handle) || !memory_pool_from_handle(dst.handle))
+    return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+  if (!result) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *result = false; /* all pools are the same memory: nothing to migrate */
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_memory_migrate(const void *ptr, hsa_amd_memory_pool_t pool, uint32_t flags) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!memory_pool_from_handle(pool.handle))
+    return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+  if (!ptr || flags != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  log_error("hsa_amd_memory_migrate: pools share one memory; migration is not offered");
+  return HSA_STATUS_ERROR;
+}
+
+/* ---- Copy and fill ------------------------------------------------------------ */
+
+hsa_status_t hsa_memory_copy(void *dst, const void *src, size_t size) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!dst || !src) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  memmove(dst, src, size);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_memory_fill(void *ptr, uint32_t value, size_t count) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!ptr || ((uintptr_t)ptr & 3) != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  uint32_t *p = ptr;
+  for (size_t i = 0; i < count; i++) p[i] = value;
+  return HSA_STATUS_SUCCESS;
+}
+
+/* ---- Locking host memory --------------------------------------------------------- */
+
+hsa_status_t hsa_amd_memory_lock(void *host_ptr, size_t size, hsa_agent_t *agents, int num_agent,
+                                 void **agent_ptr) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!host_ptr || size == 0 || !agent_ptr || num_agent < 0 || (num_agent > 0 && !agents))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  for (int i = 0; i < num_agent; i++)
+    if (!agent_from_handle(agents[i])) return HSA_STATUS_ERROR_INVALID_AGENT;
+  lock_acquire(&table_lock);
+  struct allocation *existing = find_containing((uintptr_t)host_ptr);
+  if (!existing) existing = find_containing((uintptr_t)host_ptr + size - 1);
+  lock_release(&table_lock);
+  if (existing) {
+    log_error("hsa_amd_memory_lock: %p+%zu overlaps a pool or locked block", host_ptr, size);
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  struct allocation a = {(uintptr_t)host_ptr, size, NULL, HSA_EXT_POINTER_TYPE_LOCKED, NULL, NULL};
+  if (!table_insert(&a)) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  *agent_ptr = host_ptr; /* the address agents use is the host address */
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_memory_lock_to_pool(void *host_ptr, size_t size, hsa_agent_t *agents,
+                                         int num_agent, hsa_amd_memory_pool_t pool, uint32_t flags,
+                                         void **agent_ptr) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!memory_pool_from_handle(pool.handle))
+    return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
+  if (flags != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return hsa_amd_memory_lock(host_ptr, size, agents, num_agent, agent_ptr);
+}
+
+hsa_status_t hsa_amd_memory_unlock(void *host_ptr) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct allocation a;
+  if (!host_ptr || !table_remove((uintptr_t)host_ptr, HSA_EXT_POINTER_TYPE_LOCKED, &a))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  run_dealloc_callbacks(&a);
+  return HSA_STATUS_SUCCESS;
+}
+
+/* ---- Pointer information -------------------------------------------------------- */
+
+hsa_status_t hsa_amd_pointer_info(const void *ptr, hsa_amd_pointer_info_t *info,
+                                  void *(*alloc)(size_t), uint32_t *num_agents_accessible,
+                                  hsa_agent_t **accessible) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!ptr || !info || info->size < offsetof(hsa_amd_pointer_info_t, agentOwner))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if ((num_agents_accessible == NULL) != (accessible == NULL) || (accessible && !alloc))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  hsa_amd_pointer_info_t out = {0};
+  out.size = info->size < sizeof out ? info->size : (uint32_t)sizeof out;
+  lock_acquire(&table_lock);
+  struct allocation *a = find_containing((uintptr_t)ptr);
+  if (a) {
+    out.type = a->type;
+    out.agentBaseAddress = out.hostBaseAddress = (void *)a->base;
+    out.sizeInBytes = a->size;
+    out.userData = a->user_data;
+    out.agentOwner = agent_handle(a->pool && a->pool->owner ? a->pool->owner : agent_at(0));
+    out.global_flags = a->pool ? a->pool->global_flags : HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED;
+  } else {
+    out.type = HSA_EXT_POINTER_TYPE_UNKNOWN;
+  }
+  lock_release(&table_lock);
+  memcpy(info, &out, out.size);
+  if (accessible) {
+    /* Known blocks are reachable by every agent; unknown ones by none. */
+    uint32_t n = a ? agent_count() : 0;
+    *num_agents_accessible = n;
+    *accessible = NULL;
+    if (n) {
+      hsa_agent_t *list = alloc(n * sizeof *list);
+      if (!list) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+      for (uint32_t i = 0; i < n; i++) list[i] = agent_handle(agent_at(i));
+      *accessible = list;
+    }
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_pointer_info_set_userdata(const void *ptr, void *userdata) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  lock_acquire(&table_lock);
+  struct allocation *a = find_containing((uintptr_t)ptr);
+  bool ok = a && a->base == (uintptr_t)ptr;
+  if (ok) a->user_data = userdata;
+  lock_release(&table_lock);
+  return ok ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+/* ---- Deallocation callbacks ---------------------------------------------------- */
+
+hsa_status_t hsa_amd_register_deallocation_callback(void *ptr,
+                                                    hsa_amd_deallocation_callback_t callback,
+                                                    void *user_data) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!ptr || !callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  struct dealloc_callback *cb = malloc(sizeof *cb);
+  if (!cb) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  lock_acquire(&table_lock);
+  struct allocation *a = find_containing((uintptr_t)ptr);
+  if (a) {
+    *cb = (struct dealloc_callback){callback, user_data, a->callbacks};
+    a->callbacks = cb;
+  }
+  lock_release(&table_lock);
+  if (!a) free(cb);
+  return a ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_deregister_deallocation_callback(void *ptr,
+                                                      hsa_amd_deallocation_callback_t callback) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!ptr || !callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  bool found = false;
+  lock_acquire(&table_lock);
+  struct allocation *a = find_containing((uintptr_t)ptr);
+  for (struct dealloc_callback **p = a ? &a->callbacks : NULL; p && *p; p = &(*p)->next)
+    if ((*p)->fn == callback) {
+      struct dealloc_callback *dead = *p;
+      *p = dead->next;
+      free(dead);
+      found = true;
+      break;
+    }
+  lock_release(&table_lock);
+  return found ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}

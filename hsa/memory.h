@@ -1,0 +1,39 @@
+/*
+ * memory.h - memory pools (which double as HSA regions) and the table of
+ * allocations behind hsa_amd_pointer_info.
+ *
+ * The address space is single: every pool is plain system memory that
+ * every agent reaches at the same address, so there is no migration and no
+ * mapping; "allow access" only checks its arguments. Two pools exist:
+ *   system (fine-grained, kernarg) and system-coarse (coarse-grained),
+ * both listed by every CPU agent (the GPU agent lists them too).
+ */
+#ifndef HSA_MEMORY_H
+#define HSA_MEMORY_H
+
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+
+struct agent;
+
+struct memory_pool {
+  const char *name;
+  hsa_amd_segment_t segment;
+  uint32_t global_flags;  /* hsa_amd_memory_pool_global_flag_t bits */
+  size_t size;            /* bytes of memory behind the pool */
+  struct agent *owner;    /* hsa_amd_pointer_info's agentOwner */
+};
+
+enum { MEMORY_POOL_SYSTEM = 0, MEMORY_POOL_SYSTEM_COARSE = 1, MEMORY_POOL_COUNT = 2 };
+
+/* The pool or region behind a handle, or NULL. */
+struct memory_pool *memory_pool_from_handle(uint64_t handle);
+struct memory_pool *memory_pool(int index);
+static inline uint64_t memory_pool_handle(const struct memory_pool *p) {
+  return (uint64_t)(uintptr_t)p;
+}
+
+/* Allocation granule and alignment of every pool. */
+#define MEMORY_GRANULE 4096u
+
+#endif

@@ -1,0 +1,255 @@
+/*
+ * runtime.c - hsa_init / hsa_shut_down (reference counted), system
+ * information, status strings and extension queries (HSA Runtime PRM 1.2,
+ * 2.1-2.2).
+ *
+ * Bring-up order, read top to bottom in runtime_start():
+ *   memory pools, CPU agents (workers on the spare cores), [GPU agent].
+ * Tear-down runs the other way after the last hsa_shut_down.
+ */
+#define LOG_TAG "hsa"
+#include "hsa/runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hsa/agent.h"
+#include "lib/plat.h"
+
+struct runtime rt = {.lock = LOCK_INIT,
+                     .signals = OBJECT_SET_INIT,
+                     .signal_groups = OBJECT_SET_INIT,
+                     .queues = OBJECT_SET_INIT,
+                     .executables = OBJECT_SET_INIT,
+                     .readers = OBJECT_SET_INIT};
+
+void *runtime_alloc_aligned(size_t size, size_t align) {
+  /* C11 aligned_alloc wants the size to be a multiple of the alignment. */
+  return aligned_alloc(align, (size + align - 1) & ~(align - 1));
+}
+
+static void runtime_stop(void) {
+  async_handlers_fini();
+  async_copy_fini();
+  executables_fini();
+  queues_fini();
+  for (uint32_t i = rt.agent_count; i-- > 0;) {
+    rt.agents[i]->ops->shut_down(rt.agents[i]);
+    rt.agents[i] = NULL;
+  }
+  rt.agent_count = 0;
+  signals_fini();
+  object_set_free(&rt.signal_groups);
+  memory_fini();
+}
+
+static hsa_status_t runtime_start(void) {
+  hsa_status_t st = memory_init();          /* the system memory pools */
+  if (st == HSA_STATUS_SUCCESS) st = cpu_agents_create(); /* cores that run AQL */
+  if (st != HSA_STATUS_SUCCESS) runtime_stop();
+  return st;
+}
+
+hsa_status_t hsa_init(void) {
+  lock_acquire(&rt.lock);
+  uint32_t count = atomic_load(&rt.refcount);
+  hsa_status_t st = HSA_STATUS_SUCCESS;
+  if (count == UINT32_MAX) {
+    st = HSA_STATUS_ERROR_REFCOUNT_OVERFLOW;
+  } else if (count == 0) {
+    lock_release(&rt.lock); /* agents register under rt.lock */
+    st = runtime_start();
+    lock_acquire(&rt.lock);
+    if (st == HSA_STATUS_SUCCESS) log_info("runtime up: %u agents", rt.agent_count);
+  }
+  if (st == HSA_STATUS_SUCCESS) atomic_store_explicit(&rt.refcount, count + 1, memory_order_release);
+  lock_release(&rt.lock);
+  return st;
+}
+
+hsa_status_t hsa_shut_down(void) {
+  lock_acquire(&rt.lock);
+  uint32_t count = atomic_load(&rt.refcount);
+  if (count == 0) {
+    lock_release(&rt.lock);
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  }
+  atomic_store_explicit(&rt.refcount, count - 1, memory_order_release);
+  lock_release(&rt.lock);
+  if (count == 1) runtime_stop();
+  return HSA_STATUS_SUCCESS;
+}
+
+/* ---- System information --------------------------------------------------- */
+
+/* Extensions this runtime offers (bits of HSA_SYSTEM_INFO_EXTENSIONS):
+ * none of the optional HSA ones, and of AMD's, none with a function table. */
+static bool extension_supported(uint16_t extension, uint16_t major) {
+  (void)extension;
+  (void)major;
+  return false;
+}
+
+hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void *value) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  switch ((int)attribute) {
+    case HSA_SYSTEM_INFO_VERSION_MAJOR: *(uint16_t *)value = 1; break;
+    case HSA_SYSTEM_INFO_VERSION_MINOR: *(uint16_t *)value = 2; break;
+    case HSA_SYSTEM_INFO_TIMESTAMP: *(uint64_t *)value = plat_now_ns(); break;
+    case HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY:
+      *(uint64_t *)value = RUNTIME_TIMESTAMP_FREQUENCY_HZ;
+      break;
+    /* A wait may last forever (the timeout hint is just a hint). */
+    case HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT: *(uint64_t *)value = UINT64_MAX; break;
+    case HSA_SYSTEM_INFO_ENDIANNESS: *(hsa_endianness_t *)value = HSA_ENDIANNESS_LITTLE; break;
+    case HSA_SYSTEM_INFO_MACHINE_MODEL:
+      *(hsa_machine_model_t *)value = HSA_MACHINE_MODEL_LARGE;
+      break;
+    case HSA_SYSTEM_INFO_EXTENSIONS: {
+      uint8_t *mask = value;
+      memset(mask, 0, 128);
+      for (uint16_t e = 0; e < 128 * 8; e++)
+        if (extension_supported(e, 1)) mask[e / 8] |= (uint8_t)(1u << (e % 8));
+      break;
+    }
+    case HSA_AMD_SYSTEM_INFO_BUILD_VERSION: *(const char **)value = "hsa-metal 1.2"; break;
+    /* Memory is shared by construction, but the SVM attribute API (ranges,
+     * prefetch, migration) is not offered. */
+    case HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED: *(bool *)value = false; break;
+    case HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT: *(bool *)value = true; break;
+    case HSA_AMD_SYSTEM_INFO_MWAITX_ENABLED: *(bool *)value = false; break;
+    case HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED: *(bool *)value = false; break;
+    case HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED: *(bool *)value = false; break;
+    case HSA_AMD_SYSTEM_INFO_XNACK_ENABLED: *(bool *)value = false; break;
+    case HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR:
+      *(uint16_t *)value = HSA_AMD_INTERFACE_VERSION_MAJOR;
+      break;
+    case HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR:
+      *(uint16_t *)value = HSA_AMD_INTERFACE_VERSION_MINOR;
+      break;
+    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+static const struct {
+  uint16_t id;
+  const char *name;
+} extension_names[] = {
+    {HSA_EXTENSION_FINALIZER, "HSA_EXTENSION_FINALIZER"},
+    {HSA_EXTENSION_IMAGES, "HSA_EXTENSION_IMAGES"},
+    {HSA_EXTENSION_PERFORMANCE_COUNTERS, "HSA_EXTENSION_PERFORMANCE_COUNTERS"},
+    {HSA_EXTENSION_PROFILING_EVENTS, "HSA_EXTENSION_PROFILING_EVENTS"},
+    {HSA_EXTENSION_AMD_PROFILER, "HSA_EXTENSION_AMD_PROFILER"},
+    {HSA_EXTENSION_AMD_LOADER, "HSA_EXTENSION_AMD_LOADER"},
+    {HSA_EXTENSION_AMD_AQLPROFILE, "HSA_EXTENSION_AMD_AQLPROFILE"},
+    {HSA_EXTENSION_AMD_PC_SAMPLING, "HSA_EXTENSION_AMD_PC_SAMPLING"},
+};
+
+hsa_status_t hsa_extension_get_name(uint16_t extension, const char **name) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!name) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  for (size_t i = 0; i < sizeof extension_names / sizeof extension_names[0]; i++)
+    if (extension_names[i].id == extension) {
+      *name = extension_names[i].name;
+      return HSA_STATUS_SUCCESS;
+    }
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_system_extension_supported(uint16_t extension, uint16_t version_major,
+                                            uint16_t version_minor, bool *result) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!result || extension > HSA_AMD_LAST_EXTENSION) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  (void)version_minor;
+  *result = extension_supported(extension, version_major);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_system_major_extension_supported(uint16_t extension, uint16_t version_major,
+                                                  uint16_t *version_minor, bool *result) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!result || !version_minor || extension > HSA_AMD_LAST_EXTENSION)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *result = extension_supported(extension, version_major);
+  *version_minor = 0;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_system_get_extension_table(uint16_t extension, uint16_t version_major,
+                                            uint16_t version_minor, void *table) {
+  RETURN_IF_NOT_INITIALIZED();
+  (void)version_minor;
+  if (!table || !extension_supported(extension, version_major))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_system_get_major_extension_table(uint16_t extension, uint16_t version_major,
+                                                  size_t table_length, void *table) {
+  RETURN_IF_NOT_INITIALIZED();
+  (void)table_length;
+  if (!table || !extension_supported(extension, version_major))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+/* ---- Status strings (texts ours; meanings from PRM 2.1 and ROCr) ----------- */
+
+static const char *status_text(hsa_status_t status) {
+  switch ((int)status) {
+    case HSA_STATUS_SUCCESS: return "HSA_STATUS_SUCCESS: the function succeeded";
+    case HSA_STATUS_INFO_BREAK: return "HSA_STATUS_INFO_BREAK: a callback stopped the iteration";
+    case HSA_STATUS_ERROR: return "HSA_STATUS_ERROR: generic error";
+    case HSA_STATUS_ERROR_INVALID_ARGUMENT: return "HSA_STATUS_ERROR_INVALID_ARGUMENT: an argument is invalid";
+    case HSA_STATUS_ERROR_INVALID_QUEUE_CREATION: return "HSA_STATUS_ERROR_INVALID_QUEUE_CREATION: the queue cannot be created as requested";
+    case HSA_STATUS_ERROR_INVALID_ALLOCATION: return "HSA_STATUS_ERROR_INVALID_ALLOCATION: invalid allocation or free";
+    case HSA_STATUS_ERROR_INVALID_AGENT: return "HSA_STATUS_ERROR_INVALID_AGENT: the agent is invalid";
+    case HSA_STATUS_ERROR_INVALID_REGION: return "HSA_STATUS_ERROR_INVALID_REGION: the region is invalid";
+    case HSA_STATUS_ERROR_INVALID_SIGNAL: return "HSA_STATUS_ERROR_INVALID_SIGNAL: the signal is invalid";
+    case HSA_STATUS_ERROR_INVALID_QUEUE: return "HSA_STATUS_ERROR_INVALID_QUEUE: the queue is invalid";
+    case HSA_STATUS_ERROR_OUT_OF_RESOURCES: return "HSA_STATUS_ERROR_OUT_OF_RESOURCES: out of resources";
+    case HSA_STATUS_ERROR_INVALID_PACKET_FORMAT: return "HSA_STATUS_ERROR_INVALID_PACKET_FORMAT: malformed AQL packet";
+    case HSA_STATUS_ERROR_RESOURCE_FREE: return "HSA_STATUS_ERROR_RESOURCE_FREE: a resource could not be freed";
+    case HSA_STATUS_ERROR_NOT_INITIALIZED: return "HSA_STATUS_ERROR_NOT_INITIALIZED: the runtime is not initialized";
+    case HSA_STATUS_ERROR_REFCOUNT_OVERFLOW: return "HSA_STATUS_ERROR_REFCOUNT_OVERFLOW: too many hsa_init calls";
+    case HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS: return "HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS: arguments do not fit together";
+    case HSA_STATUS_ERROR_INVALID_INDEX: return "HSA_STATUS_ERROR_INVALID_INDEX: the index is invalid";
+    case HSA_STATUS_ERROR_INVALID_ISA: return "HSA_STATUS_ERROR_INVALID_ISA: the ISA is invalid";
+    case HSA_STATUS_ERROR_INVALID_ISA_NAME: return "HSA_STATUS_ERROR_INVALID_ISA_NAME: the ISA name is invalid";
+    case HSA_STATUS_ERROR_INVALID_CODE_OBJECT: return "HSA_STATUS_ERROR_INVALID_CODE_OBJECT: the code object is invalid";
+    case HSA_STATUS_ERROR_INVALID_EXECUTABLE: return "HSA_STATUS_ERROR_INVALID_EXECUTABLE: the executable is invalid";
+    case HSA_STATUS_ERROR_FROZEN_EXECUTABLE: return "HSA_STATUS_ERROR_FROZEN_EXECUTABLE: the executable is frozen";
+    case HSA_STATUS_ERROR_INVALID_SYMBOL_NAME: return "HSA_STATUS_ERROR_INVALID_SYMBOL_NAME: no symbol of that name";
+    case HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED: return "HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED: the variable is already defined";
+    case HSA_STATUS_ERROR_VARIABLE_UNDEFINED: return "HSA_STATUS_ERROR_VARIABLE_UNDEFINED: the variable is undefined";
+    case HSA_STATUS_ERROR_EXCEPTION: return "HSA_STATUS_ERROR_EXCEPTION: an HSAIL exception was raised";
+    case HSA_STATUS_ERROR_INVALID_CODE_SYMBOL: return "HSA_STATUS_ERROR_INVALID_CODE_SYMBOL: the code symbol is invalid";
+    case HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL: return "HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL: the executable symbol is invalid";
+    case HSA_STATUS_ERROR_INVALID_FILE: return "HSA_STATUS_ERROR_INVALID_FILE: the file descriptor is invalid";
+    case HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER: return "HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER: the code object reader is invalid";
+    case HSA_STATUS_ERROR_INVALID_CACHE: return "HSA_STATUS_ERROR_INVALID_CACHE: the cache is invalid";
+    case HSA_STATUS_ERROR_INVALID_WAVEFRONT: return "HSA_STATUS_ERROR_INVALID_WAVEFRONT: the wavefront is invalid";
+    case HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP: return "HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP: the signal group is invalid";
+    case HSA_STATUS_ERROR_INVALID_RUNTIME_STATE: return "HSA_STATUS_ERROR_INVALID_RUNTIME_STATE: the runtime is in an invalid state";
+    case HSA_STATUS_ERROR_FATAL: return "HSA_STATUS_ERROR_FATAL: fatal error";
+    case HSA_STATUS_ERROR_INVALID_MEMORY_POOL: return "HSA_STATUS_ERROR_INVALID_MEMORY_POOL: the memory pool is invalid";
+    case HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: return "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: memory access outside an aperture";
+    case HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION: return "HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION: illegal instruction";
+    case HSA_STATUS_ERROR_MEMORY_FAULT: return "HSA_STATUS_ERROR_MEMORY_FAULT: memory fault";
+    case HSA_STATUS_CU_MASK_REDUCED: return "HSA_STATUS_CU_MASK_REDUCED: the CU mask was reduced";
+    case HSA_STATUS_ERROR_OUT_OF_REGISTERS: return "HSA_STATUS_ERROR_OUT_OF_REGISTERS: out of registers";
+    case HSA_STATUS_ERROR_RESOURCE_BUSY: return "HSA_STATUS_ERROR_RESOURCE_BUSY: the resource is busy";
+  }
+  return NULL;
+}
+
+hsa_status_t hsa_status_string(hsa_status_t status, const char **status_string) {
+  RETURN_IF_NOT_INITIALIZED(); /* PRM 2.1.1 */
+  if (!status_string) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const char *text = status_text(status);
+  if (!text) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *status_string = text;
+  return HSA_STATUS_SUCCESS;
+}

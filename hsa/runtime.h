@@ -1,0 +1,60 @@
+/*
+ * runtime.h - the runtime's global state and the helpers every API file
+ * uses: the init reference count, the object sets behind handle checks, and
+ * the event that signal waiters sleep on.
+ */
+#ifndef HSA_RUNTIME_H
+#define HSA_RUNTIME_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+
+#include "hsa/event.h"
+#include "hsa/lock.h"
+#include "hsa/object_set.h"
+
+#define RUNTIME_MAX_AGENTS 16
+
+struct agent;
+
+struct runtime {
+  struct lock lock;           /* init/shut_down, agent and queue lists */
+  _Atomic uint32_t refcount;  /* hsa_init count; 0 = not initialised */
+  struct agent *agents[RUNTIME_MAX_AGENTS];
+  uint32_t agent_count;
+  struct object_set signals, signal_groups, queues, executables, readers;
+  /* Notified whenever a signal that somebody waits on changes. */
+  struct event signal_event;
+};
+
+extern struct runtime rt;
+
+static inline bool runtime_initialized(void) {
+  return atomic_load_explicit(&rt.refcount, memory_order_acquire) != 0;
+}
+
+/* Entry check of every API function that needs an initialised runtime. */
+#define RETURN_IF_NOT_INITIALIZED()                                           \
+  do {                                                                        \
+    if (!runtime_initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;       \
+  } while (0)
+
+/* Timestamps are nanoseconds of plat_now_ns: the frequency is 1 GHz. */
+#define RUNTIME_TIMESTAMP_FREQUENCY_HZ 1000000000ull
+
+/* 64-byte aligned allocation (signals, queues: cache-line objects). */
+void *runtime_alloc_aligned(size_t size, size_t align);
+
+/* Sub-systems' set-up and tear-down, in hsa_init / hsa_shut_down order. */
+hsa_status_t memory_init(void);
+void memory_fini(void);
+void signals_fini(void);  /* destroys signals the program left behind */
+void queues_fini(void);
+void executables_fini(void);
+void async_handlers_fini(void);
+void async_copy_fini(void);
+
+#endif

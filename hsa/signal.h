@@ -1,0 +1,89 @@
+/*
+ * signal.h - signals inside the runtime.
+ *
+ * A signal is an amd_signal_t (64 bytes, the hardware-visible part; its
+ * address is the hsa_signal_t handle) followed by the runtime's bookkeeping.
+ * The GPU and the CPU agents read and decrement amd.value directly.
+ *
+ * Waking waiters: a signal counts its sleeping waiters; every change made
+ * through the API (or a CPU agent's completion) notifies rt.signal_event if
+ * the count is non-zero. Waiters sleep on rt.signal_event with a bounded
+ * timeout, so a change made by hardware without a notification is still
+ * seen within the back-off cap (SIGNAL_WAIT_MAX_SLEEP_NS).
+ */
+#ifndef HSA_SIGNAL_H
+#define HSA_SIGNAL_H
+
+#include <hsa/amd_hsa_signal.h>
+
+#include "hsa/runtime.h"
+
+#define SIGNAL_WAIT_MAX_SLEEP_NS 1000000u /* longest sleep between checks: 1 ms */
+
+struct signal {
+  amd_signal_t amd;
+  _Atomic uint32_t waiters;   /* sleeping waiters (wait, groups, handlers) */
+  /* Doorbell signals: called after each store, e.g. to wake a CPU agent. */
+  void (*ring)(struct signal *s, int64_t value);
+  void *ring_arg;
+  uint64_t attributes;        /* hsa_amd_signal_attribute_t bits */
+};
+
+static inline struct signal *signal_from_handle(hsa_signal_t h) {
+  return (struct signal *)(uintptr_t)h.handle;
+}
+static inline hsa_signal_t signal_handle(const struct signal *s) {
+  hsa_signal_t h = {(uint64_t)(uintptr_t)s};
+  return h;
+}
+
+/* True if h names a live signal. */
+bool signal_is_valid(hsa_signal_t h);
+
+/* Creates a signal of `kind` (USER or DOORBELL). */
+hsa_status_t signal_create(amd_signal_kind64_t kind, hsa_signal_value_t initial, uint64_t attributes,
+                           struct signal **out);
+void signal_destroy(struct signal *s);
+
+/* After changing amd.value: wakes sleepers, if any. */
+static inline void signal_notify(struct signal *s) {
+  /* Order the change before reading the waiter count (see event.h). */
+  atomic_thread_fence(memory_order_seq_cst);
+  if (atomic_load_explicit(&s->waiters, memory_order_relaxed) != 0)
+    event_notify(&rt.signal_event);
+}
+
+/* Packet processors complete a packet with this: atomic decrement by one
+ * (release), then wake waiters. */
+void signal_complete(hsa_signal_t h);
+
+/* True if `value` satisfies `cond` against `compare`. */
+static inline bool signal_condition_holds(hsa_signal_condition_t cond, hsa_signal_value_t value,
+                                          hsa_signal_value_t compare) {
+  switch (cond) {
+    case HSA_SIGNAL_CONDITION_EQ: return value == compare;
+    case HSA_SIGNAL_CONDITION_NE: return value != compare;
+    case HSA_SIGNAL_CONDITION_LT: return value < compare;
+    case HSA_SIGNAL_CONDITION_GTE: return value >= compare;
+  }
+  return false;
+}
+
+/* The spin-then-sleep loop of every wait: calls check(arg) until it returns
+ * true or the deadline (plat_now_ns value, UINT64_MAX: none) passes; the
+ * waiter is registered on `signals` while it sleeps. Returns true if check
+ * succeeded. */
+bool signal_wait_loop(struct signal *const *signals, uint32_t count, bool (*check)(void *arg),
+                      void *arg, uint64_t deadline_ns, hsa_wait_state_t wait_state);
+
+/* hsa_signal_destroy drops the async handlers of a dead signal. */
+void async_handlers_forget_signal(struct signal *s);
+
+/* Waits until one of `signals` satisfies its condition (index and value
+ * out) or the timeout (ticks) passes; false on timeout. */
+bool signal_wait_any(uint32_t count, struct signal *const *signals,
+                     const hsa_signal_condition_t *conds, const hsa_signal_value_t *values,
+                     uint64_t timeout, hsa_wait_state_t wait_state, int order, uint32_t *index,
+                     hsa_signal_value_t *value);
+
+#endif

@@ -1,0 +1,203 @@
+/*
+ * signal_handler.c - asynchronous signal handlers and asynchronous
+ * functions (ROCr hsa_ext_amd.h: hsa_amd_signal_async_handler,
+ * hsa_amd_async_function).
+ *
+ * One worker ("hsa-async"), started when the first handler or function
+ * arrives, runs them. It never spins: it registers as a waiter on every
+ * watched signal and sleeps on rt.signal_event, which any change of those
+ * signals notifies (with a bounded nap, so a value changed by hardware
+ * without a notification is still seen within SIGNAL_WAIT_MAX_SLEEP_NS).
+ */
+#define LOG_TAG "async"
+#include <stdlib.h>
+
+#include "hsa/signal.h"
+#include "lib/plat.h"
+
+struct handler {
+  struct signal *signal;
+  hsa_signal_condition_t cond;
+  hsa_signal_value_t value;
+  hsa_amd_signal_handler fn;
+  void *arg;
+  struct handler *next;
+};
+
+struct async_call {
+  void (*fn)(void *arg);
+  void *arg;
+  struct async_call *next;
+};
+
+static struct lock lock = LOCK_INIT;
+static struct handler *handlers;
+static struct async_call *calls, **calls_tail = &calls;
+static int worker = -1;
+static _Atomic bool stopping;
+
+/* Removes and returns a handler whose condition holds, or NULL. */
+static struct handler *take_ready_handler(hsa_signal_value_t *value) {
+  lock_acquire(&lock);
+  for (struct handler **p = &handlers; *p; p = &(*p)->next) {
+    struct handler *h = *p;
+    hsa_signal_value_t v = __atomic_load_n(&h->signal->amd.value, __ATOMIC_ACQUIRE);
+    if (signal_condition_holds(h->cond, v, h->value)) {
+      *p = h->next;
+      atomic_fetch_sub(&h->signal->waiters, 1);
+      lock_release(&lock);
+      *value = v;
+      return h;
+    }
+  }
+  lock_release(&lock);
+  return NULL;
+}
+
+static struct async_call *take_call(void) {
+  lock_acquire(&lock);
+  struct async_call *c = calls;
+  if (c) {
+    calls = c->next;
+    if (!calls) calls_tail = &calls;
+  }
+  lock_release(&lock);
+  return c;
+}
+
+static void add_handler(struct handler *h) {
+  atomic_fetch_add(&h->signal->waiters, 1);
+  h->next = handlers;
+  handlers = h;
+}
+
+static void async_main(void *unused) {
+  (void)unused;
+  uint64_t nap = 10000;
+  while (!atomic_load(&stopping)) {
+    hsa_signal_value_t v;
+    struct handler *h = take_ready_handler(&v);
+    if (h) {
+      bool keep = h->fn(v, h->arg);
+      lock_acquire(&lock);
+      if (keep && h->signal->amd.kind == AMD_SIGNAL_KIND_USER) add_handler(h);
+      else free(h);
+      lock_release(&lock);
+      nap = 10000;
+      continue;
+    }
+    struct async_call *c = take_call();
+    if (c) {
+      c->fn(c->arg);
+      free(c);
+      continue;
+    }
+    uint32_t seen = event_prepare_wait(&rt.signal_event);
+    lock_acquire(&lock);
+    bool ready = calls != NULL;
+    for (struct handler *p = handlers; p && !ready; p = p->next)
+      ready = signal_condition_holds(p->cond, __atomic_load_n(&p->signal->amd.value, __ATOMIC_ACQUIRE), p->value);
+    lock_release(&lock);
+    if (!ready && !atomic_load(&stopping)) event_commit_wait(&rt.signal_event, seen, nap);
+    event_cancel_wait(&rt.signal_event);
+    if (nap < SIGNAL_WAIT_MAX_SLEEP_NS) nap *= 2;
+  }
+}
+
+/* Starts the worker if needed; the caller holds `lock`. */
+static hsa_status_t ensure_worker_locked(void) {
+  if (worker >= 0) return HSA_STATUS_SUCCESS;
+  atomic_store(&stopping, false);
+  worker = plat_worker_start("hsa-async", async_main, NULL);
+  if (worker < 0) {
+    log_error("cannot start the async handler worker (no free core)");
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_signal_async_handler(hsa_signal_t signal, hsa_signal_condition_t cond,
+                                          hsa_signal_value_t value, hsa_amd_signal_handler fn,
+                                          void *arg) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!signal_is_valid(signal) || signal_from_handle(signal)->amd.kind != AMD_SIGNAL_KIND_USER)
+    return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  if (!fn || (unsigned)cond > HSA_SIGNAL_CONDITION_GTE) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  struct handler *h = malloc(sizeof *h);
+  if (!h) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  *h = (struct handler){signal_from_handle(signal), cond, value, fn, arg, NULL};
+  lock_acquire(&lock);
+  hsa_status_t st = ensure_worker_locked();
+  if (st == HSA_STATUS_SUCCESS) add_handler(h);
+  lock_release(&lock);
+  if (st != HSA_STATUS_SUCCESS) {
+    free(h);
+    return st;
+  }
+  event_notify(&rt.signal_event); /* the condition may hold already */
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_async_function(void (*callback)(void *arg), void *arg) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  struct async_call *c = malloc(sizeof *c);
+  if (!c) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  *c = (struct async_call){callback, arg, NULL};
+  lock_acquire(&lock);
+  hsa_status_t st = ensure_worker_locked();
+  if (st == HSA_STATUS_SUCCESS) {
+    *calls_tail = c;
+    calls_tail = &c->next;
+  }
+  lock_release(&lock);
+  if (st != HSA_STATUS_SUCCESS) {
+    free(c);
+    return st;
+  }
+  atomic_fetch_add(&rt.signal_event.seq, 1); /* wake the worker unconditionally */
+  plat_wake((const volatile uint32_t *)&rt.signal_event.seq);
+  return HSA_STATUS_SUCCESS;
+}
+
+/* hsa_signal_destroy: handlers of a dead signal never run. */
+void async_handlers_forget_signal(struct signal *s) {
+  lock_acquire(&lock);
+  for (struct handler **p = &handlers; *p;) {
+    struct handler *h = *p;
+    if (h->signal == s) {
+      *p = h->next;
+      atomic_fetch_sub(&s->waiters, 1);
+      free(h);
+    } else {
+      p = &h->next;
+    }
+  }
+  lock_release(&lock);
+}
+
+void async_handlers_fini(void) {
+  lock_acquire(&lock);
+  int w = worker;
+  worker = -1;
+  lock_release(&lock);
+  if (w >= 0) {
+    atomic_store(&stopping, true);
+    atomic_fetch_add(&rt.signal_event.seq, 1);
+    plat_wake((const volatile uint32_t *)&rt.signal_event.seq);
+    plat_worker_join(w);
+  }
+  lock_acquire(&lock);
+  while (handlers) {
+    struct handler *h = handlers;
+    handlers = h->next;
+    free(h);
+  }
+  struct async_call *c;
+  while ((c = calls) != NULL) {
+    calls = c->next;
+    free(c);
+  }
+  calls_tail = &calls;
+  lock_release(&lock);
+}

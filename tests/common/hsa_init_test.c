@@ -1,0 +1,178 @@
+/*
+ * hsa_init_test.c - hsa_init/hsa_shut_down reference counting, system
+ * information, status strings and extension queries. Includes our rewrite
+ * of the HSA runtime conformance tests for init and system info (what they
+ * check: init/shut_down pairing and repetition, API use before init,
+ * timestamp monotonicity and frequency, attribute values).
+ */
+#include <string.h>
+
+#include "lib/plat.h"
+#include "tests/common/hsa_test_util.h"
+
+/* A failed test leaves without its hsa_shut_down: start from zero. */
+static void shut_down_fully(void) {
+  while (hsa_shut_down() == HSA_STATUS_SUCCESS) {
+  }
+}
+
+TEST(hsa_init_refcount_pairs_init_and_shut_down) {
+  shut_down_fully();
+  uint16_t major;
+  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  HSA_ASSERT_OK(hsa_init());
+  HSA_ASSERT_OK(hsa_init());
+  HSA_ASSERT_OK(hsa_shut_down());
+  /* Still initialised: one hsa_init is outstanding. */
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major));
+  HSA_ASSERT_OK(hsa_shut_down());
+  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_ERROR_NOT_INITIALIZED);
+}
+
+TEST(hsa_init_repeated_cycles_leave_nothing_behind) {
+  /* Conformance "init/shut_down in a loop": every cycle brings agents up
+   * and down; objects left by the program are reclaimed at shut down. */
+  for (int i = 0; i < 20; i++) {
+    HSA_ASSERT_OK(hsa_init());
+    hsa_agent_t agents[4];
+    ASSERT_GE(hsa_test_cpu_agents(agents, 4), 1);
+    hsa_signal_t s;
+    HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &s)); /* deliberately not destroyed */
+    hsa_queue_t *q;
+    HSA_ASSERT_OK(hsa_queue_create(agents[0], 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q));
+    HSA_ASSERT_OK(hsa_shut_down());
+  }
+}
+
+TEST(hsa_init_api_before_init_is_refused) {
+  shut_down_fully();
+  hsa_signal_t s;
+  ASSERT_EQ(hsa_signal_create(0, 0, NULL, &s), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  ASSERT_EQ(hsa_iterate_agents(NULL, NULL), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  void *p;
+  hsa_region_t r = {0};
+  ASSERT_EQ(hsa_memory_allocate(r, 64, &p), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  const char *text;
+  ASSERT_EQ(hsa_status_string(HSA_STATUS_SUCCESS, &text), HSA_STATUS_ERROR_NOT_INITIALIZED);
+}
+
+TEST(hsa_system_info_reports_documented_values) {
+  HSA_ASSERT_OK(hsa_init());
+  uint16_t major = 0, minor = 0;
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major));
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MINOR, &minor));
+  ASSERT_EQ(major, 1);
+  ASSERT_EQ(minor, 2);
+  uint64_t freq = 0, max_wait = 0;
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &freq));
+  ASSERT_GE(freq, 1000000); /* PRM 2.2: at least 1 MHz */
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT, &max_wait));
+  ASSERT_NE(max_wait, 0);
+  hsa_endianness_t endian;
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_ENDIANNESS, &endian));
+  ASSERT_EQ(endian, HSA_ENDIANNESS_LITTLE);
+  hsa_machine_model_t model;
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_MACHINE_MODEL, &model));
+  ASSERT_EQ(model, HSA_MACHINE_MODEL_LARGE);
+  uint8_t ext[128];
+  memset(ext, 0xaa, sizeof ext);
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_EXTENSIONS, ext));
+  for (int i = 0; i < 128; i++) ASSERT_EQ(ext[i], 0);
+  uint16_t amd_major = 0, amd_minor = 0;
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR, &amd_major));
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR, &amd_minor));
+  ASSERT_EQ(amd_major, HSA_AMD_INTERFACE_VERSION_MAJOR);
+  ASSERT_EQ(amd_minor, HSA_AMD_INTERFACE_VERSION_MINOR);
+  const char *build = NULL;
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_BUILD_VERSION, &build));
+  ASSERT_NOT_NULL(build);
+  bool flag = true;
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED, &flag));
+  ASSERT_FALSE(flag);
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT, &flag));
+  ASSERT_TRUE(flag);
+  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_system_get_info((hsa_system_info_t)0x1234, &major), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  HSA_ASSERT_OK(hsa_shut_down());
+}
+
+TEST(hsa_system_timestamp_is_monotonic_at_its_frequency) {
+  HSA_ASSERT_OK(hsa_init());
+  uint64_t freq, t0, t1, prev;
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &freq));
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &t0));
+  prev = t0;
+  for (int i = 0; i < 1000; i++) {
+    uint64_t t;
+    HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &t));
+    ASSERT_GE(t, prev);
+    prev = t;
+  }
+  /* 20 ms of plat_now_ns must read as at least 20 ms of timestamp ticks. */
+  uint64_t start = plat_now_ns();
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &t0));
+  plat_sleep_ns(20000000);
+  HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &t1));
+  uint64_t elapsed_ns = plat_now_ns() - start;
+  uint64_t ticks_ns = (t1 - t0) * 1000000000ull / freq;
+  ASSERT_GE(ticks_ns, 20000000);
+  ASSERT_LE(ticks_ns, elapsed_ns);
+  HSA_ASSERT_OK(hsa_shut_down());
+}
+
+TEST(hsa_status_string_names_every_status) {
+  HSA_ASSERT_OK(hsa_init());
+  static const int statuses[] = {
+      HSA_STATUS_SUCCESS, HSA_STATUS_INFO_BREAK, HSA_STATUS_ERROR, HSA_STATUS_ERROR_INVALID_ARGUMENT,
+      HSA_STATUS_ERROR_INVALID_QUEUE_CREATION, HSA_STATUS_ERROR_INVALID_ALLOCATION,
+      HSA_STATUS_ERROR_INVALID_AGENT, HSA_STATUS_ERROR_INVALID_REGION, HSA_STATUS_ERROR_INVALID_SIGNAL,
+      HSA_STATUS_ERROR_INVALID_QUEUE, HSA_STATUS_ERROR_OUT_OF_RESOURCES,
+      HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, HSA_STATUS_ERROR_RESOURCE_FREE,
+      HSA_STATUS_ERROR_NOT_INITIALIZED, HSA_STATUS_ERROR_REFCOUNT_OVERFLOW,
+      HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS, HSA_STATUS_ERROR_INVALID_INDEX,
+      HSA_STATUS_ERROR_INVALID_ISA, HSA_STATUS_ERROR_INVALID_ISA_NAME,
+      HSA_STATUS_ERROR_INVALID_CODE_OBJECT, HSA_STATUS_ERROR_INVALID_EXECUTABLE,
+      HSA_STATUS_ERROR_FROZEN_EXECUTABLE, HSA_STATUS_ERROR_INVALID_SYMBOL_NAME,
+      HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED, HSA_STATUS_ERROR_VARIABLE_UNDEFINED,
+      HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_INVALID_CODE_SYMBOL,
+      HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL, HSA_STATUS_ERROR_INVALID_FILE,
+      HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER, HSA_STATUS_ERROR_INVALID_CACHE,
+      HSA_STATUS_ERROR_INVALID_WAVEFRONT, HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP,
+      HSA_STATUS_ERROR_INVALID_RUNTIME_STATE, HSA_STATUS_ERROR_FATAL,
+      HSA_STATUS_ERROR_INVALID_MEMORY_POOL, HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION,
+      HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION, HSA_STATUS_ERROR_MEMORY_FAULT,
+      HSA_STATUS_CU_MASK_REDUCED, HSA_STATUS_ERROR_OUT_OF_REGISTERS, HSA_STATUS_ERROR_RESOURCE_BUSY};
+  for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++) {
+    const char *text = NULL;
+    HSA_ASSERT_OK(hsa_status_string((hsa_status_t)statuses[i], &text));
+    ASSERT_NOT_NULL(text);
+    ASSERT_GT(strlen(text), 10);
+  }
+  const char *text;
+  ASSERT_EQ(hsa_status_string((hsa_status_t)0x7777, &text), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_status_string(HSA_STATUS_SUCCESS, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  HSA_ASSERT_OK(hsa_shut_down());
+}
+
+TEST(hsa_extension_queries_report_no_extension) {
+  HSA_ASSERT_OK(hsa_init());
+  const char *name;
+  HSA_ASSERT_OK(hsa_extension_get_name(HSA_EXTENSION_IMAGES, &name));
+  ASSERT_STR_EQ(name, "HSA_EXTENSION_IMAGES");
+  HSA_ASSERT_OK(hsa_extension_get_name(HSA_EXTENSION_AMD_LOADER, &name));
+  ASSERT_EQ(hsa_extension_get_name(0x150, &name), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  bool result = true;
+  uint16_t minor = 9;
+  HSA_ASSERT_OK(hsa_system_major_extension_supported(HSA_EXTENSION_IMAGES, 1, &minor, &result));
+  ASSERT_FALSE(result);
+  result = true;
+  HSA_ASSERT_OK(hsa_system_extension_supported(HSA_EXTENSION_FINALIZER, 1, 0, &result));
+  ASSERT_FALSE(result);
+  ASSERT_EQ(hsa_system_extension_supported(HSA_EXTENSION_FINALIZER, 1, 0, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  char table[64];
+  ASSERT_EQ(hsa_system_get_major_extension_table(HSA_EXTENSION_IMAGES, 1, sizeof table, table),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  HSA_ASSERT_OK(hsa_shut_down());
+}

@@ -1,0 +1,138 @@
+/*
+ * rocr_dispatch.c - a program written the way ROCr programs are: find a
+ * CPU agent and its kernarg pool, create a queue and a completion signal,
+ * find the kernel through an executable, dispatch it with an AQL packet,
+ * wait, check. Only the kernel's definition (HSA_CPU_KERNEL) is specific to
+ * hsa-metal; the dispatch code is what a GPU dispatch looks like.
+ *
+ * Built by `make test` with exactly:
+ *   cc -Ihsa/include prog.c build/host/lib/libhsa-runtime64.a -lpthread -lm
+ */
+#include <hsa/hsa.h>
+#include <hsa/hsa_cpu_kernel.h>
+#include <hsa/hsa_ext_amd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N 100000
+
+struct args {
+  const float *a, *b;
+  float *c;
+  uint32_t n;
+};
+
+HSA_CPU_KERNEL(vector_add, sizeof(struct args)) {
+  const struct args *args = hsa_dispatch->kernarg;
+  for (uint32_t i = 0; i < hsa_dispatch->item_count[0]; i++) {
+    uint32_t x = hsa_dispatch->global_offset[0] + i;
+    if (x < args->n) args->c[x] = args->a[x] + args->b[x];
+  }
+}
+
+#define CHECK(call)                                                           \
+  do {                                                                        \
+    hsa_status_t st_ = (call);                                                \
+    if (st_ != HSA_STATUS_SUCCESS) {                                          \
+      const char *msg_ = "?";                                                 \
+      hsa_status_string(st_, &msg_);                                          \
+      fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, msg_); \
+      exit(1);                                                                \
+    }                                                                         \
+  } while (0)
+
+static hsa_status_t find_cpu(hsa_agent_t agent, void *data) {
+  hsa_device_type_t type;
+  CHECK(hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type));
+  uint32_t features;
+  CHECK(hsa_agent_get_info(agent, HSA_AGENT_INFO_FEATURE, &features));
+  if (type == HSA_DEVICE_TYPE_CPU && (features & HSA_AGENT_FEATURE_KERNEL_DISPATCH)) {
+    *(hsa_agent_t *)data = agent;
+    return HSA_STATUS_INFO_BREAK;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t find_kernarg_pool(hsa_amd_memory_pool_t pool, void *data) {
+  uint32_t flags;
+  hsa_amd_segment_t segment;
+  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
+  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
+  if (segment == HSA_AMD_SEGMENT_GLOBAL && (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT)) {
+    *(hsa_amd_memory_pool_t *)data = pool;
+    return HSA_STATUS_INFO_BREAK;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+int main(void) {
+  CHECK(hsa_init());
+  hsa_agent_t agent = {0};
+  if (hsa_iterate_agents(find_cpu, &agent) != HSA_STATUS_INFO_BREAK) return fprintf(stderr, "no CPU agent\n"), 1;
+  hsa_amd_memory_pool_t pool = {0};
+  if (hsa_amd_agent_iterate_memory_pools(agent, find_kernarg_pool, &pool) != HSA_STATUS_INFO_BREAK)
+    return fprintf(stderr, "no kernarg pool\n"), 1;
+
+  hsa_executable_t exec;
+  CHECK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exec));
+  CHECK(hsa_executable_freeze(exec, NULL));
+  hsa_executable_symbol_t symbol;
+  CHECK(hsa_executable_get_symbol_by_name(exec, "vector_add.kd", &agent, &symbol));
+  uint64_t kernel_object;
+  uint32_t kernarg_size, group_size, private_size;
+  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kernel_object));
+  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size));
+  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &group_size));
+  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &private_size));
+
+  float *a, *b, *c;
+  CHECK(hsa_amd_memory_pool_allocate(pool, N * sizeof(float), 0, (void **)&a));
+  CHECK(hsa_amd_memory_pool_allocate(pool, N * sizeof(float), 0, (void **)&b));
+  CHECK(hsa_amd_memory_pool_allocate(pool, N * sizeof(float), 0, (void **)&c));
+  for (int i = 0; i < N; i++) a[i] = (float)i, b[i] = 2.0f * (float)i, c[i] = -1.0f;
+  struct args *args;
+  CHECK(hsa_amd_memory_pool_allocate(pool, kernarg_size, 0, (void **)&args));
+  *args = (struct args){a, b, c, N};
+
+  hsa_queue_t *queue;
+  CHECK(hsa_queue_create(agent, 256, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+  hsa_signal_t done;
+  CHECK(hsa_signal_create(1, 0, NULL, &done));
+
+  uint64_t index = hsa_queue_add_write_index_relaxed(queue, 1);
+  hsa_kernel_dispatch_packet_t *packet =
+      (hsa_kernel_dispatch_packet_t *)queue->base_address + (index & (queue->size - 1));
+  memset((uint8_t *)packet + 4, 0, sizeof *packet - 4);
+  packet->workgroup_size_x = 256;
+  packet->workgroup_size_y = packet->workgroup_size_z = 1;
+  packet->grid_size_x = N;
+  packet->grid_size_y = packet->grid_size_z = 1;
+  packet->kernel_object = kernel_object;
+  packet->kernarg_address = args;
+  packet->private_segment_size = private_size;
+  packet->group_segment_size = group_size;
+  packet->completion_signal = done;
+  uint16_t header = HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE |
+                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
+                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
+  uint16_t setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+  __atomic_store_n((uint32_t *)packet, header | (uint32_t)setup << 16, __ATOMIC_RELEASE);
+  hsa_signal_store_screlease(queue->doorbell_signal, (hsa_signal_value_t)index);
+
+  if (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) != 0)
+    return fprintf(stderr, "completion signal not 0\n"), 1;
+  for (int i = 0; i < N; i++)
+    if (c[i] != 3.0f * (float)i) return fprintf(stderr, "c[%d] = %f, want %f\n", i, c[i], 3.0 * i), 1;
+
+  CHECK(hsa_signal_destroy(done));
+  CHECK(hsa_queue_destroy(queue));
+  CHECK(hsa_amd_memory_pool_free(args));
+  CHECK(hsa_amd_memory_pool_free(a));
+  CHECK(hsa_amd_memory_pool_free(b));
+  CHECK(hsa_amd_memory_pool_free(c));
+  CHECK(hsa_executable_destroy(exec));
+  CHECK(hsa_shut_down());
+  printf("rocr_dispatch: %d elements added on a CPU agent: ok\n", N);
+  return 0;
+}
