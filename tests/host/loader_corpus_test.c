@@ -61,6 +61,38 @@ static void check_explicit_args(const struct corpus_kernel *ck, const struct loa
   corpus_release(&d);
 }
 
+/* Descriptor fields clang derives from the same facts as the metadata
+ * (AMDGPUUsage "Kernel Descriptor", "compute_pgm_rsrc1/2 for GFX6-GFX12",
+ * "Initial Kernel Execution State"). */
+static void check_descriptor(const amd_kernel_descriptor_t *kd, const struct loader_kernel_meta *km) {
+  uint32_t props = kd->kernel_code_properties;
+  /* The kernarg pointer is the only way to the arguments. */
+  ASSERT_TRUE(props & AMD_KD_ENABLE_SGPR_KERNARG_SEGMENT_PTR);
+  /* GFX9 VGPR blocks: max(0, ceil(vgprs / 4) - 1). */
+  uint32_t vgpr_blocks = km->vgpr_count ? (km->vgpr_count + 3) / 4 - 1 : 0;
+  ASSERT_EQ(AMD_HSA_BITS_GET(kd->compute_pgm_rsrc1, AMD_KD_RSRC1_GRANULATED_WORKITEM_VGPR_COUNT),
+            vgpr_blocks);
+  /* USER_SGPR_COUNT: the user SGPRs the enable bits ask for, in their sizes
+   * (private segment buffer 4, dispatch/queue/kernarg ptr, dispatch id and
+   * flat scratch init 2 each, private segment size 1). */
+  uint32_t user_sgprs = (props & AMD_KD_ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER ? 4 : 0) +
+                        (props & AMD_KD_ENABLE_SGPR_DISPATCH_PTR ? 2 : 0) +
+                        (props & AMD_KD_ENABLE_SGPR_QUEUE_PTR ? 2 : 0) +
+                        (props & AMD_KD_ENABLE_SGPR_KERNARG_SEGMENT_PTR ? 2 : 0) +
+                        (props & AMD_KD_ENABLE_SGPR_DISPATCH_ID ? 2 : 0) +
+                        (props & AMD_KD_ENABLE_SGPR_FLAT_SCRATCH_INIT ? 2 : 0) +
+                        (props & AMD_KD_ENABLE_SGPR_PRIVATE_SEGMENT_SIZE ? 1 : 0);
+  ASSERT_EQ(AMD_HSA_BITS_GET(kd->compute_pgm_rsrc2, AMD_KD_RSRC2_USER_SGPR_COUNT), user_sgprs);
+  /* A kernel with private memory has the scratch wave offset enabled. */
+  if (km->private_segment_fixed_size || (props & AMD_KD_USES_DYNAMIC_STACK))
+    ASSERT_TRUE(kd->compute_pgm_rsrc2 & AMD_KD_RSRC2_ENABLE_PRIVATE_SEGMENT);
+  /* clang-19 enables the work-group id X SGPR for every kernel. */
+  ASSERT_TRUE(kd->compute_pgm_rsrc2 & AMD_KD_RSRC2_ENABLE_SGPR_WORKGROUP_ID_X);
+  /* gfx9 has no rsrc3 and no kernarg preloading. */
+  ASSERT_EQ(kd->compute_pgm_rsrc3, 0);
+  ASSERT_EQ(kd->kernarg_preload, 0);
+}
+
 static void check_one(const struct corpus_kernel *ck, const char *opt, int cov) {
   size_t size;
   uint8_t *image = loader_test_read_corpus(ck->file, opt, cov, &size);
@@ -82,8 +114,7 @@ static void check_one(const struct corpus_kernel *ck, const char *opt, int cov) 
   ASSERT_EQ(sym->kd.group_segment_fixed_size, km->group_segment_fixed_size);
   ASSERT_EQ(sym->kd.private_segment_fixed_size, km->private_segment_fixed_size);
   ASSERT_EQ(sym->vaddr % 64, 0);
-  /* The kernarg pointer is the only way to the arguments (AMDGPUUsage). */
-  ASSERT_TRUE(sym->kd.kernel_code_properties & AMD_KD_ENABLE_SGPR_KERNARG_SEGMENT_PTR);
+  check_descriptor(&sym->kd, km);
   check_explicit_args(ck, km);
 
   /* Hidden arguments: v5 has the block counts, v4 never does. */
