@@ -1,0 +1,12 @@
+# tests/programs/: programs written for ROCr's API, built by suite
+# hsa-programs exactly as an application would build against the host
+# library (tests/programs/run.sh) and run.
+HSA_PROGRAMS := $(sort $(wildcard tests/programs/*.c))
+HSA_PROGRAMS_LIB = $(BUILD)/host/lib/libhsa-runtime64.a
+
+TEST_SUITES += hsa-programs
+TEST_BUILD_DEPS += $(BUILD)/host/lib/libhsa-runtime64.a
+
+.PHONY: suite-hsa-programs
+suite-hsa-programs: $(BUILD)/host/lib/libhsa-runtime64.a
+	$(Q)tests/programs/run.sh $(HSA_PROGRAMS_LIB) $(BUILD)/programs $(HSA_PROGRAMS)
