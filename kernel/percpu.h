@@ -27,6 +27,7 @@ struct percpu {
   const char *work_name;
   uint32_t work_posted;
   uint32_t work_done;
+  uint64_t halts; /* times this core halted while parked (it sleeps, not spins) */
 
   /* plat_wait: the word this core sleeps on, and whether plat_wake came. */
   const volatile uint32_t *waiting_on;

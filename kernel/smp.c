@@ -160,6 +160,7 @@ static void __attribute__((noreturn)) park(struct percpu *pc) {
     if (posted == pc->work_done) {
       /* STI holds interrupts off until after HLT: a wake IPI that arrives
        * after the check still ends the halt (SDM vol. 2B, "STI"). */
+      pc->halts++;
       __asm__ volatile("sti; hlt" ::: "memory");
       continue;
     }
@@ -330,6 +331,7 @@ int smp_init(void) {
   if (core_limit > 1) build_trampoline();
   for (unsigned i = 1; i < core_limit; i++) start_core(i);
   __atomic_store_n(&smp_ap_boot.target_apic_id, AP_BOOT_NOBODY, __ATOMIC_RELEASE);
-  log_info("%u of %u enabled processors online", smp_core_count(), enabled);
+  log_info("%u of %u enabled processors online; plat_wait sleeps with %s", smp_core_count(),
+           enabled, smp_wait_mode() == SMP_WAIT_MWAIT ? "MWAIT" : "HLT");
   return (int)smp_core_count();
 }

@@ -49,6 +49,14 @@ int smp_run(unsigned core, void (*fn)(void *), void *arg);
 /* A fixed-delivery interrupt of `vector` to `core`. */
 bool smp_send_ipi(unsigned core, uint8_t vector);
 
+/* How a core sleeps in plat_wait (kernel/smp_plat.c): halting until an
+ * interrupt, or MWAIT on the word's cache line. The default is chosen at
+ * boot (option wait=); setting it returns the previous mode, or -ENODEV
+ * for mwait on a CPU without MONITOR/MWAIT. */
+enum smp_wait_mode { SMP_WAIT_HLT = 0, SMP_WAIT_MWAIT = 1 };
+enum smp_wait_mode smp_wait_mode(void);
+int smp_set_wait_mode(enum smp_wait_mode mode);
+
 /* Every other online core drops its TLB (after page table changes; kernel/vm.h
  * calls it through vm_set_tlb_shootdown). Waits at most 100 ms per core. */
 void smp_tlb_shootdown(void);

@@ -33,16 +33,29 @@ PLAT_OPTION(wait, "wait", "hlt|mwait: how a core sleeps in plat_wait (default mw
 
 static int use_mwait = -1; /* decided on first use */
 
+static bool have_monitor(void) {
+  uint32_t r[4];
+  cpuid(1, 0, r);
+  return r[2] & CPUID1_ECX_MONITOR;
+}
+
 static bool mwait_chosen(void) {
   if (use_mwait < 0) {
-    uint32_t r[4];
-    cpuid(1, 0, r);
-    bool have = r[2] & CPUID1_ECX_MONITOR;
+    bool have = have_monitor();
     const char *opt = plat_option("wait");
     if (opt && strcmp(opt, "mwait") == 0 && !have) log_warn("wait=mwait: no MONITOR/MWAIT, using hlt");
     use_mwait = have && (opt ? strcmp(opt, "mwait") == 0 : !cpu_under_hypervisor());
   }
   return use_mwait;
+}
+
+enum smp_wait_mode smp_wait_mode(void) { return mwait_chosen() ? SMP_WAIT_MWAIT : SMP_WAIT_HLT; }
+
+int smp_set_wait_mode(enum smp_wait_mode mode) {
+  if (mode == SMP_WAIT_MWAIT && !have_monitor()) return -ENODEV;
+  int previous = (int)smp_wait_mode();
+  use_mwait = mode == SMP_WAIT_MWAIT;
+  return previous;
 }
 
 static bool should_stop(const volatile uint32_t *word, uint32_t expected, struct percpu *pc) {
