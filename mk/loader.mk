@@ -9,8 +9,9 @@
 #                       corpus table's CPU references against PoCL running
 #                       the OpenCL C kernels (corpus-pocl)
 LOADER_HOST_SRCS := $(LIB_SRCS) $(HOST_PLAT_SRCS) $(LOADER_SRCS)
-# All loader tests but the one of the HSA API, which needs the whole runtime.
-LOADER_TEST_SRCS := $(filter-out tests/host/loader_executable_test.c,$(wildcard tests/host/loader_*.c))
+# All loader tests but those of the HSA API, which need the whole runtime.
+LOADER_API_TESTS := tests/host/loader_executable_test.c tests/host/loader_code_object_v1_test.c
+LOADER_TEST_SRCS := $(filter-out $(LOADER_API_TESTS),$(wildcard tests/host/loader_*.c))
 LOADER_TESTS     := $(HOST_ASAN_DIR)/loader-tests
 LOADER_DUMP      := $(HOST_DIR)/bin/loader-dump
 CORPUS_POCL      := $(HOST_DIR)/bin/corpus-pocl
