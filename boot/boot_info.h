@@ -11,6 +11,7 @@
 #ifndef BOOT_BOOT_INFO_H
 #define BOOT_BOOT_INFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,19 @@ enum efi_memory_type {
   EFI_MEM_PERSISTENT = 14,
   EFI_MEM_TYPE_COUNT
 };
+/* Memory types that are RAM (everything but reserved, unusable, MMIO, PAL). */
+static inline bool boot_mem_type_is_ram(uint32_t type) {
+  switch (type) {
+  case EFI_MEM_LOADER_CODE: case EFI_MEM_LOADER_DATA:
+  case EFI_MEM_BOOT_SERVICES_CODE: case EFI_MEM_BOOT_SERVICES_DATA:
+  case EFI_MEM_RUNTIME_SERVICES_CODE: case EFI_MEM_RUNTIME_SERVICES_DATA:
+  case EFI_MEM_CONVENTIONAL: case EFI_MEM_ACPI_RECLAIM: case EFI_MEM_ACPI_NVS:
+  case EFI_MEM_PERSISTENT:
+    return true;
+  default:
+    return false;
+  }
+}
 #define EFI_MEM_ATTR_UC 0x1ull /* EFI_MEMORY_UC */
 #define EFI_MEM_ATTR_WB 0x8ull /* EFI_MEMORY_WB */
 

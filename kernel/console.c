@@ -6,10 +6,11 @@
 #include "kernel/cpu.h"
 #include "kernel/serial.h"
 #include "kernel/spinlock.h"
+#include "kernel/time.h"
 
 /* How long a writer waits for the console before it takes it over: far
  * longer than any line takes at 115200 baud (~90 us per byte). */
-#define CONSOLE_WAIT_TSC_TICKS (5ull * 1000 * 1000 * 1000)
+#define CONSOLE_WAIT_NS (2ull * 1000 * 1000 * 1000)
 
 static struct spinlock lock = SPINLOCK_INIT;
 static volatile int owner = -1; /* core holding the lock */
@@ -23,9 +24,9 @@ void console_force_unlocked(void) { forced = true; }
 static bool acquire(void) {
   int me = (int)cpu_index();
   if (forced || owner == me) return false; /* re-entered from an exception */
-  uint64_t start = rdtsc();
+  uint64_t start = time_ns();
   while (!spin_trylock(&lock)) {
-    if (rdtsc() - start > CONSOLE_WAIT_TSC_TICKS) {
+    if (time_ns() - start > CONSOLE_WAIT_NS) {
       static const char msg[] = "\n[console: a core held the console too long; taking it over]\n";
       forced = true;
       serial_write(msg, sizeof msg - 1);

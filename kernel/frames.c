@@ -11,6 +11,7 @@
 static struct frame_range storage[MAX_RANGES];
 static struct frame_pool pool;
 static struct spinlock lock = SPINLOCK_INIT;
+static uint64_t ram_bytes; /* all RAM of the map, whoever uses it */
 
 static uint64_t round_up(uint64_t v) { return (v + FRAME_SIZE - 1) & ~(FRAME_SIZE - 1); }
 
@@ -35,6 +36,7 @@ void frames_init(const struct boot_info *info) {
     log_debug("memory map: 0x%012llx-0x%012llx type %2u attr 0x%llx",
               (unsigned long long)r->base, (unsigned long long)(r->base + r->pages * FRAME_SIZE),
               r->type, (unsigned long long)r->attr);
+    if (boot_mem_type_is_ram(r->type)) ram_bytes += r->pages * FRAME_SIZE;
   }
   frame_pool_init(&pool, storage, MAX_RANGES);
   add_type(info, EFI_MEM_CONVENTIONAL);
@@ -74,6 +76,8 @@ int frames_claim(uint64_t base, uint64_t size) {
   spin_unlock_irqrestore(&lock, flags);
   return rc;
 }
+
+uint64_t frames_ram_bytes(void) { return ram_bytes; }
 
 uint64_t frames_free_bytes(void) {
   uint64_t flags = spin_lock_irqsave(&lock);

@@ -34,5 +34,7 @@ void frames_free(uint64_t base, uint64_t size);
 int frames_claim(uint64_t base, uint64_t size);
 
 uint64_t frames_free_bytes(void);
+/* All RAM the memory map describes (free or not). */
+uint64_t frames_ram_bytes(void);
 
 #endif

@@ -21,8 +21,10 @@
 #include "boot/boot_info.h"
 #include "kernel/exit.h"
 #include "kernel/files.h"
+#include "kernel/frames.h"
 #include "kernel/kernel.h"
 #include "kernel/serial.h"
+#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "lib/plat.h"
 
@@ -120,6 +122,19 @@ clock_t times(struct tms *t) {
   clock_t ticks = (clock_t)(time_ns() / (1000000000ull / CLOCKS_PER_SEC));
   if (t) *t = (struct tms){.tms_utime = ticks};
   return ticks;
+}
+
+/* newlib leaves sysconf to the platform (libc/include/sys/unistd.h names). */
+long sysconf(int name) {
+  switch (name) {
+  case _SC_PAGESIZE: return FRAME_SIZE;
+  case _SC_CLK_TCK: return CLOCKS_PER_SEC;
+  case _SC_NPROCESSORS_CONF:
+  case _SC_NPROCESSORS_ONLN: return (long)smp_core_count();
+  case _SC_PHYS_PAGES: return (long)(frames_ram_bytes() / FRAME_SIZE);
+  case _SC_AVPHYS_PAGES: return (long)(frames_free_bytes() / FRAME_SIZE);
+  default: errno = EINVAL; return -1;
+  }
 }
 
 /* newlib leaves posix_memalign to the platform; memalign is its own. */

@@ -68,19 +68,6 @@ static void free_table(void *arg, uint64_t phys) {
   free_tables = phys;
 }
 
-static bool is_ram_type(uint32_t type) {
-  switch (type) {
-  case EFI_MEM_LOADER_CODE: case EFI_MEM_LOADER_DATA:
-  case EFI_MEM_BOOT_SERVICES_CODE: case EFI_MEM_BOOT_SERVICES_DATA:
-  case EFI_MEM_RUNTIME_SERVICES_CODE: case EFI_MEM_RUNTIME_SERVICES_DATA:
-  case EFI_MEM_CONVENTIONAL: case EFI_MEM_ACPI_RECLAIM: case EFI_MEM_ACPI_NVS:
-  case EFI_MEM_PERSISTENT:
-    return true;
-  default:
-    return false;
-  }
-}
-
 static void map_or_panic(uint64_t base, uint64_t size, unsigned attrs, const char *what) {
   if (size && pt_map(&ctx, base, size, attrs) != 0)
     panic("page tables: cannot map %s 0x%llx+0x%llx", what, (unsigned long long)base,
@@ -117,7 +104,7 @@ void vm_init(const struct boot_info *info) {
   map_or_panic(0, mapped_top, VM_MMIO, "the physical address space");
   for (uint32_t i = 0; i < info->mem_count; i++) {
     const struct boot_mem_range *m = &info->mem[i];
-    bool wb = is_ram_type(m->type) || (m->type == EFI_MEM_RESERVED && (m->attr & EFI_MEM_ATTR_WB));
+    bool wb = boot_mem_type_is_ram(m->type) || (m->type == EFI_MEM_RESERVED && (m->attr & EFI_MEM_ATTR_WB));
     if (wb) map_or_panic(m->base, m->pages * FRAME_SIZE, VM_RAM, "RAM");
   }
   /* 2. The image: W^X by region. */

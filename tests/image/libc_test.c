@@ -63,6 +63,18 @@ TEST(libc_unsupported_calls_set_errno) {
   ASSERT_EQ(getpid(), 1);
 }
 
+TEST(libc_sysconf) {
+  ASSERT_EQ(sysconf(_SC_PAGESIZE), 4096);
+  ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 1);
+  long phys = sysconf(_SC_PHYS_PAGES), avail = sysconf(_SC_AVPHYS_PAGES);
+  ASSERT_GT(phys, (256l << 20) / 4096);
+  ASSERT_GT(avail, 0);
+  ASSERT_LT(avail, phys);
+  errno = 0;
+  ASSERT_EQ(sysconf(-1), -1);
+  ASSERT_EQ(errno, EINVAL);
+}
+
 TEST(libc_boot_options_reach_the_image) {
   ASSERT_NOT_NULL(plat_option("test")); /* the test suites always pass test= */
   ASSERT_NULL(plat_option("no_such_option"));
