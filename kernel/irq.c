@@ -61,10 +61,3 @@ int irq_init(void) {
   lapic_timer_calibrate();
   return 0;
 }
-
-void irq_report(void) {
-  for (unsigned v = IRQ_VECTOR_FIRST; v < IRQ_VECTOR_COUNT; v++)
-    if (irq_count(v)) log_info("vector 0x%02x: %llu interrupts", v, (unsigned long long)irq_count(v));
-  log_info("%llu spurious, %llu unexpected interrupts", (unsigned long long)irq_spurious_count(),
-           (unsigned long long)irq_unexpected_count());
-}

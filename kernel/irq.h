@@ -67,7 +67,5 @@ void irq_count_spurious(void);
  * this core and calibrates the local APIC timer (after time_calibrate).
  * Returns 0 or a negative errno (logged). */
 int irq_init(void);
-/* Logs the per-vector counts that are not zero (end of run, tests). */
-void irq_report(void);
 
 #endif

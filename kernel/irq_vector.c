@@ -99,4 +99,7 @@ uint64_t irq_count(unsigned vector) {
 
 uint64_t irq_unexpected_count(void) { return __atomic_load_n(&unexpected_total, __ATOMIC_RELAXED); }
 uint64_t irq_spurious_count(void) { return __atomic_load_n(&spurious_total, __ATOMIC_RELAXED); }
-void irq_count_spurious(void) { __atomic_fetch_add(&spurious_total, 1, __ATOMIC_RELAXED); }
+void irq_count_spurious(void) {
+  if (__atomic_fetch_add(&spurious_total, 1, __ATOMIC_RELAXED) == 0)
+    log_warn("spurious interrupt (counted; later ones are not logged)");
+}

@@ -201,14 +201,24 @@ static bool wait_for(bool (*cond)(unsigned), unsigned arg, uint64_t timeout_ns) 
 
 static bool claimed_cond(unsigned unused) { return (void)unused, claimed(); }
 
-static bool start_core(unsigned index) {
+/* Not smp_core_online: the new index is beyond core_limit until it is up. */
+static bool finished_setup(unsigned index) {
+  return __atomic_load_n(&percpu[index].online, __ATOMIC_ACQUIRE);
+}
+
+enum start_result { START_ONLINE, START_NO_ANSWER, START_STUCK };
+
+/* Brings up the core with percpu[index].apic_id. NO_ANSWER: it never took
+ * the trampoline (the index may be reused); STUCK: it took it but did not
+ * finish its set-up (it runs on the stack given to `index`: never reuse). */
+static enum start_result start_core(unsigned index) {
   static char stack_names[CPU_MAX][16];
   struct percpu *pc = &percpu[index];
   snprintf(stack_names[index], sizeof(stack_names[index]), "core %u", index);
   uint64_t stack = kstack_alloc(AP_STACK_SIZE, stack_names[index]);
   if (!stack) {
     log_error("core %u (APIC ID %u): no memory for its stack, left out", index, pc->apic_id);
-    return false;
+    return START_NO_ANSWER;
   }
   smp_ap_boot.index = index;
   smp_ap_boot.cr3 = read_cr3();
@@ -228,17 +238,53 @@ static bool start_core(unsigned index) {
                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     log_error("core %u (APIC ID %u) did not answer INIT-SIPI-SIPI within %llu ms, left out",
               index, pc->apic_id, (unsigned long long)(START_TIMEOUT_NS / 1000000));
-    return false;
+    return START_NO_ANSWER;
   }
   /* Claimed: the core runs on its stack; wait for its set-up. */
-  if (!wait_for(smp_core_online, index, INIT_TIMEOUT_NS)) {
+  if (!wait_for(finished_setup, index, INIT_TIMEOUT_NS)) {
     log_error("core %u (APIC ID %u) started but did not finish its set-up within %llu ms, "
               "left out", index, pc->apic_id, (unsigned long long)(INIT_TIMEOUT_NS / 1000000));
-    return false;
+    return START_STUCK;
   }
   log_debug("core %u (APIC ID %u) online after %llu us", index, pc->apic_id,
             (unsigned long long)((time_ns() - t0) / 1000));
-  return true;
+  return START_ONLINE;
+}
+
+static bool trampoline_built;
+
+int smp_start_core(uint32_t apic_id, uint32_t acpi_uid) {
+  if (!trampoline) return -ENOMEM;
+  if ((uintptr_t)smp_ap_entry64 >= LOW_4G || (uintptr_t)&smp_ap_boot >= LOW_4G) {
+    log_error("the image lies above 4 GiB, out of the trampoline's reach: APIC ID %u not started",
+              apic_id);
+    return -ERANGE;
+  }
+  if (!lapic_x2apic_mode() && apic_id > 0xfe) {
+    log_warn("APIC ID %u needs x2APIC mode: not started", apic_id);
+    return -ERANGE;
+  }
+  for (unsigned c = 0; c < core_limit; c++)
+    if (percpu[c].present && percpu[c].apic_id == apic_id) return -EEXIST;
+  if (core_limit == CPU_MAX) {
+    log_warn("more than %d cores: APIC ID %u not started", CPU_MAX, apic_id);
+    return -ENOSPC;
+  }
+  if (!trampoline_built) {
+    build_trampoline();
+    trampoline_built = true;
+  }
+  unsigned index = core_limit;
+  percpu[index] = (struct percpu){.apic_id = apic_id, .acpi_uid = acpi_uid, .present = true};
+  enum start_result r = start_core(index);
+  /* From here on only a new smp_start_core names a core that may start. */
+  __atomic_store_n(&smp_ap_boot.target_apic_id, AP_BOOT_NOBODY, __ATOMIC_RELEASE);
+  if (r == START_NO_ANSWER) {
+    percpu[index].present = false;
+    return -ETIMEDOUT;
+  }
+  core_limit = index + 1;
+  return r == START_ONLINE ? (int)index : -ETIMEDOUT;
 }
 
 /* Drops every TLB entry of this core, global ones included (SDM vol. 3A,
@@ -297,7 +343,7 @@ int smp_init(void) {
     log_warn("no MADT: only the boot core runs");
     return 1;
   }
-  unsigned next = 1, enabled = 0;
+  unsigned enabled = 0;
   for (unsigned i = 0; i < a->madt.cpu_count; i++) {
     const struct acpi_madt_cpu *c = &a->madt.cpus[i];
     if (!c->enabled) continue;
@@ -306,31 +352,12 @@ int smp_init(void) {
       percpu[0].acpi_uid = c->uid;
       continue;
     }
-    if (next == CPU_MAX) {
-      log_warn("more than %d cores: APIC ID %u not started", CPU_MAX, c->apic_id);
-      continue;
+    int err = smp_start_core(c->apic_id, c->uid);
+    if (err == -ENOMEM) {
+      log_error("no trampoline memory: the other cores are not started");
+      break;
     }
-    if (!lapic_x2apic_mode() && c->apic_id > 0xfe) {
-      log_warn("APIC ID %u needs x2APIC mode: not started", c->apic_id);
-      continue;
-    }
-    percpu[next].apic_id = c->apic_id;
-    percpu[next].acpi_uid = c->uid;
-    percpu[next].present = true;
-    next++;
   }
-  core_limit = next;
-  if (next > 1 && !trampoline) {
-    log_error("no trampoline memory: %u other cores not started", next - 1);
-    core_limit = 1;
-  } else if (next > 1 && ((uintptr_t)smp_ap_entry64 >= LOW_4G ||
-                          (uintptr_t)&smp_ap_boot >= LOW_4G)) {
-    log_error("the image lies above 4 GiB, out of the trampoline's reach: other cores not started");
-    core_limit = 1;
-  }
-  if (core_limit > 1) build_trampoline();
-  for (unsigned i = 1; i < core_limit; i++) start_core(i);
-  __atomic_store_n(&smp_ap_boot.target_apic_id, AP_BOOT_NOBODY, __ATOMIC_RELEASE);
   log_info("%u of %u enabled processors online; plat_wait sleeps with %s", smp_core_count(),
            enabled, smp_wait_mode() == SMP_WAIT_MWAIT ? "MWAIT" : "HLT");
   return (int)smp_core_count();

@@ -28,6 +28,13 @@ int smp_reserve_trampoline(void);
  * irq_init and time_calibrate. Returns the number of cores online. */
 int smp_init(void);
 
+/* Starts the processor with this local APIC ID as a new core (smp_init
+ * does so for every enabled processor of the MADT; an online-capable one
+ * can be started later). Returns its core index, or -ETIMEDOUT (it did not
+ * answer: reported, left out), -EEXIST, -ENOSPC, -ERANGE (unreachable ID or
+ * image), -ENOMEM (no trampoline). */
+int smp_start_core(uint32_t apic_id, uint32_t acpi_uid);
+
 /* Cores that run the kernel, the boot core included. */
 unsigned smp_core_count(void);
 /* Highest core index + 1 (indices of cores that failed stay unused). */

@@ -228,3 +228,22 @@ TEST(smp_tlb_shootdown_reaches_every_core) {
     if (smp_core_online(i)) ASSERT_EQ(percpu[i].tlb_flushes, before[i] + 1);
   ASSERT_EQ(percpu[0].tlb_flushes, before[0]); /* the caller flushes itself */
 }
+
+TEST(smp_absent_processor_reported_and_left_out) {
+  /* An APIC ID no processor has: INIT-SIPI-SIPI goes unanswered, the start
+   * times out, and nothing about the running cores changes. */
+  const struct acpi_info *a = acpi_machine();
+  uint32_t absent = 0x7e;
+  for (unsigned i = 0; i < a->madt.cpu_count; i++) ASSERT_NE(a->madt.cpus[i].apic_id, absent);
+  unsigned count = smp_core_count(), limit = smp_core_limit();
+  ASSERT_EQ(smp_start_core(absent, 99), -ETIMEDOUT);
+  ASSERT_EQ(smp_core_count(), count);
+  ASSERT_EQ(smp_core_limit(), limit);
+  ASSERT_EQ(smp_start_core(lapic_id(), 0), -EEXIST);
+  if (smp_core_limit() > 1) {
+    /* The cores started at boot still take work. */
+    struct where w = {~0u, ~0u};
+    ASSERT_EQ(smp_run(first_ap(), report_where, &w), 0);
+    ASSERT_EQ(w.core, first_ap());
+  }
+}
