@@ -1,0 +1,125 @@
+/*
+ * cp.h - the virtual APU's command processor for compute: the MEC
+ * firmware's AQL packet processor, as the hardware queue descriptors (HQDs)
+ * hand queues to it.
+ *
+ * Who calls what:
+ *   - vapu_create / vapu_destroy call vapu_cp_init / vapu_cp_fini: the
+ *     engine registers as a service of the model's worker (vapu_add_service)
+ *     and runs there (host: the model's thread; image: its own core).
+ *   - The HQD register file (the model's MEC block) calls
+ *     vapu_cp_queue_start when the driver activates a queue
+ *     (CP_HQD_ACTIVE = 1 after a consistent programming, see issue 6), with
+ *     the values the HQD registers hold, decoded below;
+ *     vapu_cp_queue_stop on CP_HQD_DEQUEUE_REQUEST; and reads
+ *     vapu_cp_queue_active for CP_HQD_ACTIVE while the driver polls it.
+ *   - A doorbell write (BAR2) wakes the engine: the model's doorbell path
+ *     calls vapu_kick(). With nothing to do the engine sleeps on the worker
+ *     (no core spins); it re-reads the write pointers at the worker's idle
+ *     tick (the CP's write-pointer poll, CP_HQD_PQ_WPTR_POLL_ADDR).
+ *
+ * What the engine does with a queue (HSA Platform System Architecture 1.2,
+ * 2.9 "Architected Queuing Language"; HSA Runtime PRM 1.2, 2.8 packets):
+ * packets from amd_queue_t.read_dispatch_id up to write_dispatch_id, read
+ * through the GMC with the queue's VMID (client CPC); a slot whose header is
+ * still INVALID is a packet not yet published (waits); type, reserved
+ * header bits and fence scopes checked; kernel dispatch run work-group by
+ * work-group on the gfx9 interpreter (vapu/isa/dispatch.h); barrier-AND/OR
+ * wait on their dependent signals; the slot handed back (header INVALID,
+ * read_dispatch_id advanced); the completion signal decremented atomically,
+ * its time stamps written when the queue has profiling on
+ * (amd_queue_t.queue_properties ENABLE_PROFILING), its event mailbox
+ * written and an end-of-pipe interrupt raised when it has one.
+ *
+ * Errors: a packet the firmware rejects, or a wave that stops (illegal
+ * instruction, memory violation, s_trap 2), stops that queue only. The
+ * engine writes the error code into amd_queue_t.queue_inactive_signal (its
+ * value, swapped in; the signal's event raised) exactly as ROCr's AQL queue
+ * expects from the CP firmware and its gfx9 trap handler (codes below), and
+ * a wave error also raises the SQ error interrupt (IH client SE0SH, source
+ * SQ_INTERRUPT_MSG, ERROR encoding) with the queue's ME/pipe/queue in the
+ * ring ID. Page faults are raised by the GMC itself (status registers + IH
+ * entry) when the access is made.
+ */
+#ifndef VAPU_CP_H
+#define VAPU_CP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vapu/vapu.h"
+
+/* HQD slots: MEC1 and MEC2 (me 1, 2), 4 pipes each, 8 queues per pipe
+ * (Linux gfx_v9_0.c: mec.num_mec, num_pipe_per_mec, num_queue_per_pipe). */
+#define VAPU_CP_MES 2
+#define VAPU_CP_PIPES 4
+#define VAPU_CP_QUEUES 8
+
+/* What an activated HQD holds, decoded from its registers (offsets and
+ * fields: Linux gc_9_1_offset.h / gc_9_1_sh_mask.h; how KFD fills them:
+ * kfd_mqd_manager_v9.c init_mqd/update_mqd; struct v9_mqd in v9_structs.h).
+ * All addresses are GPU virtual addresses in `vmid`. */
+struct vapu_cp_queue_regs {
+  uint64_t mqd_address;         /* CP_MQD_BASE_ADDR/_HI */
+  uint64_t ring_address;        /* CP_HQD_PQ_BASE/_HI << 8: the AQL packet ring */
+  uint64_t ring_bytes;          /* 4 << (CP_HQD_PQ_CONTROL.QUEUE_SIZE + 1) */
+  uint64_t rptr_report_address; /* CP_HQD_PQ_RPTR_REPORT_ADDR/_HI: amd_queue_t.read_dispatch_id */
+  uint64_t wptr_poll_address;   /* CP_HQD_PQ_WPTR_POLL_ADDR/_HI: amd_queue_t.write_dispatch_id */
+  uint32_t doorbell_offset;     /* CP_HQD_PQ_DOORBELL_CONTROL.DOORBELL_OFFSET: dword index in BAR2 */
+  uint64_t eop_address;         /* CP_HQD_EOP_BASE_ADDR/_HI << 8 */
+  uint32_t eop_bytes;           /* 4 << (CP_HQD_EOP_CONTROL.EOP_SIZE + 1) */
+  uint8_t vmid;                 /* CP_HQD_VMID */
+  bool aql;                     /* CP_HQD_AQL_CONTROL.CONTROL0 */
+  /* SH_MEM_BASES of the queue's VMID (SRBM-selected): PRIVATE_BASE [15:0]
+   * and SHARED_BASE [31:16] are bits 63:48 of the flat scratch and LDS
+   * apertures (gc_9_1_sh_mask.h; Linux gfx_v9_0_init_compute_vmid). */
+  uint32_t sh_mem_bases;
+};
+
+/* Error codes the engine writes into amd_queue_t.queue_inactive_signal's
+ * value, with ROCr's meaning (ROCR-Runtime src/core/runtime/amd_aql_queue.cpp,
+ * AqlQueue::DynamicQueueEventsHandler; the gfx9 trap handler's SIGNAL_CODE_*
+ * in src/core/inc/amd_blit_shaders.h, kCodeTrapHandler9). */
+#define VAPU_CP_ERROR_SCRATCH            0x1ull        /* insufficient scratch: queue waits until the value is 0 again */
+#define VAPU_CP_ERROR_INVALID_DIM        0x2ull        /* HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS */
+#define VAPU_CP_ERROR_GROUP_MEMORY       0x4ull        /* HSA_STATUS_ERROR_INVALID_ALLOCATION */
+#define VAPU_CP_ERROR_INVALID_CODE       0x8ull        /* HSA_STATUS_ERROR_INVALID_CODE_OBJECT */
+#define VAPU_CP_ERROR_INVALID_FORMAT     0x20ull       /* HSA_STATUS_ERROR_INVALID_PACKET_FORMAT */
+#define VAPU_CP_ERROR_GROUP_TOO_LARGE    0x40ull       /* HSA_STATUS_ERROR_INVALID_ARGUMENT */
+#define VAPU_CP_ERROR_OUT_OF_VGPRS       0x80ull       /* HSA_STATUS_ERROR_OUT_OF_REGISTERS */
+#define VAPU_CP_ERROR_VENDOR_FORMAT      0x100ull      /* HSA_STATUS_ERROR_INVALID_PACKET_FORMAT */
+#define VAPU_CP_ERROR_MEMORY_VIOLATION   0x20000000ull /* HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION */
+#define VAPU_CP_ERROR_ILLEGAL_INSTRUCTION 0x40000000ull /* HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION */
+#define VAPU_CP_ERROR_TRAP               0x80000000ull /* s_trap 2 (llvm.trap): HSA_STATUS_ERROR_EXCEPTION */
+/* Page faults: ROCr learns of them from the VM fault interrupt (KFD) and
+ * its trap handler stays silent; with no KFD in between, this engine also
+ * names them in the queue's signal, in bits ROCr does not use. */
+#define VAPU_CP_ERROR_PAGE_FAULT         0x100000000ull /* a wave's access faulted: HSA_STATUS_ERROR_MEMORY_FAULT */
+#define VAPU_CP_ERROR_FETCH_FAULT        0x200000000ull /* the CP's own access (ring, signal, descriptor) faulted: HSA_STATUS_ERROR_MEMORY_FAULT */
+
+/* Creates the engine of `v` and registers it with the model's worker.
+ * 0 or a negative errno. */
+int vapu_cp_init(struct vapu *v);
+void vapu_cp_fini(struct vapu *v);
+
+/* The HQD (me, pipe, queue) became active with `regs`. 0, -EINVAL (slot out
+ * of range, not an AQL queue, ring size not a power of two of 64-byte
+ * packets, unaligned addresses: logged), -EBUSY (the slot is active). */
+int vapu_cp_queue_start(struct vapu *v, unsigned me, unsigned pipe, unsigned queue,
+                        const struct vapu_cp_queue_regs *regs);
+
+/* Dequeue request: the engine leaves the queue at its next check (a running
+ * work-group is abandoned within a few thousand instructions; the packet
+ * stays unfinished). Returns at once; vapu_cp_queue_active turns false when
+ * the engine no longer touches the queue. Safe from any thread, including
+ * the engine's own (an interrupt handler that destroys the queue). */
+void vapu_cp_queue_stop(struct vapu *v, unsigned me, unsigned pipe, unsigned queue);
+bool vapu_cp_queue_active(struct vapu *v, unsigned me, unsigned pipe, unsigned queue);
+
+/* Counters, for tests and benchmarks. */
+struct vapu_cp_stats {
+  uint64_t packets, dispatches, workgroups, barriers, queue_errors, eop_interrupts;
+};
+void vapu_cp_get_stats(struct vapu *v, struct vapu_cp_stats *out);
+
+#endif
