@@ -19,6 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <hsa/amd_hsa_queue.h>
+#include <hsa/hsa_ext_amd.h>
+
 #define AMDGPU_MAX_DEVICES 4
 
 struct amdgpu_device;
@@ -112,6 +115,107 @@ int amdgpu_map_system_range(struct amdgpu_device *dev, const void *start, size_t
 #define AMDGPU_COMPUTE_VMID_FIRST 8
 #define AMDGPU_COMPUTE_VMID_COUNT 8
 
-/* Queues, doorbells and firmware (issue 6) are added here. */
+/* ---- AQL compute queues ----------------------------------------------------
+ * A queue is the runtime's AQL ring and amd_queue_t, loaded by the driver
+ * into a hardware queue descriptor (HQD) of the first MEC (4 pipes x 8
+ * queues): the v9 MQD filled for AQL (ring base and size, EOP buffer, read
+ * pointer reported to amd_queue_t.read_dispatch_id, write pointer polled
+ * from amd_queue_t.write_dispatch_id, doorbell, VMID, AQL control) and
+ * written into the HQD registers of the chosen pipe/queue. The command
+ * processor then reads packets from read_dispatch_id up to the value last
+ * written to the queue's doorbell (the write index, 64 bits), advances
+ * read_dispatch_id, and completes signals; nothing of it runs on the CPU.
+ *
+ * Ring and amd_queue_t may be anywhere the compute VMIDs map (any RAM, the
+ * carve-out): their CPU address is their GPU address.
+ *
+ * Each queue gets a compute VMID of its own while there are free ones (8),
+ * then shares the least used one. VM faults and shader errors name a VMID,
+ * not a queue (the hardware's interrupt vectors carry no queue number), so
+ * an error stops every queue of that VMID: with up to 8 queues, exactly
+ * the faulting one; beyond that, its VMID partners too. Queues on other
+ * VMIDs go on. */
+struct amdgpu_queue;
+
+enum amdgpu_queue_priority {
+  AMDGPU_QUEUE_PRIORITY_LOW = 0,
+  AMDGPU_QUEUE_PRIORITY_NORMAL = 1,
+  AMDGPU_QUEUE_PRIORITY_HIGH = 2,
+};
+
+/* Why a queue was stopped, with the HSA status the runtime reports for it. */
+enum amdgpu_queue_error_kind {
+  AMDGPU_QUEUE_ERROR_VM_FAULT = 1,          /* page fault in the queue's VMID */
+  AMDGPU_QUEUE_ERROR_ILLEGAL_INSTRUCTION,   /* SQ error: illegal instruction */
+  AMDGPU_QUEUE_ERROR_MEMORY_VIOLATION,      /* SQ error: memory violation (aperture) */
+  AMDGPU_QUEUE_ERROR_HARDWARE,              /* ECC or a CP privileged-access fault */
+  AMDGPU_QUEUE_ERROR_ABORTED,               /* amdgpu_queue_abort (e.g. dispatch timeout) */
+};
+
+struct amdgpu_queue_error {
+  enum amdgpu_queue_error_kind kind;
+  hsa_status_t status;        /* VM_FAULT: HSA_STATUS_ERROR_MEMORY_FAULT;
+                                 ILLEGAL_INSTRUCTION: HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION;
+                                 MEMORY_VIOLATION: HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION;
+                                 HARDWARE: HSA_STATUS_ERROR_EXCEPTION;
+                                 ABORTED: the status given to amdgpu_queue_abort */
+  const struct amdgpu_fault *fault; /* what the interrupt said; NULL for ABORTED */
+};
+
+/* Called once per stopped queue, after the hardware no longer runs it
+ * (HQD dequeued), from the interrupt handler (image: interrupt context;
+ * host: the virtual APU's thread) or from amdgpu_queue_abort's caller.
+ * Must not block; the queue must still be destroyed. */
+typedef void (*amdgpu_queue_error_fn)(void *ctx, struct amdgpu_queue *q,
+                                      const struct amdgpu_queue_error *error);
+
+struct amdgpu_queue_desc {
+  amd_queue_t *amd_queue;     /* 64-byte aligned; its hsa_queue.base_address is the ring */
+  uint32_t ring_bytes;        /* power of two, 256 B (4 packets) to 4 MiB */
+  enum amdgpu_queue_priority priority;
+  /* Scratch for the queue's dispatches: bytes per work-item the queue must
+   * support (private segment); 0 = no scratch (dispatches that need it
+   * fail). The driver allocates it and fills amd_queue_t's scratch fields. */
+  uint32_t scratch_bytes_per_lane;
+  amdgpu_queue_error_fn error_fn; /* may be NULL: errors are then only logged */
+  void *error_ctx;
+};
+
+struct amdgpu_queue_info {
+  volatile uint64_t *doorbell; /* store the write index here (BAR2 or the model's page) */
+  uint32_t doorbell_index;     /* its 64-bit slot number in the doorbell BAR */
+  uint32_t me, pipe, queue;    /* the hardware slot (me 1 = MEC1) */
+  uint32_t vmid;
+};
+
+/* Creates the queue and starts it in a free hardware slot (pipes are used
+ * round robin). Fills the hardware-owned fields of amd_queue_t: scratch
+ * descriptor, backing memory and sizes, compute_tmpring_size, the group
+ * and private aperture bases, max_cu_id/max_wave_id and
+ * read_dispatch_id_field_base_byte_offset. read_dispatch_id and
+ * write_dispatch_id must be equal (normally 0). Errors: -EINVAL (bad
+ * descriptor), -EBUSY (all slots used), -ENOMEM, -EIO (the HQD did not
+ * become active: logged with the slot and the registers written). */
+int amdgpu_queue_create(struct amdgpu_device *dev, const struct amdgpu_queue_desc *desc,
+                        struct amdgpu_queue **out);
+int amdgpu_queue_get_info(const struct amdgpu_queue *q, struct amdgpu_queue_info *info);
+
+/* Writes the write index to the doorbell (release order: packets stored
+ * before are visible to the GPU first). Storing to info.doorbell directly
+ * works as well (ROCr-style doorbell signals); this call also tells the
+ * virtual APU at once instead of at its next poll. */
+void amdgpu_queue_ring_doorbell(struct amdgpu_queue *q, uint64_t write_index);
+
+/* Stops the queue's waves at once (dequeue with reset, bounded by
+ * timeout_ns) and reports AMDGPU_QUEUE_ERROR_ABORTED with `status` to its
+ * error callback. For a dispatch that overran its time limit. 0,
+ * -EALREADY if the queue was already stopped, -ETIMEDOUT. */
+int amdgpu_queue_abort(struct amdgpu_queue *q, hsa_status_t status, uint64_t timeout_ns);
+
+/* Dequeues (drain: running work-groups finish, no new ones start; bounded
+ * by timeout_ns) and frees the slot, the MQD, EOP buffer and scratch. On
+ * -ETIMEDOUT the hardware still owns the queue: its slot and memory stay
+ * reserved (leaked on purpose) and the ring must not be reused. */
+int amdgpu_queue_destroy(struct amdgpu_queue *q, uint64_t timeout_ns);
 
 #endif
