@@ -13,3 +13,7 @@ KERNEL_SRCS += kernel/acpi_init.c kernel/acpi_pm_timer.c kernel/hpet.c kernel/la
 KERNEL_PORTABLE_SRCS += kernel/acpi.c kernel/acpi_madt.c kernel/acpi_tables.c kernel/acpi_fadt.c \
                         kernel/pci.c kernel/pci_bar.c kernel/pci_driver.c \
                         kernel/irq_vector.c kernel/msi.c kernel/tsc.c
+# The ACPI parsers' fuzz target (tests/fuzz/fuzz_acpi.c, mk/fuzz.mk).
+FUZZ_SRCS_fuzz_acpi  := kernel/acpi.c kernel/acpi_madt.c kernel/acpi_tables.c kernel/acpi_fadt.c \
+                        tests/fuzz/fuzz_plat.c
+FUZZ_SEEDS_fuzz_acpi := $(wildcard tests/data/acpi/qemu72_q35/*.bin)
