@@ -23,6 +23,7 @@ include mk/image.mk
 include mk/kernels.mk
 include mk/loader.mk
 include mk/fuzz.mk
+include mk/bench.mk
 include mk/test.mk
 
 .PHONY: all clean distclean

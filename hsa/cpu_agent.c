@@ -35,7 +35,11 @@
 #define CPU_AGENT_MAX_CORES 32
 #define CPU_AGENT_MAX_QUEUES 128
 #define CPU_GROUP_SEGMENT_BYTES (64 * 1024)
-#define IDLE_SPIN_NS 50000u          /* keep polling this long after the last packet */
+/* Keep polling this long after the last packet (processor) or dispatch
+ * (helpers) before sleeping: longer than the gap between the packets of a
+ * program that dispatches in a loop, short enough to give an idle core up. */
+#define IDLE_SPIN_NS 1000000u
+#define HELPER_IDLE_SPIN_NS 200000u
 #define DEPENDENCY_POLL_MAX_NS 100000u /* longest nap while a barrier waits */
 #define PACKETS_PER_VISIT 16         /* then look at the next queue (fairness) */
 
@@ -57,7 +61,7 @@ struct dispatch_job {
   _Atomic uint64_t done;
   const hsa_kernel_dispatch_packet_t *packet;
   const hsa_cpu_kernel_descriptor_t *kernel;
-  const uint32_t *cu_mask;
+  _Atomic uint32_t cu_mask[QUEUE_MAX_CU_MASK_WORDS]; /* copied: the queue may go first */
   uint32_t groups[3];
   uint64_t total;
   uint32_t group_segment_size;
@@ -157,7 +161,9 @@ static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
   struct dispatch_job *job = &ca->job;
   job->packet = p;
   job->kernel = kernel;
-  job->cu_mask = q->cu_mask;
+  for (int w = 0; w < QUEUE_MAX_CU_MASK_WORDS; w++)
+    atomic_store_explicit(&job->cu_mask[w], __atomic_load_n(&q->cu_mask[w], __ATOMIC_RELAXED),
+                          memory_order_relaxed);
   job->group_segment_size = p->group_segment_size + kernel->group_segment_size;
   job->groups[0] = (p->grid_size_x + p->workgroup_size_x - 1) / p->workgroup_size_x;
   job->groups[1] = (p->grid_size_y + p->workgroup_size_y - 1) / p->workgroup_size_y;
@@ -188,13 +194,15 @@ static void helper_main(void *arg) {
     uint32_t gen = atomic_load_explicit(&ca->job_generation, memory_order_acquire);
     if (gen != seen) {
       seen = gen;
-      const uint32_t *mask = ca->job.cu_mask;
-      if (__atomic_load_n(&mask[core->index / 32], __ATOMIC_RELAXED) & (1u << (core->index % 32)))
+      /* A late helper may read a newer dispatch's mask: harmless, its claim
+       * fails on the generation. */
+      uint32_t mask = atomic_load_explicit(&ca->job.cu_mask[core->index / 32], memory_order_relaxed);
+      if (mask & (1u << (core->index % 32)))
         claim_and_run(core, &ca->job, gen);
       idle_since = plat_now_ns();
       continue;
     }
-    if (plat_now_ns() - idle_since < IDLE_SPIN_NS) {
+    if (plat_now_ns() - idle_since < HELPER_IDLE_SPIN_NS) {
       plat_cpu_relax();
       continue;
     }
