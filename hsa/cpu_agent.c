@@ -16,7 +16,8 @@
  *
  * Configuration (boot options / HSAR_OPTIONS): cpu_agents=N agents,
  * cpu_agent_cores=M cores each. Defaults: host 2 agents x 2 cores; image
- * the worker slots the platform offers, split into up to 2 agents.
+ * the worker slots the platform offers (every core but main()'s), split
+ * into up to 2 agents; none when there is no spare core.
  */
 #define LOG_TAG "cpu-agent"
 #include <stdio.h>
@@ -569,16 +570,27 @@ static hsa_status_t cpu_agent_create(uint32_t cores) {
 hsa_status_t cpu_agents_create(void) {
   int slots = plat_worker_slots();
   bool host = strcmp(plat_name(), "host") == 0;
-  /* The host runs threads, so tests get two agents of two cores even on a
-   * small machine; the image has exactly `slots` spare cores. */
-  unsigned agents = option_uint("cpu_agents", host ? 2 : (slots >= 2 ? 2 : 1));
-  unsigned cores = option_uint("cpu_agent_cores",
-                               host ? 2 : (unsigned)(slots / (int)agents > 0 ? slots / (int)agents : 1));
-  if (!host && agents * cores > (unsigned)slots) {
-    log_error("%u CPU agents x %u cores need more than the %d spare cores", agents, cores, slots);
-    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  if (!host && slots <= 0) {
+    /* One core, running main(): nothing left to run AQL on. */
+    log_info("no spare core: no CPU agent");
+    return HSA_STATUS_SUCCESS;
   }
+  /* The host runs threads, so tests get two agents of two cores even on a
+   * small machine; the image splits its spare cores over up to two agents,
+   * the first ones getting the remainder. */
+  unsigned agents = option_uint("cpu_agents", host ? 2 : (slots >= 2 ? 2 : 1));
+  unsigned cores_option = option_uint("cpu_agent_cores", host ? 2 : 0);
+  if (!host && agents > (unsigned)slots) agents = (unsigned)slots;
+  unsigned used = 0;
   for (unsigned i = 0; i < agents; i++) {
+    unsigned cores = cores_option ? cores_option
+                                  : (unsigned)slots / agents + (i < (unsigned)slots % agents);
+    if (!host && used + cores > (unsigned)slots) {
+      log_error("CPU agents need more than the %d spare cores (cpu_agents=%u cpu_agent_cores=%u)",
+                slots, agents, cores);
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    }
+    used += cores;
     hsa_status_t st = cpu_agent_create(cores);
     if (st != HSA_STATUS_SUCCESS) return st;
   }

@@ -14,7 +14,8 @@
 
 #define HSA_ASSERT_OK(call) ASSERT_EQ((call), HSA_STATUS_SUCCESS)
 
-/* CPU agents in iteration order; count returned. */
+/* CPU agents in iteration order; count returned. Skips the test when
+ * there is none (an image booted on one core). */
 uint32_t hsa_test_cpu_agents(hsa_agent_t *agents, uint32_t max);
 hsa_amd_memory_pool_t hsa_test_kernarg_pool(hsa_agent_t agent);
 
