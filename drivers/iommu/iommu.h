@@ -78,6 +78,7 @@ enum iommu_mode iommu_mode(void);
 /* Gives device `bdf` of PCI segment `segment` its own domain (initially
  * mapping only its IVMD unity ranges). `owner` names the driver in logs.
  * -ENODEV: no IOMMU translates it (its DMA is not confined: logged);
+ * -EIO: the IOMMU bring-up failed (the driver should not start DMA);
  * -EINVAL: it is an IOMMU; -EBUSY: already attached; -ENOMEM. Devices that
  * share a requester ID (behind a PCI bridge) share one domain. */
 int iommu_attach(uint16_t segment, uint16_t bdf, const char *owner, struct iommu_device **out);

@@ -144,8 +144,13 @@ int iommu_attach(uint16_t segment, uint16_t bdf, const char *owner, struct iommu
   iommu_format_bdf(name, segment, bdf);
   if (!out || !owner) return -EINVAL;
   *out = NULL;
+  if (!s && iommu_system_failed()) {
+    log_error("%s (%s): the IOMMU bring-up failed: not attached (iommu=off runs without DMA "
+              "protection)", name, owner);
+    return -EIO;
+  }
   if (!s) {
-    log_error("%s (%s): attach before iommu_init", name, owner);
+    log_error("%s (%s): no IOMMU on this machine: its DMA is not confined", name, owner);
     return -ENODEV;
   }
   spin_lock(&s->lock);

@@ -15,6 +15,10 @@
 #include "lib/plat.h"
 
 static struct iommu_system *current_system;
+static int bring_up_error;
+
+void iommu_system_set_failed(int err) { bring_up_error = err; }
+bool iommu_system_failed(void) { return bring_up_error != 0; }
 
 struct iommu_system *iommu_current(void) {
   return __atomic_load_n(&current_system, __ATOMIC_ACQUIRE);

@@ -95,6 +95,10 @@ int iommu_system_start(struct iommu_system *s, enum iommu_mode mode, const struc
 void iommu_system_stop(struct iommu_system *s);
 /* OFF mode without any IOMMU (no IVRS, iommu=off). */
 void iommu_system_start_off(struct iommu_system *s, const char *why);
+/* The image's bring-up failed with `err`: attach then says so (-EIO)
+ * instead of "no IOMMU" (-ENODEV). */
+void iommu_system_set_failed(int err);
+bool iommu_system_failed(void);
 
 /* ---- Shared by the driver's files ----------------------------------------- */
 
