@@ -76,7 +76,7 @@ $(EFI_DIR)/$(1)/app_name.o: $(EFI_DIR)/$(1)/app_name.c
 $(EFI_DIR)/$(1)/objs := $(call efi_obj,$(IMAGE_CORE_SRCS) $(2)) $(EFI_DIR)/$(1)/app_name.o
 
 $(BUILD)/$(1).efi: $$($(EFI_DIR)/$(1)/objs) $(IMAGE_RUNTIME_LIB) $(EFI_DIR)/ksyms_empty.o \
-                   kernel/gen_ksyms.sh boot/image.lds boot/check_sections.sh
+                   kernel/gen_ksyms.sh boot/image.lds boot/check_image.sh
 	@echo "LD      $$@"
 	$(Q)$(EFI_LD) $(EFI_LDFLAGS) -o $(EFI_DIR)/$(1)/pass1.so $(GNUEFI_CRT0) \
 	    $$($(EFI_DIR)/$(1)/objs) $(EFI_DIR)/ksyms_empty.o $(EFI_LIBS)
@@ -88,7 +88,7 @@ $(BUILD)/$(1).efi: $$($(EFI_DIR)/$(1)/objs) $(IMAGE_RUNTIME_LIB) $(EFI_DIR)/ksym
 	$(Q)nm -n --defined-only $(EFI_DIR)/$(1)/image.so | grep -i ' t ' > $(EFI_DIR)/$(1)/text2.txt
 	$(Q)cmp -s $(EFI_DIR)/$(1)/text1.txt $(EFI_DIR)/$(1)/text2.txt || \
 	    { echo "image: code moved between the two links of $$@ (boot/image.lds: .ksyms must be last)"; exit 1; }
-	$(Q)boot/check_sections.sh $(EFI_DIR)/$(1)/image.so $(EFI_SECTIONS) $(EFI_SECTIONS_DROPPED)
+	$(Q)boot/check_image.sh $(EFI_DIR)/$(1)/image.so $(EFI_SECTIONS) $(EFI_SECTIONS_DROPPED)
 	$(Q)$(OBJCOPY) $(foreach s,$(EFI_SECTIONS),-j $(s)) --target efi-app-x86_64 \
 	    $(EFI_DIR)/$(1)/image.so $$@
 endef
