@@ -43,12 +43,18 @@ struct parse_ctx {
 
 const char *loader_status_name(enum loader_status status) {
   switch (status) {
-    case LOADER_OK: return "ok";
-    case LOADER_ERROR_INVALID_CODE_OBJECT: return "invalid code object";
-    case LOADER_ERROR_INCOMPATIBLE_ISA: return "incompatible ISA";
-    case LOADER_ERROR_INVALID_ISA_NAME: return "invalid ISA name";
-    case LOADER_ERROR_VARIABLE_UNDEFINED: return "undefined variable";
-    case LOADER_ERROR_OUT_OF_MEMORY: return "out of memory";
+    case LOADER_OK:
+      return "ok";
+    case LOADER_ERROR_INVALID_CODE_OBJECT:
+      return "invalid code object";
+    case LOADER_ERROR_INCOMPATIBLE_ISA:
+      return "incompatible ISA";
+    case LOADER_ERROR_INVALID_ISA_NAME:
+      return "invalid ISA name";
+    case LOADER_ERROR_VARIABLE_UNDEFINED:
+      return "undefined variable";
+    case LOADER_ERROR_OUT_OF_MEMORY:
+      return "out of memory";
   }
   return "unknown status";
 }
@@ -65,7 +71,7 @@ enum loader_status loader_report(enum loader_status status, const char *source, 
   return status;
 }
 
-#define BAD(ctx, ...)                                                                  \
+#define BAD(ctx, ...)                                                                         \
   loader_report(LOADER_ERROR_INVALID_CODE_OBJECT, (ctx)->source, (ctx)->why, (ctx)->why_size, \
                 __VA_ARGS__)
 
@@ -100,8 +106,8 @@ static const char *section_name(const struct parse_ctx *c, uint32_t index) {
 
 /* The PT_LOAD segment holding [vaddr, vaddr + len), NULL if none. With
  * `file_backed`, the bytes must also be in the file (not zero fill). */
-static const struct loader_segment *segment_at(const struct loader_code_object *co,
-                                               uint64_t vaddr, uint64_t len, bool file_backed) {
+static const struct loader_segment *segment_at(const struct loader_code_object *co, uint64_t vaddr,
+                                               uint64_t len, bool file_backed) {
   for (uint32_t i = 0; i < co->segment_count; i++) {
     const struct loader_segment *s = &co->segments[i];
     uint64_t limit = file_backed ? s->filesz : s->memsz;
@@ -134,8 +140,10 @@ static enum loader_status check_header(struct parse_ctx *c) {
   eh->shnum = RD16(p + 60);
   eh->shstrndx = RD16(p + 62);
 
-  if (eh->ident[ELF_EI_CLASS] != ELF_CLASS64) return BAD(c, "not ELF64 (EI_CLASS %u)", eh->ident[ELF_EI_CLASS]);
-  if (eh->ident[ELF_EI_DATA] != ELF_DATA2LSB) return BAD(c, "not little-endian (EI_DATA %u)", eh->ident[ELF_EI_DATA]);
+  if (eh->ident[ELF_EI_CLASS] != ELF_CLASS64)
+    return BAD(c, "not ELF64 (EI_CLASS %u)", eh->ident[ELF_EI_CLASS]);
+  if (eh->ident[ELF_EI_DATA] != ELF_DATA2LSB)
+    return BAD(c, "not little-endian (EI_DATA %u)", eh->ident[ELF_EI_DATA]);
   if (eh->ident[ELF_EI_VERSION] != ELF_EV_CURRENT || eh->version != ELF_EV_CURRENT)
     return BAD(c, "unknown ELF version %u", eh->version);
   if (eh->machine != ELF_EM_AMDGPU)
@@ -144,14 +152,21 @@ static enum loader_status check_header(struct parse_ctx *c) {
     return BAD(c, "OS ABI %u is not ELFOSABI_AMDGPU_HSA (%d)", eh->ident[ELF_EI_OSABI],
                ELF_OSABI_AMDGPU_HSA);
   switch (eh->ident[ELF_EI_ABIVERSION]) {
-    case ELF_ABIVERSION_AMDGPU_HSA_V4: c->co->version = 4; break;
-    case ELF_ABIVERSION_AMDGPU_HSA_V5: c->co->version = 5; break;
-    case ELF_ABIVERSION_AMDGPU_HSA_V6: c->co->version = 6; break;
+    case ELF_ABIVERSION_AMDGPU_HSA_V4:
+      c->co->version = 4;
+      break;
+    case ELF_ABIVERSION_AMDGPU_HSA_V5:
+      c->co->version = 5;
+      break;
+    case ELF_ABIVERSION_AMDGPU_HSA_V6:
+      c->co->version = 6;
+      break;
     default:
       return BAD(c, "code object ABI version %u is not supported (v4, v5 and v6 are: 2, 3, 4)",
                  eh->ident[ELF_EI_ABIVERSION]);
   }
-  if (eh->type != ELF_ET_DYN) return BAD(c, "e_type %u is not ET_DYN (a linked code object)", eh->type);
+  if (eh->type != ELF_ET_DYN)
+    return BAD(c, "e_type %u is not ET_DYN (a linked code object)", eh->type);
   if (eh->phnum && eh->phentsize != ELF64_PHDR_SIZE)
     return BAD(c, "e_phentsize %u is not %d", eh->phentsize, ELF64_PHDR_SIZE);
   if (eh->shnum && eh->shentsize != ELF64_SHDR_SIZE)
@@ -183,13 +198,19 @@ static enum loader_status read_segments(struct parse_ctx *c) {
   struct loader_code_object *co = c->co;
   co->segments = calloc(c->eh.phnum ? c->eh.phnum : 1, sizeof *co->segments);
   if (!co->segments)
-    return loader_report(LOADER_ERROR_OUT_OF_MEMORY, c->source, c->why, c->why_size, "out of memory");
+    return loader_report(LOADER_ERROR_OUT_OF_MEMORY, c->source, c->why, c->why_size,
+                         "out of memory");
   co->segment_align = 1;
   for (uint32_t i = 0; i < c->eh.phnum; i++) {
     const uint8_t *p = c->img + c->eh.phoff + (uint64_t)i * ELF64_PHDR_SIZE;
-    struct elf64_phdr ph = {
-        .type = RD32(p), .flags = RD32(p + 4), .offset = RD64(p + 8), .vaddr = RD64(p + 16),
-        .paddr = RD64(p + 24), .filesz = RD64(p + 32), .memsz = RD64(p + 40), .align = RD64(p + 48)};
+    struct elf64_phdr ph = {.type = RD32(p),
+                            .flags = RD32(p + 4),
+                            .offset = RD64(p + 8),
+                            .vaddr = RD64(p + 16),
+                            .paddr = RD64(p + 24),
+                            .filesz = RD64(p + 32),
+                            .memsz = RD64(p + 40),
+                            .align = RD64(p + 48)};
     if (ph.type != ELF_PT_LOAD) continue;
     if (!in_file(c, ph.offset, ph.filesz))
       return BAD(c, "segment %u: file range 0x%llx+0x%llx lies outside the %zu-byte file", i,
@@ -205,8 +226,11 @@ static enum loader_status read_segments(struct parse_ctx *c) {
                  (unsigned long long)ph.align, MAX_SEGMENT_ALIGN);
     if (ph.memsz == 0) continue;
     if (ph.align > co->segment_align) co->segment_align = ph.align;
-    co->segments[co->segment_count++] = (struct loader_segment){
-        .vaddr = ph.vaddr, .memsz = ph.memsz, .offset = ph.offset, .filesz = ph.filesz, .flags = ph.flags};
+    co->segments[co->segment_count++] = (struct loader_segment){.vaddr = ph.vaddr,
+                                                                .memsz = ph.memsz,
+                                                                .offset = ph.offset,
+                                                                .filesz = ph.filesz,
+                                                                .flags = ph.flags};
   }
   if (co->segment_count == 0) return BAD(c, "no PT_LOAD segment with contents");
 
@@ -233,13 +257,20 @@ static enum loader_status read_sections(struct parse_ctx *c) {
   c->shnum = c->eh.shnum;
   c->sh = calloc(c->shnum, sizeof *c->sh);
   if (!c->sh)
-    return loader_report(LOADER_ERROR_OUT_OF_MEMORY, c->source, c->why, c->why_size, "out of memory");
+    return loader_report(LOADER_ERROR_OUT_OF_MEMORY, c->source, c->why, c->why_size,
+                         "out of memory");
   for (uint32_t i = 0; i < c->shnum; i++) {
     const uint8_t *p = c->img + c->eh.shoff + (uint64_t)i * ELF64_SHDR_SIZE;
     struct elf64_shdr *s = &c->sh[i];
-    *s = (struct elf64_shdr){.name = RD32(p), .type = RD32(p + 4), .flags = RD64(p + 8),
-                             .addr = RD64(p + 16), .offset = RD64(p + 24), .size = RD64(p + 32),
-                             .link = RD32(p + 40), .info = RD32(p + 44), .addralign = RD64(p + 48),
+    *s = (struct elf64_shdr){.name = RD32(p),
+                             .type = RD32(p + 4),
+                             .flags = RD64(p + 8),
+                             .addr = RD64(p + 16),
+                             .offset = RD64(p + 24),
+                             .size = RD64(p + 32),
+                             .link = RD32(p + 40),
+                             .info = RD32(p + 44),
+                             .addralign = RD64(p + 48),
                              .entsize = RD64(p + 56)};
     if (s->type != ELF_SHT_NOBITS && s->type != ELF_SHT_NULL && !in_file(c, s->offset, s->size))
       return BAD(c, "section %u: range 0x%llx+0x%llx lies outside the %zu-byte file", i,
@@ -254,7 +285,8 @@ static enum loader_status read_sections(struct parse_ctx *c) {
                  section_name(c, i), (unsigned long long)s->entsize, (unsigned long long)s->size,
                  ELF64_SYM_SIZE);
     if (symbols && (s->link >= c->shnum || c->sh[s->link].type != ELF_SHT_STRTAB))
-      return BAD(c, "symbol table %s: sh_link %u is not a string table", section_name(c, i), s->link);
+      return BAD(c, "symbol table %s: sh_link %u is not a string table", section_name(c, i),
+                 s->link);
   }
   return LOADER_OK;
 }
@@ -317,7 +349,8 @@ static enum loader_status read_metadata(struct parse_ctx *c) {
         named.sramecc != c->co->isa.sramecc) {
       char from_flags[64];
       loader_isa_name(&c->co->isa, from_flags, sizeof from_flags);
-      return BAD(c, "metadata amdhsa.target \"%s\" disagrees with e_flags (%s)", target, from_flags);
+      return BAD(c, "metadata amdhsa.target \"%s\" disagrees with e_flags (%s)", target,
+                 from_flags);
     }
   }
   return LOADER_OK;
@@ -333,8 +366,12 @@ struct symtab_view {
 static bool decode_symbol(const struct parse_ctx *c, const struct symtab_view *t, uint32_t i,
                           struct elf64_sym *sym, const char **name) {
   const uint8_t *p = c->img + c->sh[t->index].offset + (uint64_t)i * ELF64_SYM_SIZE;
-  *sym = (struct elf64_sym){.name = RD32(p), .info = p[4], .other = p[5], .shndx = RD16(p + 6),
-                            .value = RD64(p + 8), .size = RD64(p + 16)};
+  *sym = (struct elf64_sym){.name = RD32(p),
+                            .info = p[4],
+                            .other = p[5],
+                            .shndx = RD16(p + 6),
+                            .value = RD64(p + 8),
+                            .size = RD64(p + 16)};
   *name = string_at(c, c->sh[t->index].link, sym->name);
   return *name != NULL;
 }
@@ -354,7 +391,8 @@ static enum loader_status add_symbol(struct parse_ctx *c, const struct loader_sy
   if (!grown || !name) {
     free(name);
     if (grown) co->symbols = grown;
-    return loader_report(LOADER_ERROR_OUT_OF_MEMORY, c->source, c->why, c->why_size, "out of memory");
+    return loader_report(LOADER_ERROR_OUT_OF_MEMORY, c->source, c->why, c->why_size,
+                         "out of memory");
   }
   co->symbols = grown;
   co->symbols[co->symbol_count] = *sym;
@@ -376,17 +414,22 @@ static enum loader_status add_kernel(struct parse_ctx *c, const struct symtab_vi
     return BAD(c, "kernel %s: descriptor symbol %s not in %s", km->name, km->symbol,
                section_name(c, t->index));
   if (es.shndx == ELF_SHN_UNDEF || es.shndx >= ELF_SHN_LORESERVE)
-    return BAD(c, "kernel %s: descriptor symbol %s is not defined in a section", km->name, km->symbol);
+    return BAD(c, "kernel %s: descriptor symbol %s is not defined in a section", km->name,
+               km->symbol);
 
   const struct loader_segment *seg =
       segment_at(c->co, es.value, sizeof(amd_kernel_descriptor_t), true);
   if (!seg)
     return BAD(c, "kernel %s: descriptor at 0x%llx is not inside a loadable segment's file bytes",
                km->name, (unsigned long long)es.value);
-  struct loader_symbol sym = {
-      .name = (char *)km->symbol, .kind = LOADER_SYMBOL_KERNEL, .vaddr = es.value,
-      .size = es.size, .alignment = AMD_KERNEL_DESCRIPTOR_ALIGN_BYTES,
-      .program_linkage = ELF_ST_BIND(es.info) != ELF_STB_LOCAL, .is_const = true, .meta = km};
+  struct loader_symbol sym = {.name = (char *)km->symbol,
+                              .kind = LOADER_SYMBOL_KERNEL,
+                              .vaddr = es.value,
+                              .size = es.size,
+                              .alignment = AMD_KERNEL_DESCRIPTOR_ALIGN_BYTES,
+                              .program_linkage = ELF_ST_BIND(es.info) != ELF_STB_LOCAL,
+                              .is_const = true,
+                              .meta = km};
   /* Both the file and the descriptor are little-endian (x86 and AMDGPU). */
   memcpy(&sym.kd, c->img + seg->offset + (es.value - seg->vaddr), sizeof sym.kd);
   const amd_kernel_descriptor_t *kd = &sym.kd;
@@ -426,10 +469,15 @@ static enum loader_status add_variable(struct parse_ctx *c, const struct elf64_s
     return BAD(c, "variable %s at 0x%llx size 0x%llx is outside every loadable segment", name,
                (unsigned long long)es->value, (unsigned long long)es->size);
   const struct elf64_shdr *sec = &c->sh[es->shndx];
-  struct loader_symbol sym = {
-      .name = (char *)name, .kind = LOADER_SYMBOL_VARIABLE, .vaddr = es->value, .size = es->size,
-      .alignment = sec->addralign > 1 && sec->addralign <= UINT32_MAX ? (uint32_t)sec->addralign : 1,
-      .program_linkage = true, .is_const = !(sec->flags & ELF_SHF_WRITE)};
+  struct loader_symbol sym = {.name = (char *)name,
+                              .kind = LOADER_SYMBOL_VARIABLE,
+                              .vaddr = es->value,
+                              .size = es->size,
+                              .alignment = sec->addralign > 1 && sec->addralign <= UINT32_MAX
+                                               ? (uint32_t)sec->addralign
+                                               : 1,
+                              .program_linkage = true,
+                              .is_const = !(sec->flags & ELF_SHF_WRITE)};
   return add_symbol(c, &sym);
 }
 
@@ -476,10 +524,9 @@ static enum loader_status read_symbols(struct parse_ctx *c) {
 
 static const char *relocation_name(uint32_t type) {
   static const char *const names[] = {
-      "R_AMDGPU_NONE",          "R_AMDGPU_ABS32_LO",      "R_AMDGPU_ABS32_HI",
-      "R_AMDGPU_ABS64",         "R_AMDGPU_REL32",         "R_AMDGPU_REL64",
-      "R_AMDGPU_ABS32",         "R_AMDGPU_GOTPCREL",      "R_AMDGPU_GOTPCREL32_LO",
-      "R_AMDGPU_GOTPCREL32_HI", "R_AMDGPU_REL32_LO",      "R_AMDGPU_REL32_HI",
+      "R_AMDGPU_NONE",          "R_AMDGPU_ABS32_LO",      "R_AMDGPU_ABS32_HI", "R_AMDGPU_ABS64",
+      "R_AMDGPU_REL32",         "R_AMDGPU_REL64",         "R_AMDGPU_ABS32",    "R_AMDGPU_GOTPCREL",
+      "R_AMDGPU_GOTPCREL32_LO", "R_AMDGPU_GOTPCREL32_HI", "R_AMDGPU_REL32_LO", "R_AMDGPU_REL32_HI",
       "reserved relocation 12", "R_AMDGPU_RELATIVE64",    "R_AMDGPU_REL16"};
   return type < sizeof names / sizeof names[0] ? names[type] : "unknown relocation";
 }
@@ -491,12 +538,17 @@ static enum loader_status add_relocation(struct parse_ctx *c, uint32_t section, 
   uint32_t type = ELF_R_TYPE(r.info), symi = ELF_R_SYM(r.info);
   unsigned width;
   switch (type) {
-    case R_AMDGPU_NONE: return LOADER_OK;
+    case R_AMDGPU_NONE:
+      return LOADER_OK;
     case R_AMDGPU_ABS32_LO:
     case R_AMDGPU_ABS32_HI:
-    case R_AMDGPU_ABS32: width = 4; break;
+    case R_AMDGPU_ABS32:
+      width = 4;
+      break;
     case R_AMDGPU_ABS64:
-    case R_AMDGPU_RELATIVE64: width = 8; break;
+    case R_AMDGPU_RELATIVE64:
+      width = 8;
+      break;
     default:
       return BAD(c, "%s: unsupported relocation %s (type %u) at 0x%llx", section_name(c, section),
                  relocation_name(type), type, (unsigned long long)r.offset);
@@ -539,7 +591,8 @@ static enum loader_status add_relocation(struct parse_ctx *c, uint32_t section, 
   struct loader_relocation *grown =
       realloc(co->relocations, (co->relocation_count + 1) * sizeof *grown);
   if (!grown)
-    return loader_report(LOADER_ERROR_OUT_OF_MEMORY, c->source, c->why, c->why_size, "out of memory");
+    return loader_report(LOADER_ERROR_OUT_OF_MEMORY, c->source, c->why, c->why_size,
+                         "out of memory");
   co->relocations = grown;
   co->relocations[co->relocation_count++] = rel;
   return LOADER_OK;
@@ -579,8 +632,8 @@ enum loader_status loader_code_object_parse(const void *image, size_t size, cons
   co->source = source;
   co->image = image;
   co->image_size = size;
-  struct parse_ctx c = {.img = image, .size = size, .source = source, .why = why,
-                        .why_size = why_size, .co = co};
+  struct parse_ctx c = {
+      .img = image, .size = size, .source = source, .why = why, .why_size = why_size, .co = co};
   enum loader_status st = image ? check_header(&c) : BAD(&c, "no code object bytes");
   if (st == LOADER_OK) st = read_segments(&c);
   if (st == LOADER_OK) st = read_sections(&c);

@@ -89,8 +89,9 @@ hsa_status_t hsa_code_object_deserialize(void *serialized, size_t size, const ch
   (void)options;
   if (!serialized || size == 0 || !code_object) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (loader_bundle_is_bundle(serialized, size)) {
-    log_error("hsa_code_object_deserialize: an offload bundle has no single code object; load "
-              "it through a code object reader for an agent");
+    log_error(
+        "hsa_code_object_deserialize: an offload bundle has no single code object; load "
+        "it through a code object reader for an agent");
     return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
   }
   struct code_object_v1 *c = calloc(1, sizeof *c);
@@ -101,15 +102,15 @@ hsa_status_t hsa_code_object_deserialize(void *serialized, size_t size, const ch
   }
   memcpy(c->bytes, serialized, size); /* the caller may free its buffer */
   c->size = size;
-  enum loader_status st = loader_code_object_parse(c->bytes, size, "deserialized code object",
-                                                   &c->co, NULL, 0);
+  enum loader_status st =
+      loader_code_object_parse(c->bytes, size, "deserialized code object", &c->co, NULL, 0);
   if (st != LOADER_OK || !object_set_insert(&code_objects, c)) {
     loader_code_object_destroy(c->co);
     free(c->bytes);
     free(c);
-    return st == LOADER_OK ? HSA_STATUS_ERROR_OUT_OF_RESOURCES
-                           : st == LOADER_ERROR_OUT_OF_MEMORY ? HSA_STATUS_ERROR_OUT_OF_RESOURCES
-                                                              : HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+    return st == LOADER_OK                    ? HSA_STATUS_ERROR_OUT_OF_RESOURCES
+           : st == LOADER_ERROR_OUT_OF_MEMORY ? HSA_STATUS_ERROR_OUT_OF_RESOURCES
+                                              : HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
   }
   code_object->handle = (uint64_t)(uintptr_t)c;
   return HSA_STATUS_SUCCESS;
@@ -171,8 +172,7 @@ hsa_status_t hsa_executable_load_code_object(hsa_executable_t executable, hsa_ag
 }
 
 hsa_status_t hsa_code_object_get_symbol_from_name(hsa_code_object_t code_object,
-                                                  const char *module_name,
-                                                  const char *symbol_name,
+                                                  const char *module_name, const char *symbol_name,
                                                   hsa_code_symbol_t *symbol) {
   RETURN_IF_NOT_INITIALIZED();
   (void)module_name; /* module names belong to HSAIL; code objects have none */
@@ -201,16 +201,26 @@ hsa_status_t hsa_code_symbol_get_info(hsa_code_symbol_t code_symbol,
     case HSA_CODE_SYMBOL_INFO_TYPE:
       *(hsa_symbol_kind_t *)value = kernel ? HSA_SYMBOL_KIND_KERNEL : HSA_SYMBOL_KIND_VARIABLE;
       return HSA_STATUS_SUCCESS;
-    case HSA_CODE_SYMBOL_INFO_NAME_LENGTH: *(uint32_t *)value = (uint32_t)strlen(s->name); return HSA_STATUS_SUCCESS;
-    case HSA_CODE_SYMBOL_INFO_NAME: memcpy(value, s->name, strlen(s->name)); return HSA_STATUS_SUCCESS;
-    case HSA_CODE_SYMBOL_INFO_MODULE_NAME_LENGTH: *(uint32_t *)value = 0; return HSA_STATUS_SUCCESS;
-    case HSA_CODE_SYMBOL_INFO_MODULE_NAME: return HSA_STATUS_SUCCESS;
+    case HSA_CODE_SYMBOL_INFO_NAME_LENGTH:
+      *(uint32_t *)value = (uint32_t)strlen(s->name);
+      return HSA_STATUS_SUCCESS;
+    case HSA_CODE_SYMBOL_INFO_NAME:
+      memcpy(value, s->name, strlen(s->name));
+      return HSA_STATUS_SUCCESS;
+    case HSA_CODE_SYMBOL_INFO_MODULE_NAME_LENGTH:
+      *(uint32_t *)value = 0;
+      return HSA_STATUS_SUCCESS;
+    case HSA_CODE_SYMBOL_INFO_MODULE_NAME:
+      return HSA_STATUS_SUCCESS;
     case HSA_CODE_SYMBOL_INFO_LINKAGE:
       *(hsa_symbol_linkage_t *)value =
           s->program_linkage ? HSA_SYMBOL_LINKAGE_PROGRAM : HSA_SYMBOL_LINKAGE_MODULE;
       return HSA_STATUS_SUCCESS;
-    case HSA_CODE_SYMBOL_INFO_IS_DEFINITION: *(bool *)value = true; return HSA_STATUS_SUCCESS;
-    default: break;
+    case HSA_CODE_SYMBOL_INFO_IS_DEFINITION:
+      *(bool *)value = true;
+      return HSA_STATUS_SUCCESS;
+    default:
+      break;
   }
   if (!kernel) switch (attribute) {
       case HSA_CODE_SYMBOL_INFO_VARIABLE_ALLOCATION:
@@ -220,10 +230,17 @@ hsa_status_t hsa_code_symbol_get_info(hsa_code_symbol_t code_symbol,
         *(hsa_variable_segment_t *)value =
             s->is_const ? HSA_VARIABLE_SEGMENT_READONLY : HSA_VARIABLE_SEGMENT_GLOBAL;
         return HSA_STATUS_SUCCESS;
-      case HSA_CODE_SYMBOL_INFO_VARIABLE_ALIGNMENT: *(uint32_t *)value = s->alignment; return HSA_STATUS_SUCCESS;
-      case HSA_CODE_SYMBOL_INFO_VARIABLE_SIZE: *(uint32_t *)value = (uint32_t)s->size; return HSA_STATUS_SUCCESS;
-      case HSA_CODE_SYMBOL_INFO_VARIABLE_IS_CONST: *(bool *)value = s->is_const; return HSA_STATUS_SUCCESS;
-      default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      case HSA_CODE_SYMBOL_INFO_VARIABLE_ALIGNMENT:
+        *(uint32_t *)value = s->alignment;
+        return HSA_STATUS_SUCCESS;
+      case HSA_CODE_SYMBOL_INFO_VARIABLE_SIZE:
+        *(uint32_t *)value = (uint32_t)s->size;
+        return HSA_STATUS_SUCCESS;
+      case HSA_CODE_SYMBOL_INFO_VARIABLE_IS_CONST:
+        *(bool *)value = s->is_const;
+        return HSA_STATUS_SUCCESS;
+      default:
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }
   switch (attribute) {
     case HSA_CODE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE:
@@ -234,21 +251,31 @@ hsa_status_t hsa_code_symbol_get_info(hsa_code_symbol_t code_symbol,
                                ? s->meta->kernarg_segment_align
                                : MIN_KERNARG_ALIGNMENT;
       return HSA_STATUS_SUCCESS;
-    case HSA_CODE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE: *(uint32_t *)value = s->kd.group_segment_fixed_size; return HSA_STATUS_SUCCESS;
-    case HSA_CODE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE: *(uint32_t *)value = s->kd.private_segment_fixed_size; return HSA_STATUS_SUCCESS;
+    case HSA_CODE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE:
+      *(uint32_t *)value = s->kd.group_segment_fixed_size;
+      return HSA_STATUS_SUCCESS;
+    case HSA_CODE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE:
+      *(uint32_t *)value = s->kd.private_segment_fixed_size;
+      return HSA_STATUS_SUCCESS;
     case HSA_CODE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK:
       *(bool *)value = (s->kd.kernel_code_properties & AMD_KD_USES_DYNAMIC_STACK) != 0;
       return HSA_STATUS_SUCCESS;
-    case HSA_CODE_SYMBOL_INFO_KERNEL_CALL_CONVENTION: *(uint32_t *)value = 0; return HSA_STATUS_SUCCESS;
-    case HSA_CODE_SYMBOL_INFO_KERNEL_WAVEFRONT_SIZE: *(uint32_t *)value = s->meta->wavefront_size; return HSA_STATUS_SUCCESS;
-    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    case HSA_CODE_SYMBOL_INFO_KERNEL_CALL_CONVENTION:
+      *(uint32_t *)value = 0;
+      return HSA_STATUS_SUCCESS;
+    case HSA_CODE_SYMBOL_INFO_KERNEL_WAVEFRONT_SIZE:
+      *(uint32_t *)value = s->meta->wavefront_size;
+      return HSA_STATUS_SUCCESS;
+    default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
 }
 
-hsa_status_t hsa_code_object_iterate_symbols(
-    hsa_code_object_t code_object,
-    hsa_status_t (*callback)(hsa_code_object_t code_object, hsa_code_symbol_t symbol, void *data),
-    void *data) {
+hsa_status_t hsa_code_object_iterate_symbols(hsa_code_object_t code_object,
+                                             hsa_status_t (*callback)(hsa_code_object_t code_object,
+                                                                      hsa_code_symbol_t symbol,
+                                                                      void *data),
+                                             void *data) {
   RETURN_IF_NOT_INITIALIZED();
   struct code_object_v1 *c = code_object_from_handle(code_object);
   if (!c) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;

@@ -27,7 +27,7 @@
 #define ELF_EV_CURRENT    1
 
 /* AMDGPUUsage "ELF Header": OS ABI and the code object version it implies. */
-#define ELF_OSABI_AMDGPU_HSA       64
+#define ELF_OSABI_AMDGPU_HSA         64
 #define ELF_ABIVERSION_AMDGPU_HSA_V4 2
 #define ELF_ABIVERSION_AMDGPU_HSA_V5 3
 #define ELF_ABIVERSION_AMDGPU_HSA_V6 4
@@ -75,34 +75,34 @@
 #define ELF_SHF_EXECINSTR 0x4
 
 /* Symbol binding, type and visibility (gABI "Symbol Table"). */
-#define ELF_STB_LOCAL  0
-#define ELF_STB_GLOBAL 1
-#define ELF_STB_WEAK   2
-#define ELF_STT_NOTYPE 0
-#define ELF_STT_OBJECT 1
-#define ELF_STT_FUNC   2
-#define ELF_STT_COMMON 5
-#define ELF_ST_BIND(info) ((info) >> 4)
-#define ELF_ST_TYPE(info) ((info) & 0xf)
-#define ELF_ST_VISIBILITY(other) ((other) & 0x3)
-#define ELF_R_SYM(info)  ((uint32_t)((info) >> 32))
-#define ELF_R_TYPE(info) ((uint32_t)(info))
+#define ELF_STB_LOCAL            0
+#define ELF_STB_GLOBAL           1
+#define ELF_STB_WEAK             2
+#define ELF_STT_NOTYPE           0
+#define ELF_STT_OBJECT           1
+#define ELF_STT_FUNC             2
+#define ELF_STT_COMMON           5
+#define ELF_ST_BIND(info)        ((info) >> 4)
+#define ELF_ST_TYPE(info)        ((info)&0xf)
+#define ELF_ST_VISIBILITY(other) ((other)&0x3)
+#define ELF_R_SYM(info)          ((uint32_t)((info) >> 32))
+#define ELF_R_TYPE(info)         ((uint32_t)(info))
 
 /* AMDGPUUsage "AMDGPU ELF Relocation Records". */
-#define R_AMDGPU_NONE           0
-#define R_AMDGPU_ABS32_LO       1
-#define R_AMDGPU_ABS32_HI       2
-#define R_AMDGPU_ABS64          3
-#define R_AMDGPU_REL32          4
-#define R_AMDGPU_REL64          5
-#define R_AMDGPU_ABS32          6
-#define R_AMDGPU_GOTPCREL       7
-#define R_AMDGPU_GOTPCREL32_LO  8
-#define R_AMDGPU_GOTPCREL32_HI  9
-#define R_AMDGPU_REL32_LO       10
-#define R_AMDGPU_REL32_HI       11
-#define R_AMDGPU_RELATIVE64     13
-#define R_AMDGPU_REL16          14
+#define R_AMDGPU_NONE          0
+#define R_AMDGPU_ABS32_LO      1
+#define R_AMDGPU_ABS32_HI      2
+#define R_AMDGPU_ABS64         3
+#define R_AMDGPU_REL32         4
+#define R_AMDGPU_REL64         5
+#define R_AMDGPU_ABS32         6
+#define R_AMDGPU_GOTPCREL      7
+#define R_AMDGPU_GOTPCREL32_LO 8
+#define R_AMDGPU_GOTPCREL32_HI 9
+#define R_AMDGPU_REL32_LO      10
+#define R_AMDGPU_REL32_HI      11
+#define R_AMDGPU_RELATIVE64    13
+#define R_AMDGPU_REL16         14
 
 /* AMDGPUUsage "Code Object V3 and Above Note Records": owner "AMDGPU". */
 #define NT_AMDGPU_METADATA 32

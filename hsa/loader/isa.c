@@ -119,8 +119,8 @@ static enum loader_feature feature_from_flags(uint32_t field, uint32_t any, uint
   return LOADER_FEATURE_UNSUPPORTED;
 }
 
-bool loader_isa_from_elf(uint32_t e_flags, uint8_t abi_version, struct loader_isa *isa,
-                         char *why, size_t why_size) {
+bool loader_isa_from_elf(uint32_t e_flags, uint8_t abi_version, struct loader_isa *isa, char *why,
+                         size_t why_size) {
   uint32_t mach = e_flags & EF_AMDGPU_MACH;
   const struct processor *p = processor_by_mach(mach);
   if (!p) {
@@ -129,21 +129,21 @@ bool loader_isa_from_elf(uint32_t e_flags, uint8_t abi_version, struct loader_is
     return false;
   }
   isa->mach = mach;
-  isa->xnack = feature_from_flags(e_flags & EF_AMDGPU_FEATURE_XNACK_V4,
-                                  EF_AMDGPU_FEATURE_XNACK_ANY_V4, EF_AMDGPU_FEATURE_XNACK_OFF_V4,
-                                  EF_AMDGPU_FEATURE_XNACK_ON_V4);
-  isa->sramecc = feature_from_flags(
-      e_flags & EF_AMDGPU_FEATURE_SRAMECC_V4, EF_AMDGPU_FEATURE_SRAMECC_ANY_V4,
-      EF_AMDGPU_FEATURE_SRAMECC_OFF_V4, EF_AMDGPU_FEATURE_SRAMECC_ON_V4);
+  isa->xnack =
+      feature_from_flags(e_flags & EF_AMDGPU_FEATURE_XNACK_V4, EF_AMDGPU_FEATURE_XNACK_ANY_V4,
+                         EF_AMDGPU_FEATURE_XNACK_OFF_V4, EF_AMDGPU_FEATURE_XNACK_ON_V4);
+  isa->sramecc =
+      feature_from_flags(e_flags & EF_AMDGPU_FEATURE_SRAMECC_V4, EF_AMDGPU_FEATURE_SRAMECC_ANY_V4,
+                         EF_AMDGPU_FEATURE_SRAMECC_OFF_V4, EF_AMDGPU_FEATURE_SRAMECC_ON_V4);
   /* The generic version byte exists from v6 on (AMDGPUUsage e_flags V6 table). */
-  isa->generic_version = abi_version >= ELF_ABIVERSION_AMDGPU_HSA_V6
-                             ? (e_flags & EF_AMDGPU_GENERIC_VERSION) >>
-                                   EF_AMDGPU_GENERIC_VERSION_SHIFT
-                             : 0;
+  isa->generic_version =
+      abi_version >= ELF_ABIVERSION_AMDGPU_HSA_V6
+          ? (e_flags & EF_AMDGPU_GENERIC_VERSION) >> EF_AMDGPU_GENERIC_VERSION_SHIFT
+          : 0;
   bool generic = loader_isa_mach_is_generic(mach);
   if (generic && isa->generic_version == 0) {
-    snprintf(why, why_size, "generic target %s without a generic version (e_flags 0x%x)",
-             p->name, e_flags);
+    snprintf(why, why_size, "generic target %s without a generic version (e_flags 0x%x)", p->name,
+             e_flags);
     return false;
   }
   if (!generic && isa->generic_version != 0) {
@@ -203,8 +203,8 @@ static bool feature_compatible(enum loader_feature code, enum loader_feature age
   return true;
 }
 
-bool loader_isa_compatible(const struct loader_isa *code, const struct loader_isa *agent,
-                           char *why, size_t why_size) {
+bool loader_isa_compatible(const struct loader_isa *code, const struct loader_isa *agent, char *why,
+                           size_t why_size) {
   char code_name[64], agent_name[64];
   loader_isa_name(code, code_name, sizeof code_name);
   loader_isa_name(agent, agent_name, sizeof agent_name);

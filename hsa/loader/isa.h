@@ -25,7 +25,7 @@ enum loader_feature {
 };
 
 struct loader_isa {
-  uint32_t mach;            /* EF_AMDGPU_MACH_* value */
+  uint32_t mach; /* EF_AMDGPU_MACH_* value */
   enum loader_feature xnack;
   enum loader_feature sramecc;
   uint32_t generic_version; /* 0 unless mach is a generic target (v6+) */
@@ -37,8 +37,8 @@ bool loader_isa_mach_is_generic(uint32_t mach);
 
 /* From a code object's e_flags and its EI_ABIVERSION (v4: 2, v5: 3, v6: 4).
  * False, with a reason in `why`, for an unknown processor. */
-bool loader_isa_from_elf(uint32_t e_flags, uint8_t abi_version, struct loader_isa *isa,
-                         char *why, size_t why_size);
+bool loader_isa_from_elf(uint32_t e_flags, uint8_t abi_version, struct loader_isa *isa, char *why,
+                         size_t why_size);
 
 /* From a target ID, with or without the "amdgcn-amd-amdhsa--" triple:
  * "gfx902", "gfx902:xnack-", "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-".
@@ -53,7 +53,7 @@ void loader_isa_name(const struct loader_isa *isa, char *buf, size_t size);
 /* Can code built for `code` run on an agent whose ISA is `agent`? The
  * agent's features are ON, OFF or UNSUPPORTED, never ANY. On false, `why`
  * says which part differs. */
-bool loader_isa_compatible(const struct loader_isa *code, const struct loader_isa *agent,
-                           char *why, size_t why_size);
+bool loader_isa_compatible(const struct loader_isa *code, const struct loader_isa *agent, char *why,
+                           size_t why_size);
 
 #endif

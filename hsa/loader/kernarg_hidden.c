@@ -50,8 +50,7 @@ static void fill_for_kernel(const struct loader_symbol *kernel, void *ctx) {
 }
 
 hsa_status_t hsa_kernarg_fill_hidden(const hsa_kernel_dispatch_packet_t *packet,
-                                     const hsa_queue_t *queue, void *kernarg,
-                                     size_t kernarg_size) {
+                                     const hsa_queue_t *queue, void *kernarg, size_t kernarg_size) {
   RETURN_IF_NOT_INITIALIZED();
   if (!packet || !kernarg) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct fill f = {packet, queue, kernarg, kernarg_size, HSA_STATUS_ERROR_INVALID_ARGUMENT};

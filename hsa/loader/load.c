@@ -41,19 +41,29 @@ static enum loader_status apply_relocation(struct loader_code_object *co,
   uint8_t *at = (uint8_t *)co->base + (r->vaddr - co->span_start);
   uint64_t value = s + (uint64_t)r->addend;
   switch (r->type) {
-    case R_AMDGPU_ABS32_LO: write_le(at, value & 0xffffffffu, 4); break;
-    case R_AMDGPU_ABS32_HI: write_le(at, value >> 32, 4); break;
-    case R_AMDGPU_ABS32: write_le(at, value, 4); break;
-    case R_AMDGPU_ABS64: write_le(at, value, 8); break;
-    case R_AMDGPU_RELATIVE64: write_le(at, (uint64_t)co->delta + (uint64_t)r->addend, 8); break;
+    case R_AMDGPU_ABS32_LO:
+      write_le(at, value & 0xffffffffu, 4);
+      break;
+    case R_AMDGPU_ABS32_HI:
+      write_le(at, value >> 32, 4);
+      break;
+    case R_AMDGPU_ABS32:
+      write_le(at, value, 4);
+      break;
+    case R_AMDGPU_ABS64:
+      write_le(at, value, 8);
+      break;
+    case R_AMDGPU_RELATIVE64:
+      write_le(at, (uint64_t)co->delta + (uint64_t)r->addend, 8);
+      break;
   }
   return LOADER_OK;
 }
 
 enum loader_status loader_code_object_load(struct loader_code_object *co,
                                            const struct loader_memory_ops *mem,
-                                           loader_resolve_fn resolve, void *resolve_ctx,
-                                           char *why, size_t why_size) {
+                                           loader_resolve_fn resolve, void *resolve_ctx, char *why,
+                                           size_t why_size) {
   if (why && why_size) why[0] = '\0';
   if (co->base || !co->image)
     return loader_report(LOADER_ERROR_INVALID_CODE_OBJECT, co->source, why, why_size,

@@ -59,12 +59,18 @@ static bool resolve_variable(void *ctx, const char *name, uint64_t *address) {
 
 static hsa_status_t hsa_status_of(enum loader_status st) {
   switch (st) {
-    case LOADER_OK: return HSA_STATUS_SUCCESS;
-    case LOADER_ERROR_INVALID_CODE_OBJECT: return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
-    case LOADER_ERROR_INCOMPATIBLE_ISA: return HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS;
-    case LOADER_ERROR_INVALID_ISA_NAME: return HSA_STATUS_ERROR_INVALID_ISA_NAME;
-    case LOADER_ERROR_VARIABLE_UNDEFINED: return HSA_STATUS_ERROR_VARIABLE_UNDEFINED;
-    case LOADER_ERROR_OUT_OF_MEMORY: return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    case LOADER_OK:
+      return HSA_STATUS_SUCCESS;
+    case LOADER_ERROR_INVALID_CODE_OBJECT:
+      return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+    case LOADER_ERROR_INCOMPATIBLE_ISA:
+      return HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS;
+    case LOADER_ERROR_INVALID_ISA_NAME:
+      return HSA_STATUS_ERROR_INVALID_ISA_NAME;
+    case LOADER_ERROR_VARIABLE_UNDEFINED:
+      return HSA_STATUS_ERROR_VARIABLE_UNDEFINED;
+    case LOADER_ERROR_OUT_OF_MEMORY:
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
   return HSA_STATUS_ERROR;
 }
@@ -113,7 +119,8 @@ hsa_status_t loader_load(struct executable *exec, const struct agent *agent, con
 
   struct loaded_code_object *lco = calloc(1, sizeof *lco);
   if (!lco) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
-  enum loader_status st = loader_code_object_parse(data, size, "code object", &lco->co, why, sizeof why);
+  enum loader_status st =
+      loader_code_object_parse(data, size, "code object", &lco->co, why, sizeof why);
   if (st == LOADER_OK && isa_name)
     st = loader_code_object_check_isa(lco->co, isa_name, why, sizeof why);
   struct resolve_ctx r = {exec, agent};
@@ -131,8 +138,9 @@ hsa_status_t loader_load(struct executable *exec, const struct agent *agent, con
     hsa_status_t hs = executable_add_symbol(exec, agent, &d);
     if (hs != HSA_STATUS_SUCCESS) {
       log_error("code object: symbol %s: %s", s->name,
-                hs == HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED ? "already defined in the executable"
-                                                               : "cannot be added");
+                hs == HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED
+                    ? "already defined in the executable"
+                    : "cannot be added");
       /* Symbols added before this one point into the segments: keep them
        * (unreachable once this load fails) rather than leave those symbols
        * dangling. executable.c has no way yet to take symbols back. */

@@ -58,7 +58,7 @@ struct loader_symbol {
   bool is_const;        /* variable in a read-only segment */
   /* Kernels only. */
   const struct loader_kernel_meta *meta; /* points into loader_code_object.metadata */
-  amd_kernel_descriptor_t kd; /* a copy of its 64 bytes (amd_hsa_kernel_code.h) */
+  amd_kernel_descriptor_t kd;            /* a copy of its 64 bytes (amd_hsa_kernel_code.h) */
 };
 
 struct loader_segment {
@@ -91,10 +91,10 @@ struct loader_memory_ops {
 typedef bool (*loader_resolve_fn)(void *ctx, const char *name, uint64_t *address);
 
 struct loader_code_object {
-  const char *source;  /* file name or "memory", for messages */
+  const char *source;   /* file name or "memory", for messages */
   const uint8_t *image; /* the caller's bytes; only used until load returns */
   size_t image_size;
-  uint32_t version;     /* code object version: 4, 5 or 6 */
+  uint32_t version; /* code object version: 4, 5 or 6 */
   uint32_t e_flags;
   struct loader_isa isa;
   struct loader_metadata metadata;
@@ -133,8 +133,8 @@ enum loader_status loader_code_object_check_isa(const struct loader_code_object 
  * returns (either way) the image bytes are no longer used. */
 enum loader_status loader_code_object_load(struct loader_code_object *co,
                                            const struct loader_memory_ops *mem,
-                                           loader_resolve_fn resolve, void *resolve_ctx,
-                                           char *why, size_t why_size);
+                                           loader_resolve_fn resolve, void *resolve_ctx, char *why,
+                                           size_t why_size);
 
 /* Frees the loaded segments (through the allocator given to load) and the
  * object. NULL is fine. */

@@ -245,8 +245,7 @@ static bool parse_kernel_field(struct parser *ps, struct loader_kernel_meta *k, 
       {".agpr_count", offsetof(struct loader_kernel_meta, agpr_count), 0},
       {".sgpr_spill_count", offsetof(struct loader_kernel_meta, sgpr_spill_count), 0},
       {".vgpr_spill_count", offsetof(struct loader_kernel_meta, vgpr_spill_count), 0},
-      {".max_flat_workgroup_size", offsetof(struct loader_kernel_meta, max_flat_workgroup_size),
-       0},
+      {".max_flat_workgroup_size", offsetof(struct loader_kernel_meta, max_flat_workgroup_size), 0},
   };
   for (size_t i = 0; i < sizeof u32_keys / sizeof u32_keys[0]; i++) {
     if (strcmp(key, u32_keys[i].key) != 0) continue;

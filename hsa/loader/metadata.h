@@ -61,15 +61,15 @@ struct loader_kernel_arg {
   char *type_name; /* ".type_name", NULL if absent */
   uint32_t offset, size;
   enum loader_arg_kind kind;
-  char *kind_name; /* ".value_kind" as written (kept for unknown kinds) */
+  char *kind_name;     /* ".value_kind" as written (kept for unknown kinds) */
   char *address_space; /* ".address_space", NULL if absent */
   uint32_t pointee_align;
   bool is_const, is_restrict, is_volatile;
 };
 
 struct loader_kernel_meta {
-  char *name;   /* ".name": the source name */
-  char *symbol; /* ".symbol": the kernel descriptor symbol, "<name>.kd" */
+  char *name;     /* ".name": the source name */
+  char *symbol;   /* ".symbol": the kernel descriptor symbol, "<name>.kd" */
   char *language; /* NULL if absent */
   uint32_t kernarg_segment_size, kernarg_segment_align;
   uint32_t group_segment_fixed_size, private_segment_fixed_size;

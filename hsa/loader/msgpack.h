@@ -41,7 +41,7 @@ struct mp_value {
     struct {
       const char *ptr; /* not NUL-terminated: points into the buffer */
       uint32_t len;
-    } str;             /* MP_STR, MP_BIN, MP_EXT (payload) */
+    } str; /* MP_STR, MP_BIN, MP_EXT (payload) */
   };
 };
 

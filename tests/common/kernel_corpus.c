@@ -233,7 +233,8 @@ static bool setup_int_divmod(struct corpus_dispatch *d) {
   uint32_t s = 9;
   for (uint32_t i = 0; i < n; i++) {
     a[i] = (int32_t)next_random(&s) >> (i % 20);
-    do b[i] = (int32_t)next_random(&s) >> (i % 31); while (b[i] == 0 || b[i] == -1);
+    do b[i] = (int32_t)next_random(&s) >> (i % 31);
+    while (b[i] == 0 || b[i] == -1);
     c[i] = (int64_t)(((uint64_t)next_random(&s) << 32) | next_random(&s)) >> (i % 40);
     do e[i] = (int64_t)(((uint64_t)next_random(&s) << 32) | next_random(&s)) >> (i % 61);
     while (e[i] == 0 || e[i] == -1);
@@ -366,7 +367,9 @@ static bool setup_private_array(struct corpus_dispatch *d) {
   return true;
 }
 
-static uint32_t reference_fib(uint32_t n) { return n < 2 ? n : reference_fib(n - 1) + reference_fib(n - 2); }
+static uint32_t reference_fib(uint32_t n) {
+  return n < 2 ? n : reference_fib(n - 1) + reference_fib(n - 2);
+}
 
 static bool setup_call_stack(struct corpus_dispatch *d) {
   const uint32_t n = 64;
@@ -398,8 +401,8 @@ static bool setup_global_vars(struct corpus_dispatch *d) {
 }
 
 const struct corpus_kernel corpus_kernels[] = {
-    {"vector_add", "vector_add.kd", "float add, bounds check, grid past n", NULL,
-     setup_vector_add, NULL},
+    {"vector_add", "vector_add.kd", "float add, bounds check, grid past n", NULL, setup_vector_add,
+     NULL},
     {"saxpy", "saxpy.kd", "C kernel, workgroup size from hidden args / dispatch packet", NULL,
      setup_saxpy, NULL},
     {"reduce_sum", "reduce_sum.kd", "LDS tree reduction with barriers", NULL, setup_reduce_sum,
@@ -517,7 +520,7 @@ uint16_t corpus_half_from_double(double x) {
   if (x >= 65520.0) return sign | 0x7c00; /* halfway past 65504 rounds to infinity */
   int e;
   frexp(x, &e);
-  int exp = e - 1 < -14 ? -14 : e - 1;          /* subnormals share exponent -14 */
+  int exp = e - 1 < -14 ? -14 : e - 1;             /* subnormals share exponent -14 */
   uint32_t m = (uint32_t)rint(ldexp(x, 10 - exp)); /* 11-bit significand, ties to even */
   if (m >= 2048) m >>= 1, exp++;
   if (m < 1024) return sign | (uint16_t)m; /* subnormal */

@@ -12,8 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const void *code;
   size_t code_size;
   char why[256];
-  if (loader_bundle_select(data, size, "fuzz", "amdgcn-amd-amdhsa--gfx90c:xnack+", &code, &code_size,
-                           why, sizeof why) != LOADER_OK)
+  if (loader_bundle_select(data, size, "fuzz", "amdgcn-amd-amdhsa--gfx90c:xnack+", &code,
+                           &code_size, why, sizeof why) != LOADER_OK)
     return 0;
   struct loader_code_object *co;
   if (loader_code_object_parse(code, code_size, "fuzz", &co, why, sizeof why) == LOADER_OK)

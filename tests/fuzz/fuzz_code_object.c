@@ -51,8 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (memcmp((const void *)(uintptr_t)s->address, &s->kd, sizeof s->kd) != 0) abort();
       size_t kernarg_size = s->meta->kernarg_segment_size;
       uint8_t *kernarg = malloc(kernarg_size ? kernarg_size : 1);
-      struct loader_dispatch d = {.dims = 2, .workgroup_size = {16, 4, 1},
-                                  .grid_size = {100, 7, 1}};
+      struct loader_dispatch d = {
+          .dims = 2, .workgroup_size = {16, 4, 1}, .grid_size = {100, 7, 1}};
       loader_fill_hidden_args(s->meta, &d, kernarg, kernarg_size, why, sizeof why);
       free(kernarg);
     }

@@ -33,7 +33,8 @@ static void expect_pick(const uint8_t *bundle, size_t size, const char *agent,
   const struct loader_symbol *k = loader_code_object_symbol(co, "hip_scale.kd");
   ASSERT_NOT_NULL(k);
   ASSERT_STR_EQ(k->meta->name, "hip_scale");
-  ASSERT_EQ(loader_code_object_load(co, &loader_test_memory, NULL, NULL, why, sizeof why), LOADER_OK);
+  ASSERT_EQ(loader_code_object_load(co, &loader_test_memory, NULL, NULL, why, sizeof why),
+            LOADER_OK);
   loader_code_object_destroy(co);
 }
 
@@ -95,13 +96,16 @@ TEST(loader_bundle_malformed_refused) {
   char why[256];
   const char *agent = "amdgcn-amd-amdhsa--gfx902:xnack-";
 
-  struct entry good[] = {{"host-x86_64-unknown-linux-gnu-", 0, 0}, {"hipv4-amdgcn-amd-amdhsa--gfx902", 0, 0}};
+  struct entry good[] = {{"host-x86_64-unknown-linux-gnu-", 0, 0},
+                         {"hipv4-amdgcn-amd-amdhsa--gfx902", 0, 0}};
   size_t n = make_bundle(buf, good, 2, 2, payload, payload_size);
-  ASSERT_EQ(loader_bundle_select(buf, n, "b", agent, &code, &code_size, why, sizeof why), LOADER_OK);
+  ASSERT_EQ(loader_bundle_select(buf, n, "b", agent, &code, &code_size, why, sizeof why),
+            LOADER_OK);
   ASSERT_EQ(code_size, payload_size);
   ASSERT_MEM_EQ(code, payload, payload_size);
   for (size_t cut = 0; cut < n - payload_size; cut++) /* headers cut short */
-    ASSERT_NE(loader_bundle_select(buf, cut, "b", agent, &code, &code_size, why, sizeof why), LOADER_OK);
+    ASSERT_NE(loader_bundle_select(buf, cut, "b", agent, &code, &code_size, why, sizeof why),
+              LOADER_OK);
 
   n = make_bundle(buf, good, 2, 1u << 30, payload, payload_size);
   ASSERT_EQ(loader_bundle_select(buf, n, "b", agent, &code, &code_size, why, sizeof why),

@@ -37,7 +37,8 @@ TEST(loader_code_object_v1_deserialize_and_symbols) {
   free(image);
 
   char version[64];
-  ASSERT_EQ(hsa_code_object_get_info(co, HSA_CODE_OBJECT_INFO_VERSION, version), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_code_object_get_info(co, HSA_CODE_OBJECT_INFO_VERSION, version),
+            HSA_STATUS_SUCCESS);
   ASSERT_STR_EQ(version, "4.0");
   hsa_isa_t isa;
   ASSERT_EQ(hsa_code_object_get_info(co, HSA_CODE_OBJECT_INFO_ISA, &isa), HSA_STATUS_SUCCESS);
@@ -54,13 +55,17 @@ TEST(loader_code_object_v1_deserialize_and_symbols) {
   uint32_t kernarg_size, wave;
   ASSERT_EQ(hsa_code_symbol_get_info(sym, HSA_CODE_SYMBOL_INFO_TYPE, &kind), HSA_STATUS_SUCCESS);
   ASSERT_EQ(kind, HSA_SYMBOL_KIND_KERNEL);
-  ASSERT_EQ(hsa_code_symbol_get_info(sym, HSA_CODE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_code_symbol_get_info(sym, HSA_CODE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
+                                     &kernarg_size),
+            HSA_STATUS_SUCCESS);
   ASSERT_GE(kernarg_size, 8);
-  ASSERT_EQ(hsa_code_symbol_get_info(sym, HSA_CODE_SYMBOL_INFO_KERNEL_WAVEFRONT_SIZE, &wave), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_code_symbol_get_info(sym, HSA_CODE_SYMBOL_INFO_KERNEL_WAVEFRONT_SIZE, &wave),
+            HSA_STATUS_SUCCESS);
   ASSERT_EQ(wave, 64);
   ASSERT_EQ(hsa_code_object_get_symbol(co, "table", &sym), HSA_STATUS_SUCCESS);
   uint32_t var_size;
-  ASSERT_EQ(hsa_code_symbol_get_info(sym, HSA_CODE_SYMBOL_INFO_VARIABLE_SIZE, &var_size), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_code_symbol_get_info(sym, HSA_CODE_SYMBOL_INFO_VARIABLE_SIZE, &var_size),
+            HSA_STATUS_SUCCESS);
   ASSERT_EQ(var_size, 16);
   ASSERT_EQ(hsa_code_symbol_get_info(sym, HSA_CODE_SYMBOL_INFO_KERNEL_WAVEFRONT_SIZE, &wave),
             HSA_STATUS_ERROR_INVALID_ARGUMENT); /* not a kernel */
@@ -71,15 +76,17 @@ TEST(loader_code_object_v1_deserialize_and_symbols) {
 
   void *copy;
   size_t copy_size;
-  ASSERT_EQ(hsa_code_object_serialize(co, host_alloc, (hsa_callback_data_t){0}, NULL, &copy, &copy_size),
-            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(
+      hsa_code_object_serialize(co, host_alloc, (hsa_callback_data_t){0}, NULL, &copy, &copy_size),
+      HSA_STATUS_SUCCESS);
   ASSERT_EQ(copy_size, size);
   ASSERT_EQ(((uint8_t *)copy)[18], 224); /* e_machine EM_AMDGPU */
   free(copy);
 
   /* Loading needs an agent with this ISA: a CPU agent has none. */
   hsa_executable_t exec;
-  ASSERT_EQ(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exec),
+  ASSERT_EQ(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                                      NULL, &exec),
             HSA_STATUS_SUCCESS);
   hsa_agent_t cpu = agent_handle(agent_at(0));
   ASSERT_NE(hsa_executable_load_code_object(exec, cpu, co, NULL), HSA_STATUS_SUCCESS);
@@ -88,6 +95,7 @@ TEST(loader_code_object_v1_deserialize_and_symbols) {
   ASSERT_EQ(hsa_code_object_destroy(co), HSA_STATUS_SUCCESS);
   ASSERT_EQ(hsa_code_object_destroy(co), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
   uint8_t junk[64] = {0x7f, 'E', 'L', 'F'};
-  ASSERT_EQ(hsa_code_object_deserialize(junk, sizeof junk, NULL, &co), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+  ASSERT_EQ(hsa_code_object_deserialize(junk, sizeof junk, NULL, &co),
+            HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
   ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
 }

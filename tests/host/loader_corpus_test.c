@@ -39,7 +39,8 @@ static const struct corpus_alloc heap = {heap_alloc, heap_free, NULL};
 
 /* The explicit arguments are the corpus table's, at the offsets
  * corpus_pack_args gives them (the C ABI), with matching value kinds. */
-static void check_explicit_args(const struct corpus_kernel *ck, const struct loader_kernel_meta *km) {
+static void check_explicit_args(const struct corpus_kernel *ck,
+                                const struct loader_kernel_meta *km) {
   struct corpus_dispatch d;
   ASSERT_TRUE(corpus_setup(ck, &heap, &d));
   uint64_t at = 0;
@@ -64,7 +65,8 @@ static void check_explicit_args(const struct corpus_kernel *ck, const struct loa
 /* Descriptor fields clang derives from the same facts as the metadata
  * (AMDGPUUsage "Kernel Descriptor", "compute_pgm_rsrc1/2 for GFX6-GFX12",
  * "Initial Kernel Execution State"). */
-static void check_descriptor(const amd_kernel_descriptor_t *kd, const struct loader_kernel_meta *km) {
+static void check_descriptor(const amd_kernel_descriptor_t *kd,
+                             const struct loader_kernel_meta *km) {
   uint32_t props = kd->kernel_code_properties;
   /* The kernarg pointer is the only way to the arguments. */
   ASSERT_TRUE(props & AMD_KD_ENABLE_SGPR_KERNARG_SEGMENT_PTR);
@@ -139,7 +141,8 @@ static void check_one(const struct corpus_kernel *ck, const char *opt, int cov) 
   for (uint32_t i = 0; i < co->segment_count; i++) {
     const struct loader_segment *s = &co->segments[i];
     if (entry_vaddr >= s->vaddr && entry_vaddr < s->vaddr + s->filesz)
-      ASSERT_MEM_EQ((const void *)(uintptr_t)entry, image + s->offset + (entry_vaddr - s->vaddr), 64);
+      ASSERT_MEM_EQ((const void *)(uintptr_t)entry, image + s->offset + (entry_vaddr - s->vaddr),
+                    64);
   }
   loader_code_object_destroy(co);
   free(image);
@@ -220,8 +223,9 @@ TEST(loader_global_vars_relocations_applied) {
     ASSERT_TRUE(saw_relative);
 
     struct resolver r = {.external = CORPUS_EXTERNAL_VALUE};
-    ASSERT_EQ(loader_code_object_load(co, &loader_test_memory, resolve_external, &r, why, sizeof why),
-              LOADER_OK);
+    ASSERT_EQ(
+        loader_code_object_load(co, &loader_test_memory, resolve_external, &r, why, sizeof why),
+        LOADER_OK);
     const struct loader_symbol *table = loader_code_object_symbol(co, "table");
     const struct loader_symbol *bias = loader_code_object_symbol(co, "bias");
     const struct loader_symbol *bias_ptr = loader_code_object_symbol(co, "bias_ptr");
@@ -292,7 +296,7 @@ TEST(loader_isa_checked_against_agent) {
             LOADER_ERROR_INCOMPATIBLE_ISA);
   ASSERT_NOT_NULL(strstr(why, "gfx90c"));
   ASSERT_EQ(loader_code_object_check_isa(co, "amdgcn-amd-amdhsa--gfx902", why, sizeof why),
-            LOADER_OK); /* no xnack in the name: off */
+            LOADER_OK);              /* no xnack in the name: off */
   co->isa.xnack = LOADER_FEATURE_ON; /* as if built with -mcpu=gfx902:xnack+ */
   ASSERT_EQ(loader_code_object_check_isa(co, "amdgcn-amd-amdhsa--gfx902", why, sizeof why),
             LOADER_ERROR_INCOMPATIBLE_ISA);

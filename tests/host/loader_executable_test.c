@@ -70,19 +70,33 @@ TEST(loader_executable_program_load_from_file) {
   ASSERT_EQ(count, 6);
 
   hsa_executable_symbol_t k, v;
-  ASSERT_EQ(hsa_executable_get_symbol_by_name(exec, "global_vars.kd", NULL, &k), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_get_symbol_by_name(exec, "global_vars.kd", NULL, &k),
+            HSA_STATUS_SUCCESS);
   hsa_symbol_kind_t kind;
-  ASSERT_EQ(hsa_executable_symbol_get_info(k, HSA_EXECUTABLE_SYMBOL_INFO_TYPE, &kind), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_symbol_get_info(k, HSA_EXECUTABLE_SYMBOL_INFO_TYPE, &kind),
+            HSA_STATUS_SUCCESS);
   ASSERT_EQ(kind, HSA_SYMBOL_KIND_KERNEL);
   uint64_t kernel_object;
   uint32_t kernarg_size, kernarg_align, group, private_size;
   bool dynamic;
-  ASSERT_EQ(hsa_executable_symbol_get_info(k, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kernel_object), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_executable_symbol_get_info(k, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_executable_symbol_get_info(k, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, &kernarg_align), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_executable_symbol_get_info(k, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &group), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_executable_symbol_get_info(k, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &private_size), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_executable_symbol_get_info(k, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK, &dynamic), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(
+      hsa_executable_symbol_get_info(k, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kernel_object),
+      HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_symbol_get_info(
+                k, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_symbol_get_info(
+                k, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, &kernarg_align),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_symbol_get_info(k, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
+                                           &group),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_symbol_get_info(
+                k, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &private_size),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_symbol_get_info(k, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK,
+                                           &dynamic),
+            HSA_STATUS_SUCCESS);
   ASSERT_EQ(kernel_object % 64, 0);
   const amd_kernel_descriptor_t *kd = (const amd_kernel_descriptor_t *)(uintptr_t)kernel_object;
   ASSERT_EQ(kd->kernarg_size, kernarg_size); /* the loaded descriptor itself */
@@ -94,14 +108,21 @@ TEST(loader_executable_program_load_from_file) {
 
   ASSERT_EQ(hsa_executable_get_symbol_by_name(exec, "bias_ptr", NULL, &v), HSA_STATUS_SUCCESS);
   uint64_t bias_ptr_address;
-  ASSERT_EQ(hsa_executable_symbol_get_info(v, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &bias_ptr_address), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_symbol_get_info(v, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS,
+                                           &bias_ptr_address),
+            HSA_STATUS_SUCCESS);
   ASSERT_EQ(hsa_executable_get_symbol_by_name(exec, "bias", NULL, &v), HSA_STATUS_SUCCESS);
   uint64_t bias_address;
   hsa_variable_allocation_t allocation;
   hsa_symbol_linkage_t linkage;
-  ASSERT_EQ(hsa_executable_symbol_get_info(v, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &bias_address), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_executable_symbol_get_info(v, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION, &allocation), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_executable_symbol_get_info(v, HSA_EXECUTABLE_SYMBOL_INFO_LINKAGE, &linkage), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(
+      hsa_executable_symbol_get_info(v, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &bias_address),
+      HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_symbol_get_info(v, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION,
+                                           &allocation),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_symbol_get_info(v, HSA_EXECUTABLE_SYMBOL_INFO_LINKAGE, &linkage),
+            HSA_STATUS_SUCCESS);
   ASSERT_EQ(allocation, HSA_VARIABLE_ALLOCATION_PROGRAM);
   ASSERT_EQ(linkage, HSA_SYMBOL_LINKAGE_PROGRAM);
   ASSERT_EQ(*(const int32_t *)(uintptr_t)bias_address, 5);
@@ -111,9 +132,14 @@ TEST(loader_executable_program_load_from_file) {
 
   /* Hidden arguments for a dispatch of this kernel. */
   uint8_t kernarg[512] = {0};
-  hsa_kernel_dispatch_packet_t packet = {
-      .setup = 1, .workgroup_size_x = 16, .workgroup_size_y = 1, .workgroup_size_z = 1,
-      .grid_size_x = 40, .grid_size_y = 1, .grid_size_z = 1, .kernel_object = kernel_object};
+  hsa_kernel_dispatch_packet_t packet = {.setup = 1,
+                                         .workgroup_size_x = 16,
+                                         .workgroup_size_y = 1,
+                                         .workgroup_size_z = 1,
+                                         .grid_size_x = 40,
+                                         .grid_size_y = 1,
+                                         .grid_size_z = 1,
+                                         .kernel_object = kernel_object};
   ASSERT_EQ(hsa_kernarg_fill_hidden(&packet, NULL, kernarg, sizeof kernarg), HSA_STATUS_SUCCESS);
   uint32_t block_count_x;
   memcpy(&block_count_x, kernarg + 8, 4); /* v5: the hidden block follows the one pointer */
@@ -169,7 +195,8 @@ TEST(loader_executable_agent_load_checks_isa_and_bundles) {
   struct loaded_code_object *lco;
   size_t size;
   uint8_t *image = loader_test_read_corpus("saxpy", "O0", 5, &size);
-  ASSERT_EQ(loader_load(e, &gfx1036, image, size, NULL, &lco), HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
+  ASSERT_EQ(loader_load(e, &gfx1036, image, size, NULL, &lco),
+            HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
   ASSERT_EQ(loader_load(e, &gfx902, image, size, NULL, &lco), HSA_STATUS_SUCCESS);
   loader_unload(lco);
   free(image);
@@ -178,7 +205,8 @@ TEST(loader_executable_agent_load_checks_isa_and_bundles) {
   snprintf(path, sizeof path, "%s/bundles/hip_scale.hipfb", LOADER_TEST_KERNELS_DIR);
   image = loader_test_read(path, &size);
   ASSERT_EQ(loader_load(e, NULL, image, size, NULL, &lco), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
-  ASSERT_EQ(loader_load(e, &gfx1036, image, size, NULL, &lco), HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
+  ASSERT_EQ(loader_load(e, &gfx1036, image, size, NULL, &lco),
+            HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
   ASSERT_EQ(loader_load(e, &gfx902, image, size, NULL, &lco), HSA_STATUS_SUCCESS);
   ASSERT_TRUE(executable_lookup_variable(e, &gfx902, "nothing", &(uint64_t){0}) == false);
   loader_unload(lco);

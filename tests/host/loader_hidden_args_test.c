@@ -31,18 +31,21 @@ TEST(loader_hidden_args_v5_geometry) {
   uint8_t kernarg[512];
   memset(kernarg, 0xaa, sizeof kernarg);
   /* 20 x 12 work-items in 8 x 4 groups: x has 2 whole groups and one of 4. */
-  struct loader_dispatch d = {.dims = 2, .workgroup_size = {8, 4, 1}, .grid_size = {20, 12, 1},
-                              .dynamic_lds_size = 128, .global_offset = {5, 6, 7}};
+  struct loader_dispatch d = {.dims = 2,
+                              .workgroup_size = {8, 4, 1},
+                              .grid_size = {20, 12, 1},
+                              .dynamic_lds_size = 128,
+                              .global_offset = {5, 6, 7}};
   ASSERT_EQ(loader_fill_hidden_args(k, &d, kernarg, sizeof kernarg, why, sizeof why), LOADER_OK);
   struct {
     enum loader_arg_kind kind;
     uint64_t value;
   } want[] = {
-      {LOADER_ARG_HIDDEN_BLOCK_COUNT_X, 2}, {LOADER_ARG_HIDDEN_BLOCK_COUNT_Y, 3},
-      {LOADER_ARG_HIDDEN_BLOCK_COUNT_Z, 1}, {LOADER_ARG_HIDDEN_GROUP_SIZE_X, 8},
-      {LOADER_ARG_HIDDEN_GROUP_SIZE_Y, 4},  {LOADER_ARG_HIDDEN_GROUP_SIZE_Z, 1},
-      {LOADER_ARG_HIDDEN_REMAINDER_X, 4},   {LOADER_ARG_HIDDEN_REMAINDER_Y, 0},
-      {LOADER_ARG_HIDDEN_REMAINDER_Z, 0},   {LOADER_ARG_HIDDEN_GRID_DIMS, 2},
+      {LOADER_ARG_HIDDEN_BLOCK_COUNT_X, 2},   {LOADER_ARG_HIDDEN_BLOCK_COUNT_Y, 3},
+      {LOADER_ARG_HIDDEN_BLOCK_COUNT_Z, 1},   {LOADER_ARG_HIDDEN_GROUP_SIZE_X, 8},
+      {LOADER_ARG_HIDDEN_GROUP_SIZE_Y, 4},    {LOADER_ARG_HIDDEN_GROUP_SIZE_Z, 1},
+      {LOADER_ARG_HIDDEN_REMAINDER_X, 4},     {LOADER_ARG_HIDDEN_REMAINDER_Y, 0},
+      {LOADER_ARG_HIDDEN_REMAINDER_Z, 0},     {LOADER_ARG_HIDDEN_GRID_DIMS, 2},
       {LOADER_ARG_HIDDEN_GLOBAL_OFFSET_X, 5}, {LOADER_ARG_HIDDEN_GLOBAL_OFFSET_Y, 6},
   };
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -72,7 +75,9 @@ TEST(loader_hidden_args_v4_has_offsets_only) {
   ASSERT_NOT_NULL(gx);
   uint8_t kernarg[512];
   memset(kernarg, 0xaa, sizeof kernarg);
-  struct loader_dispatch d = {.dims = 1, .workgroup_size = {64, 1, 1}, .grid_size = {1000, 1, 1},
+  struct loader_dispatch d = {.dims = 1,
+                              .workgroup_size = {64, 1, 1},
+                              .grid_size = {1000, 1, 1},
                               .global_offset = {77, 0, 0}};
   ASSERT_EQ(loader_fill_hidden_args(k, &d, kernarg, sizeof kernarg, why, sizeof why), LOADER_OK);
   ASSERT_EQ(read_arg(kernarg, gx), 77);
@@ -89,7 +94,8 @@ TEST(loader_hidden_args_refuses_bad_dispatch) {
   uint8_t kernarg[512], before[512];
   memset(kernarg, 0x55, sizeof kernarg);
   memcpy(before, kernarg, sizeof kernarg);
-  struct loader_dispatch good = {.dims = 1, .workgroup_size = {64, 1, 1}, .grid_size = {1000, 1, 1}};
+  struct loader_dispatch good = {
+      .dims = 1, .workgroup_size = {64, 1, 1}, .grid_size = {1000, 1, 1}};
   struct loader_dispatch d = good;
   d.dims = 0;
   ASSERT_NE(loader_fill_hidden_args(k, &d, kernarg, sizeof kernarg, why, sizeof why), LOADER_OK);
@@ -102,8 +108,9 @@ TEST(loader_hidden_args_refuses_bad_dispatch) {
   d = good, d.workgroup_size[0] = 512; /* clang's default .max_flat_workgroup_size is 256 */
   ASSERT_NE(loader_fill_hidden_args(k, &d, kernarg, sizeof kernarg, why, sizeof why), LOADER_OK);
   ASSERT_NOT_NULL(strstr(why, "exceeds the kernel's maximum"));
-  ASSERT_NE(loader_fill_hidden_args(k, &good, kernarg, k->kernarg_segment_size - 1, why, sizeof why),
-            LOADER_OK);
+  ASSERT_NE(
+      loader_fill_hidden_args(k, &good, kernarg, k->kernarg_segment_size - 1, why, sizeof why),
+      LOADER_OK);
   ASSERT_NOT_NULL(strstr(why, "smaller than"));
   ASSERT_MEM_EQ(kernarg, before, sizeof kernarg); /* nothing written on refusal */
 
@@ -115,7 +122,8 @@ TEST(loader_hidden_args_refuses_bad_dispatch) {
             LOADER_OK);
   ASSERT_NOT_NULL(strstr(why, "reqd_work_group_size"));
   d = good, d.workgroup_size[0] = 32;
-  ASSERT_EQ(loader_fill_hidden_args(&fixed, &d, kernarg, sizeof kernarg, why, sizeof why), LOADER_OK);
+  ASSERT_EQ(loader_fill_hidden_args(&fixed, &d, kernarg, sizeof kernarg, why, sizeof why),
+            LOADER_OK);
   loader_code_object_destroy(co);
   free(image);
 }

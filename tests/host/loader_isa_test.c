@@ -85,7 +85,8 @@ TEST(loader_isa_compatibility_rules) {
   ASSERT_FALSE(compatible(any, "gfx90c:xnack-")); /* another processor, same family */
   ASSERT_FALSE(compatible(any, "gfx900:xnack-"));
 
-  struct loader_isa srm = from_elf(0x02f | EF_AMDGPU_FEATURE_SRAMECC_OFF_V4, ELF_ABIVERSION_AMDGPU_HSA_V5);
+  struct loader_isa srm =
+      from_elf(0x02f | EF_AMDGPU_FEATURE_SRAMECC_OFF_V4, ELF_ABIVERSION_AMDGPU_HSA_V5);
   ASSERT_TRUE(compatible(srm, "gfx906:sramecc-:xnack-"));
   ASSERT_FALSE(compatible(srm, "gfx906:sramecc+:xnack-"));
 

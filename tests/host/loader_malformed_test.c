@@ -25,10 +25,12 @@ static void expect_refused(const uint8_t *image, size_t size, const char *what, 
   if (st != LOADER_ERROR_INVALID_CODE_OBJECT)
     test_fail(__FILE__, line, "expected a refusal naming \"%s\", got \"%s\" (%s)", what,
               loader_status_name(st), why);
-  if (!strstr(why, what)) test_fail(__FILE__, line, "message \"%s\" does not name \"%s\"", why, what);
+  if (!strstr(why, what))
+    test_fail(__FILE__, line, "message \"%s\" does not name \"%s\"", why, what);
 }
 
-#define REFUSED(image, size, what, patch, arg) expect_refused(image, size, what, __LINE__, patch, arg)
+#define REFUSED(image, size, what, patch, arg) \
+  expect_refused(image, size, what, __LINE__, patch, arg)
 
 TEST(loader_malformed_every_truncation_refused) {
   size_t size;
@@ -73,9 +75,12 @@ TEST(loader_malformed_header_fields) {
   REFUSED(img, size, "ET_DYN", set16, AT(16, 2));
   REFUSED(img, size, "e_machine 62", set16, AT(18, 62)); /* x86-64 */
   REFUSED(img, size, "unknown processor", set32, AT(48, 0x1ff));
-  REFUSED(img, size, "gfx902 does not have", set32, AT(48, 0x12d | EF_AMDGPU_FEATURE_SRAMECC_ON_V4));
-  REFUSED(img, size, "disagrees with e_flags", set32, AT(48, 0x02d | EF_AMDGPU_FEATURE_XNACK_ON_V4));
-  REFUSED(img, size, "disagrees with e_flags", set32, AT(48, 0x032 | EF_AMDGPU_FEATURE_XNACK_ANY_V4));
+  REFUSED(img, size, "gfx902 does not have", set32,
+          AT(48, 0x12d | EF_AMDGPU_FEATURE_SRAMECC_ON_V4));
+  REFUSED(img, size, "disagrees with e_flags", set32,
+          AT(48, 0x02d | EF_AMDGPU_FEATURE_XNACK_ON_V4));
+  REFUSED(img, size, "disagrees with e_flags", set32,
+          AT(48, 0x032 | EF_AMDGPU_FEATURE_XNACK_ANY_V4));
   REFUSED(img, size, "generic version 1 on non-generic target gfx902", as_v6, 0x0100012d);
   REFUSED(img, size, "gfx9-generic without a generic version", as_v6, 0x151);
   REFUSED(img, size, "e_phentsize", set16, AT(54, 32));
@@ -128,9 +133,9 @@ TEST(loader_malformed_segments) {
   uint8_t *img = loader_test_read_corpus("vector_add", "O2", 5, &size);
   REFUSED(img, size, "segments overlap", overlap_segments, 0);
   REFUSED(img, size, "no PT_LOAD", no_load_segments, 0);
-  REFUSED(img, size, "lies outside", segment_field, SEG(1, 8, size));         /* p_offset */
-  REFUSED(img, size, "lies outside", segment_field, SEG(1, 32, size));        /* p_filesz */
-  REFUSED(img, size, "exceeds p_memsz", segment_field, SEG(0, 40, 1));        /* p_memsz */
+  REFUSED(img, size, "lies outside", segment_field, SEG(1, 8, size));            /* p_offset */
+  REFUSED(img, size, "lies outside", segment_field, SEG(1, 32, size));           /* p_filesz */
+  REFUSED(img, size, "exceeds p_memsz", segment_field, SEG(0, 40, 1));           /* p_memsz */
   REFUSED(img, size, "too large", segment_field, SEG(2, 40, 0xffffffffffffull)); /* p_memsz */
   REFUSED(img, size, "p_align", segment_field, SEG(1, 48, 3));
   REFUSED(img, size, "p_align", segment_field, SEG(1, 48, 1ull << 40));
@@ -169,14 +174,14 @@ static void symbol_name(uint8_t *c, uint64_t value) {
 TEST(loader_malformed_sections_notes_symbols) {
   size_t size;
   uint8_t *img = loader_test_read_corpus("vector_add", "O2", 5, &size);
-  REFUSED(img, size, "lies outside", section_field, SEC(NOTE, 24, size)); /* sh_offset */
+  REFUSED(img, size, "lies outside", section_field, SEC(NOTE, 24, size));          /* sh_offset */
   REFUSED(img, size, "lies outside", section_field, SEC(NOTE, 32, 0xffffffffull)); /* sh_size */
-  REFUSED(img, size, "runs past the section", note_field, AT(4, 0x7fffffff)); /* descsz */
-  REFUSED(img, size, "runs past the section", note_field, AT(0, 0xfffffff0)); /* namesz */
-  REFUSED(img, size, "no NT_AMDGPU_METADATA", note_field, AT(8, 33));       /* type */
-  REFUSED(img, size, "metadata: ", note_field, AT(20, 0xc1));               /* never-used byte */
-  REFUSED(img, size, "metadata: ", note_field, AT(20, 0x90));               /* an array, not a map */
-  REFUSED(img, size, "entry size", section_field, SEC(SYMTAB, 56, 16));      /* sh_entsize */
+  REFUSED(img, size, "runs past the section", note_field, AT(4, 0x7fffffff));      /* descsz */
+  REFUSED(img, size, "runs past the section", note_field, AT(0, 0xfffffff0));      /* namesz */
+  REFUSED(img, size, "no NT_AMDGPU_METADATA", note_field, AT(8, 33));              /* type */
+  REFUSED(img, size, "metadata: ", note_field, AT(20, 0xc1));           /* never-used byte */
+  REFUSED(img, size, "metadata: ", note_field, AT(20, 0x90));           /* an array, not a map */
+  REFUSED(img, size, "entry size", section_field, SEC(SYMTAB, 56, 16)); /* sh_entsize */
   REFUSED(img, size, "not a string table", section_field, SEC(SYMTAB, 40, 0)); /* sh_link */
   REFUSED(img, size, "name offset", symbol_name, 0x7fffffff);
   free(img);
@@ -200,11 +205,12 @@ TEST(loader_malformed_kernel_descriptor) {
   struct loader_code_object *co = loader_test_parse(img, size, LOADER_OK, why, sizeof why);
   const struct loader_symbol *k = loader_code_object_symbol(co, "vector_add.kd");
   for (uint32_t i = 0; i < co->segment_count; i++)
-    if (k->vaddr >= co->segments[i].vaddr && k->vaddr < co->segments[i].vaddr + co->segments[i].filesz)
+    if (k->vaddr >= co->segments[i].vaddr &&
+        k->vaddr < co->segments[i].vaddr + co->segments[i].filesz)
       kd_file_offset = co->segments[i].offset + (k->vaddr - co->segments[i].vaddr);
   loader_code_object_destroy(co);
-  REFUSED(img, size, "entry point", kd_field, AT(16, 4));          /* misaligned entry */
-  REFUSED(img, size, "entry point", kd_field, AT(16, 0x100000));   /* past the code */
+  REFUSED(img, size, "entry point", kd_field, AT(16, 4));               /* misaligned entry */
+  REFUSED(img, size, "entry point", kd_field, AT(16, 0x100000));        /* past the code */
   REFUSED(img, size, "disagrees with metadata", kd_field, AT(0, 4096)); /* group size */
   REFUSED(img, size, "disagrees with metadata", kd_field, AT(8, 8));    /* kernarg size */
   REFUSED(img, size, "wave32", kd_field, AT(56, 1u << 10 | 0x8));       /* wave32 bit */

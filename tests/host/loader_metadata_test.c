@@ -29,13 +29,13 @@ static void w_bool(struct writer *w, bool b) { w_byte(w, b ? 0xc3 : 0xc2); }
 
 /* What to leave out or change in the kernel map. */
 struct variant {
-  const char *skip_key;   /* drop this kernel key */
-  uint32_t wavefront;     /* .wavefront_size */
-  uint32_t align;         /* .kernarg_segment_align */
-  uint32_t arg1_offset;   /* .offset of the second argument */
-  const char *arg1_kind;  /* .value_kind of the second argument */
+  const char *skip_key;  /* drop this kernel key */
+  uint32_t wavefront;    /* .wavefront_size */
+  uint32_t align;        /* .kernarg_segment_align */
+  uint32_t arg1_offset;  /* .offset of the second argument */
+  const char *arg1_kind; /* .value_kind of the second argument */
   uint32_t version_major;
-  unsigned kernels;       /* how many copies of the kernel */
+  unsigned kernels; /* how many copies of the kernel */
   bool trailing_byte;
 };
 
@@ -136,9 +136,13 @@ TEST(loader_metadata_parses_kernel_and_args) {
 }
 
 TEST(loader_metadata_required_keys_and_bounds) {
-  static const char *const required[] = {".name", ".symbol", ".kernarg_segment_size",
-                                         ".kernarg_segment_align", ".group_segment_fixed_size",
-                                         ".private_segment_fixed_size", ".wavefront_size"};
+  static const char *const required[] = {".name",
+                                         ".symbol",
+                                         ".kernarg_segment_size",
+                                         ".kernarg_segment_align",
+                                         ".group_segment_fixed_size",
+                                         ".private_segment_fixed_size",
+                                         ".wavefront_size"};
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
     struct variant v = good;
     v.skip_key = required[i];

@@ -15,25 +15,26 @@ static struct mp_value read_one(const void *bytes, size_t size, bool *ok) {
   return v;
 }
 
-#define EXPECT_UINT(bytes, value)                                   \
-  do {                                                              \
-    static const uint8_t b_[] = bytes;                              \
-    bool ok_;                                                       \
-    struct mp_value v_ = read_one(b_, sizeof b_, &ok_);             \
-    ASSERT_TRUE(ok_);                                               \
-    ASSERT_EQ(v_.type, MP_UINT);                                    \
-    ASSERT_EQ_U(v_.u, value);                                       \
+#define EXPECT_UINT(bytes, value)                       \
+  do {                                                  \
+    static const uint8_t b_[] = bytes;                  \
+    bool ok_;                                           \
+    struct mp_value v_ = read_one(b_, sizeof b_, &ok_); \
+    ASSERT_TRUE(ok_);                                   \
+    ASSERT_EQ(v_.type, MP_UINT);                        \
+    ASSERT_EQ_U(v_.u, value);                           \
   } while (0)
-#define EXPECT_INT(bytes, value)                                    \
-  do {                                                              \
-    static const uint8_t b_[] = bytes;                              \
-    bool ok_;                                                       \
-    struct mp_value v_ = read_one(b_, sizeof b_, &ok_);             \
-    ASSERT_TRUE(ok_);                                               \
-    ASSERT_EQ(v_.type, MP_INT);                                     \
-    ASSERT_EQ(v_.i, value);                                         \
+#define EXPECT_INT(bytes, value)                        \
+  do {                                                  \
+    static const uint8_t b_[] = bytes;                  \
+    bool ok_;                                           \
+    struct mp_value v_ = read_one(b_, sizeof b_, &ok_); \
+    ASSERT_TRUE(ok_);                                   \
+    ASSERT_EQ(v_.type, MP_INT);                         \
+    ASSERT_EQ(v_.i, value);                             \
   } while (0)
-#define B(...) {__VA_ARGS__}
+#define B(...) \
+  { __VA_ARGS__ }
 
 TEST(loader_msgpack_integers) {
   EXPECT_UINT(B(0x00), 0);
@@ -58,7 +59,7 @@ TEST(loader_msgpack_scalars_strings_containers) {
   ASSERT_TRUE(read_one(t, 1, &ok).boolean);
   ASSERT_FALSE(read_one(f, 1, &ok).boolean);
 
-  static const uint8_t f32[] = {0xca, 0x3f, 0xc0, 0x00, 0x00}; /* 1.5f */
+  static const uint8_t f32[] = {0xca, 0x3f, 0xc0, 0x00, 0x00};       /* 1.5f */
   static const uint8_t f64[] = {0xcb, 0xc0, 0x04, 0, 0, 0, 0, 0, 0}; /* -2.5 */
   ASSERT_TRUE(read_one(f32, sizeof f32, &ok).f == 1.5 && ok);
   ASSERT_TRUE(read_one(f64, sizeof f64, &ok).f == -2.5 && ok);
@@ -93,10 +94,15 @@ TEST(loader_msgpack_scalars_strings_containers) {
 
 TEST(loader_msgpack_truncated_and_invalid) {
   /* Every prefix of these items is refused, and so is the unused 0xc1. */
-  static const uint8_t items[][10] = {
-      {0xcd, 0x12, 0x34}, {0xcf, 1, 2, 3, 4, 5, 6, 7, 8}, {0xa3, 'a', 'b', 'c'},
-      {0xda, 0x00, 0x02, 'h', 'i'}, {0xc5, 0x00, 0x01, 0x00}, {0xc8, 0x00, 0x01, 5, 0},
-      {0xdd, 0, 0, 0, 1}, {0xca, 0, 0, 0, 0}, {0xd7, 1, 1, 2, 3, 4, 5, 6, 7, 8}};
+  static const uint8_t items[][10] = {{0xcd, 0x12, 0x34},
+                                      {0xcf, 1, 2, 3, 4, 5, 6, 7, 8},
+                                      {0xa3, 'a', 'b', 'c'},
+                                      {0xda, 0x00, 0x02, 'h', 'i'},
+                                      {0xc5, 0x00, 0x01, 0x00},
+                                      {0xc8, 0x00, 0x01, 5, 0},
+                                      {0xdd, 0, 0, 0, 1},
+                                      {0xca, 0, 0, 0, 0},
+                                      {0xd7, 1, 1, 2, 3, 4, 5, 6, 7, 8}};
   static const size_t sizes[] = {3, 9, 4, 5, 4, 5, 5, 5, 10};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     bool ok;
@@ -121,8 +127,8 @@ TEST(loader_msgpack_truncated_and_invalid) {
 
 TEST(loader_msgpack_skip_nested_and_lying_counts) {
   /* {"a": [1, {"b": nil}], "c": "d"} then 0x05 */
-  static const uint8_t nested[] = {0x82, 0xa1, 'a', 0x92, 0x01, 0x81, 0xa1, 'b', 0xc0,
-                                   0xa1, 'c', 0xa1, 'd', 0x05};
+  static const uint8_t nested[] = {0x82, 0xa1, 'a',  0x92, 0x01, 0x81, 0xa1,
+                                   'b',  0xc0, 0xa1, 'c',  0xa1, 'd',  0x05};
   struct mp_reader r;
   struct mp_value v;
   mp_reader_init(&r, nested, sizeof nested);

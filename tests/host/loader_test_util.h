@@ -25,8 +25,7 @@ extern const struct loader_memory_ops loader_test_memory;
 /* Parse `image`, expecting `status`; returns the object (NULL unless OK) and
  * leaves the message in `why`. */
 struct loader_code_object *loader_test_parse(const uint8_t *image, size_t size,
-                                             enum loader_status status, char *why,
-                                             size_t why_size);
+                                             enum loader_status status, char *why, size_t why_size);
 
 /* Little-endian patching at a byte offset of an image. */
 void put16(uint8_t *image, uint64_t at, uint16_t v);

@@ -81,11 +81,13 @@ static int run(cl_context ctx, cl_device_id dev, cl_command_queue q, const char 
     /* A device without OpenCL 2.0 non-uniform work-groups: round the grid
      * up. The corpus kernels check their bounds, so the results are the
      * same (and corpus_check would say if not). */
-    for (uint32_t i = 0; i < d.dims; i++) global[i] = (global[i] + local[i] - 1) / local[i] * local[i];
+    for (uint32_t i = 0; i < d.dims; i++)
+      global[i] = (global[i] + local[i] - 1) / local[i] * local[i];
     err = clEnqueueNDRangeKernel(q, kernel, d.dims, NULL, global, local, 0, NULL, NULL);
   }
   for (uint32_t b = 0; err == CL_SUCCESS && b < d.buffer_count; b++)
-    err = clEnqueueReadBuffer(q, mem[b], CL_TRUE, 0, d.buffer_sizes[b], d.buffers[b], 0, NULL, NULL);
+    err =
+        clEnqueueReadBuffer(q, mem[b], CL_TRUE, 0, d.buffer_sizes[b], d.buffers[b], 0, NULL, NULL);
   int result = 0;
   if (err != CL_SUCCESS)
     result = 1, snprintf(why, why_size, "OpenCL error %d", err);
@@ -116,7 +118,8 @@ int main(int argc, char **argv) {
     char why[300] = "";
     int r = run(ctx, dev, q, argv[1], &corpus_kernels[i], why, sizeof why);
     const char *tag = r == 0 ? "PASS" : r == 1 ? "FAIL" : "SKIP";
-    printf("[%s] corpus_reference_%s%s%s\n", tag, corpus_kernels[i].file, r ? ": " : "", r ? why : "");
+    printf("[%s] corpus_reference_%s%s%s\n", tag, corpus_kernels[i].file, r ? ": " : "",
+           r ? why : "");
     failures += r == 1;
   }
   clReleaseCommandQueue(q);

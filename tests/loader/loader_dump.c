@@ -26,12 +26,13 @@ static void dump(const struct loader_code_object *co) {
       continue;
     }
     const struct loader_kernel_meta *k = s->meta;
-    printf("kernel %s name=%s vaddr=0x%llx kernarg_size=%u kernarg_align=%u group=%u private=%u "
-           "wavefront=%u sgpr=%u vgpr=%u max_flat=%u dynamic_stack=%s\n",
-           s->name, k->name, (unsigned long long)s->vaddr, k->kernarg_segment_size,
-           k->kernarg_segment_align, k->group_segment_fixed_size, k->private_segment_fixed_size,
-           k->wavefront_size, k->sgpr_count, k->vgpr_count, k->max_flat_workgroup_size,
-           k->uses_dynamic_stack ? "true" : "false");
+    printf(
+        "kernel %s name=%s vaddr=0x%llx kernarg_size=%u kernarg_align=%u group=%u private=%u "
+        "wavefront=%u sgpr=%u vgpr=%u max_flat=%u dynamic_stack=%s\n",
+        s->name, k->name, (unsigned long long)s->vaddr, k->kernarg_segment_size,
+        k->kernarg_segment_align, k->group_segment_fixed_size, k->private_segment_fixed_size,
+        k->wavefront_size, k->sgpr_count, k->vgpr_count, k->max_flat_workgroup_size,
+        k->uses_dynamic_stack ? "true" : "false");
     for (uint32_t a = 0; a < k->arg_count; a++)
       printf("arg %s %u offset=%u size=%u kind=%s\n", s->name, a, k->args[a].offset,
              k->args[a].size, k->args[a].kind_name);
