@@ -22,6 +22,7 @@ include mk/newlib.mk
 include mk/image.mk
 include mk/kernels.mk
 include mk/loader.mk
+include mk/vapu-isa.mk
 include mk/fuzz.mk
 include mk/bench.mk
 include mk/test.mk

@@ -1,0 +1,45 @@
+# The gfx9 interpreter's (vapu/isa/) test inputs, quick test program and
+# benchmark. Its tests (tests/host/vapu_isa_*.c) run in the host-unit suite.
+#
+#   make vapu-isa-tests     only the vapu_isa_* host tests, under ASan/UBSan
+#   make bench              also runs bench-vapu-isa: interpreter throughput
+#
+# Test inputs, built once:
+#   $(BUILD)/vapu-isa/<name>.o        tests/data/vapu_isa/<name>.s assembled by llvm-mc
+#   <object>.dis                      llvm-objdump's "address mnemonic" listing of
+#                                     every corpus code object and asm object, which
+#                                     vapu_isa_objdump_test compares with our decoder
+LLVM_MC         ?= llvm-mc-19
+VAPU_ISA_DIR    := $(BUILD)/vapu-isa
+VAPU_ISA_ASM    := $(sort $(wildcard tests/data/vapu_isa/*.s))
+VAPU_ISA_OBJS   := $(patsubst tests/data/vapu_isa/%.s,$(VAPU_ISA_DIR)/%.o,$(VAPU_ISA_ASM))
+VAPU_ISA_DIS    := $(addsuffix .dis,$(KERNEL_CORPUS) $(VAPU_ISA_OBJS))
+
+$(VAPU_ISA_DIR)/%.o: tests/data/vapu_isa/%.s | deps
+	@mkdir -p $(dir $@)
+	@echo "GPUAS   $@"
+	$(Q)$(LLVM_MC) -triple=amdgcn-amd-amdhsa -mcpu=gfx902 -filetype=obj $< -o $@
+
+# "<address> <mnemonic>" for each instruction llvm-objdump prints.
+$(VAPU_ISA_DIS): %.dis: %
+	$(Q)$(LLVM_OBJDUMP) -d --mcpu=gfx902 $< | \
+	    sed -n 's|^[[:space:]]*\([a-z0-9_]*\).*// \([0-9A-F]*\):.*|\2 \1|p' > $@.tmp && mv $@.tmp $@
+
+VAPU_ISA_TEST_OBJS := $(call host_asan_obj,$(wildcard tests/host/vapu_isa_*.c)) \
+                      $(call host_obj,$(wildcard tests/host/vapu_isa_*.c))
+$(VAPU_ISA_TEST_OBJS): HOST_CPPFLAGS += -DVAPU_ISA_BUILD_DIR='"$(abspath $(BUILD))"'
+
+TEST_BUILD_DEPS += $(VAPU_ISA_OBJS) $(VAPU_ISA_DIS)
+
+# The interpreter's tests alone, with what they use: quick to iterate on.
+VAPU_ISA_TESTS := $(HOST_ASAN_DIR)/vapu-isa-tests
+$(VAPU_ISA_TESTS): $(call host_asan_obj,$(LIB_SRCS) $(HOST_PLAT_SRCS) $(VAPU_ISA_SRCS) \
+                     $(LOADER_SRCS) $(LIB_TEST_SRCS) $(HOST_TEST_MAIN) tests/common/kernel_corpus.c \
+                     $(wildcard tests/host/vapu_isa_*.c))
+	@echo "LD      $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(ASAN_OPT) $^ -o $@ $(HOST_LDLIBS)
+
+.PHONY: vapu-isa-tests
+vapu-isa-tests: $(VAPU_ISA_TESTS) $(VAPU_ISA_OBJS) $(VAPU_ISA_DIS)
+	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    $(VAPU_ISA_TESTS) '$(or $(TESTS),vapu_isa_*)'
