@@ -92,7 +92,13 @@ echo "boot.sh: ${qemu[*]}" > "$work/command"
 
 start=$(date +%s)
 # The serial console (COM1) is QEMU's stdout; keep it, without CRs.
-if [ "$quiet" = 1 ] || [ "$tests" = 1 ]; then
+if [ "$tests" = 1 ]; then
+  # Only the tests' result lines on stdout, as they arrive: the suite
+  # runner (tests/run-suites.sh) counts them there.
+  timeout --foreground -k 5 "$timeout_s" "${qemu[@]}" < /dev/null 2> "$work/qemu.stderr" \
+    | tr -d '\r' | tee "$log" | grep --line-buffered -E '^\[(PASS|FAIL|SKIP)\] '
+  rc=${PIPESTATUS[0]}
+elif [ "$quiet" = 1 ]; then
   timeout --foreground -k 5 "$timeout_s" "${qemu[@]}" < /dev/null 2> "$work/qemu.stderr" \
     | tr -d '\r' > "$log"
   rc=${PIPESTATUS[0]}
