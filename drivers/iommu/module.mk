@@ -15,3 +15,8 @@ suite-image-iommu-passthrough: $(BUILD)/test.efi
 	$(Q)qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp 1 --timeout $(IMAGE_TEST_TIMEOUT) \
 	    --log $(BUILD)/test-logs/image-iommu-passthrough.serial.log \
 	    $(BUILD)/test.efi iommu=passthrough 'test=$(or $(TESTS),iommu_*)'
+
+# libFuzzer target for the IVRS parser (mk/fuzz.mk), seeded with the
+# tables recorded from QEMU.
+FUZZ_SRCS_fuzz_ivrs  := drivers/iommu/ivrs.c tests/fuzz/fuzz_plat.c
+FUZZ_SEEDS_fuzz_ivrs := $(wildcard tests/data/iommu/*.bin)
