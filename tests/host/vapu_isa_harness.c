@@ -180,6 +180,16 @@ static bool elf_symbol(const void *image, size_t size, const char *name, uint64_
   return false;
 }
 
+bool vi_elf_text(const void *image, size_t size, const uint32_t **words, size_t *bytes,
+                 uint64_t *address) {
+  const Elf64_Shdr *text = elf_section(image, size, ".text");
+  if (!text || text->sh_offset + text->sh_size > size || (text->sh_offset & 3)) return false;
+  *words = (const uint32_t *)(const void *)((const uint8_t *)image + text->sh_offset);
+  *bytes = text->sh_size;
+  *address = text->sh_addr;
+  return true;
+}
+
 bool vi_asm_load(struct vi_env *e, const char *name, struct vi_asm *a) {
   char path[512];
   memset(a, 0, sizeof *a);

@@ -83,6 +83,11 @@ uint64_t vi_asm_kernel(struct vi_env *e, const struct vi_asm *a, const char *lab
 /* Raw words of the code at `label`, for decoder tests. */
 const uint32_t *vi_asm_words(const struct vi_asm *a, const char *label, size_t *count);
 
+/* The .text section of an ELF object or code object: its bytes, size and
+ * address. False if absent or out of the file. */
+bool vi_elf_text(const void *image, size_t size, const uint32_t **words, size_t *bytes,
+                 uint64_t *address);
+
 /* Reads a whole file (malloc'ed), NULL when missing. */
 void *vi_read_file(const char *path, size_t *size);
 
