@@ -332,7 +332,7 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
                      __ATOMIC_RELAXED);
     __atomic_store_n(&q->amd.read_dispatch_id, read + 1, __ATOMIC_RELEASE);
     if (done.handle) {
-      if (!signal_is_valid(done)) {
+      if (!signal_is_valid_cached(done, &q->completion_check)) {
         log_warn("queue %llu packet %llu: completion signal 0x%llx is not a live signal",
                  (unsigned long long)q->amd.hsa_queue.id, (unsigned long long)read,
                  (unsigned long long)done.handle);

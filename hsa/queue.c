@@ -201,15 +201,6 @@ void queues_fini(void) {
 
 /* ---- Producer helpers for the runtime's own queues ------------------------ */
 
-uint64_t queue_reserve_slot(struct queue *q) {
-  uint64_t index = __atomic_fetch_add(&q->amd.write_dispatch_id, 1, __ATOMIC_ACQ_REL);
-  /* Full: wait until the processor has consumed the packet `size` behind. */
-  while (index - __atomic_load_n(&q->amd.read_dispatch_id, __ATOMIC_ACQUIRE) >=
-         q->amd.hsa_queue.size)
-    plat_sleep_ns(1000);
-  return index;
-}
-
 void queue_publish(struct queue *q, uint64_t index, const void *packet, uint16_t header) {
   uint8_t *slot = (uint8_t *)q->ring + (index & (q->amd.hsa_queue.size - 1)) * 64;
   memcpy(slot + 2, (const uint8_t *)packet + 2, 62);

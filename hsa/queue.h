@@ -37,7 +37,7 @@ struct queue {
   uint32_t cu_mask[QUEUE_MAX_CU_MASK_WORDS]; /* cores allowed to run its work */
   _Atomic bool profiling;     /* fill start_ts/end_ts of completion signals */
   hsa_amd_queue_priority_t priority;
-  void *processor_data;       /* the packet processor's own per-queue state */
+  struct signal_check completion_check; /* the processor's last validated completion signal */
 };
 
 static inline struct queue *queue_from_hsa(const hsa_queue_t *q) {
@@ -52,9 +52,6 @@ void queue_report_error(struct queue *q, hsa_status_t status);
 /* Creates a queue owned by the runtime itself (async copies, functions). */
 hsa_status_t queue_create_internal(struct agent *agent, uint32_t size, struct queue **out);
 
-/* Reserves one packet slot on a multi-producer queue, waiting while it is
- * full; returns its index. */
-uint64_t queue_reserve_slot(struct queue *q);
 /* Publishes a packet written at `index` (header last, release) and rings. */
 void queue_publish(struct queue *q, uint64_t index, const void *packet, uint16_t header);
 

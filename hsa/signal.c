@@ -83,14 +83,26 @@ hsa_status_t signal_create(amd_signal_kind64_t kind, hsa_signal_value_t initial,
   return HSA_STATUS_SUCCESS;
 }
 
+static _Atomic uint64_t destroy_epoch; /* bumped by every destroy */
+
 void signal_destroy(struct signal *s) {
   __atomic_store_n(&s->amd.kind, AMD_SIGNAL_KIND_INVALID, __ATOMIC_RELEASE);
   object_set_remove(&rt.signals, s);
+  atomic_fetch_add(&destroy_epoch, 1);
   slot_free(s);
 }
 
 bool signal_is_valid(hsa_signal_t h) {
   return h.handle != 0 && object_set_contains(&rt.signals, signal_from_handle(h));
+}
+
+bool signal_is_valid_cached(hsa_signal_t h, struct signal_check *check) {
+  uint64_t epoch = atomic_load_explicit(&destroy_epoch, memory_order_acquire);
+  if (h.handle == check->handle && epoch == check->epoch) return true;
+  if (!signal_is_valid(h)) return false;
+  check->handle = h.handle;
+  check->epoch = epoch;
+  return true;
 }
 
 void signals_fini(void) {
@@ -188,7 +200,7 @@ void signal_complete(hsa_signal_t h) {
   if (h.handle == 0) return;
   volatile int64_t *w = value_word(h, "completion signal");
   if (!w) return;
-  int64_t v = __atomic_sub_fetch(w, 1, __ATOMIC_RELEASE);
+  int64_t v = __atomic_sub_fetch(w, 1, __ATOMIC_SEQ_CST); /* release and more */
   after_change(h, v);
 }
 
@@ -204,8 +216,14 @@ hsa_signal_value_t hsa_signal_load_relaxed(hsa_signal_t s) { return load(s, __AT
 static void store(hsa_signal_t h, hsa_signal_value_t v, int order, bool silent) {
   volatile int64_t *w = value_word(h, "hsa_signal_store");
   if (!w) return;
-  __atomic_store_n(w, v, order);
-  if (!silent) after_change(h, v);
+  if (silent || signal_from_handle(h)->ring) {
+    __atomic_store_n(w, v, order);
+    if (!silent) after_change(h, v);
+    return;
+  }
+  (void)order;
+  __atomic_store_n(w, v, __ATOMIC_SEQ_CST);
+  after_change(h, v);
 }
 
 void hsa_signal_store_relaxed(hsa_signal_t s, hsa_signal_value_t v) {
@@ -230,7 +248,8 @@ void hsa_signal_silent_store_screlease(hsa_signal_t s, hsa_signal_value_t v) {
   static void op##_impl(hsa_signal_t h, hsa_signal_value_t v, int order) {            \
     volatile int64_t *w = value_word(h, "hsa_signal_" #op);                           \
     if (!w) return;                                                                   \
-    after_change(h, builtin(w, v, order));                                            \
+    (void)order;                                                                      \
+    after_change(h, builtin(w, v, __ATOMIC_SEQ_CST));                                 \
   }                                                                                   \
   void hsa_signal_##op##_scacq_screl(hsa_signal_t s, hsa_signal_value_t v) {          \
     op##_impl(s, v, __ATOMIC_ACQ_REL);                                                \
@@ -263,7 +282,8 @@ DEFINE_RMW_VOID(xor, __atomic_xor_fetch)
 static hsa_signal_value_t exchange_impl(hsa_signal_t h, hsa_signal_value_t v, int order) {
   volatile int64_t *w = value_word(h, "hsa_signal_exchange");
   if (!w) return 0;
-  hsa_signal_value_t old = __atomic_exchange_n(w, v, order);
+  (void)order;
+  hsa_signal_value_t old = __atomic_exchange_n(w, v, __ATOMIC_SEQ_CST);
   after_change(h, v);
   return old;
 }
@@ -276,7 +296,7 @@ static hsa_signal_value_t cas_impl(hsa_signal_t h, hsa_signal_value_t expected,
   /* The failure order may not be release-flavoured (C11 7.17.7.4). */
   int fail = order == __ATOMIC_ACQ_REL || order == __ATOMIC_ACQUIRE ? __ATOMIC_ACQUIRE
                                                                    : __ATOMIC_RELAXED;
-  if (__atomic_compare_exchange_n(w, &observed, v, false, order, fail)) after_change(h, v);
+  if (__atomic_compare_exchange_n(w, &observed, v, false, __ATOMIC_SEQ_CST, fail)) after_change(h, v);
   return observed;
 }
 

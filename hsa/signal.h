@@ -40,16 +40,24 @@ static inline hsa_signal_t signal_handle(const struct signal *s) {
 /* True if h names a live signal. */
 bool signal_is_valid(hsa_signal_t h);
 
+/* The same, remembering the last answer until any signal is destroyed:
+ * packet processors check each packet's completion signal this way. */
+struct signal_check {
+  uint64_t handle;
+  uint64_t epoch;
+};
+bool signal_is_valid_cached(hsa_signal_t h, struct signal_check *check);
+
 /* Creates a signal of `kind` (USER or DOORBELL). */
 hsa_status_t signal_create(amd_signal_kind64_t kind, hsa_signal_value_t initial, uint64_t attributes,
                            struct signal **out);
 void signal_destroy(struct signal *s);
 
-/* After changing amd.value: wakes sleepers, if any. */
+/* After a seq_cst change of amd.value: wakes sleepers, if any. A waiter
+ * counts itself (seq_cst) before it reads the value, so one of the two
+ * sees the other (see event.h). */
 static inline void signal_notify(struct signal *s) {
-  /* Order the change before reading the waiter count (see event.h). */
-  atomic_thread_fence(memory_order_seq_cst);
-  if (atomic_load_explicit(&s->waiters, memory_order_relaxed) != 0)
+  if (atomic_load_explicit(&s->waiters, memory_order_seq_cst) != 0)
     event_notify(&rt.signal_event);
 }
 
