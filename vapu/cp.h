@@ -32,14 +32,21 @@
  * written and an end-of-pipe interrupt raised when it has one.
  *
  * Errors: a packet the firmware rejects, or a wave that stops (illegal
- * instruction, memory violation, s_trap 2), stops that queue only. The
- * engine writes the error code into amd_queue_t.queue_inactive_signal (its
- * value, swapped in; the signal's event raised) exactly as ROCr's AQL queue
- * expects from the CP firmware and its gfx9 trap handler (codes below), and
- * a wave error also raises the SQ error interrupt (IH client SE0SH, source
- * SQ_INTERRUPT_MSG, ERROR encoding) with the queue's ME/pipe/queue in the
- * ring ID. Page faults are raised by the GMC itself (status registers + IH
- * entry) when the access is made.
+ * instruction, memory violation, s_trap 2), halts that queue only; the
+ * others go on. What the runtime hears, as on gfx9 with ROCr:
+ *   - a rejected packet: the firmware writes its code (below) into
+ *     amd_queue_t.queue_inactive_signal (value swapped in, the signal's
+ *     event raised), as ROCr's AqlQueue expects;
+ *   - a wave error: the SQ error interrupt (IH client SE0SH, source
+ *     SQ_INTERRUPT_MSG, ERROR encoding, type ILLEGAL_INST or MEMVIOL) with
+ *     the queue's VMID, which the driver's fault path turns into the
+ *     queue's error; and, as ROCr's gfx9 trap handler does, the code of an
+ *     illegal instruction, an aperture violation or an s_trap 2 in
+ *     queue_inactive_signal (a trap raises no SQ error);
+ *   - a page fault (a wave's or the CP's own access): the GMC raises it
+ *     (fault status registers, IH entry with the VMID) when the access is
+ *     made; the queue halts without a code (the trap handler stays silent
+ *     on those: the VM fault interrupt reports them).
  */
 #ifndef VAPU_CP_H
 #define VAPU_CP_H
@@ -91,12 +98,6 @@ struct vapu_cp_queue_regs {
 #define VAPU_CP_ERROR_MEMORY_VIOLATION   0x20000000ull /* HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION */
 #define VAPU_CP_ERROR_ILLEGAL_INSTRUCTION 0x40000000ull /* HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION */
 #define VAPU_CP_ERROR_TRAP               0x80000000ull /* s_trap 2 (llvm.trap): HSA_STATUS_ERROR_EXCEPTION */
-/* Page faults: ROCr learns of them from the VM fault interrupt (KFD) and
- * its trap handler stays silent; with no KFD in between, this engine also
- * names them in the queue's signal, in bits ROCr does not use. */
-#define VAPU_CP_ERROR_PAGE_FAULT         0x100000000ull /* a wave's access faulted: HSA_STATUS_ERROR_MEMORY_FAULT */
-#define VAPU_CP_ERROR_FETCH_FAULT        0x200000000ull /* the CP's own access (ring, signal, descriptor) faulted: HSA_STATUS_ERROR_MEMORY_FAULT */
-
 /* Creates the engine of `v` and registers it with the model's worker.
  * 0 or a negative errno. */
 int vapu_cp_init(struct vapu *v);

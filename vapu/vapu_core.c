@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vapu/cp.h"
 #include "vapu/vapu_internal.h"
 
 #define DEFAULT_CARVEOUT_BYTES (64ull << 20)
@@ -129,6 +130,11 @@ struct vapu *vapu_create(const struct vapu_config *config) {
   vapu_ih_init(v);
   vapu_mp_init(v);
   if (v->chip->discovery_table) vapu_discovery_write(v);
+  if (vapu_cp_init(v)) {
+    log_error("vapu_create: no memory for the command processor");
+    vapu_destroy(v);
+    return NULL;
+  }
 
   v->worker = plat_worker_start("vapu", worker_main, v);
   if (v->worker < 0) {
@@ -149,6 +155,7 @@ void vapu_destroy(struct vapu *v) {
     vapu_kick(v);
     plat_worker_join(v->worker);
   }
+  vapu_cp_fini(v);
   if (v->carveout) plat_dma_free(v->carveout, v->carveout_bytes);
   if (v->doorbells) plat_dma_free((void *)v->doorbells, v->doorbell_bytes);
   free(v->regs);

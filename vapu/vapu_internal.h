@@ -127,6 +127,8 @@ struct vapu {
   struct { vapu_service_fn fn; void *ctx; } services[VAPU_MAX_SERVICES];
   int service_count;
 
+  struct vapu_cp *cp;             /* the command processor's engine (vapu/cp*.c) */
+
   struct vapu_stats stats;
 };
 

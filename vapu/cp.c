@@ -1,0 +1,176 @@
+/*
+ * cp.c - the command processor's compute engine: the HQD slots of MEC1 and
+ * MEC2, their activation and dequeue, and the service the model's worker
+ * runs (vapu_add_service). The packet processing itself is cp_packet.c.
+ *
+ * The worker calls the service in a loop; each call gives every active
+ * queue a time slice (round robin, so a long dispatch on one queue does not
+ * starve the others) and returns whether anything moved. When nothing did,
+ * the worker sleeps until vapu_kick (a doorbell, a register write) or its
+ * idle tick: no core spins while the queues are empty or blocked.
+ */
+#define LOG_TAG "vapu-cp"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hsa/amd_hsa_queue.h>
+
+#include "lib/plat.h"
+#include "vapu/cp_internal.h"
+#include "vapu/vapu_internal.h"
+
+#define SLICE_NS 2000000ull /* longest turn of one queue per service call */
+#define HQD_COUNT (VAPU_CP_MES * VAPU_CP_PIPES * VAPU_CP_QUEUES)
+
+static struct hqd *hqd_at(struct vapu_cp *cp, unsigned flat) {
+  return &cp->hqd[flat / (VAPU_CP_PIPES * VAPU_CP_QUEUES)][flat / VAPU_CP_QUEUES % VAPU_CP_PIPES]
+                 [flat % VAPU_CP_QUEUES];
+}
+
+/* me is 1-based as in the hardware (MEC1 = ME 1); NULL when out of range. */
+static struct hqd *hqd_of(struct vapu *v, unsigned me, unsigned pipe, unsigned queue) {
+  if (!v->cp || me < 1 || me > VAPU_CP_MES || pipe >= VAPU_CP_PIPES || queue >= VAPU_CP_QUEUES)
+    return NULL;
+  return &v->cp->hqd[me - 1][pipe][queue];
+}
+
+/* The engine lets go of a queue: after this it touches none of its memory. */
+static void hqd_leave(struct hqd *h) {
+  if (h->exec) vapu_exec_destroy(h->exec);
+  h->exec = NULL;
+  h->state = HQD_IDLE;
+  __atomic_store_n(&h->active, 0, __ATOMIC_RELEASE);
+  log_debug("ME %u pipe %u queue %u: dequeued at packet %llu", h->me, h->pipe, h->queue,
+            (unsigned long long)h->read_index);
+}
+
+static bool cp_service(struct vapu *v, void *ctx) {
+  struct vapu_cp *cp = ctx;
+  bool busy = false;
+  for (unsigned n = 0; n < HQD_COUNT; n++) {
+    struct hqd *h = hqd_at(cp, (cp->next + n) % HQD_COUNT);
+    if (!__atomic_load_n(&h->active, __ATOMIC_ACQUIRE)) continue;
+    if (__atomic_load_n(&h->stop_requested, __ATOMIC_ACQUIRE)) {
+      hqd_leave(h);
+      busy = true;
+      continue;
+    }
+    busy |= cp_serve_queue(h, SLICE_NS);
+  }
+  cp->next = (cp->next + 1) % HQD_COUNT;
+  return busy;
+}
+
+int vapu_cp_init(struct vapu *v) {
+  struct vapu_cp *cp = calloc(1, sizeof *cp);
+  if (!cp) return -ENOMEM;
+  cp->v = v;
+  for (unsigned i = 0; i < HQD_COUNT; i++) {
+    struct hqd *h = hqd_at(cp, i);
+    h->cp = cp;
+    h->me = i / (VAPU_CP_PIPES * VAPU_CP_QUEUES) + 1;
+    h->pipe = i / VAPU_CP_QUEUES % VAPU_CP_PIPES;
+    h->queue = i % VAPU_CP_QUEUES;
+  }
+  v->cp = cp;
+  int r = vapu_add_service(v, cp_service, cp);
+  if (r) {
+    v->cp = NULL;
+    free(cp);
+  }
+  return r;
+}
+
+/* After the worker stopped: frees what active queues still hold. */
+void vapu_cp_fini(struct vapu *v) {
+  struct vapu_cp *cp = v->cp;
+  if (!cp) return;
+  for (unsigned i = 0; i < HQD_COUNT; i++)
+    if (hqd_at(cp, i)->exec) vapu_exec_destroy(hqd_at(cp, i)->exec);
+  free(cp);
+  v->cp = NULL;
+}
+
+static bool is_power_of_two(uint64_t x) { return x && !(x & (x - 1)); }
+
+/* What the firmware refuses to run; the HQD model checks the registers'
+ * own consistency before it calls us. */
+static const char *regs_problem(const struct vapu_cp_queue_regs *r) {
+  if (!r->aql) return "not an AQL queue (CP_HQD_AQL_CONTROL.CONTROL0 = 0): PM4 queues are not modelled";
+  if (!is_power_of_two(r->ring_bytes) || r->ring_bytes < 64 * 2)
+    return "ring size is not a power of two of at least two 64-byte packets";
+  if (r->ring_address & 0xff) return "ring base not 256-byte aligned";
+  /* The CP finds amd_queue_t from the read pointer's address: ROCr sets
+   * read_dispatch_id_field_base_byte_offset to its offset, 128. */
+  if ((r->rptr_report_address & 7) || r->rptr_report_address < offsetof(amd_queue_t, read_dispatch_id))
+    return "read pointer report address is not amd_queue_t.read_dispatch_id";
+  if (r->wptr_poll_address & 7) return "write pointer poll address not 8-byte aligned";
+  if (r->vmid == 0 || r->vmid > 15) return "VMID 0 is the driver's; compute queues use 1..15";
+  if (!(r->sh_mem_bases & 0xffff) || !(r->sh_mem_bases >> 16))
+    return "SH_MEM_BASES leaves the private or shared aperture at 0";
+  return NULL;
+}
+
+int vapu_cp_queue_start(struct vapu *v, unsigned me, unsigned pipe, unsigned queue,
+                        const struct vapu_cp_queue_regs *regs) {
+  struct hqd *h = hqd_of(v, me, pipe, queue);
+  if (!h || !regs) {
+    log_error("queue start: no HQD ME %u pipe %u queue %u", me, pipe, queue);
+    return -EINVAL;
+  }
+  if (__atomic_load_n(&h->active, __ATOMIC_ACQUIRE)) return -EBUSY;
+  const char *why = regs_problem(regs);
+  if (why) {
+    log_error("ME %u pipe %u queue %u not started: %s", me, pipe, queue, why);
+    return -EINVAL;
+  }
+  h->regs = *regs;
+  h->queue_va = regs->rptr_report_address - offsetof(amd_queue_t, read_dispatch_id);
+  h->packet_count = regs->ring_bytes / 64;
+  h->rq = (struct vapu_requester){VAPU_GFXHUB, regs->vmid, VAPU_CLIENT_CPC};
+  memset(&h->tlb, 0, sizeof h->tlb);
+  cp_mem_init(&h->mem, v, regs->vmid);
+  h->exec = vapu_exec_create(&h->mem.mem);
+  if (!h->exec) {
+    log_error("ME %u pipe %u queue %u not started: out of memory", me, pipe, queue);
+    return -ENOMEM;
+  }
+  /* The read pointer the queue left off at (0 for a new queue). */
+  if (vapu_gpu_read(v, &h->rq, &h->tlb, regs->rptr_report_address, &h->read_index, 8)) {
+    log_error("ME %u pipe %u queue %u not started: read pointer at 0x%llx unreachable", me, pipe,
+              queue, (unsigned long long)regs->rptr_report_address);
+    vapu_exec_destroy(h->exec);
+    h->exec = NULL;
+    return -EINVAL;
+  }
+  h->state = HQD_IDLE;
+  __atomic_store_n(&h->stop_requested, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&h->active, 1, __ATOMIC_RELEASE);
+  log_debug("ME %u pipe %u queue %u: AQL ring 0x%llx, %llu packets, VMID %u, doorbell %u", me, pipe,
+            queue, (unsigned long long)regs->ring_address, (unsigned long long)h->packet_count,
+            regs->vmid, regs->doorbell_offset);
+  vapu_kick(v);
+  return 0;
+}
+
+void vapu_cp_queue_stop(struct vapu *v, unsigned me, unsigned pipe, unsigned queue) {
+  struct hqd *h = hqd_of(v, me, pipe, queue);
+  if (!h) return;
+  __atomic_store_n(&h->stop_requested, 1, __ATOMIC_RELEASE);
+  vapu_kick(v);
+}
+
+bool vapu_cp_queue_active(struct vapu *v, unsigned me, unsigned pipe, unsigned queue) {
+  struct hqd *h = hqd_of(v, me, pipe, queue);
+  return h && __atomic_load_n(&h->active, __ATOMIC_ACQUIRE);
+}
+
+void vapu_cp_get_stats(struct vapu *v, struct vapu_cp_stats *out) {
+  memset(out, 0, sizeof *out);
+  if (!v->cp) return;
+  const uint64_t *src = (const uint64_t *)&v->cp->stats;
+  uint64_t *dst = (uint64_t *)out;
+  for (size_t i = 0; i < sizeof *out / sizeof(uint64_t); i++)
+    dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+}

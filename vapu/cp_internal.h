@@ -1,0 +1,78 @@
+/*
+ * cp_internal.h - the command processor engine's state, shared by its
+ * files: cp.c (HQD slots, the worker service, start/stop), cp_packet.c
+ * (the AQL packet processor), cp_mem.c (the interpreter's memory through
+ * the GMC).
+ */
+#ifndef VAPU_CP_INTERNAL_H
+#define VAPU_CP_INTERNAL_H
+
+#include <hsa/hsa.h>
+
+#include "vapu/cp.h"
+#include "vapu/isa/dispatch.h"
+#include "vapu/vapu.h"
+
+/* The interpreter's view of memory for one queue: GPU virtual addresses of
+ * the queue's VMID, translated by the GMC as the shader's requests (client
+ * TCP) so that faults are raised with status registers and an IH entry. */
+struct cp_mem {
+  struct vapu_mem mem; /* first: what vapu_exec_create gets */
+  struct vapu *v;
+  struct vapu_requester rq;
+  struct vapu_tlb tlb;
+  uint64_t raised_fault_page; /* page of the last fault the GMC raised + 1, 0: none */
+};
+
+void cp_mem_init(struct cp_mem *m, struct vapu *v, uint8_t vmid);
+/* After the interpreter stopped on a memory fault at `va`: makes sure the
+ * GMC has raised it for the access the shader made (a permission the page
+ * lacks is found by the interpreter, not by the translation). */
+void cp_mem_raise_fault(struct cp_mem *m, uint64_t va, uint32_t access);
+
+/* Where a queue is in its packet stream. */
+enum hqd_state {
+  HQD_IDLE,         /* between packets */
+  HQD_DISPATCHING,  /* a kernel dispatch has work-groups left */
+  HQD_SCRATCH_WAIT, /* asked the runtime for scratch; waits for queue_inactive_signal == 0 */
+  HQD_HALTED,       /* stopped on an error; waits to be dequeued */
+};
+
+struct hqd {
+  struct vapu_cp *cp;
+  unsigned me, pipe, queue;
+  _Atomic uint32_t active;         /* HQD owned by the engine (CP_HQD_ACTIVE) */
+  volatile uint32_t stop_requested; /* dequeue request; also the interpreter's abort flag */
+  struct vapu_cp_queue_regs regs;
+  uint64_t queue_va;     /* amd_queue_t */
+  uint64_t packet_count; /* ring slots */
+  uint64_t read_index;   /* our copy of read_dispatch_id */
+  struct vapu_requester rq; /* the CP's own accesses: client CPC */
+  struct vapu_tlb tlb;
+  struct cp_mem mem;
+  struct vapu_exec *exec; /* created at start, for the queue's lifetime */
+  enum hqd_state state;
+  /* The kernel dispatch in progress. */
+  hsa_kernel_dispatch_packet_t packet;
+  uint64_t packet_va;
+  uint32_t groups[3];
+  uint64_t next_group, group_count;
+  uint64_t start_ns;
+};
+
+struct vapu_cp {
+  struct vapu *v;
+  struct hqd hqd[VAPU_CP_MES][VAPU_CP_PIPES][VAPU_CP_QUEUES];
+  unsigned next; /* round-robin cursor over the flat HQD index */
+  struct vapu_cp_stats stats;
+};
+
+/* cp_packet.c: serves one queue for at most `budget_ns`; true if it made
+ * progress (a packet or a work-group). */
+bool cp_serve_queue(struct hqd *h, uint64_t budget_ns);
+
+static inline void cp_stat_add(uint64_t *counter, uint64_t n) {
+  __atomic_add_fetch(counter, n, __ATOMIC_RELAXED);
+}
+
+#endif
