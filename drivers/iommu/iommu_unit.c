@@ -194,6 +194,12 @@ int iommu_unit_init(struct iommu_unit *u, unsigned index, const struct ivrs_iomm
     iommu_dte_set_default(u, (uint16_t)devid);
 
   set_control_flags(u);
+  /* No exclusion range: addresses in it would bypass translation for every
+   * device [48882 3.4 "IOMMU Exclusion Base Register", ExEn bit 0]. IVMD
+   * exclusion ranges become read-write unity mappings instead, as Linux
+   * init_unity_map_range treats them. */
+  reg_write(u, IOMMU_MMIO_EXCL_BASE, 0);
+  reg_write(u, IOMMU_MMIO_EXCL_LIMIT, 0);
   /* Device table base | size in 4 KiB pages - 1 [48882 3.4], Linux
    * iommu_set_device_table. */
   reg_write(u, IOMMU_MMIO_DEV_TABLE_BASE,

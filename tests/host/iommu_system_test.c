@@ -405,3 +405,62 @@ TEST(iommu_system_command_encodings) {
   ASSERT_EQ_U(c.q[0], 0x3000ffff00000000ull);
   ASSERT_EQ_U(c.q[1], 0x7ffffffffffff000ull | CMD_INV_PAGES_S | CMD_INV_PAGES_PDE);
 }
+
+TEST(iommu_system_two_iommus) {
+  /* Two IOMMUs on one segment, each translating its own buses, as on
+   * multi-die parts: every request goes through the one that owns it. */
+  static struct ivrs_info two;
+  memset(&two, 0, sizeof two);
+  two.iommu_count = 2;
+  two.iommus[0] = (struct ivrs_iommu){.ivhd_type = 0x11, .devid = IOMMU_BDF(0, 0, 2),
+                                      .mmio_base = 0xfeb80000, .last_devid = 0x3fff, .run_count = 1};
+  two.iommus[0].runs[0] = (struct ivrs_devices){.first = 0x0000, .last = 0x3fff, .entry_type = 3};
+  two.iommus[1] = (struct ivrs_iommu){.ivhd_type = 0x11, .devid = IOMMU_BDF(0x40, 0, 2),
+                                      .mmio_base = 0xfeb90000, .last_devid = 0x7fff, .run_count = 1};
+  two.iommus[1].runs[0] = (struct ivrs_devices){.first = 0x4000, .last = 0x7fff, .entry_type = 3};
+  static struct fake_iommu a, b;
+  fake_iommu_init(&a, IOMMU_EFR_IA_SUP);
+  fake_iommu_init(&b, IOMMU_EFR_IA_SUP);
+  struct iommu_hw hw[2] = {{&fake_iommu_ops, &a, IOMMU_CAP_EFR_SUP}, {&fake_iommu_ops, &b, IOMMU_CAP_EFR_SUP}};
+  ASSERT_EQ(iommu_system_start(&sys, IOMMU_MODE_ON, &two, hw, 1ull << 40), 0);
+  ASSERT_EQ(sys.unit_count, 2);
+  ASSERT_EQ(sys.units[1].dev_entries, 0x8000);
+  uint8_t *buf = buffer(1 << 12);
+  uint64_t addr = (uint64_t)(uintptr_t)buf;
+  struct iommu_device *near, *far;
+  ASSERT_EQ(iommu_attach(0, IOMMU_BDF(0x10, 0, 0), "near", &near), 0);
+  ASSERT_EQ(iommu_attach(0, IOMMU_BDF(0x50, 0, 0), "far", &far), 0);
+  ASSERT_TRUE(near->unit == &sys.units[0]);
+  ASSERT_TRUE(far->unit == &sys.units[1]);
+  ASSERT_EQ(iommu_map(far, addr, 0x1000, IOMMU_READ), 0);
+  ASSERT_EQ(iommu_flush(far), 0);
+  uint64_t phys;
+  ASSERT_TRUE(fake_iommu_dma(&b, IOMMU_BDF(0x50, 0, 0), addr, false, &phys));
+  ASSERT_FALSE(fake_iommu_dma(&a, IOMMU_BDF(0x10, 0, 0), addr, false, &phys));
+  ASSERT_EQ(iommu_map(near, addr, 0x1000, IOMMU_WRITE), 0);
+  ASSERT_EQ(iommu_flush(near), 0);
+  ASSERT_TRUE(fake_iommu_dma(&a, IOMMU_BDF(0x10, 0, 0), addr, true, &phys));
+  ASSERT_FALSE(fake_iommu_dma(&b, IOMMU_BDF(0x50, 0, 0), addr, true, &phys));
+  /* Each got its own commands. */
+  ASSERT_GE(a.executed[CMD_INV_DEVTAB_ENTRY], 1);
+  ASSERT_GE(b.executed[CMD_INV_DEVTAB_ENTRY], 1);
+  plat_dma_free(buf, 1 << 12);
+  iommu_system_stop(&sys);
+}
+
+TEST(iommu_system_takes_over_from_firmware) {
+  /* Firmware left the IOMMU translating, with an exclusion range that
+   * would let every device reach 0-1 GiB untranslated. */
+  load_ivrs();
+  fake_iommu_init(&fake, IOMMU_EFR_IA_SUP);
+  fake.regs[IOMMU_MMIO_CONTROL / 8] = IOMMU_CTRL_IOMMU_EN | IOMMU_CTRL_CMD_BUF_EN | IOMMU_CTRL_PPR_EN;
+  fake.regs[IOMMU_MMIO_EXCL_BASE / 8] = 0 | 1;  /* base 0, ExEn */
+  fake.regs[IOMMU_MMIO_EXCL_LIMIT / 8] = 0x3ffff000;
+  struct iommu_hw hw = {&fake_iommu_ops, &fake, IOMMU_CAP_EFR_SUP};
+  ASSERT_EQ(iommu_system_start(&sys, IOMMU_MODE_ON, &ivrs, &hw, 1ull << 48), 0);
+  ASSERT_EQ_U(fake.regs[IOMMU_MMIO_EXCL_BASE / 8], 0);
+  ASSERT_EQ_U(fake.regs[IOMMU_MMIO_CONTROL / 8] & IOMMU_CTRL_PPR_EN, 0);
+  ASSERT_TRUE(fake.regs[IOMMU_MMIO_CONTROL / 8] & IOMMU_CTRL_IOMMU_EN);
+  ASSERT_FALSE(dma(EDU, 0x1000, true));
+  iommu_system_stop(&sys);
+}
