@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "kernel/backtrace.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/portio.h"
@@ -60,5 +61,6 @@ void panic(const char *fmt, ...) {
   vsnprintf(reason, sizeof reason, fmt, ap);
   va_end(ap);
   console_printf("PANIC on core %u: %s\n", cpu_index(), reason);
+  backtrace_print_here();
   kernel_exit(EXIT_STATUS_PANIC);
 }
