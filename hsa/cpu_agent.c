@@ -519,7 +519,12 @@ static unsigned option_uint(const char *key, unsigned fallback) {
   return (unsigned)n;
 }
 
-static hsa_status_t cpu_agent_create(uint32_t cores) {
+/* Starts up to `cores` workers for a new CPU agent and registers it.
+ * With `exact`, fewer is an error; otherwise the agent keeps the cores it
+ * got (another worker, such as the virtual APU's, may hold some) and
+ * *started == 0 means no core was free. */
+static hsa_status_t cpu_agent_create(uint32_t cores, bool exact, uint32_t *started) {
+  *started = 0;
   struct cpu_agent *ca = calloc(1, sizeof *ca);
   if (!ca) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   struct agent *a = &ca->agent;
@@ -528,7 +533,6 @@ static hsa_status_t cpu_agent_create(uint32_t cores) {
   a->device_type = HSA_DEVICE_TYPE_CPU;
   a->features = HSA_AGENT_FEATURE_KERNEL_DISPATCH | HSA_AGENT_FEATURE_AGENT_DISPATCH;
   a->profile = HSA_PROFILE_FULL;
-  a->compute_units = cores;
   a->wavefront_size = 1;
   a->workgroup_max_dim[0] = a->workgroup_max_dim[1] = a->workgroup_max_dim[2] = 1024;
   a->workgroup_max_size = 1024;
@@ -540,30 +544,36 @@ static hsa_status_t cpu_agent_create(uint32_t cores) {
   a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM);
   a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM_COARSE);
   cpu_describe(a);
-  ca->cores = cores;
-  hsa_status_t st = agent_register(a);
-  if (st != HSA_STATUS_SUCCESS) {
-    free(ca);
-    return st;
-  }
+  ca->cores = cores; /* no packet can arrive before registration */
   for (uint32_t i = 0; i < CPU_AGENT_MAX_CORES; i++) ca->core[i].worker_id = -1;
-  for (uint32_t i = 0; i < cores; i++) {
-    struct cpu_core *c = &ca->core[i];
+  uint32_t n = 0;
+  for (; n < cores; n++) {
+    struct cpu_core *c = &ca->core[n];
     c->agent = ca;
-    c->index = i;
+    c->index = n;
     c->group_segment = runtime_alloc_aligned(CPU_GROUP_SEGMENT_BYTES, 64);
     char name[16];
-    snprintf(name, sizeof name, "cpu%u.%u", a->node, i);
-    c->worker_id = c->group_segment ? plat_worker_start(name, i == 0 ? processor_main : helper_main, c) : -1;
-    if (c->worker_id < 0) {
-      log_error("CPU agent %u: cannot start worker %u of %u", a->node, i, cores);
-      return HSA_STATUS_ERROR_OUT_OF_RESOURCES; /* hsa_init unwinds: agents shut down */
-    }
+    snprintf(name, sizeof name, "cpu%u.%u", agent_count(), n);
+    c->worker_id = c->group_segment ? plat_worker_start(name, n == 0 ? processor_main : helper_main, c) : -1;
+    if (c->worker_id < 0) break;
+  }
+  ca->cores = n;
+  a->compute_units = n;
+  if (n < cores && (exact || n == 0)) {
+    if (exact) log_error("CPU agent %u: started %u of %u workers", agent_count(), n, cores);
+    cpu_shut_down(a);
+    return exact ? HSA_STATUS_ERROR_OUT_OF_RESOURCES : HSA_STATUS_SUCCESS;
+  }
+  hsa_status_t st = agent_register(a);
+  if (st != HSA_STATUS_SUCCESS) {
+    cpu_shut_down(a);
+    return st;
   }
   if (!memory_pool(MEMORY_POOL_SYSTEM)->owner) {
     memory_pool(MEMORY_POOL_SYSTEM)->owner = a;
     memory_pool(MEMORY_POOL_SYSTEM_COARSE)->owner = a;
   }
+  *started = n;
   return HSA_STATUS_SUCCESS;
 }
 
@@ -590,9 +600,14 @@ hsa_status_t cpu_agents_create(void) {
                 slots, agents, cores);
       return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
     }
-    used += cores;
-    hsa_status_t st = cpu_agent_create(cores);
+    /* Options make the numbers exact; the image's default takes what is free. */
+    bool exact = host || plat_option("cpu_agents") || plat_option("cpu_agent_cores");
+    uint32_t started;
+    hsa_status_t st = cpu_agent_create(cores, exact, &started);
     if (st != HSA_STATUS_SUCCESS) return st;
+    if (started == 0) break; /* every spare core is busy (e.g. the virtual APU) */
+    used += started;
   }
+  if (used == 0) log_info("no free core: no CPU agent");
   return HSA_STATUS_SUCCESS;
 }
