@@ -15,7 +15,10 @@ EFI_FILE_HANDLE boot_open_volume(EFI_HANDLE device) {
   EFI_GUID guid = SIMPLE_FILE_SYSTEM_PROTOCOL;
   EFI_FILE_IO_INTERFACE *fs = NULL;
   EFI_STATUS st = efi_bs->HandleProtocol(device, &guid, (void **)&fs);
-  if (EFI_ERROR(st)) boot_fatal("opening the boot volume (simple file system)", st);
+  if (EFI_ERROR(st)) { /* e.g. loaded over the network */
+    boot_print("boot: the boot device has no file system: no \\cmdline.txt, no boot files");
+    return NULL;
+  }
   EFI_FILE_HANDLE root = NULL;
   st = fs->OpenVolume(fs, &root);
   if (EFI_ERROR(st)) boot_fatal("OpenVolume on the boot volume", st);
@@ -161,7 +164,7 @@ const struct bootfs_header *boot_capture_folders(EFI_FILE_HANDLE root,
                                                  const CHAR16 *const *folders, size_t count) {
   struct file_list list = {0};
   CHAR16 path[PATH_MAX_CHARS];
-  for (size_t i = 0; i < count; i++) {
+  for (size_t i = 0; root && i < count; i++) {
     memcpy(path, folders[i], (wlen(folders[i]) + 1) * sizeof(CHAR16));
     list_folder(root, path, 0, &list);
   }

@@ -21,6 +21,7 @@
 #include <efi.h>
 #include <efiapi.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,40 +53,54 @@ static uint64_t measure_tsc_hz(void) {
   return (t1 - t0) * 100;
 }
 
-/* Step 3. A UEFI shell passes "program.efi opt=1 ..." (the program name
- * first); a boot entry passes only the options. The shell's convention is
- * recognised by the first word ending in ".efi". */
-static const char *command_line(EFI_LOADED_IMAGE *li, EFI_FILE_HANDLE root, const char **source) {
-  char *line = boot_alloc_pages(CMDLINE_MAX, "command line");
-  size_t len = 0;
+/* Step 3. Load options count only when they are text (UCS-2, printable
+ * ASCII up to the first NUL): a firmware boot entry may carry binary
+ * OptionalData instead (a GUID, a vendor tag), which is no command line.
+ * A UEFI shell passes "program.efi opt=1 ..." (the program name first); a
+ * boot entry passes only the options: the first word ending in ".efi" is
+ * the shell's program name and is dropped. */
+static bool load_options_as_text(const EFI_LOADED_IMAGE *li, char *line) {
   const CHAR16 *opt = li->LoadOptions;
-  size_t opt_chars = li->LoadOptionsSize / sizeof(CHAR16);
-  for (size_t i = 0; opt && i < opt_chars && opt[i] && len + 1 < CMDLINE_MAX; i++)
-    line[len++] = opt[i] < 0x80 ? (char)opt[i] : '?';
+  size_t chars = li->LoadOptionsSize / sizeof(CHAR16);
+  if (!opt || chars == 0 || li->LoadOptionsSize % sizeof(CHAR16)) return false;
+  size_t len = 0;
+  for (size_t i = 0; i < chars && opt[i]; i++) {
+    CHAR16 c = opt[i] == u'\t' ? u' ' : opt[i];
+    if (c < 0x20 || c > 0x7e || len + 1 >= CMDLINE_MAX) return false;
+    line[len++] = (char)c;
+  }
   line[len] = '\0';
   const char *first_end = strchr(line, ' ');
   size_t first_len = first_end ? (size_t)(first_end - line) : len;
   if (first_len >= 4 && strncasecmp(line + first_len - 4, ".efi", 4) == 0)
     memmove(line, line + first_len, len - first_len + 1);
   boot_trim(line);
-  if (line[0]) {
+  return true;
+}
+
+static const char *command_line(const EFI_LOADED_IMAGE *li, EFI_FILE_HANDLE root,
+                                const char **source) {
+  char *line = boot_alloc_pages(CMDLINE_MAX, "command line");
+  bool text = load_options_as_text(li, line);
+  if (text && line[0]) {
     *source = "load options";
     return line;
   }
+  line[0] = '\0';
   size_t size = 0;
-  void *file = boot_read_file(root, u"\\cmdline.txt", &size, false);
+  void *file = root ? boot_read_file(root, u"\\cmdline.txt", &size, false) : NULL;
   if (file) {
-    size_t n = size < CMDLINE_MAX - 1 ? size : CMDLINE_MAX - 1;
-    memcpy(line, file, n);
-    line[n] = '\0';
+    if (size >= CMDLINE_MAX) boot_fatal("\\cmdline.txt: longer than 4095 bytes", EFI_BAD_BUFFER_SIZE);
+    memcpy(line, file, size);
+    line[size] = '\0';
     for (char *c = line; *c; c++)
       if (*c == '\r' || *c == '\n' || *c == '\t') *c = ' ';
     boot_trim(line);
     boot_free_pages(file, size);
-    *source = "\\cmdline.txt";
+    *source = text ? "\\cmdline.txt" : "\\cmdline.txt (load options were not text)";
     return line;
   }
-  *source = "none";
+  *source = text ? "none" : "none (load options were not text)";
   return line;
 }
 
@@ -220,14 +235,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab) {
   info->unix_time = unix_time_now();
   stage_done(info, "TSC measured, clock read");
 
-  EFI_FILE_HANDLE root = boot_open_volume(li->DeviceHandle);
+  EFI_FILE_HANDLE root = boot_open_volume(li->DeviceHandle); /* NULL: no file system */
   info->cmdline = command_line(li, root, &info->cmdline_source);
   find_rsdp(info);
   find_framebuffer(info);
   stage_done(info, "command line, RSDP, GOP");
   info->bootfs = boot_capture_folders(root, bootfs_folders,
                                       sizeof bootfs_folders / sizeof bootfs_folders[0]);
-  root->Close(root);
+  if (root) root->Close(root);
   stage_done(info, "boot files captured");
   allocate_stack_and_heap(info);
   stage_done(info, "stack and heap allocated");

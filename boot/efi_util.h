@@ -47,7 +47,8 @@ uint32_t boot_convert_memory_map(const void *raw, size_t raw_size, size_t desc_s
                                  struct boot_mem_range *out, size_t max_out);
 
 /* ---- Files of the boot volume (efi_files.c) ---- */
-/* The root directory of the volume this image was loaded from. */
+/* The root directory of the volume this image was loaded from, or NULL
+ * when that device has no file system. */
 EFI_FILE_HANDLE boot_open_volume(EFI_HANDLE device);
 
 /* A whole file in fresh pages, or NULL when it does not exist. Any other
@@ -55,7 +56,8 @@ EFI_FILE_HANDLE boot_open_volume(EFI_HANDLE device);
 void *boot_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, size_t *size, bool required);
 
 /* Every file under the given folders (recursively) in one read-only boot
- * file system block; folders that do not exist are skipped. */
+ * file system block; folders that do not exist are skipped; root NULL
+ * gives an empty block. */
 const struct bootfs_header *boot_capture_folders(EFI_FILE_HANDLE root,
                                                  const CHAR16 *const *folders, size_t count);
 

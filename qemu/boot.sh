@@ -48,7 +48,16 @@ while [ $# -gt 0 ]; do
 done
 [ $# -ge 1 ] || usage
 efi=$1; shift
-cmdline="$*"
+# The boot options as one line; a word with blanks is quoted for the
+# kernel's parser (kernel/options.h), which has no escape for '"'.
+cmdline=""
+for word in "$@"; do
+  case $word in
+    *\"*) echo "boot.sh: a boot option cannot contain '\"': $word" >&2; exit 2 ;;
+    *[[:space:]]*) word="\"$word\"" ;;
+  esac
+  cmdline="${cmdline:+$cmdline }$word"
+done
 [ -f "$efi" ] || { echo "boot.sh: no image $efi" >&2; exit 2; }
 [ "$timeout_s" -ge 60 ] 2>/dev/null || { echo "boot.sh: --timeout must be >= 60 s (OVMF alone takes 4-8 s)" >&2; exit 2; }
 [ -n "$log" ] || log=build/run/$(basename "$efi" .efi).serial.log
