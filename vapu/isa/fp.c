@@ -175,7 +175,7 @@ float fp_f64_to_f32(double d, int mode) {
   uint64_t b = f64_bits(d);
   int neg = (int)(b >> 63);
   if (f64_is_nan(b)) /* keep the top payload bits, quiet */
-    return f32_from_bits((uint32_t)(neg << 31) | 0x7fc00000u | (uint32_t)((b >> 29) & 0x3fffff));
+    return f32_from_bits((uint32_t)neg << 31 | 0x7fc00000u | (uint32_t)((b >> 29) & 0x3fffff));
   if ((b << 1) == 0xffe0000000000000ull) return f32_from_bits((uint32_t)neg << 31 | 0x7f800000u);
   if ((b << 1) == 0) return f32_from_bits((uint32_t)neg << 31);
   if (mode == FP_RNE) return (float)d;

@@ -190,37 +190,53 @@ static void v_mad_legacy_f32(struct wave *w, const struct inst *in) { mad_f32(w,
 
 /* ---- Division helpers (Vega ISA V_DIV_SCALE/FMAS/FIXUP; the compiler's
  * f32/f64 division: LLVM SITargetLowering::LowerFDIV32/64) -------------------
- * div_scale S0, S1 (denominator), S2 (numerator): scales S0 by 2^+-64
- * (f64: 2^+-128) where the Newton-Raphson steps would meet denormals or
- * overflow, and sets VCC when the quotient must be scaled back by div_fmas. */
+ * div_scale S0, S1 (denominator), S2 (numerator), S0 being one of the two:
+ * scales S0 by a power of two where the Newton-Raphson steps of a division
+ * would meet denormals or overflow, and sets VCC when the quotient comes out
+ * scaled and div_fmas must scale it back:
+ *   - denominator denormal, or numerator tiny: both scaled up (quotient kept);
+ *   - 1/denominator denormal: both scaled down (quotient kept);
+ *   - that, and a denormal quotient: only the denominator scaled down (VCC);
+ *   - a denormal quotient: only the numerator scaled up (VCC);
+ *   - a quotient near overflow: only the denominator scaled up (VCC).
+ * Scale 2^64 (f64: 2^128); tests run LLVM's expansion over operands in every
+ * one of these ranges and compare with IEEE division. */
+struct div_case { bool vcc; int scale_num, scale_den; };
+
+/* enum_/eden: exponent fields; tiny: the smallest normal; max_diff: the
+ * exponent difference near overflow; tiny_exp: the "tiny numerator"
+ * exponent; k: the scale. Quotients are compared in long double so that
+ * they do not underflow before the test. */
+static struct div_case div_scale_case(int enum_, int eden, long double num, long double den,
+                                      long double tiny, int max_diff, int tiny_exp, int k) {
+  struct div_case c = {false, 0, 0};
+  long double rcp = 1.0L / den, q = num / den;
+  bool rcp_den = __builtin_fabsl(rcp) < tiny, q_den = __builtin_fabsl(q) < tiny;
+  if (enum_ - eden >= max_diff) c = (struct div_case){true, 0, k};
+  else if (eden == 0) c = (struct div_case){false, k, k};
+  else if (rcp_den && q_den) c = (struct div_case){true, 0, -k};
+  else if (rcp_den) c = (struct div_case){false, -k, -k};
+  else if (q_den) c = (struct div_case){true, k, 0};
+  else if (enum_ <= tiny_exp) c = (struct div_case){false, k, k};
+  return c;
+}
+
 static void div_scale_f32(struct wave *w, const struct inst *in) {
   uint32_t b0[LANES], b1[LANES], b2[LANES], f0[LANES], f1[LANES], f2[LANES], r[LANES];
   const uint32_t *s0 = src_f32(w, in, 0, b0, f0), *s1 = src_f32(w, in, 1, b1, f1);
   const uint32_t *s2 = src_f32(w, in, 2, b2, f2);
   uint64_t vcc = 0;
   FOR_LANES(l) {
-    float x = F(s0[l]), den = F(s1[l]), num = F(s2[l]), d = x;
-    int eden = f32_exp_field(s1[l]), enum_ = f32_exp_field(s2[l]);
+    float x = F(s0[l]), den = F(s1[l]), num = F(s2[l]);
     if (den == 0 || num == 0) {
-      d = f32_from_bits(F32_DEFAULT_NAN);
-    } else if (enum_ - eden >= 96) { /* quotient near the float maximum */
-      vcc |= 1ull << l;
-      if (x == den) d = __builtin_ldexpf(x, 64);
-    } else if (eden == 0) { /* denormal denominator */
-      d = __builtin_ldexpf(x, 64);
-    } else if (__builtin_fpclassify(0, 1, 2, 3, 4, 1.0 / (double)den) == 3 &&
-               __builtin_fpclassify(0, 1, 2, 3, 4, num / den) == 3) {
-      vcc |= 1ull << l; /* never for f32 (1/den is a double); kept as the ISA states it */
-      if (x == den) d = __builtin_ldexpf(x, 64);
-    } else if (__builtin_fpclassify(0, 1, 2, 3, 4, 1.0 / (double)den) == 3) {
-      d = __builtin_ldexpf(x, -64);
-    } else if (__builtin_fpclassify(0, 1, 2, 3, 4, (float)((double)num / den)) == 3) {
-      vcc |= 1ull << l; /* denormal quotient: scale the numerator */
-      if (x == num) d = __builtin_ldexpf(x, 64);
-    } else if (enum_ <= 23) { /* tiny numerator */
-      d = __builtin_ldexpf(x, 64);
+      r[l] = F32_DEFAULT_NAN;
+      continue;
     }
-    r[l] = f32_bits(d);
+    struct div_case c = div_scale_case(f32_exp_field(s2[l]), f32_exp_field(s1[l]), num, den, 0x1p-126L,
+                                       96, 23, 64);
+    int k = s0[l] == s1[l] ? c.scale_den : c.scale_num;
+    vcc |= (uint64_t)c.vcc << l;
+    r[l] = f32_bits(__builtin_ldexpf(x, k));
   }
   vdst32(w, in, r);
   vsdst_mask(w, in->sdst, vcc);
@@ -233,29 +249,16 @@ static void div_scale_f64(struct wave *w, const struct inst *in) {
   src_f64(w, in, 2, s2);
   uint64_t vcc = 0;
   FOR_LANES(l) {
-    double x = D(s0[l]), den = D(s1[l]), num = D(s2[l]), d = x;
-    int eden = f64_exp_field(s1[l]), enum_ = f64_exp_field(s2[l]);
-    bool rcp_den = __builtin_fpclassify(0, 1, 2, 3, 4, 1.0 / den) == 3;
-    bool q_den = __builtin_fpclassify(0, 1, 2, 3, 4, num / den) == 3;
+    double x = D(s0[l]), den = D(s1[l]), num = D(s2[l]);
     if (den == 0 || num == 0) {
-      d = f64_from_bits(F64_DEFAULT_NAN);
-    } else if (enum_ - eden >= 768) {
-      vcc |= 1ull << l;
-      if (x == den) d = __builtin_ldexp(x, 128);
-    } else if (eden == 0) {
-      d = __builtin_ldexp(x, 128);
-    } else if (rcp_den && q_den) {
-      vcc |= 1ull << l;
-      if (x == den) d = __builtin_ldexp(x, 128);
-    } else if (rcp_den) {
-      d = __builtin_ldexp(x, -128);
-    } else if (q_den) {
-      vcc |= 1ull << l;
-      if (x == num) d = __builtin_ldexp(x, 128);
-    } else if (enum_ <= 53) {
-      d = __builtin_ldexp(x, 128);
+      r[l] = F64_DEFAULT_NAN;
+      continue;
     }
-    r[l] = f64_bits(d);
+    struct div_case c = div_scale_case(f64_exp_field(s2[l]), f64_exp_field(s1[l]), num, den, 0x1p-1022L,
+                                       768, 53, 128);
+    int k = s0[l] == s1[l] ? c.scale_den : c.scale_num;
+    vcc |= (uint64_t)c.vcc << l;
+    r[l] = f64_bits(__builtin_ldexp(x, k));
   }
   vdst64(w, in, r);
   vsdst_mask(w, in->sdst, vcc);
@@ -294,7 +297,10 @@ static void div_fmas_f64(struct wave *w, const struct inst *in) {
 }
 
 /* div_fixup S0 (quotient), S1 (denominator), S2 (numerator): the IEEE
- * special cases of S2 / S1, else S0 with the quotient's sign. */
+ * special cases of S2 / S1, a quotient far below the smallest denormal as
+ * 0, a NaN quotient from finite operands (the Newton-Raphson steps met
+ * infinity: the quotient overflowed) as infinity, else S0 with the
+ * quotient's sign. */
 static uint32_t fixup32(uint32_t q, uint32_t den, uint32_t num) {
   uint32_t sign = (den ^ num) & 0x80000000u;
   uint32_t aden = den & 0x7fffffffu, anum = num & 0x7fffffffu;
@@ -304,6 +310,7 @@ static uint32_t fixup32(uint32_t q, uint32_t den, uint32_t num) {
   if (aden == 0 || anum == 0x7f800000u) return sign | 0x7f800000u;
   if (aden == 0x7f800000u || anum == 0) return sign;
   if (f32_exp_field(num) - f32_exp_field(den) < -150) return sign; /* underflows to 0 */
+  if (f32_is_nan(q)) return sign | 0x7f800000u;                   /* overflow */
   return sign | (q & 0x7fffffffu);
 }
 static uint64_t fixup64(uint64_t q, uint64_t den, uint64_t num) {
@@ -316,6 +323,7 @@ static uint64_t fixup64(uint64_t q, uint64_t den, uint64_t num) {
   if (aden == 0 || anum == inf) return sign | inf;
   if (aden == inf || anum == 0) return sign;
   if (f64_exp_field(num) - f64_exp_field(den) < -1075) return sign;
+  if (f64_is_nan(q)) return sign | inf;
   return sign | (q & 0x7fffffffffffffffull);
 }
 static uint16_t fixup16(uint16_t q, uint16_t den, uint16_t num) {
@@ -326,6 +334,7 @@ static uint16_t fixup16(uint16_t q, uint16_t den, uint16_t num) {
   if ((aden == 0 && anum == 0) || (aden == 0x7c00u && anum == 0x7c00u)) return F16_DEFAULT_NAN;
   if (aden == 0 || anum == 0x7c00u) return sign | 0x7c00u;
   if (aden == 0x7c00u || anum == 0) return sign;
+  if (f16_is_nan(q)) return sign | 0x7c00u;
   return sign | (q & 0x7fffu);
 }
 static void div_fixup_f32(struct wave *w, const struct inst *in) {
