@@ -43,6 +43,7 @@ struct vapu_faults {
   bool bad_discovery_checksum;/* Renoir: corrupt the binary checksum */
   bool bad_discovery_signature;
   uint8_t missing_bars;       /* bit n set: BAR n is not implemented (reads as 0) */
+  bool mec_ignores_dequeue;   /* the MEC never lets a queue go (CP_HQD_ACTIVE stays 1) */
 };
 
 struct vapu_config {

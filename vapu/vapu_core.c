@@ -31,19 +31,19 @@ void vapu_reg_hook(struct vapu *v, uint32_t index, vapu_reg_read_fn read, vapu_r
     abort();
   }
   v->hooks[v->hook_count] = (struct vapu_reg_hook){read, write, arg};
-  v->hook_of[index] = (uint8_t)++v->hook_count;
+  v->hook_of[index] = (uint16_t)++v->hook_count;
 }
 
 uint32_t vapu_reg_access_read(struct vapu *v, uint32_t index) {
   if (index >= VAPU_REG_DWORDS) return 0;
-  uint8_t h = v->hook_of[index];
+  uint16_t h = v->hook_of[index];
   if (h && v->hooks[h - 1].read) return v->hooks[h - 1].read(v, index, v->hooks[h - 1].arg);
   return vapu_reg_get(v, index);
 }
 
 void vapu_reg_access_write(struct vapu *v, uint32_t index, uint32_t value) {
   if (index >= VAPU_REG_DWORDS) return;
-  uint8_t h = v->hook_of[index];
+  uint16_t h = v->hook_of[index];
   if (h && v->hooks[h - 1].write)
     v->hooks[h - 1].write(v, index, value, v->hooks[h - 1].arg);
   else
@@ -113,7 +113,7 @@ struct vapu *vapu_create(const struct vapu_config *config) {
   v->doorbell_bytes = DOORBELL_BAR_BYTES;
   v->worker = -1;
   v->regs = calloc(VAPU_REG_DWORDS, sizeof *v->regs);
-  v->hook_of = calloc(VAPU_REG_DWORDS, 1);
+  v->hook_of = calloc(VAPU_REG_DWORDS, sizeof *v->hook_of);
   v->carveout = plat_dma_alloc(carveout, CARVEOUT_ALIGN);
   v->doorbells = plat_dma_alloc(DOORBELL_BAR_BYTES, 4096);
   if (!v->regs || !v->hook_of || !v->carveout || !v->doorbells) {
@@ -128,6 +128,8 @@ struct vapu *vapu_create(const struct vapu_config *config) {
   vapu_regs_init(v);
   vapu_gmc_init(v);
   vapu_ih_init(v);
+  vapu_gfx_init(v);
+  vapu_hqd_init(v);
   vapu_mp_init(v);
   if (v->chip->discovery_table) vapu_discovery_write(v);
   if (vapu_cp_init(v)) {

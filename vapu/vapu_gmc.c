@@ -255,6 +255,18 @@ static uint32_t walk(struct vapu *v, int hub, uint8_t vmid, uint64_t va, struct 
   return 0;
 }
 
+const char *vapu_gmc_context_problem(struct vapu *v, enum vapu_hub hub, unsigned vmid, uint64_t va,
+                                     uint64_t size) {
+  const struct vapu_hub_layout *l = hub_layouts + hub;
+  if (vmid > 15) return "VMID out of range";
+  if (!(hub_reg(v, hub, l->ctx0_cntl + vmid) & CTX_ENABLE)) return "its VM context is not enabled";
+  if (!(reg_pair(v, hub, l->pt_base0 + 2u * vmid) & PTE_VALID)) return "its page table base is not valid";
+  uint64_t start = reg_pair(v, hub, l->pt_start0 + 2u * vmid) << 12;
+  uint64_t end = reg_pair(v, hub, l->pt_end0 + 2u * vmid) << 12 | 0xfff;
+  if (va < start || va + size - 1 > end || va + size < va) return "the range is outside its page table";
+  return NULL;
+}
+
 /* VMID 0 addresses outside its page table: the MC apertures. */
 static uint32_t aperture(struct vapu *v, int hub, uint64_t va, struct translation *t) {
   const struct vapu_hub_layout *l = hub_layouts + hub;

@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "vapu/cp.h"
+
 #include "lib/plat.h"
 
 /* ---- Chips ------------------------------------------------------------------ */
@@ -52,7 +54,7 @@ const struct vapu_ip *vapu_chip_ip(const struct vapu_chip_desc *chip, uint16_t h
  * A flat array of dwords: BAR5's 512 KiB window and, beyond it, what only
  * the PCIE_INDEX2/DATA2 pair reaches. Registers with behaviour have hooks. */
 #define VAPU_REG_DWORDS (0x40000u)
-#define VAPU_MAX_HOOKS 250
+#define VAPU_MAX_HOOKS 1000
 
 typedef uint32_t (*vapu_reg_read_fn)(struct vapu *v, uint32_t index, void *arg);
 typedef void (*vapu_reg_write_fn)(struct vapu *v, uint32_t index, uint32_t value, void *arg);
@@ -93,6 +95,24 @@ struct vapu_hub_state {
 
 #define VAPU_MAX_SERVICES 4
 
+/* ---- Graphics core compute state (vapu_gfx.c, vapu_hqd.c) ----
+ * Registers banked by GRBM_GFX_CNTL: SH_MEM_* per VMID, the HQD registers
+ * CP_MQD_BASE_ADDR..CP_HQD_PQ_WPTR_HI per ME/pipe/queue. */
+#define VAPU_HQD_FIRST_REG 0x1245 /* CP_MQD_BASE_ADDR, GC segment 0 */
+#define VAPU_HQD_LAST_REG  0x127c /* CP_HQD_PQ_WPTR_HI */
+#define VAPU_HQD_REGS (VAPU_HQD_LAST_REG - VAPU_HQD_FIRST_REG + 1)
+
+struct vapu_hqd_bank {
+  uint32_t reg[VAPU_HQD_REGS];
+  bool active;                    /* handed to the CP engine */
+};
+
+struct vapu_gfx {
+  uint32_t gc_base;               /* dword index of GC segment 0 */
+  uint32_t sh_mem_config[16], sh_mem_bases[16];
+  struct vapu_hqd_bank hqd[VAPU_CP_MES][VAPU_CP_PIPES][VAPU_CP_QUEUES];
+};
+
 struct vapu {
   const struct vapu_chip_desc *chip;
   struct vapu_config config;
@@ -110,7 +130,7 @@ struct vapu {
 
   /* Registers */
   uint32_t *regs;
-  uint8_t *hook_of;               /* 0 = none, else index + 1 into hooks */
+  uint16_t *hook_of;              /* 0 = none, else index + 1 into hooks */
   struct vapu_reg_hook hooks[VAPU_MAX_HOOKS];
   int hook_count;
 
@@ -127,6 +147,7 @@ struct vapu {
   struct { vapu_service_fn fn; void *ctx; } services[VAPU_MAX_SERVICES];
   int service_count;
 
+  struct vapu_gfx gfx;
   struct vapu_cp *cp;             /* the command processor's engine (vapu/cp*.c) */
 
   struct vapu_stats stats;
@@ -153,5 +174,17 @@ bool vapu_mp_service(struct vapu *v, void *ctx);
 void vapu_discovery_write(struct vapu *v);
 void vapu_gmc_init(struct vapu *v);
 void vapu_ih_init(struct vapu *v);
+void vapu_gfx_init(struct vapu *v);
+void vapu_hqd_init(struct vapu *v);
+/* The GRBM_GFX_CNTL selection (vapu_gfx.c). */
+struct vapu_grbm_select { uint32_t me, pipe, queue, vmid; };
+struct vapu_grbm_select vapu_grbm_selected(struct vapu *v);
+/* CP_MEC_CNTL lets ME `me` (1 or 2) run. */
+bool vapu_mec_running(struct vapu *v, unsigned me);
+uint32_t vapu_sh_mem_bases(struct vapu *v, unsigned vmid);
+/* Why the hub's VM context `vmid` cannot translate [va, va + size), or NULL
+ * if it can (enabled, valid page table base, range inside it). */
+const char *vapu_gmc_context_problem(struct vapu *v, enum vapu_hub hub, unsigned vmid, uint64_t va,
+                                     uint64_t size);
 
 #endif

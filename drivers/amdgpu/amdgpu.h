@@ -54,6 +54,8 @@ struct amdgpu_device_info {
   uint32_t max_engine_clock_mhz;
   uint32_t max_memory_clock_mhz;
   uint32_t smu_firmware_version;
+  uint64_t lds_aperture_base;     /* AMDGPU_LDS_APERTURE_BASE */
+  uint64_t scratch_aperture_base; /* AMDGPU_SCRATCH_APERTURE_BASE */
 };
 int amdgpu_device_query(const struct amdgpu_device *dev, struct amdgpu_device_info *info);
 
@@ -111,6 +113,14 @@ void amdgpu_local_free(struct amdgpu_device *dev, void *p);
  * into the process after amdgpu_init is added with this call. */
 int amdgpu_map_system_range(struct amdgpu_device *dev, const void *start, size_t size);
 
+/* Flat-address apertures of the compute VMIDs (SH_MEM_BASES): a flat
+ * access whose bits 63:48 match goes to LDS (group segment) or to the
+ * wave's scratch (private segment). KFD's gfx9 values (Linux
+ * kfd_flat_memory.c MAKE_LDS_APP_BASE_V9 / MAKE_SCRATCH_APP_BASE_V9), far
+ * above any CPU address of the single address space. */
+#define AMDGPU_LDS_APERTURE_BASE (1ull << 48)
+#define AMDGPU_SCRATCH_APERTURE_BASE (2ull << 48)
+
 /* First and number of VMIDs reserved for compute (8..15). */
 #define AMDGPU_COMPUTE_VMID_FIRST 8
 #define AMDGPU_COMPUTE_VMID_COUNT 8
@@ -164,8 +174,10 @@ struct amdgpu_queue_error {
 
 /* Called once per stopped queue, after the hardware no longer runs it
  * (HQD dequeued), from the interrupt handler (image: interrupt context;
- * host: the virtual APU's thread) or from amdgpu_queue_abort's caller.
- * Must not block; the queue must still be destroyed. */
+ * host: the driver's interrupt thread) or from amdgpu_queue_abort's
+ * caller, with the driver's queue lock held: it must not block nor call
+ * amdgpu_queue_* (record the error and act on it elsewhere). The queue
+ * must still be destroyed. */
 typedef void (*amdgpu_queue_error_fn)(void *ctx, struct amdgpu_queue *q,
                                       const struct amdgpu_queue_error *error);
 
@@ -200,11 +212,12 @@ int amdgpu_queue_create(struct amdgpu_device *dev, const struct amdgpu_queue_des
                         struct amdgpu_queue **out);
 int amdgpu_queue_get_info(const struct amdgpu_queue *q, struct amdgpu_queue_info *info);
 
-/* Writes the write index to the doorbell (release order: packets stored
- * before are visible to the GPU first). Storing to info.doorbell directly
- * works as well (ROCr-style doorbell signals); this call also tells the
- * virtual APU at once instead of at its next poll. */
-void amdgpu_queue_ring_doorbell(struct amdgpu_queue *q, uint64_t write_index);
+/* Stores `value` (what hsa_signal_store puts in a queue's doorbell signal:
+ * the index of the last packet written) to the doorbell, release order:
+ * packets written before are visible to the GPU first. A plain store to
+ * info.doorbell works as well (the CP also polls); this call tells the
+ * virtual APU's CP at once. */
+void amdgpu_queue_ring_doorbell(struct amdgpu_queue *q, uint64_t value);
 
 /* Stops the queue's waves at once (dequeue with reset, bounded by
  * timeout_ns) and reports AMDGPU_QUEUE_ERROR_ABORTED with `status` to its

@@ -67,6 +67,9 @@ static void disable_msi(struct amdgpu_device *dev) {
   amdgpu_vapu_msi_unroute(dev);
 }
 
+/* A store to BAR2 is a bus write the model's CP sees: wake it now. */
+static void doorbell_written(struct amdgpu_device *dev) { vapu_kick(model(dev)); }
+
 static void release(struct amdgpu_device *dev) {
   vapu_destroy(model(dev));
   dev->bus_ctx = NULL;
@@ -75,7 +78,7 @@ static void release(struct amdgpu_device *dev) {
 static const struct amdgpu_bus_ops vapu_bus = {
     .name = "vapu", .config_read = config_read, .config_write = config_write,
     .mmio_read = mmio_read, .mmio_write = mmio_write, .enable_msi = enable_msi,
-    .disable_msi = disable_msi, .release = release,
+    .disable_msi = disable_msi, .doorbell_written = doorbell_written, .release = release,
 };
 
 struct vapu *amdgpu_vapu_of(struct amdgpu_device *dev) {

@@ -24,6 +24,9 @@ struct amdgpu_bus_ops {
   /* Routes the function's MSI to amdgpu_ih_interrupt(dev). */
   int (*enable_msi)(struct amdgpu_device *dev);
   void (*disable_msi)(struct amdgpu_device *dev);
+  /* After a store to the doorbell BAR: the model's CP is told at once (a
+   * board's CP sees the write itself: NULL). */
+  void (*doorbell_written)(struct amdgpu_device *dev);
   void (*release)(struct amdgpu_device *dev); /* the device struct is freed after */
 };
 
@@ -85,6 +88,30 @@ struct amdgpu_ih {
   uint64_t entries, overflows;
 };
 
+/* Hardware queue slots the driver hands out: the first MEC's 4 pipes x 8
+ * queues (Linux gfx_v9_0.c num_pipe_per_mec, num_queue_per_pipe; KFD also
+ * uses only the first MEC for user queues). */
+#define AMDGPU_HQD_PIPES 4
+#define AMDGPU_HQD_QUEUES 8
+#define AMDGPU_HQD_SLOTS (AMDGPU_HQD_PIPES * AMDGPU_HQD_QUEUES)
+#define AMDGPU_HQD_ME 1 /* MEC1 */
+
+/* Errors the interrupt handler saw, waiting for whoever holds the lock:
+ * by VMID (VM faults) or by slot (CP and SQ errors name ME/pipe/queue). */
+struct amdgpu_queue_errors {
+  volatile uint32_t latched; /* bit set: fault[] of that VMID/slot is written */
+  volatile uint32_t pending; /* bit set: ready to handle */
+  struct amdgpu_fault fault[AMDGPU_HQD_SLOTS];
+};
+
+struct amdgpu_queues {
+  struct amdgpu_queue *slot[AMDGPU_HQD_SLOTS]; /* slot = pipe * 8 + queue */
+  uint32_t vmid_users[AMDGPU_COMPUTE_VMID_COUNT];
+  uint32_t next_pipe;
+  volatile uint32_t lock;    /* the slot table and the GRBM queue select */
+  struct amdgpu_queue_errors by_vmid, by_slot;
+};
+
 struct local_block { uint64_t offset, size; bool used; };
 #define AMDGPU_LOCAL_BLOCKS 256
 
@@ -108,6 +135,7 @@ struct amdgpu_device {
 
   struct amdgpu_gmc gmc;
   struct amdgpu_ih ih;
+  struct amdgpu_queues queues;
 
   struct local_block local[AMDGPU_LOCAL_BLOCKS];
   int local_count;
@@ -156,6 +184,33 @@ int ih_init_hw(struct amdgpu_device *dev);
 void ih_fini_hw(struct amdgpu_device *dev);
 void ih_fini_sw(struct amdgpu_device *dev);
 int gfx_init_hw(struct amdgpu_device *dev);
+int cp_init_hw(struct amdgpu_device *dev);   /* apertures, doorbell range, MEC interrupts and run */
+void cp_fini_hw(struct amdgpu_device *dev);  /* queues dequeued, MEC halted */
+
+/* ---- GRBM queue/VMID select (amdgpu_cp.c); the caller holds queues.lock ---- */
+void grbm_select(struct amdgpu_device *dev, uint32_t me, uint32_t pipe, uint32_t queue, uint32_t vmid);
+
+/* ---- MQD (amdgpu_mqd.c) ---- */
+struct mqd_aql {
+  uint64_t mqd_address;        /* where the CP finds the MQD (VMID 0: GART) */
+  uint64_t ring_address, rptr_address, wptr_address, eop_address; /* queue VMID */
+  uint32_t ring_bytes, eop_bytes;
+  uint32_t doorbell_index;     /* 64-bit doorbell slot */
+  uint32_t vmid;
+  uint32_t pipe_priority, queue_priority;
+  uint32_t tmpring_size;       /* COMPUTE_TMPRING_SIZE of the queue's dispatches */
+};
+void mqd_init_aql(uint32_t *mqd, const struct mqd_aql *q);
+
+/* ---- Queues (amdgpu_queue.c) ---- */
+/* From the interrupt handler: stop the queues a fault belongs to and call
+ * their error callbacks (now, or by whoever holds queues.lock). */
+void amdgpu_queue_fault(struct amdgpu_device *dev, const struct amdgpu_fault *fault);
+/* Device removal: every queue still there is dequeued; once the MEC is
+ * halted (it touches no queue memory then, even one it did not let go),
+ * they are freed. */
+void amdgpu_queues_dequeue_all(struct amdgpu_device *dev);
+void amdgpu_queues_free_all(struct amdgpu_device *dev);
 
 /* ---- GMC services for other blocks and tests ---- */
 enum gmc_hub { GMC_GFXHUB = 0, GMC_MMHUB = 1 };

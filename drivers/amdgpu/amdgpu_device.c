@@ -119,6 +119,7 @@ static const struct block blocks[] = {
     {"gmc", gmc_init_sw, gmc_init_hw, gmc_fini_hw, gmc_fini_sw}, /* apertures, VMIDs, TLBs */
     {"ih", ih_init_sw, ih_init_hw, ih_fini_hw, ih_fini_sw},      /* interrupt ring + MSI */
     {"gfx", NULL, gfx_init_hw, NULL, NULL},              /* active CUs */
+    {"cp", NULL, cp_init_hw, cp_fini_hw, NULL},          /* apertures, doorbells, MEC running */
 };
 #define BLOCK_COUNT ((int)(sizeof blocks / sizeof blocks[0]))
 
@@ -234,6 +235,8 @@ int amdgpu_device_query(const struct amdgpu_device *dev, struct amdgpu_device_in
   info->local_memory_size = dev->gmc.vram_size;
   info->max_engine_clock_mhz = dev->max_gfxclk_mhz;
   info->smu_firmware_version = dev->smu_version;
+  info->lds_aperture_base = AMDGPU_LDS_APERTURE_BASE;
+  info->scratch_aperture_base = AMDGPU_SCRATCH_APERTURE_BASE;
   return 0;
 }
 

@@ -112,9 +112,12 @@ void ih_fini_hw(struct amdgpu_device *dev) {
 static const char *const gfxhub_clients[] = {"CB",  "DB",         "IA",         "WD",  "CPF", "CPC", "CPG",
                                              "RLC", "TCP",        "SQC (inst)", "SQC (data)", "SQG", "PA"};
 
+/* The device's fault handler first (it sees every fault), then the queue
+ * the fault belongs to is stopped and told. */
 static void report(struct amdgpu_device *dev, const struct amdgpu_fault *f) {
   amdgpu_fault_handler fn = __atomic_load_n(&dev->fault_fn, __ATOMIC_ACQUIRE);
   if (fn) fn(dev->fault_ctx, f);
+  amdgpu_queue_fault(dev, f);
 }
 
 static void vm_fault(struct amdgpu_device *dev, const uint32_t iv[8]) {

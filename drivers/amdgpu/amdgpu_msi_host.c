@@ -1,22 +1,85 @@
-/* amdgpu_msi_host.c - interrupts on the host: the virtual APU's MSI
- * becomes a direct call of the driver's interrupt handler on the thread
- * that raised it (the model's worker or a GPU requester), as an interrupt
- * handler runs on whichever core takes the interrupt. */
+/* amdgpu_msi_host.c - interrupts on the host: the virtual APU's MSI wakes a
+ * thread of the driver's own that runs the interrupt handler, as a CPU
+ * core takes an interrupt independently of the device that raised it. The
+ * handler may wait for the GPU (a dequeue after a fault), so it must not
+ * run on the model's thread, which is the GPU. */
+#define LOG_TAG "amdgpu"
+#include <errno.h>
+#include <stdlib.h>
+
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "drivers/amdgpu/amdgpu_vapu.h"
+#include "lib/plat.h"
 
 #define X86_MSI_ADDRESS 0xfee00000u /* Intel SDM vol. 3, 11.11.1: APIC ID 0 */
 #define HOST_MSI_VECTOR 0x40u
 
+struct host_irq {
+  struct amdgpu_device *dev; /* NULL: free entry */
+  int thread;
+  volatile uint32_t raised;  /* bumped by each MSI */
+  volatile bool stopping;
+};
+
+/* Entries are never freed: an MSI racing with the device's removal finds
+ * a stale entry, never freed memory. */
+static struct host_irq irqs[AMDGPU_MAX_DEVICES * 4];
+static volatile uint32_t irqs_lock;
+
+static struct host_irq *irq_of(struct amdgpu_device *dev) {
+  for (size_t i = 0; i < sizeof irqs / sizeof irqs[0]; i++)
+    if (__atomic_load_n(&irqs[i].dev, __ATOMIC_ACQUIRE) == dev) return &irqs[i];
+  return NULL;
+}
+
+static void irq_thread(void *arg) {
+  struct host_irq *irq = arg;
+  uint32_t seen = 0;
+  while (!__atomic_load_n(&irq->stopping, __ATOMIC_ACQUIRE)) {
+    uint32_t now = __atomic_load_n(&irq->raised, __ATOMIC_ACQUIRE);
+    if (now == seen) {
+      plat_wait(&irq->raised, seen, UINT64_MAX);
+      continue;
+    }
+    seen = now;
+    amdgpu_ih_interrupt(irq->dev);
+  }
+}
+
 int amdgpu_vapu_msi_route(struct amdgpu_device *dev, uint64_t *address, uint32_t *data) {
+  while (__atomic_exchange_n(&irqs_lock, 1, __ATOMIC_ACQUIRE)) plat_cpu_relax();
+  struct host_irq *irq = irq_of(NULL);
+  if (irq) {
+    irq->raised = 0;
+    irq->stopping = false;
+    __atomic_store_n(&irq->dev, dev, __ATOMIC_RELEASE);
+  }
+  __atomic_store_n(&irqs_lock, 0, __ATOMIC_RELEASE);
+  if (!irq) return -ENOSPC;
+  irq->thread = plat_worker_start("amdgpu-irq", irq_thread, irq);
+  if (irq->thread < 0) {
+    int r = irq->thread;
+    __atomic_store_n(&irq->dev, NULL, __ATOMIC_RELEASE);
+    return r;
+  }
   *address = X86_MSI_ADDRESS;
   *data = HOST_MSI_VECTOR;
   return 0;
 }
 
-void amdgpu_vapu_msi_unroute(struct amdgpu_device *dev) {}
+void amdgpu_vapu_msi_unroute(struct amdgpu_device *dev) {
+  struct host_irq *irq = irq_of(dev);
+  if (!irq) return;
+  __atomic_store_n(&irq->stopping, true, __ATOMIC_RELEASE);
+  __atomic_add_fetch(&irq->raised, 1, __ATOMIC_RELEASE);
+  plat_wake(&irq->raised);
+  plat_worker_join(irq->thread);
+  __atomic_store_n(&irq->dev, NULL, __ATOMIC_RELEASE);
+}
 
 void amdgpu_vapu_msi_deliver(void *ctx, uint64_t address, uint32_t data) {
-  struct amdgpu_device *dev = ctx;
-  if (address == X86_MSI_ADDRESS && data == HOST_MSI_VECTOR) amdgpu_ih_interrupt(dev);
+  struct host_irq *irq = irq_of(ctx);
+  if (!irq || address != X86_MSI_ADDRESS || data != HOST_MSI_VECTOR) return;
+  __atomic_add_fetch(&irq->raised, 1, __ATOMIC_RELEASE);
+  plat_wake(&irq->raised);
 }

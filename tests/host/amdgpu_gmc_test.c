@@ -10,37 +10,17 @@
 #include "drivers/amdgpu/regs/gmc_v9_pte.h"
 #include "lib/plat.h"
 #include "lib/test.h"
+#include "tests/host/amdgpu_test_util.h"
 
-#define TEST_CARVEOUT (32ull << 20)
 #define UNMAPPED_VA 0x0000800012345000ull /* above every user-space address of the host */
-
-struct fault_log {
-  int count;
-  struct amdgpu_fault last;
-};
-
-static void record_fault(void *ctx, const struct amdgpu_fault *f) {
-  struct fault_log *log = ctx;
-  log->last = *f;
-  __atomic_add_fetch(&log->count, 1, __ATOMIC_RELEASE);
-}
-
-static struct amdgpu_device *bring_up(enum vapu_chip_id chip, struct fault_log *log) {
-  struct vapu_config config = {.chip = chip, .carveout_bytes = TEST_CARVEOUT};
-  struct amdgpu_device *dev = NULL;
-  if (amdgpu_vapu_probe(&config, &dev)) return NULL;
-  memset(log, 0, sizeof *log);
-  amdgpu_set_fault_handler(dev, record_fault, log);
-  return dev;
-}
 
 static const struct vapu_requester shader = {VAPU_GFXHUB, 8, VAPU_CLIENT_TCP};
 
 TEST(amdgpu_compute_vmids_map_ram_and_carveout) {
   static const enum vapu_chip_id chips[] = {VAPU_RAVEN, VAPU_PICASSO, VAPU_RAVEN2, VAPU_RENOIR};
   for (int c = 0; c < 4; c++) {
-    struct fault_log log;
-    struct amdgpu_device *dev = bring_up(chips[c], &log);
+    struct amdgpu_fault_log log;
+    struct amdgpu_device *dev = amdgpu_test_bring_up(chips[c], &log);
     ASSERT_NOT_NULL(dev);
     struct vapu *v = amdgpu_vapu_of(dev);
     /* RAM: a buffer allocated after bring-up is added to the map. */
@@ -80,14 +60,14 @@ TEST(amdgpu_compute_vmids_map_ram_and_carveout) {
 }
 
 TEST(amdgpu_vm_fault_outside_mapped_range_is_decoded) {
-  struct fault_log log;
-  struct amdgpu_device *dev = bring_up(VAPU_RENOIR, &log);
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RENOIR, &log);
   ASSERT_NOT_NULL(dev);
   struct vapu *v = amdgpu_vapu_of(dev);
   struct vapu_requester rq = {VAPU_GFXHUB, 11, VAPU_CLIENT_TCP};
   uint32_t word = 0;
   ASSERT_EQ(vapu_gpu_read(v, &rq, NULL, UNMAPPED_VA + 0x44, &word, 4), -EFAULT);
-  ASSERT_EQ(log.count, 1);
+  ASSERT_EQ(amdgpu_test_wait_count(&log.count, 1), 1);
   ASSERT_EQ(log.last.kind, AMDGPU_FAULT_VM);
   ASSERT_EQ_U(log.last.vm.address, UNMAPPED_VA);
   ASSERT_EQ(log.last.vm.vmid, 11);
@@ -98,20 +78,20 @@ TEST(amdgpu_vm_fault_outside_mapped_range_is_decoded) {
   ASSERT_EQ((log.last.vm.status & VM_L2_PROTECTION_FAULT_STATUS__VMID_MASK) >> VM_L2_PROTECTION_FAULT_STATUS__VMID_SHIFT, 11);
   /* The driver cleared the latch: a second fault is reported in full, not as "more faults". */
   ASSERT_EQ(vapu_gpu_write(v, &rq, NULL, UNMAPPED_VA + 0x2000, &word, 4), -EFAULT);
-  ASSERT_EQ(log.count, 2);
+  ASSERT_EQ(amdgpu_test_wait_count(&log.count, 2), 2);
   ASSERT_TRUE(log.last.vm.write);
   ASSERT_EQ_U(log.last.vm.address, UNMAPPED_VA + 0x2000);
   ASSERT_FALSE(log.last.vm.more_faults);
   /* Beyond the context's 48-bit range. */
   ASSERT_EQ(vapu_gpu_read(v, &rq, NULL, 1ull << 48, &word, 4), -EFAULT);
-  ASSERT_EQ(log.count, 3);
+  ASSERT_EQ(amdgpu_test_wait_count(&log.count, 3), 3);
   ASSERT_TRUE(log.last.vm.mapping_error);
   amdgpu_device_remove(dev);
 }
 
 TEST(amdgpu_wrong_page_table_faults_at_the_right_address) {
-  struct fault_log log;
-  struct amdgpu_device *dev = bring_up(VAPU_RAVEN, &log);
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
   ASSERT_NOT_NULL(dev);
   struct vapu *v = amdgpu_vapu_of(dev);
   uint8_t *buf = plat_dma_alloc(4 * 4096, 4096);
@@ -126,7 +106,7 @@ TEST(amdgpu_wrong_page_table_faults_at_the_right_address) {
                        GMC_PTE_VALID | GMC_PTE_SYSTEM | GMC_PTE_SNOOPED | GMC_PTE_READABLE), 0);
   ASSERT_EQ(gmc_flush_compute_vmids(dev), 0);
   ASSERT_EQ(vapu_gpu_write(v, &shader, NULL, target + 16, &word, 4), -EFAULT);
-  ASSERT_EQ(log.count, 1);
+  ASSERT_EQ(amdgpu_test_wait_count(&log.count, 1), 1);
   ASSERT_EQ_U(log.last.vm.address, target);
   ASSERT_TRUE(log.last.vm.write);
   ASSERT_TRUE(log.last.vm.permission_fault);
@@ -139,7 +119,7 @@ TEST(amdgpu_wrong_page_table_faults_at_the_right_address) {
   *gmc_vm_pte(&dev->gmc.compute_vm, target) &= ~GMC_PTE_VALID;
   ASSERT_EQ(gmc_flush_compute_vmids(dev), 0);
   ASSERT_EQ(vapu_gpu_read(v, &shader, NULL, target + 8, &word, 4), -EFAULT);
-  ASSERT_EQ(log.count, 2);
+  ASSERT_EQ(amdgpu_test_wait_count(&log.count, 2), 2);
   ASSERT_EQ_U(log.last.vm.address, target);
   ASSERT_FALSE(log.last.vm.write);
   amdgpu_device_remove(dev);
@@ -147,8 +127,8 @@ TEST(amdgpu_wrong_page_table_faults_at_the_right_address) {
 }
 
 TEST(amdgpu_tlb_keeps_translations_until_invalidated) {
-  struct fault_log log;
-  struct amdgpu_device *dev = bring_up(VAPU_PICASSO, &log);
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_PICASSO, &log);
   ASSERT_NOT_NULL(dev);
   struct vapu *v = amdgpu_vapu_of(dev);
   uint32_t *a = plat_dma_alloc(4096, 4096), *b = plat_dma_alloc(4096, 4096);
@@ -184,8 +164,8 @@ TEST(amdgpu_tlb_keeps_translations_until_invalidated) {
 TEST(amdgpu_vmid0_reaches_gart_and_frame_buffer_aperture) {
   static const enum vapu_chip_id chips[] = {VAPU_RAVEN, VAPU_RAVEN2, VAPU_RENOIR};
   for (int c = 0; c < 3; c++) {
-    struct fault_log log;
-    struct amdgpu_device *dev = bring_up(chips[c], &log);
+    struct amdgpu_fault_log log;
+    struct amdgpu_device *dev = amdgpu_test_bring_up(chips[c], &log);
     ASSERT_NOT_NULL(dev);
     struct vapu *v = amdgpu_vapu_of(dev);
     struct vapu_requester cp = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC};
@@ -200,7 +180,7 @@ TEST(amdgpu_vmid0_reaches_gart_and_frame_buffer_aperture) {
     ASSERT_EQ(got, 0x5eed);
     gmc_gart_unmap(dev, mc, 8192);
     ASSERT_EQ(vapu_gpu_read(v, &cp, NULL, mc + 4096 + 12, &got, 4), -EFAULT);
-    ASSERT_EQ(log.count, 1);
+    ASSERT_EQ(amdgpu_test_wait_count(&log.count, 1), 1);
     /* The frame buffer through the system aperture, up to its last page
      * (Raven2/Renoir need the high-address workaround for that). */
     uint8_t *fb = (uint8_t *)(uintptr_t)dev->bar_address[0];
@@ -215,8 +195,8 @@ TEST(amdgpu_vmid0_reaches_gart_and_frame_buffer_aperture) {
 }
 
 TEST(amdgpu_registers_beyond_the_bar_use_the_index_pair) {
-  struct fault_log log;
-  struct amdgpu_device *dev = bring_up(VAPU_RAVEN, &log);
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
   ASSERT_NOT_NULL(dev);
   uint32_t beyond = (uint32_t)(dev->bar_size[5] / 4) + 0x1234;
   amdgpu_wreg(dev, beyond, 0xc0ffee);

@@ -1,0 +1,76 @@
+/* amdgpu_cp.c - the compute part of the command processor: what must hold
+ * before any queue is loaded into an HQD.
+ *   - SH_MEM_CONFIG / SH_MEM_BASES of every compute VMID (64-bit addressing,
+ *     unaligned access, the LDS and scratch apertures),
+ *   - the doorbell range the MEC answers to,
+ *   - end-of-pipe and error interrupts of the MEC1 pipes,
+ *   - COMPUTE_TMPRING_SIZE cleared (AQL queues carry their own, MQD),
+ *   - MEC1/MEC2 out of halt.
+ * Sequences: Linux gfx_v9_0.c (gfx_v9_0_init_compute_vmid,
+ * gfx_v9_0_kiq_init_register's doorbell range, gfx_v9_0_cp_compute_enable,
+ * gfx_v9_0_set_compute_eop_interrupt_state), amdgpu_amdkfd_gfx_v9.c
+ * (kgd_gfx_v9_program_sh_mem_settings, kgd_gfx_v9_init_interrupts),
+ * kfd_device_queue_manager_v9.c and kfd_flat_memory.c (the apertures). */
+#define LOG_TAG "cp"
+#include <errno.h>
+
+#include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/regs/gc_9_1_cp.h"
+#include "lib/plat.h"
+
+void grbm_select(struct amdgpu_device *dev, uint32_t me, uint32_t pipe, uint32_t queue, uint32_t vmid) {
+  WREG(dev, IP_GC, 0, GC_GRBM_GFX_CNTL,
+       pipe << GRBM_GFX_CNTL__PIPEID_SHIFT | me << GRBM_GFX_CNTL__MEID_SHIFT |
+           vmid << GRBM_GFX_CNTL__VMID_SHIFT | queue << GRBM_GFX_CNTL__QUEUEID_SHIFT);
+}
+
+/* SH_MEM_BASES: bits 63:48 of the shared (LDS) and private (scratch)
+ * apertures. */
+static uint32_t sh_mem_bases(void) {
+  return (uint32_t)(AMDGPU_LDS_APERTURE_BASE >> 48) << SH_MEM_BASES__SHARED_BASE_SHIFT |
+         (uint32_t)(AMDGPU_SCRATCH_APERTURE_BASE >> 48) << SH_MEM_BASES__PRIVATE_BASE_SHIFT;
+}
+
+static void set_pipe_interrupts(struct amdgpu_device *dev, bool on) {
+  /* End of pipe (TIME_STAMP) and bad packets (OPCODE_ERROR) of each MEC1
+   * pipe; the per-pipe register is reached directly, CPC_INT_CNTL through
+   * the pipe select (kgd_gfx_v9_init_interrupts). */
+  uint32_t bits = on ? CP_INT_CNTL__TIME_STAMP_INT_ENABLE | CP_INT_CNTL__OPCODE_ERROR_INT_ENABLE |
+                           CP_INT_CNTL__PRIV_REG_INT_ENABLE
+                     : 0;
+  for (uint32_t pipe = 0; pipe < AMDGPU_HQD_PIPES; pipe++) {
+    WREG(dev, IP_GC, 0, GC_CP_ME1_PIPE0_INT_CNTL + pipe, bits);
+    grbm_select(dev, AMDGPU_HQD_ME, pipe, 0, 0);
+    WREG(dev, IP_GC, 0, GC_CPC_INT_CNTL, bits);
+  }
+  grbm_select(dev, 0, 0, 0, 0);
+}
+
+int cp_init_hw(struct amdgpu_device *dev) {
+  uint32_t config = SH_MEM_CONFIG__ADDRESS_MODE_64 |
+                    SH_MEM_ALIGNMENT_MODE_UNALIGNED << SH_MEM_CONFIG__ALIGNMENT_MODE_SHIFT |
+                    SH_MEM_CONFIG__RETRY_DISABLE; /* a fault is an error, never retried */
+  for (uint32_t i = 0; i < AMDGPU_COMPUTE_VMID_COUNT; i++) {
+    grbm_select(dev, 0, 0, 0, AMDGPU_COMPUTE_VMID_FIRST + i);
+    WREG(dev, IP_GC, 0, GC_SH_MEM_CONFIG, config);
+    WREG(dev, IP_GC, 0, GC_SH_MEM_BASES, sh_mem_bases());
+  }
+  grbm_select(dev, 0, 0, 0, 0);
+  /* Byte offsets of the first and last 64-bit doorbell the MEC takes. */
+  WREG(dev, IP_GC, 0, GC_CP_MEC_DOORBELL_RANGE_LOWER, (DOORBELL64_KIQ * 2) << 2);
+  WREG(dev, IP_GC, 0, GC_CP_MEC_DOORBELL_RANGE_UPPER, (DOORBELL64_USERQUEUE_END * 2) << 2);
+  WREG(dev, IP_GC, 0, GC_COMPUTE_TMPRING_SIZE, 0);
+  set_pipe_interrupts(dev, true);
+  WREG(dev, IP_GC, 0, GC_CP_MEC_CNTL, 0); /* both MEs run */
+  log_info("MEC running: %d HQDs on ME%d, doorbells %u-%u, LDS aperture 0x%llx, scratch 0x%llx",
+           AMDGPU_HQD_SLOTS, AMDGPU_HQD_ME, DOORBELL64_USERQUEUE_START, DOORBELL64_USERQUEUE_END,
+           (unsigned long long)AMDGPU_LDS_APERTURE_BASE, (unsigned long long)AMDGPU_SCRATCH_APERTURE_BASE);
+  return 0;
+}
+
+void cp_fini_hw(struct amdgpu_device *dev) {
+  amdgpu_queues_dequeue_all(dev);
+  set_pipe_interrupts(dev, false);
+  WREG(dev, IP_GC, 0, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT | CP_MEC_CNTL__MEC_ME2_HALT);
+  amdgpu_queues_free_all(dev);
+}

@@ -1,0 +1,397 @@
+/* AQL compute queues through the driver: the MQD loaded into an HQD of the
+ * model's MEC, which hands the queue to the command processor; doorbells;
+ * many queues over pipes and VMIDs; wrongly programmed HQDs; errors routed
+ * to the queue they belong to; abort and destroy with their timeouts. */
+#include <errno.h>
+#include <string.h>
+
+#include <hsa/amd_hsa_signal.h>
+#include <hsa/hsa.h>
+
+#include "drivers/amdgpu/regs/gc_9_1.h"
+#include "drivers/amdgpu/regs/gc_9_1_cp.h"
+#include "drivers/amdgpu/regs/soc15_ih.h"
+#include "lib/plat.h"
+#include "lib/test.h"
+#include "tests/host/amdgpu_test_util.h"
+#include "vapu/cp.h"
+
+#define UNMAPPED_VA 0x0000800012345000ull
+#define SECOND_NS 1000000000ull
+
+static const enum vapu_chip_id all_chips[] = {VAPU_RAVEN, VAPU_PICASSO, VAPU_RAVEN2, VAPU_RENOIR};
+
+struct queue_errors {
+  int count;
+  struct amdgpu_queue *q;
+  enum amdgpu_queue_error_kind kind;
+  hsa_status_t status;
+  struct amdgpu_fault fault;
+  bool has_fault;
+};
+
+static void record_error(void *ctx, struct amdgpu_queue *q, const struct amdgpu_queue_error *e) {
+  struct queue_errors *log = ctx;
+  log->q = q;
+  log->kind = e->kind;
+  log->status = e->status;
+  log->has_fault = e->fault != NULL;
+  if (e->fault) log->fault = *e->fault;
+  __atomic_add_fetch(&log->count, 1, __ATOMIC_RELEASE);
+}
+
+static struct amdgpu_queue *create(struct amdgpu_device *dev, struct amdgpu_test_queue *t,
+                                   struct queue_errors *errors, uint32_t scratch_lane_bytes, int *r) {
+  struct amdgpu_queue_desc d = {.amd_queue = t->amd, .ring_bytes = t->ring_bytes,
+                                .priority = AMDGPU_QUEUE_PRIORITY_NORMAL,
+                                .scratch_bytes_per_lane = scratch_lane_bytes,
+                                .error_fn = errors ? record_error : NULL, .error_ctx = errors};
+  struct amdgpu_queue *q = NULL;
+  *r = amdgpu_queue_create(dev, &d, &q);
+  return q;
+}
+
+static bool hqd_running(struct amdgpu_device *dev, struct amdgpu_queue *q) {
+  struct amdgpu_queue_info info;
+  amdgpu_queue_get_info(q, &info);
+  return vapu_cp_queue_active(amdgpu_vapu_of(dev), info.me, info.pipe, info.queue);
+}
+
+/* Publishes a barrier-AND packet without dependencies whose completion
+ * signal is `done`, rings the doorbell and waits for the CP to retire it. */
+static bool run_barrier(struct amdgpu_test_queue *t, struct amdgpu_queue *q, amd_signal_t *done) {
+  uint64_t index = t->amd->write_dispatch_id;
+  hsa_barrier_and_packet_t *p =
+      (hsa_barrier_and_packet_t *)t->amd->hsa_queue.base_address + index % t->amd->hsa_queue.size;
+  done->kind = AMD_SIGNAL_KIND_USER;
+  done->value = 1;
+  memset((uint8_t *)p + 2, 0, sizeof *p - 2);
+  p->completion_signal.handle = (uint64_t)(uintptr_t)done;
+  __atomic_store_n(&t->amd->write_dispatch_id, index + 1, __ATOMIC_RELEASE);
+  uint16_t header = HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE |
+                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
+                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
+  __atomic_store_n(&p->header, header, __ATOMIC_RELEASE);
+  amdgpu_queue_ring_doorbell(q, index);
+  uint64_t deadline = plat_now_ns() + 2 * SECOND_NS;
+  while (__atomic_load_n(&done->value, __ATOMIC_ACQUIRE) != 0 && plat_now_ns() < deadline)
+    plat_sleep_ns(100000);
+  return done->value == 0 && __atomic_load_n(&t->amd->read_dispatch_id, __ATOMIC_ACQUIRE) == index + 1;
+}
+
+static uint32_t hqd_reg(struct amdgpu_device *dev, struct amdgpu_queue *q, uint32_t reg) {
+  struct amdgpu_queue_info info;
+  amdgpu_queue_get_info(q, &info);
+  grbm_select(dev, info.me, info.pipe, info.queue, 0);
+  uint32_t value = RREG(dev, IP_GC, 0, reg);
+  grbm_select(dev, 0, 0, 0, 0);
+  return value;
+}
+
+TEST(amdgpu_queue_is_loaded_into_an_hqd_and_runs_packets) {
+  for (int c = 0; c < 4; c++) {
+    struct amdgpu_fault_log log;
+    struct amdgpu_device *dev = amdgpu_test_bring_up(all_chips[c], &log);
+    ASSERT_NOT_NULL(dev);
+    struct amdgpu_device_info dinfo;
+    ASSERT_EQ(amdgpu_device_query(dev, &dinfo), 0);
+    struct amdgpu_test_queue t;
+    ASSERT_EQ(amdgpu_test_queue_alloc(&t, 64), 0);
+    int r;
+    struct amdgpu_queue *q = create(dev, &t, NULL, 256, &r);
+    ASSERT_EQ(r, 0);
+    struct amdgpu_queue_info info;
+    ASSERT_EQ(amdgpu_queue_get_info(q, &info), 0);
+    ASSERT_EQ(info.me, 1);
+    ASSERT_EQ(info.vmid, AMDGPU_COMPUTE_VMID_FIRST);
+    ASSERT_EQ(info.doorbell_index, DOORBELL64_USERQUEUE_START + info.pipe * 8 + info.queue);
+    uint64_t bar2_size;
+    volatile uint32_t *bar2 = vapu_doorbells(amdgpu_vapu_of(dev), &bar2_size);
+    ASSERT_PTR_EQ(info.doorbell, (volatile uint64_t *)bar2 + info.doorbell_index);
+    ASSERT_TRUE(hqd_running(dev, q));
+    /* The HQD holds what the MQD said (kgd_gfx_v9_hqd_load). */
+    uint64_t ring = (uint64_t)(uintptr_t)t.amd->hsa_queue.base_address;
+    ASSERT_EQ_U(hqd_reg(dev, q, GC_CP_HQD_PQ_BASE), (uint32_t)(ring >> 8));
+    ASSERT_EQ_U(hqd_reg(dev, q, GC_CP_HQD_PQ_CONTROL) & CP_HQD_PQ_CONTROL__QUEUE_SIZE_MASK, 9); /* 4 KiB */
+    ASSERT_EQ_U(hqd_reg(dev, q, GC_CP_HQD_PQ_RPTR_REPORT_ADDR), (uint32_t)(uintptr_t)&t.amd->read_dispatch_id);
+    ASSERT_EQ_U(hqd_reg(dev, q, GC_CP_HQD_PQ_WPTR_POLL_ADDR), (uint32_t)(uintptr_t)&t.amd->write_dispatch_id);
+    ASSERT_EQ_U(hqd_reg(dev, q, GC_CP_HQD_PQ_DOORBELL_CONTROL),
+                info.doorbell_index * 2 << 2 | CP_HQD_PQ_DOORBELL_CONTROL__DOORBELL_EN |
+                    CP_HQD_PQ_DOORBELL_CONTROL__DOORBELL_BIF_DROP);
+    ASSERT_EQ_U(hqd_reg(dev, q, GC_CP_HQD_VMID), info.vmid);
+    ASSERT_EQ_U(hqd_reg(dev, q, GC_CP_HQD_ACTIVE), 1);
+    /* amd_queue_t's hardware fields (ROCr's AqlQueue). */
+    ASSERT_EQ(t.amd->read_dispatch_id_field_base_byte_offset, 128);
+    ASSERT_EQ_U(t.amd->group_segment_aperture_base_hi, dinfo.lds_aperture_base >> 32);
+    ASSERT_EQ_U(t.amd->private_segment_aperture_base_hi, dinfo.scratch_aperture_base >> 32);
+    ASSERT_EQ(t.amd->max_cu_id, dinfo.compute_units - 1);
+    ASSERT_EQ(t.amd->max_wave_id, 39);
+    /* Scratch: 256 B per lane = 16 KiB per wave, 32 waves per CU. */
+    ASSERT_EQ(t.amd->scratch_wave64_lane_byte_size, 256);
+    ASSERT_EQ_U(t.amd->scratch_backing_memory_byte_size, 16384ull * 32 * dinfo.compute_units);
+    ASSERT_EQ_U(t.amd->compute_tmpring_size, 32 * dinfo.compute_units | 16u << 12);
+    ASSERT_EQ_U(t.amd->scratch_resource_descriptor[0], (uint32_t)t.amd->scratch_backing_memory_location);
+    ASSERT_EQ_U(t.amd->scratch_resource_descriptor[2], (uint32_t)t.amd->scratch_backing_memory_byte_size);
+    /* The CP runs what the runtime publishes after a doorbell. */
+    amd_signal_t *done = plat_dma_alloc(sizeof *done, 64);
+    ASSERT_EQ(amdgpu_map_system_range(dev, done, sizeof *done), 0);
+    for (int i = 0; i < 3; i++) ASSERT_TRUE(run_barrier(&t, q, done));
+    ASSERT_EQ(amdgpu_queue_destroy(q, SECOND_NS), 0);
+    ASSERT_FALSE(vapu_cp_queue_active(amdgpu_vapu_of(dev), info.me, info.pipe, info.queue));
+    ASSERT_EQ(log.count, 0);
+    plat_dma_free(done, sizeof *done);
+    amdgpu_test_queue_free(&t);
+    amdgpu_device_remove(dev);
+  }
+}
+
+TEST(amdgpu_queues_spread_over_pipes_and_vmids) {
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
+  ASSERT_NOT_NULL(dev);
+  struct amdgpu_test_queue t[AMDGPU_HQD_SLOTS + 1];
+  struct amdgpu_queue *q[AMDGPU_HQD_SLOTS];
+  int per_pipe[AMDGPU_HQD_PIPES] = {0}, per_vmid[16] = {0};
+  uint64_t slots_seen = 0;
+  for (int i = 0; i <= AMDGPU_HQD_SLOTS; i++) ASSERT_EQ(amdgpu_test_queue_alloc(&t[i], 16), 0);
+  for (int i = 0; i < AMDGPU_HQD_SLOTS; i++) {
+    int r;
+    q[i] = create(dev, &t[i], NULL, 0, &r);
+    ASSERT_EQ(r, 0);
+    struct amdgpu_queue_info info;
+    amdgpu_queue_get_info(q[i], &info);
+    /* Pipes round robin: the first four queues are on four pipes. */
+    if (i < AMDGPU_HQD_PIPES) ASSERT_EQ(per_pipe[info.pipe], 0);
+    per_pipe[info.pipe]++;
+    per_vmid[info.vmid]++;
+    uint32_t slot = info.pipe * 8 + info.queue;
+    ASSERT_FALSE(slots_seen & (1ull << slot));
+    slots_seen |= 1ull << slot;
+    ASSERT_TRUE(hqd_running(dev, q[i]));
+  }
+  for (int p = 0; p < AMDGPU_HQD_PIPES; p++) ASSERT_EQ(per_pipe[p], 8);
+  for (int v = 0; v < 16; v++) ASSERT_EQ(per_vmid[v], v >= 8 ? 4 : 0);
+  int r;
+  ASSERT_NULL(create(dev, &t[AMDGPU_HQD_SLOTS], NULL, 0, &r));
+  ASSERT_EQ(r, -EBUSY);
+  /* A freed slot is used again. */
+  ASSERT_EQ(amdgpu_queue_destroy(q[5], SECOND_NS), 0);
+  q[5] = create(dev, &t[AMDGPU_HQD_SLOTS], NULL, 0, &r);
+  ASSERT_EQ(r, 0);
+  for (int i = 0; i < AMDGPU_HQD_SLOTS; i++) ASSERT_EQ(amdgpu_queue_destroy(q[i], SECOND_NS), 0);
+  for (int i = 0; i <= AMDGPU_HQD_SLOTS; i++) amdgpu_test_queue_free(&t[i]);
+  amdgpu_device_remove(dev);
+}
+
+TEST(amdgpu_queue_bad_descriptors_are_rejected) {
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
+  ASSERT_NOT_NULL(dev);
+  struct amdgpu_test_queue t;
+  ASSERT_EQ(amdgpu_test_queue_alloc(&t, 64), 0);
+  struct amdgpu_queue *q = (struct amdgpu_queue *)1;
+  struct amdgpu_queue_desc d = {.amd_queue = t.amd, .ring_bytes = t.ring_bytes};
+  ASSERT_EQ(amdgpu_queue_create(dev, NULL, &q), -EINVAL);
+  ASSERT_NULL(q);
+  d.amd_queue = NULL;
+  ASSERT_EQ(amdgpu_queue_create(dev, &d, &q), -EINVAL);
+  d.amd_queue = (amd_queue_t *)((uint8_t *)t.amd + 8);
+  ASSERT_EQ(amdgpu_queue_create(dev, &d, &q), -EINVAL);
+  d.amd_queue = t.amd;
+  d.ring_bytes = t.ring_bytes / 2; /* not what hsa_queue.size says */
+  ASSERT_EQ(amdgpu_queue_create(dev, &d, &q), -EINVAL);
+  d.ring_bytes = 64 * 3;
+  t.amd->hsa_queue.size = 3;
+  ASSERT_EQ(amdgpu_queue_create(dev, &d, &q), -EINVAL);
+  t.amd->hsa_queue.size = 64;
+  d.ring_bytes = t.ring_bytes;
+  t.amd->write_dispatch_id = 5;
+  ASSERT_EQ(amdgpu_queue_create(dev, &d, &q), -EINVAL);
+  t.amd->write_dispatch_id = 0;
+  d.priority = (enum amdgpu_queue_priority)7;
+  ASSERT_EQ(amdgpu_queue_create(dev, &d, &q), -EINVAL);
+  d.priority = AMDGPU_QUEUE_PRIORITY_HIGH;
+  d.scratch_bytes_per_lane = 1u << 20; /* a wave of 64 MiB: more than WAVESIZE holds */
+  ASSERT_EQ(amdgpu_queue_create(dev, &d, &q), -EINVAL);
+  d.scratch_bytes_per_lane = 0;
+  ASSERT_EQ(amdgpu_queue_create(dev, &d, &q), 0);
+  ASSERT_EQ(hqd_reg(dev, q, GC_CP_HQD_PIPE_PRIORITY), CP_HQD_PIPE_PRIORITY_HIGH);
+  ASSERT_EQ(hqd_reg(dev, q, GC_CP_HQD_QUEUE_PRIORITY), 15);
+  ASSERT_EQ(amdgpu_queue_destroy(q, SECOND_NS), 0);
+  amdgpu_test_queue_free(&t);
+  amdgpu_device_remove(dev);
+}
+
+/* A driver bug the test injects before a create: the HQD must not start,
+ * the create must fail with -EIO, and with the bug undone the same queue
+ * starts in the same slot. */
+static void expect_refused(struct amdgpu_device *dev, uint32_t reg, uint32_t bad, uint32_t vmid_select) {
+  struct amdgpu_test_queue t;
+  ASSERT_EQ(amdgpu_test_queue_alloc(&t, 64), 0);
+  if (vmid_select) grbm_select(dev, 0, 0, 0, vmid_select);
+  uint32_t good = RREG(dev, IP_GC, 0, reg);
+  WREG(dev, IP_GC, 0, reg, bad);
+  grbm_select(dev, 0, 0, 0, 0);
+  int r;
+  ASSERT_NULL(create(dev, &t, NULL, 0, &r));
+  ASSERT_EQ(r, -EIO);
+  if (vmid_select) grbm_select(dev, 0, 0, 0, vmid_select);
+  WREG(dev, IP_GC, 0, reg, good);
+  grbm_select(dev, 0, 0, 0, 0);
+  struct amdgpu_queue *q = create(dev, &t, NULL, 0, &r);
+  ASSERT_EQ(r, 0);
+  ASSERT_TRUE(hqd_running(dev, q));
+  ASSERT_EQ(amdgpu_queue_destroy(q, SECOND_NS), 0);
+  amdgpu_test_queue_free(&t);
+}
+
+TEST(amdgpu_hqd_programmed_wrongly_is_a_clear_error) {
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RENOIR, &log);
+  ASSERT_NOT_NULL(dev);
+  /* MEC halted; doorbells outside the MEC's range; the VMID the queue
+   * gets without a page table; no apertures for that VMID. */
+  expect_refused(dev, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT, 0);
+  expect_refused(dev, GC_CP_MEC_DOORBELL_RANGE_UPPER, DOORBELL64_USERQUEUE_START * 8 - 8, 0);
+  expect_refused(dev, GC_VM_CONTEXT0_CNTL + AMDGPU_COMPUTE_VMID_FIRST, 0, 0);
+  expect_refused(dev, GC_SH_MEM_BASES, 0, AMDGPU_COMPUTE_VMID_FIRST);
+  ASSERT_EQ(log.count, 0);
+  amdgpu_device_remove(dev);
+}
+
+TEST(amdgpu_vm_fault_stops_only_the_faulting_queue) {
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN2, &log);
+  ASSERT_NOT_NULL(dev);
+  struct amdgpu_test_queue ta, tb;
+  ASSERT_EQ(amdgpu_test_queue_alloc(&ta, 64), 0);
+  ASSERT_EQ(amdgpu_test_queue_alloc(&tb, 64), 0);
+  struct queue_errors ea = {0}, eb = {0};
+  int r;
+  struct amdgpu_queue *a = create(dev, &ta, &ea, 0, &r);
+  ASSERT_EQ(r, 0);
+  struct amdgpu_queue *b = create(dev, &tb, &eb, 0, &r);
+  ASSERT_EQ(r, 0);
+  struct amdgpu_queue_info ia, ib;
+  amdgpu_queue_get_info(a, &ia);
+  amdgpu_queue_get_info(b, &ib);
+  ASSERT_NE(ia.vmid, ib.vmid);
+  /* A shader access of queue a's VMID to an unmapped page. */
+  struct vapu_requester wave = {VAPU_GFXHUB, (uint8_t)ia.vmid, VAPU_CLIENT_TCP};
+  uint32_t word;
+  ASSERT_EQ(vapu_gpu_read(amdgpu_vapu_of(dev), &wave, NULL, UNMAPPED_VA + 4, &word, 4), -EFAULT);
+  ASSERT_EQ(amdgpu_test_wait_count(&ea.count, 1), 1);
+  ASSERT_PTR_EQ(ea.q, a);
+  ASSERT_EQ(ea.kind, AMDGPU_QUEUE_ERROR_VM_FAULT);
+  ASSERT_EQ(ea.status, HSA_STATUS_ERROR_MEMORY_FAULT);
+  ASSERT_TRUE(ea.has_fault);
+  ASSERT_EQ_U(ea.fault.vm.address, UNMAPPED_VA);
+  ASSERT_EQ(ea.fault.vm.vmid, ia.vmid);
+  ASSERT_FALSE(hqd_running(dev, a));
+  /* The other queue goes on. */
+  ASSERT_TRUE(hqd_running(dev, b));
+  amd_signal_t *done = plat_dma_alloc(sizeof *done, 64);
+  ASSERT_EQ(amdgpu_map_system_range(dev, done, sizeof *done), 0);
+  ASSERT_TRUE(run_barrier(&tb, b, done));
+  ASSERT_EQ(eb.count, 0);
+  ASSERT_EQ(log.count, 1);
+  ASSERT_EQ(amdgpu_queue_destroy(a, SECOND_NS), 0);
+  ASSERT_EQ(amdgpu_queue_destroy(b, SECOND_NS), 0);
+  ASSERT_EQ(ea.count, 1);
+  plat_dma_free(done, sizeof *done);
+  amdgpu_test_queue_free(&ta);
+  amdgpu_test_queue_free(&tb);
+  amdgpu_device_remove(dev);
+}
+
+/* The SQ error interrupt as the CP posts it for a wave of (me, pipe, queue):
+ * client SE0SH, SQ_INTERRUPT_ID, ring ID = queue << 4 | me << 2 | pipe,
+ * context ID 0 with ERROR encoding, the error type in context ID 1 [7:4]. */
+static void post_sq_error(struct vapu *v, const struct amdgpu_queue_info *info, uint32_t type) {
+  uint32_t data[4] = {SQ_INTERRUPT_WORD_ENCODING_ERROR << SQ_INTERRUPT_WORD_ENCODING_SHIFT, type << 4, 0, 0};
+  uint8_t ring = (uint8_t)(info->queue << 4 | info->me << 2 | info->pipe);
+  ASSERT_TRUE(vapu_ih_post(v, SOC15_IH_CLIENTID_SE0SH, GFX_9_0__SRCID__SQ_INTERRUPT_ID, ring,
+                           (uint8_t)info->vmid, false, data));
+}
+
+TEST(amdgpu_shader_errors_stop_the_queue_the_interrupt_names) {
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_PICASSO, &log);
+  ASSERT_NOT_NULL(dev);
+  struct amdgpu_test_queue t[3];
+  struct queue_errors e[3] = {0};
+  struct amdgpu_queue *q[3];
+  struct amdgpu_queue_info info[3];
+  for (int i = 0; i < 3; i++) {
+    ASSERT_EQ(amdgpu_test_queue_alloc(&t[i], 64), 0);
+    int r;
+    q[i] = create(dev, &t[i], &e[i], 0, &r);
+    ASSERT_EQ(r, 0);
+    amdgpu_queue_get_info(q[i], &info[i]);
+  }
+  struct vapu *v = amdgpu_vapu_of(dev);
+  post_sq_error(v, &info[0], SQ_INTERRUPT_ERROR_TYPE_ILLEGAL_INST);
+  ASSERT_EQ(amdgpu_test_wait_count(&e[0].count, 1), 1);
+  ASSERT_EQ(e[0].kind, AMDGPU_QUEUE_ERROR_ILLEGAL_INSTRUCTION);
+  ASSERT_EQ(e[0].status, HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION);
+  post_sq_error(v, &info[1], SQ_INTERRUPT_ERROR_TYPE_MEMVIOL);
+  ASSERT_EQ(amdgpu_test_wait_count(&e[1].count, 1), 1);
+  ASSERT_EQ(e[1].kind, AMDGPU_QUEUE_ERROR_MEMORY_VIOLATION);
+  ASSERT_EQ(e[1].status, HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION);
+  ASSERT_FALSE(hqd_running(dev, q[0]));
+  ASSERT_FALSE(hqd_running(dev, q[1]));
+  ASSERT_TRUE(hqd_running(dev, q[2]));
+  ASSERT_EQ(e[2].count, 0);
+  /* A second error of a stopped queue is not reported again. */
+  post_sq_error(v, &info[0], SQ_INTERRUPT_ERROR_TYPE_ILLEGAL_INST);
+  ASSERT_EQ(amdgpu_test_wait_count(&log.count, 3), 3);
+  ASSERT_EQ(e[0].count, 1);
+  for (int i = 0; i < 3; i++) {
+    ASSERT_EQ(amdgpu_queue_destroy(q[i], SECOND_NS), 0);
+    amdgpu_test_queue_free(&t[i]);
+  }
+  amdgpu_device_remove(dev);
+}
+
+TEST(amdgpu_queue_abort_reports_the_runtime_status) {
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
+  ASSERT_NOT_NULL(dev);
+  struct amdgpu_test_queue t;
+  ASSERT_EQ(amdgpu_test_queue_alloc(&t, 64), 0);
+  struct queue_errors e = {0};
+  int r;
+  struct amdgpu_queue *q = create(dev, &t, &e, 0, &r);
+  ASSERT_EQ(r, 0);
+  ASSERT_EQ(amdgpu_queue_abort(q, HSA_STATUS_ERROR_EXCEPTION, SECOND_NS), 0);
+  ASSERT_EQ(e.count, 1);
+  ASSERT_EQ(e.kind, AMDGPU_QUEUE_ERROR_ABORTED);
+  ASSERT_EQ(e.status, HSA_STATUS_ERROR_EXCEPTION);
+  ASSERT_FALSE(e.has_fault);
+  ASSERT_FALSE(hqd_running(dev, q));
+  ASSERT_EQ(amdgpu_queue_abort(q, HSA_STATUS_ERROR_EXCEPTION, SECOND_NS), -EALREADY);
+  ASSERT_EQ(amdgpu_queue_destroy(q, SECOND_NS), 0);
+  ASSERT_EQ(e.count, 1);
+  amdgpu_test_queue_free(&t);
+  amdgpu_device_remove(dev);
+}
+
+TEST(amdgpu_queue_destroy_times_out_when_the_mec_holds_on) {
+  struct vapu_config config = {.chip = VAPU_RAVEN, .carveout_bytes = AMDGPU_TEST_CARVEOUT,
+                               .faults.mec_ignores_dequeue = true};
+  struct amdgpu_device *dev;
+  ASSERT_EQ(amdgpu_vapu_probe(&config, &dev), 0);
+  struct amdgpu_test_queue t;
+  ASSERT_EQ(amdgpu_test_queue_alloc(&t, 64), 0);
+  int r;
+  struct amdgpu_queue *q = create(dev, &t, NULL, 0, &r);
+  ASSERT_EQ(r, 0);
+  uint64_t t0 = plat_now_ns();
+  ASSERT_EQ(amdgpu_queue_destroy(q, 20000000), -ETIMEDOUT);
+  ASSERT_GE(plat_now_ns() - t0, 20000000);
+  /* The queue is lost, its memory kept: a second destroy says so again. */
+  ASSERT_EQ(amdgpu_queue_destroy(q, 20000000), -ETIMEDOUT);
+  ASSERT_TRUE(hqd_running(dev, q));
+  amdgpu_device_remove(dev); /* MEC halted, then the queue freed */
+  amdgpu_test_queue_free(&t);
+}

@@ -1,0 +1,56 @@
+/* amdgpu_test_util.c - helpers of the driver's tests (amdgpu_test_util.h). */
+#include "tests/host/amdgpu_test_util.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <hsa/hsa.h>
+
+#include "lib/plat.h"
+
+#define WAIT_LIMIT_NS 2000000000ull
+
+static void record_fault(void *ctx, const struct amdgpu_fault *f) {
+  struct amdgpu_fault_log *log = ctx;
+  log->last = *f;
+  __atomic_add_fetch(&log->count, 1, __ATOMIC_RELEASE);
+}
+
+struct amdgpu_device *amdgpu_test_bring_up(enum vapu_chip_id chip, struct amdgpu_fault_log *log) {
+  struct vapu_config config = {.chip = chip, .carveout_bytes = AMDGPU_TEST_CARVEOUT};
+  struct amdgpu_device *dev = NULL;
+  if (amdgpu_vapu_probe(&config, &dev)) return NULL;
+  memset(log, 0, sizeof *log);
+  amdgpu_set_fault_handler(dev, record_fault, log);
+  return dev;
+}
+
+int amdgpu_test_wait_count(const int *counter, int n) {
+  uint64_t deadline = plat_now_ns() + WAIT_LIMIT_NS;
+  int now;
+  while ((now = __atomic_load_n(counter, __ATOMIC_ACQUIRE)) < n && plat_now_ns() < deadline)
+    plat_sleep_ns(100000);
+  return now;
+}
+
+int amdgpu_test_queue_alloc(struct amdgpu_test_queue *t, uint32_t packets) {
+  t->ring_bytes = packets * 64;
+  t->amd = plat_dma_alloc(sizeof *t->amd, 4096);
+  void *ring = plat_dma_alloc(t->ring_bytes, 4096);
+  if (!t->amd || !ring) {
+    if (t->amd) plat_dma_free(t->amd, sizeof *t->amd);
+    if (ring) plat_dma_free(ring, t->ring_bytes);
+    return -ENOMEM;
+  }
+  for (uint32_t i = 0; i < packets; i++)
+    ((uint16_t *)ring)[i * 32] = HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE;
+  t->amd->hsa_queue.type = HSA_QUEUE_TYPE_MULTI;
+  t->amd->hsa_queue.base_address = ring;
+  t->amd->hsa_queue.size = packets;
+  return 0;
+}
+
+void amdgpu_test_queue_free(struct amdgpu_test_queue *t) {
+  plat_dma_free(t->amd->hsa_queue.base_address, t->ring_bytes);
+  plat_dma_free(t->amd, sizeof *t->amd);
+}

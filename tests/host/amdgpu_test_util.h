@@ -1,0 +1,36 @@
+/* amdgpu_test_util.h - what the driver's tests share: a device on the
+ * virtual APU with a fault log, waiting for what the interrupt thread
+ * reports, and the memory of an AQL queue. */
+#ifndef TESTS_AMDGPU_TEST_UTIL_H
+#define TESTS_AMDGPU_TEST_UTIL_H
+
+#include <stdint.h>
+
+#include "drivers/amdgpu/amdgpu_vapu.h"
+
+#define AMDGPU_TEST_CARVEOUT (32ull << 20)
+
+struct amdgpu_fault_log {
+  int count;
+  struct amdgpu_fault last;
+};
+
+/* A device on a fresh model of `chip`; every fault goes to `log`. NULL if
+ * the bring-up failed. */
+struct amdgpu_device *amdgpu_test_bring_up(enum vapu_chip_id chip, struct amdgpu_fault_log *log);
+
+/* Waits (at most 2 s) until *counter reaches `n`; returns its value. The
+ * driver reports interrupts from its own thread, after the GPU access that
+ * raised them has returned. */
+int amdgpu_test_wait_count(const int *counter, int n);
+
+/* The runtime's side of a queue: amd_queue_t and a ring of `packets`
+ * INVALID packets, in RAM. */
+struct amdgpu_test_queue {
+  amd_queue_t *amd;
+  uint32_t ring_bytes;
+};
+int amdgpu_test_queue_alloc(struct amdgpu_test_queue *t, uint32_t packets);
+void amdgpu_test_queue_free(struct amdgpu_test_queue *t);
+
+#endif
