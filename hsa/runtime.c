@@ -50,33 +50,35 @@ static hsa_status_t runtime_start(void) {
   return st;
 }
 
+/* Held across a whole hsa_init / hsa_shut_down, so that two threads never
+ * bring the runtime up (or down) at the same time. */
+static struct lock init_lock = LOCK_INIT;
+
 hsa_status_t hsa_init(void) {
-  lock_acquire(&rt.lock);
+  lock_acquire(&init_lock);
   uint32_t count = atomic_load(&rt.refcount);
   hsa_status_t st = HSA_STATUS_SUCCESS;
   if (count == UINT32_MAX) {
     st = HSA_STATUS_ERROR_REFCOUNT_OVERFLOW;
   } else if (count == 0) {
-    lock_release(&rt.lock); /* agents register under rt.lock */
     st = runtime_start();
-    lock_acquire(&rt.lock);
     if (st == HSA_STATUS_SUCCESS) log_info("runtime up: %u agents", rt.agent_count);
   }
   if (st == HSA_STATUS_SUCCESS) atomic_store_explicit(&rt.refcount, count + 1, memory_order_release);
-  lock_release(&rt.lock);
+  lock_release(&init_lock);
   return st;
 }
 
 hsa_status_t hsa_shut_down(void) {
-  lock_acquire(&rt.lock);
+  lock_acquire(&init_lock);
   uint32_t count = atomic_load(&rt.refcount);
   if (count == 0) {
-    lock_release(&rt.lock);
+    lock_release(&init_lock);
     return HSA_STATUS_ERROR_NOT_INITIALIZED;
   }
   atomic_store_explicit(&rt.refcount, count - 1, memory_order_release);
-  lock_release(&rt.lock);
   if (count == 1) runtime_stop();
+  lock_release(&init_lock);
   return HSA_STATUS_SUCCESS;
 }
 

@@ -21,7 +21,7 @@
 struct agent;
 
 struct runtime {
-  struct lock lock;           /* init/shut_down, agent and queue lists */
+  struct lock lock;           /* agent list, per-agent queue counts */
   _Atomic uint32_t refcount;  /* hsa_init count; 0 = not initialised */
   struct agent *agents[RUNTIME_MAX_AGENTS];
   uint32_t agent_count;

@@ -174,3 +174,46 @@ TEST(hsa_stress_barrier_chain_across_agents_runs_in_order) {
   HSA_ASSERT_OK(hsa_queue_destroy(q[1]));
   HSA_ASSERT_OK(hsa_shut_down());
 }
+
+#define INIT_THREADS 6
+
+struct init_worker {
+  int ok_inits, ok_shut_downs;
+  uint32_t agents_seen;
+};
+
+static hsa_status_t count_agent(hsa_agent_t a, void *data) {
+  (void)a;
+  ++*(uint32_t *)data;
+  return HSA_STATUS_SUCCESS;
+}
+
+static void init_worker_main(void *arg) {
+  struct init_worker *w = arg;
+  for (int i = 0; i < 10; i++) {
+    if (hsa_init() != HSA_STATUS_SUCCESS) continue;
+    w->ok_inits++;
+    uint32_t n = 0;
+    hsa_iterate_agents(count_agent, &n);
+    if (n > w->agents_seen) w->agents_seen = n;
+    if (hsa_shut_down() == HSA_STATUS_SUCCESS) w->ok_shut_downs++;
+  }
+}
+
+TEST(hsa_stress_concurrent_init_and_shut_down_bring_up_one_runtime) {
+  HSA_ASSERT_OK(hsa_init()); /* the reference agent count */
+  uint32_t expected = 0;
+  HSA_ASSERT_OK(hsa_iterate_agents(count_agent, &expected));
+  HSA_ASSERT_OK(hsa_shut_down());
+  struct init_worker w[INIT_THREADS];
+  int ids[INIT_THREADS];
+  memset(w, 0, sizeof w);
+  for (int i = 0; i < INIT_THREADS; i++) ASSERT_GE(ids[i] = plat_worker_start("init", init_worker_main, &w[i]), 0);
+  for (int i = 0; i < INIT_THREADS; i++) plat_worker_join(ids[i]);
+  for (int i = 0; i < INIT_THREADS; i++) {
+    ASSERT_EQ(w[i].ok_inits, 10);
+    ASSERT_EQ(w[i].ok_shut_downs, 10);
+    ASSERT_EQ(w[i].agents_seen, expected); /* never a doubled set of agents */
+  }
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_ERROR_NOT_INITIALIZED);
+}
