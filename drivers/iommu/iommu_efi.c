@@ -156,10 +156,11 @@ static void setup_interrupt(unsigned i) {
 }
 
 static void protect_kernel_memory(void) {
-  struct vm_range ranges[64];
-  size_t n = kernel_protected_ranges(ranges, 64);
-  if (n > 64) log_error("the kernel has %zu protected ranges, only 64 are passed on", n);
-  for (size_t i = 0; i < n && i < 64; i++)
+  static struct vm_range ranges[IOMMU_MAX_PROTECTED];
+  size_t n = kernel_protected_ranges(ranges, IOMMU_MAX_PROTECTED);
+  if (n > IOMMU_MAX_PROTECTED)
+    log_error("the kernel has %zu protected ranges, only %d are passed on", n, IOMMU_MAX_PROTECTED);
+  for (size_t i = 0; i < n && i < IOMMU_MAX_PROTECTED; i++)
     if (iommu_protect(ranges[i].base, ranges[i].size, ranges[i].what) != 0)
       log_error("cannot protect the %s from devices", ranges[i].what);
 }

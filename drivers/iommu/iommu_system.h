@@ -17,7 +17,9 @@
 #include "drivers/iommu/ivrs.h"
 
 #define IOMMU_MAX_DEVICES   64
-#define IOMMU_MAX_PROTECTED 64
+/* The kernel protects 4 stacks per core (kernel/cpu.h CPU_MAX = 64) and a
+ * few regions more. */
+#define IOMMU_MAX_PROTECTED 320
 #define IOMMU_MAX_UNITY     32
 
 struct iommu_domain {
