@@ -71,7 +71,7 @@ static void report_stuck(struct iommu_unit *u, const char *what) {
   uint64_t status = u->regs->read(u->regs_ctx, IOMMU_MMIO_STATUS);
   log_error("IOMMU %u: %s for %llu ms (command head 0x%llx tail 0x%llx status 0x%llx): no "
             "further commands will be sent to it",
-            u->index, what, (unsigned long long)(IOMMU_CMD_TIMEOUT_NS / 1000000),
+            u->index, what, (unsigned long long)(u->timeout_ns / 1000000),
             (unsigned long long)head, (unsigned long long)tail, (unsigned long long)status);
   u->dead = true;
 }
@@ -82,7 +82,7 @@ static int queue_locked(struct iommu_unit *u, struct iommu_cmd cmd) {
   uint32_t next = (u->cmd_tail + CMD_SIZE) % ring_bytes();
   if (next == u->cmd_head) {
     /* Full as far as we know: see how far the IOMMU has read. */
-    uint64_t deadline = plat_now_ns() + IOMMU_CMD_TIMEOUT_NS;
+    uint64_t deadline = plat_now_ns() + u->timeout_ns;
     for (;;) {
       u->cmd_head = (uint32_t)(u->regs->read(u->regs_ctx, IOMMU_MMIO_CMD_HEAD) & IOMMU_RING_PTR_MASK);
       if (next != u->cmd_head) break;
@@ -119,7 +119,7 @@ int iommu_sync(struct iommu_unit *u) {
   uint64_t value = ++u->semaphore_value;
   int err = queue_locked(u, iommu_cmd_completion_wait((uint64_t)(uintptr_t)u->semaphore, value));
   if (!err) {
-    uint64_t deadline = plat_now_ns() + IOMMU_CMD_TIMEOUT_NS;
+    uint64_t deadline = plat_now_ns() + u->timeout_ns;
     while (__atomic_load_n(u->semaphore, __ATOMIC_ACQUIRE) != value) {
       if (plat_now_ns() > deadline) {
         report_stuck(u, "completion wait not answered");

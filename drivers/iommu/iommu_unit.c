@@ -178,6 +178,7 @@ int iommu_unit_init(struct iommu_unit *u, unsigned index, const struct ivrs_iomm
   u->regs_ctx = regs_ctx;
   u->cap_header = cap_header;
   u->passthrough = passthrough;
+  u->timeout_ns = IOMMU_CMD_TIMEOUT_NS;
   u->cmd_lock = (struct spinlock)SPINLOCK_INIT;
   u->event_lock = (struct spinlock)SPINLOCK_INIT;
   u->efr = read_features(u);

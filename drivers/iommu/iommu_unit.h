@@ -86,6 +86,7 @@ struct iommu_unit {
   uint32_t cmd_tail, cmd_head; /* byte offsets; head as last read */
   volatile uint64_t *semaphore;
   uint64_t semaphore_value;
+  uint64_t timeout_ns; /* IOMMU_CMD_TIMEOUT_NS (tests shorten it) */
   bool dead; /* stopped answering: no command is sent any more */
 
   /* Event log. */
