@@ -262,7 +262,7 @@ static void ds_swizzle_b32(struct wave *w, const struct inst *in) {
   uint32_t src[LANES], r[LANES];
   uint64_t e = exec_mask(w);
   unsigned off = (unsigned)in->offset & 0xffff;
-  memcpy(src, w->v[in->vdata], sizeof src);
+  memcpy(src, w->v[in->vaddr], sizeof src); /* the source is the ADDR operand */
   for (unsigned l = 0; l < LANES; l++) {
     unsigned s;
     if (off & 0x8000) s = (l & ~3u) | ((off >> ((l & 3) * 2)) & 3);
