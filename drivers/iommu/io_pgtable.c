@@ -37,7 +37,9 @@ static bool within_coverage(const struct io_pgtable *pt, uint64_t iova, uint64_t
 }
 
 static bool present(uint64_t e) { return e & IOPTE_PR; }
-static unsigned next_level(uint64_t e) { return (unsigned)((e & IOPTE_NEXT_MASK) >> IOPTE_NEXT_SHIFT); }
+static unsigned next_level(uint64_t e) {
+  return (unsigned)((e & IOPTE_NEXT_MASK) >> IOPTE_NEXT_SHIFT);
+}
 static bool is_leaf(uint64_t e) { return present(e) && next_level(e) == 0; }
 static uint64_t *table_of(uint64_t e) { return (uint64_t *)(uintptr_t)(e & IOMMU_ADDR_MASK); }
 
@@ -110,8 +112,7 @@ static int check_range(const struct io_pgtable *pt, uint64_t iova, uint64_t size
 }
 
 /* True when some leaf of `table` (level `level`) maps a byte of the range. */
-static bool range_has_mapping(const uint64_t *table, unsigned level, uint64_t iova,
-                              uint64_t size) {
+static bool range_has_mapping(const uint64_t *table, unsigned level, uint64_t iova, uint64_t size) {
   while (size) {
     uint64_t span = level_span(level), slot_end = (iova & ~(span - 1)) + span;
     uint64_t chunk = slot_end - iova < size ? slot_end - iova : size;
@@ -268,8 +269,7 @@ static void walk_leaf(struct range_walk *w, uint64_t iova, uint64_t phys, uint64
   *w = (struct range_walk){w->fn, w->ctx, true, iova, phys, size, prot};
 }
 
-static void walk_table(struct range_walk *w, const uint64_t *table, unsigned level,
-                       uint64_t base) {
+static void walk_table(struct range_walk *w, const uint64_t *table, unsigned level, uint64_t base) {
   for (unsigned i = 0; i < IOPTE_ENTRIES; i++) {
     uint64_t e = table[i], iova = base + i * level_span(level);
     if (!present(e)) continue;

@@ -39,8 +39,8 @@ struct iopt_allocator {
 
 struct io_pgtable {
   uint64_t *root;
-  unsigned levels;        /* DTE Mode, 1..6 */
-  unsigned table_count;   /* pages of tables, root included */
+  unsigned levels;      /* DTE Mode, 1..6 */
+  unsigned table_count; /* pages of tables, root included */
   struct iopt_allocator allocator;
 };
 

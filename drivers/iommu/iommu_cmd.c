@@ -23,9 +23,9 @@ static uint64_t opcode(unsigned op) { return (uint64_t)op << CMD_OPCODE_SHIFT; }
 
 struct iommu_cmd iommu_cmd_completion_wait(uint64_t semaphore, uint64_t value) {
   /* Store address bits 51:3 in place, s = 1: write `value` there. */
-  return (struct iommu_cmd){{(semaphore & 0x000ffffffffffff8ull) | CMD_COMPL_WAIT_STORE |
-                                 opcode(CMD_COMPLETION_WAIT),
-                             value}};
+  return (struct iommu_cmd){
+      {(semaphore & 0x000ffffffffffff8ull) | CMD_COMPL_WAIT_STORE | opcode(CMD_COMPLETION_WAIT),
+       value}};
 }
 
 struct iommu_cmd iommu_cmd_inv_dte(uint16_t devid) {
@@ -69,10 +69,11 @@ static void report_stuck(struct iommu_unit *u, const char *what) {
   uint64_t head = u->regs->read(u->regs_ctx, IOMMU_MMIO_CMD_HEAD);
   uint64_t tail = u->regs->read(u->regs_ctx, IOMMU_MMIO_CMD_TAIL);
   uint64_t status = u->regs->read(u->regs_ctx, IOMMU_MMIO_STATUS);
-  log_error("IOMMU %u: %s for %llu ms (command head 0x%llx tail 0x%llx status 0x%llx): no "
-            "further commands will be sent to it",
-            u->index, what, (unsigned long long)(u->timeout_ns / 1000000),
-            (unsigned long long)head, (unsigned long long)tail, (unsigned long long)status);
+  log_error(
+      "IOMMU %u: %s for %llu ms (command head 0x%llx tail 0x%llx status 0x%llx): no "
+      "further commands will be sent to it",
+      u->index, what, (unsigned long long)(u->timeout_ns / 1000000), (unsigned long long)head,
+      (unsigned long long)tail, (unsigned long long)status);
   u->dead = true;
 }
 
@@ -84,7 +85,8 @@ static int queue_locked(struct iommu_unit *u, struct iommu_cmd cmd) {
     /* Full as far as we know: see how far the IOMMU has read. */
     uint64_t deadline = plat_now_ns() + u->timeout_ns;
     for (;;) {
-      u->cmd_head = (uint32_t)(u->regs->read(u->regs_ctx, IOMMU_MMIO_CMD_HEAD) & IOMMU_RING_PTR_MASK);
+      u->cmd_head =
+          (uint32_t)(u->regs->read(u->regs_ctx, IOMMU_MMIO_CMD_HEAD) & IOMMU_RING_PTR_MASK);
       if (next != u->cmd_head) break;
       if (plat_now_ns() > deadline) {
         report_stuck(u, "command ring full");
@@ -108,8 +110,12 @@ static int queue(struct iommu_unit *u, struct iommu_cmd cmd) {
   return err;
 }
 
-int iommu_inv_dte(struct iommu_unit *u, uint16_t devid) { return queue(u, iommu_cmd_inv_dte(devid)); }
-int iommu_inv_irt(struct iommu_unit *u, uint16_t devid) { return queue(u, iommu_cmd_inv_irt(devid)); }
+int iommu_inv_dte(struct iommu_unit *u, uint16_t devid) {
+  return queue(u, iommu_cmd_inv_dte(devid));
+}
+int iommu_inv_irt(struct iommu_unit *u, uint16_t devid) {
+  return queue(u, iommu_cmd_inv_irt(devid));
+}
 int iommu_inv_pages(struct iommu_unit *u, uint16_t domain_id, uint64_t address, uint64_t size) {
   return queue(u, iommu_cmd_inv_pages(domain_id, address, size));
 }

@@ -130,11 +130,16 @@ static bool valid_range(uint64_t addr, uint64_t size) {
 
 static const char *error_name(int err) {
   switch (err) {
-  case -EEXIST: return "part of it is mapped already";
-  case -ERANGE: return "beyond the address space of the page tables";
-  case -ENOMEM: return "out of memory for page tables";
-  case -EINVAL: return "bad range or rights";
-  default: return "error";
+    case -EEXIST:
+      return "part of it is mapped already";
+    case -ERANGE:
+      return "beyond the address space of the page tables";
+    case -ENOMEM:
+      return "out of memory for page tables";
+    case -EINVAL:
+      return "bad range or rights";
+    default:
+      return "error";
   }
 }
 
@@ -145,8 +150,10 @@ int iommu_attach(uint16_t segment, uint16_t bdf, const char *owner, struct iommu
   if (!out || !owner) return -EINVAL;
   *out = NULL;
   if (!s && iommu_system_failed()) {
-    log_error("%s (%s): the IOMMU bring-up failed: not attached (iommu=off runs without DMA "
-              "protection)", name, owner);
+    log_error(
+        "%s (%s): the IOMMU bring-up failed: not attached (iommu=off runs without DMA "
+        "protection)",
+        name, owner);
     return -EIO;
   }
   if (!s) {
@@ -174,7 +181,8 @@ int iommu_attach(uint16_t segment, uint16_t bdf, const char *owner, struct iommu
   dev->bdf = dev->requester = bdf;
   snprintf(dev->owner, sizeof dev->owner, "%s", owner);
 
-  const struct ivrs_iommu *ivhd = s->mode == IOMMU_MODE_OFF ? NULL : ivrs_iommu_for(s->ivrs, segment, bdf);
+  const struct ivrs_iommu *ivhd =
+      s->mode == IOMMU_MODE_OFF ? NULL : ivrs_iommu_for(s->ivrs, segment, bdf);
   if (s->mode != IOMMU_MODE_OFF && !ivhd) {
     spin_unlock(&s->lock);
     log_error("%s (%s): no IOMMU translates this device: its DMA is not confined", name, owner);
@@ -282,8 +290,8 @@ static int change_mapping(struct iommu_device *dev, uint64_t addr, uint64_t size
   struct iommu_system *s = iommu_current();
   if (!valid_device(dev)) return -EINVAL;
   if (!valid_range(addr, size) || !prot || (prot & ~(IOMMU_READ | IOMMU_WRITE))) {
-    log_error("%s: bad map request 0x%llx + 0x%llx rights %u", dev->owner,
-              (unsigned long long)addr, (unsigned long long)size, prot);
+    log_error("%s: bad map request 0x%llx + 0x%llx rights %u", dev->owner, (unsigned long long)addr,
+              (unsigned long long)size, prot);
     return -EINVAL;
   }
   if (!dev->domain) return 0; /* off or passthrough: it reaches everything */
@@ -295,9 +303,9 @@ static int change_mapping(struct iommu_device *dev, uint64_t addr, uint64_t size
   uint64_t skipped = 0;
   if (!skip_protected && first_protected(s, addr, addr + size, &p)) {
     spin_unlock(&s->lock);
-    log_error("%s (%s): refusing to map 0x%llx-0x%llx: it overlaps the %s at 0x%llx-0x%llx",
-              name, dev->owner, (unsigned long long)addr, (unsigned long long)(addr + size - 1),
-              p.what, (unsigned long long)p.base, (unsigned long long)(p.base + p.size - 1));
+    log_error("%s (%s): refusing to map 0x%llx-0x%llx: it overlaps the %s at 0x%llx-0x%llx", name,
+              dev->owner, (unsigned long long)addr, (unsigned long long)(addr + size - 1), p.what,
+              (unsigned long long)p.base, (unsigned long long)(p.base + p.size - 1));
     return -EPERM;
   }
   err = iommu_map_unprotected_locked(s, dev->domain, addr, size, prot, &skipped);
@@ -306,15 +314,14 @@ static int change_mapping(struct iommu_device *dev, uint64_t addr, uint64_t size
   if (dev->unit->cap_header & IOMMU_CAP_NP_CACHE) {
     int inv = iommu_inv_pages(dev->unit, dev->domain->id, addr, size);
     if (!err) err = inv;
-    dev->flush_pending = true;
   }
   spin_unlock(&s->lock);
   if (err)
     log_error("%s (%s): cannot map 0x%llx-0x%llx: %s", name, dev->owner, (unsigned long long)addr,
               (unsigned long long)(addr + size - 1), error_name(err));
   else if (skipped)
-    log_info("%s (%s): mapped 0x%llx-0x%llx except %llu KiB of protected memory", name,
-             dev->owner, (unsigned long long)addr, (unsigned long long)(addr + size - 1),
+    log_info("%s (%s): mapped 0x%llx-0x%llx except %llu KiB of protected memory", name, dev->owner,
+             (unsigned long long)addr, (unsigned long long)(addr + size - 1),
              (unsigned long long)(skipped >> 10));
   return err;
 }
@@ -341,7 +348,6 @@ int iommu_unmap(struct iommu_device *dev, uint64_t addr, uint64_t size) {
   int err = iopt_unmap(&dev->domain->pt, addr, size, &unmapped);
   if (!err && unmapped) {
     err = iommu_inv_pages(dev->unit, dev->domain->id, addr, size);
-    dev->flush_pending = true;
   }
   spin_unlock(&s->lock);
   if (err)
@@ -353,9 +359,7 @@ int iommu_unmap(struct iommu_device *dev, uint64_t addr, uint64_t size) {
 int iommu_flush(struct iommu_device *dev) {
   if (!valid_device(dev)) return -EINVAL;
   if (!dev->unit || iommu_mode() == IOMMU_MODE_OFF) return 0;
-  int err = iommu_sync(dev->unit);
-  if (!err) dev->flush_pending = false;
-  return err;
+  return iommu_sync(dev->unit);
 }
 
 /* Every domain in use, each once: the attached devices' and the unity ones. */
@@ -383,7 +387,8 @@ int iommu_protect(uint64_t addr, uint64_t size, const char *what) {
   }
   s->protected_ranges[s->protected_count++] = (struct iommu_protected){addr, size, what};
   struct iommu_domain *domains[IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY];
-  unsigned n = s->mode == IOMMU_MODE_ON ? all_domains(s, domains, IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY) : 0;
+  unsigned n =
+      s->mode == IOMMU_MODE_ON ? all_domains(s, domains, IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY) : 0;
   bool sync[IVRS_MAX_IOMMUS] = {false};
   int err = 0;
   uint64_t start = iommu_page_down(addr), end = iommu_page_up(addr + size);

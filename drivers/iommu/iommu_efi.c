@@ -94,8 +94,8 @@ static void apply_errata(struct pci_function *f, unsigned index, struct cpu_id c
   if (!applied)
     /* Linux's family 17h check (amd_iommu_sme_check) is about memory
      * encryption, which this kernel does not turn on. */
-    log_info("IOMMU %u: CPU %s family %xh model %xh: no IOMMU erratum of Linux init.c applies", index,
-             cpu.amd ? "AMD" : "non-AMD", cpu.family, cpu.model);
+    log_info("IOMMU %u: CPU %s family %xh model %xh: no IOMMU erratum of Linux init.c applies",
+             index, cpu.amd ? "AMD" : "non-AMD", cpu.family, cpu.model);
 }
 
 /* Linux detect_ivrs: the IOMMU is not used on Stoney Ridge (its GPU,
@@ -124,15 +124,19 @@ static int bind_function(unsigned i) {
   /* The capability block (48882 3.3): ID 0Fh, type 011b in bits 18:16. */
   uint32_t header = pci_read32(f, m->cap_offset);
   if ((header & 0xff) != PCI_CAP_SECURE || ((header >> 16) & 7) != 3) {
-    log_error("IOMMU %u at %s: config offset 0x%x holds capability header 0x%08x, not the "
-              "IOMMU's (ID 0Fh, type 3)", i, bdf, m->cap_offset, header);
+    log_error(
+        "IOMMU %u at %s: config offset 0x%x holds capability header 0x%08x, not the "
+        "IOMMU's (ID 0Fh, type 3)",
+        i, bdf, m->cap_offset, header);
     return -ENODEV;
   }
-  uint64_t bar = pci_read32(f, m->cap_offset + 4) | (uint64_t)pci_read32(f, m->cap_offset + 8) << 32;
+  uint64_t bar = pci_read32(f, m->cap_offset + 4) | (uint64_t)pci_read32(f, m->cap_offset + 8)
+                                                        << 32;
   if ((bar & ~0x3fffull) != m->mmio_base)
-    log_warn("IOMMU %u at %s: capability base 0x%llx differs from the IVRS's 0x%llx: using the "
-             "IVRS's, as Linux does", i, bdf, (unsigned long long)(bar & ~0x3fffull),
-             (unsigned long long)m->mmio_base);
+    log_warn(
+        "IOMMU %u at %s: capability base 0x%llx differs from the IVRS's 0x%llx: using the "
+        "IVRS's, as Linux does",
+        i, bdf, (unsigned long long)(bar & ~0x3fffull), (unsigned long long)m->mmio_base);
   if (vm_map_mmio(m->mmio_base, IOMMU_MMIO_SIZE) != 0) return -ENOMEM;
   pci_enable_memory(f);
   pci_enable_bus_master(f); /* its MSI is a memory write */
@@ -168,10 +172,14 @@ static void protect_kernel_memory(void) {
 /* ---- Bring-up --------------------------------------------------------------- */
 
 static int parse_mode(const char *value, enum iommu_mode *mode) {
-  if (!value || strcmp(value, "on") == 0) *mode = IOMMU_MODE_ON;
-  else if (strcmp(value, "passthrough") == 0) *mode = IOMMU_MODE_PASSTHROUGH;
-  else if (strcmp(value, "off") == 0) *mode = IOMMU_MODE_OFF;
-  else return -EINVAL;
+  if (!value || strcmp(value, "on") == 0)
+    *mode = IOMMU_MODE_ON;
+  else if (strcmp(value, "passthrough") == 0)
+    *mode = IOMMU_MODE_PASSTHROUGH;
+  else if (strcmp(value, "off") == 0)
+    *mode = IOMMU_MODE_OFF;
+  else
+    return -EINVAL;
   return 0;
 }
 
@@ -197,8 +205,9 @@ static int bring_up(void) {
     return 0;
   }
   if (!option && stoney_ridge_present()) {
-    iommu_system_start_off(&machine, "Stoney Ridge GPU 1002:98e4 present, as Linux detect_ivrs "
-                                     "(iommu=on forces it)");
+    iommu_system_start_off(&machine,
+                           "Stoney Ridge GPU 1002:98e4 present, as Linux detect_ivrs "
+                           "(iommu=on forces it)");
     return 0;
   }
   const struct acpi_table *table = acpi_machine_table("IVRS", 0);
@@ -235,8 +244,10 @@ int iommu_init(void) {
     init_status = bring_up();
     if (init_status) {
       iommu_system_set_failed(init_status);
-      log_error("IOMMU bring-up failed (%d): no device will be attached; boot with iommu=off to "
-                "run without DMA protection", init_status);
+      log_error(
+          "IOMMU bring-up failed (%d): no device will be attached; boot with iommu=off to "
+          "run without DMA protection",
+          init_status);
     }
   }
   return init_status;

@@ -48,17 +48,28 @@ void iommu_event_decode(const uint32_t raw[4], struct iommu_event *out) {
 
 const char *iommu_event_name(unsigned code) {
   switch (code) {
-  case EVENT_ILLEGAL_DEV_TABLE_ENTRY: return "ILLEGAL_DEV_TABLE_ENTRY";
-  case EVENT_IO_PAGE_FAULT: return "IO_PAGE_FAULT";
-  case EVENT_DEV_TAB_HARDWARE_ERROR: return "DEV_TAB_HARDWARE_ERROR";
-  case EVENT_PAGE_TAB_HARDWARE_ERROR: return "PAGE_TAB_HARDWARE_ERROR";
-  case EVENT_ILLEGAL_COMMAND_ERROR: return "ILLEGAL_COMMAND_ERROR";
-  case EVENT_COMMAND_HARDWARE_ERROR: return "COMMAND_HARDWARE_ERROR";
-  case EVENT_IOTLB_INV_TIMEOUT: return "IOTLB_INV_TIMEOUT";
-  case EVENT_INVALID_DEVICE_REQUEST: return "INVALID_DEVICE_REQUEST";
-  case EVENT_INVALID_PPR_REQUEST: return "INVALID_PPR_REQUEST";
-  case EVENT_COUNTER_ZERO: return "EVENT_COUNTER_ZERO";
-  default: return "UNKNOWN";
+    case EVENT_ILLEGAL_DEV_TABLE_ENTRY:
+      return "ILLEGAL_DEV_TABLE_ENTRY";
+    case EVENT_IO_PAGE_FAULT:
+      return "IO_PAGE_FAULT";
+    case EVENT_DEV_TAB_HARDWARE_ERROR:
+      return "DEV_TAB_HARDWARE_ERROR";
+    case EVENT_PAGE_TAB_HARDWARE_ERROR:
+      return "PAGE_TAB_HARDWARE_ERROR";
+    case EVENT_ILLEGAL_COMMAND_ERROR:
+      return "ILLEGAL_COMMAND_ERROR";
+    case EVENT_COMMAND_HARDWARE_ERROR:
+      return "COMMAND_HARDWARE_ERROR";
+    case EVENT_IOTLB_INV_TIMEOUT:
+      return "IOTLB_INV_TIMEOUT";
+    case EVENT_INVALID_DEVICE_REQUEST:
+      return "INVALID_DEVICE_REQUEST";
+    case EVENT_INVALID_PPR_REQUEST:
+      return "INVALID_PPR_REQUEST";
+    case EVENT_COUNTER_ZERO:
+      return "EVENT_COUNTER_ZERO";
+    default:
+      return "UNKNOWN";
   }
 }
 
@@ -79,25 +90,25 @@ int iommu_event_format(const struct iommu_event *e, char *buf, size_t size) {
   const char *name = iommu_event_name(e->code);
   unsigned long long addr = (unsigned long long)e->address;
   switch (e->code) {
-  case EVENT_IO_PAGE_FAULT:
-  case EVENT_INVALID_DEVICE_REQUEST:
-  case EVENT_ILLEGAL_DEV_TABLE_ENTRY:
-    format_flags(flags, sizeof flags, e->flags);
-    return snprintf(buf, size, "%s device=%s domain=0x%04x address=0x%llx flags=0x%03x%s", name,
-                    dev, e->tag, addr, e->flags, flags);
-  case EVENT_DEV_TAB_HARDWARE_ERROR:
-  case EVENT_PAGE_TAB_HARDWARE_ERROR:
-    return snprintf(buf, size, "%s device=%s domain=0x%04x table entry at 0x%llx flags=0x%03x",
-                    name, dev, e->tag, addr, e->flags);
-  case EVENT_ILLEGAL_COMMAND_ERROR:
-    return snprintf(buf, size, "%s command at 0x%llx", name, addr);
-  case EVENT_COMMAND_HARDWARE_ERROR:
-    return snprintf(buf, size, "%s reading 0x%llx flags=0x%03x", name, addr, e->flags);
-  case EVENT_IOTLB_INV_TIMEOUT:
-    return snprintf(buf, size, "%s device=%s address=0x%llx", name, dev, addr);
-  default:
-    return snprintf(buf, size, "%s code 0x%x raw %08x %08x %08x %08x", name, e->code, e->raw[0],
-                    e->raw[1], e->raw[2], e->raw[3]);
+    case EVENT_IO_PAGE_FAULT:
+    case EVENT_INVALID_DEVICE_REQUEST:
+    case EVENT_ILLEGAL_DEV_TABLE_ENTRY:
+      format_flags(flags, sizeof flags, e->flags);
+      return snprintf(buf, size, "%s device=%s domain=0x%04x address=0x%llx flags=0x%03x%s", name,
+                      dev, e->tag, addr, e->flags, flags);
+    case EVENT_DEV_TAB_HARDWARE_ERROR:
+    case EVENT_PAGE_TAB_HARDWARE_ERROR:
+      return snprintf(buf, size, "%s device=%s domain=0x%04x table entry at 0x%llx flags=0x%03x",
+                      name, dev, e->tag, addr, e->flags);
+    case EVENT_ILLEGAL_COMMAND_ERROR:
+      return snprintf(buf, size, "%s command at 0x%llx", name, addr);
+    case EVENT_COMMAND_HARDWARE_ERROR:
+      return snprintf(buf, size, "%s reading 0x%llx flags=0x%03x", name, addr, e->flags);
+    case EVENT_IOTLB_INV_TIMEOUT:
+      return snprintf(buf, size, "%s device=%s address=0x%llx", name, dev, addr);
+    default:
+      return snprintf(buf, size, "%s code 0x%x raw %08x %08x %08x %08x", name, e->code, e->raw[0],
+                      e->raw[1], e->raw[2], e->raw[3]);
   }
 }
 
@@ -153,11 +164,13 @@ static unsigned drain(struct iommu_unit *u) {
   uint64_t status = u->regs->read(u->regs_ctx, IOMMU_MMIO_STATUS);
   for (unsigned round = 0;; round++) {
     if (status & mask) u->regs->write(u->regs_ctx, IOMMU_MMIO_STATUS, status & mask);
-    uint32_t head = (uint32_t)(u->regs->read(u->regs_ctx, IOMMU_MMIO_EVENT_HEAD) & IOMMU_RING_PTR_MASK);
-    uint32_t tail = (uint32_t)(u->regs->read(u->regs_ctx, IOMMU_MMIO_EVENT_TAIL) & IOMMU_RING_PTR_MASK);
+    uint32_t head =
+        (uint32_t)(u->regs->read(u->regs_ctx, IOMMU_MMIO_EVENT_HEAD) & IOMMU_RING_PTR_MASK);
+    uint32_t tail =
+        (uint32_t)(u->regs->read(u->regs_ctx, IOMMU_MMIO_EVENT_TAIL) & IOMMU_RING_PTR_MASK);
     if (head >= log_bytes() || tail >= log_bytes()) {
-      log_error("IOMMU %u: event log head 0x%x / tail 0x%x outside the %u-byte log", u->index,
-                head, tail, log_bytes());
+      log_error("IOMMU %u: event log head 0x%x / tail 0x%x outside the %u-byte log", u->index, head,
+                tail, log_bytes());
       return handled;
     }
     while (head != tail) {
@@ -169,7 +182,8 @@ static unsigned drain(struct iommu_unit *u) {
     if (status & IOMMU_STATUS_EVENT_OVERFLOW) restart_log(u);
     /* Erratum ERBT1312: the bits may have been set again while clearing. */
     status = u->regs->read(u->regs_ctx, IOMMU_MMIO_STATUS);
-    uint32_t new_tail = (uint32_t)(u->regs->read(u->regs_ctx, IOMMU_MMIO_EVENT_TAIL) & IOMMU_RING_PTR_MASK);
+    uint32_t new_tail =
+        (uint32_t)(u->regs->read(u->regs_ctx, IOMMU_MMIO_EVENT_TAIL) & IOMMU_RING_PTR_MASK);
     if (!(status & mask) && new_tail == tail) return handled;
     if (round == MAX_DRAIN_ROUNDS) {
       log_error("IOMMU %u: event status 0x%llx does not settle after %d rounds", u->index,

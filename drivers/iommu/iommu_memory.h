@@ -18,7 +18,7 @@
 
 #include "kernel/spinlock.h"
 
-#define IOMMU_TABLE_CHUNK (256u << 10)
+#define IOMMU_TABLE_CHUNK     (256u << 10)
 #define IOMMU_MEM_MAX_EXTENTS 64
 
 struct iommu_extent {

@@ -31,9 +31,12 @@ enum iommu_mode iommu_mode(void) {
 
 const char *iommu_mode_name(enum iommu_mode mode) {
   switch (mode) {
-  case IOMMU_MODE_ON: return "on";
-  case IOMMU_MODE_PASSTHROUGH: return "passthrough";
-  default: return "off";
+    case IOMMU_MODE_ON:
+      return "on";
+    case IOMMU_MODE_PASSTHROUGH:
+      return "passthrough";
+    default:
+      return "off";
   }
 }
 
@@ -103,12 +106,15 @@ static int map_ivmd_mask(struct iommu_system *s, struct iommu_domain *d, uint32_
   unsigned n = unity_ranges(s->ivrs, mask, r);
   for (unsigned i = 0; i < n; i++) {
     uint64_t skipped;
-    int err = iommu_map_unprotected_locked(s, d, r[i].start, r[i].end - r[i].start, r[i].prot, &skipped);
+    int err =
+        iommu_map_unprotected_locked(s, d, r[i].start, r[i].end - r[i].start, r[i].prot, &skipped);
     if (err) return err;
     if (skipped)
-      log_error("%s: firmware (IVMD) asks for 0x%llx-0x%llx to stay reachable, but %llu KiB of "
-                "it is protected memory: left out", who, (unsigned long long)r[i].start,
-                (unsigned long long)(r[i].end - 1), (unsigned long long)(skipped >> 10));
+      log_error(
+          "%s: firmware (IVMD) asks for 0x%llx-0x%llx to stay reachable, but %llu KiB of "
+          "it is protected memory: left out",
+          who, (unsigned long long)r[i].start, (unsigned long long)(r[i].end - 1),
+          (unsigned long long)(skipped >> 10));
   }
   return 0;
 }
@@ -118,14 +124,16 @@ int iommu_map_unity_locked(struct iommu_system *s, struct iommu_domain *d, uint1
   return map_ivmd_mask(s, d, ivmd_mask_for(s->ivrs, segment, devid, requester), who);
 }
 
-static struct iommu_unity *find_unity(struct iommu_system *s, struct iommu_unit *unit, uint32_t mask) {
+static struct iommu_unity *find_unity(struct iommu_system *s, struct iommu_unit *unit,
+                                      uint32_t mask) {
   for (unsigned i = 0; i < s->unity_count; i++)
     if (s->unity[i].unit == unit && s->unity[i].ivmd_mask == mask) return &s->unity[i];
   return NULL;
 }
 
 void iommu_set_default_dte(struct iommu_system *s, struct iommu_unit *unit, uint16_t devid) {
-  uint32_t mask = s->mode == IOMMU_MODE_ON ? ivmd_mask_for(s->ivrs, unit->ivhd->segment, devid, devid) : 0;
+  uint32_t mask =
+      s->mode == IOMMU_MODE_ON ? ivmd_mask_for(s->ivrs, unit->ivhd->segment, devid, devid) : 0;
   struct iommu_unity *u = mask ? find_unity(s, unit, mask) : NULL;
   if (u)
     iommu_dte_set_translated(unit, devid, u->domain->id, iopt_dte_root(&u->domain->pt));
@@ -186,7 +194,8 @@ static void report_event(void *ctx, struct iommu_unit *unit, const struct iommu_
     if (!__atomic_load_n(&dev->in_use, __ATOMIC_ACQUIRE) || dev->unit != unit) continue;
     if (dev->requester != e->devid && dev->bdf != e->devid) continue;
     __atomic_fetch_add(&dev->faults, 1, __ATOMIC_RELAXED);
-    struct iommu_fault_handler h = dev->handlers[__atomic_load_n(&dev->handler_index, __ATOMIC_ACQUIRE)];
+    struct iommu_fault_handler h =
+        dev->handlers[__atomic_load_n(&dev->handler_index, __ATOMIC_ACQUIRE)];
     if (h.fn) h.fn(h.ctx, &f);
   }
 }
@@ -295,11 +304,13 @@ static void print_domain(const struct iommu_domain *d) {
 
 static void features_text(uint64_t efr, char *buf, size_t size) {
   /* Bit names as Linux print_iommu_info lists them. */
-  static const char *const names[] = {"PreF", "PPR", "X2APIC", "NX", "GT", "[5]", "IA", "GA", "HE", "PC"};
+  static const char *const names[] = {"PreF", "PPR", "X2APIC", "NX", "GT",
+                                      "[5]",  "IA",  "GA",     "HE", "PC"};
   size_t len = 0;
   buf[0] = '\0';
   for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (efr & (1ull << i)) len += (size_t)snprintf(buf + len, len < size ? size - len : 0, " %s", names[i]);
+    if (efr & (1ull << i))
+      len += (size_t)snprintf(buf + len, len < size ? size - len : 0, " %s", names[i]);
 }
 
 void iommu_log_state(void) {
@@ -308,19 +319,20 @@ void iommu_log_state(void) {
     log_info("IOMMU not initialised");
     return;
   }
-  log_info("IOMMU mode %s: %u IOMMU(s), domains with %u-level page tables", iommu_mode_name(s->mode),
-           s->unit_count, s->levels);
+  log_info("IOMMU mode %s: %u IOMMU(s), domains with %u-level page tables",
+           iommu_mode_name(s->mode), s->unit_count, s->levels);
   for (unsigned i = 0; i < s->unit_count; i++) {
     const struct iommu_unit *u = &s->units[i];
     char bdf[16], feat[96];
     iommu_format_bdf(bdf, u->ivhd->segment, u->ivhd->devid);
     features_text(u->efr, feat, sizeof feat);
-    log_info("IOMMU %u at %s MMIO 0x%llx: features 0x%llx (%s ), %u device table entries at 0x%llx, "
-             "commands at 0x%llx, events at 0x%llx: %llu event(s), %llu interrupt(s)",
-             i, bdf, (unsigned long long)u->ivhd->mmio_base, (unsigned long long)u->efr, feat,
-             u->dev_entries, (unsigned long long)(uintptr_t)u->dev_table,
-             (unsigned long long)(uintptr_t)u->cmd_buf, (unsigned long long)(uintptr_t)u->event_log,
-             (unsigned long long)u->counts.total, (unsigned long long)u->counts.interrupts);
+    log_info(
+        "IOMMU %u at %s MMIO 0x%llx: features 0x%llx (%s ), %u device table entries at 0x%llx, "
+        "commands at 0x%llx, events at 0x%llx: %llu event(s), %llu interrupt(s)",
+        i, bdf, (unsigned long long)u->ivhd->mmio_base, (unsigned long long)u->efr, feat,
+        u->dev_entries, (unsigned long long)(uintptr_t)u->dev_table,
+        (unsigned long long)(uintptr_t)u->cmd_buf, (unsigned long long)(uintptr_t)u->event_log,
+        (unsigned long long)u->counts.total, (unsigned long long)u->counts.interrupts);
   }
   spin_lock(&s->lock);
   for (unsigned i = 0; i < s->protected_count; i++)
@@ -343,8 +355,8 @@ void iommu_log_state(void) {
       log_info("device %s (%s): %s, reaches all memory", bdf, dev->owner, iommu_mode_name(s->mode));
       continue;
     }
-    log_info("device %s (%s), requester %s, domain %u, %llu fault(s), may reach:", bdf,
-             dev->owner, req, dev->domain->id, (unsigned long long)dev->faults);
+    log_info("device %s (%s), requester %s, domain %u, %llu fault(s), may reach:", bdf, dev->owner,
+             req, dev->domain->id, (unsigned long long)dev->faults);
     print_domain(dev->domain);
   }
   for (unsigned i = 0; i < s->unity_count; i++) {
@@ -353,6 +365,5 @@ void iommu_log_state(void) {
     print_domain(s->unity[i].domain);
   }
   spin_unlock(&s->lock);
-  if (s->mode == IOMMU_MODE_ON)
-    log_info("every other device behind the IOMMU(s) is blocked");
+  if (s->mode == IOMMU_MODE_ON) log_info("every other device behind the IOMMU(s) is blocked");
 }

@@ -16,7 +16,7 @@
 #include "drivers/iommu/iommu_unit.h"
 #include "drivers/iommu/ivrs.h"
 
-#define IOMMU_MAX_DEVICES   64
+#define IOMMU_MAX_DEVICES 64
 /* The kernel protects 4 stacks per core (kernel/cpu.h CPU_MAX = 64) and a
  * few regions more. */
 #define IOMMU_MAX_PROTECTED 320
@@ -42,7 +42,6 @@ struct iommu_device {
   char owner[24];
   struct iommu_unit *unit;     /* NULL in off mode */
   struct iommu_domain *domain; /* NULL unless translating */
-  bool flush_pending;          /* invalidations queued since the last flush */
   struct iommu_fault_handler handlers[2];
   unsigned handler_index;
   uint64_t faults;

@@ -26,7 +26,9 @@ static void mmio_write(void *ctx, unsigned offset, uint64_t value) {
 }
 const struct iommu_reg_ops iommu_mmio_ops = {mmio_read, mmio_write};
 
-static uint64_t reg_read(struct iommu_unit *u, unsigned off) { return u->regs->read(u->regs_ctx, off); }
+static uint64_t reg_read(struct iommu_unit *u, unsigned off) {
+  return u->regs->read(u->regs_ctx, off);
+}
 static void reg_write(struct iommu_unit *u, unsigned off, uint64_t v) {
   u->regs->write(u->regs_ctx, off, v);
 }
@@ -64,8 +66,7 @@ static uint64_t dte_q2_for(uint8_t setting) {
          (setting & IVRS_DTE_LINT1_PASS ? DTE2_LINT1_PASS : 0);
 }
 
-static void dte_write(struct iommu_unit *u, uint16_t devid, uint64_t q0, uint64_t q1,
-                      uint64_t q2) {
+static void dte_write(struct iommu_unit *u, uint16_t devid, uint64_t q0, uint64_t q1, uint64_t q2) {
   volatile uint64_t *dte = &u->dev_table[(size_t)devid * 4];
   /* Valid bits last: an IOMMU that fetches the entry meanwhile sees the old
    * quadword 0, whose domain's caches the caller flushes afterwards. */
@@ -129,15 +130,18 @@ static void set_control_flags(struct iommu_unit *u) {
   if (f & IVHD_FLAG_PASS_PW) set |= IOMMU_CTRL_PASS_PW;
   if (f & IVHD_FLAG_RES_PASS_PW) set |= IOMMU_CTRL_RES_PASS_PW;
   if (f & IVHD_FLAG_ISOC) set |= IOMMU_CTRL_ISOC;
-  control_update(u, IOMMU_CTRL_HT_TUN_EN | IOMMU_CTRL_PASS_PW | IOMMU_CTRL_RES_PASS_PW |
-                        IOMMU_CTRL_ISOC | IOMMU_CTRL_INV_TIMEOUT_MASK, set);
+  control_update(u,
+                 IOMMU_CTRL_HT_TUN_EN | IOMMU_CTRL_PASS_PW | IOMMU_CTRL_RES_PASS_PW |
+                     IOMMU_CTRL_ISOC | IOMMU_CTRL_INV_TIMEOUT_MASK,
+                 set);
 }
 
 void iommu_unit_disable(struct iommu_unit *u) {
-  control_update(u, IOMMU_CTRL_IOMMU_EN | IOMMU_CTRL_CMD_BUF_EN | IOMMU_CTRL_EVENT_LOG_EN |
-                        IOMMU_CTRL_EVENT_INT_EN | IOMMU_CTRL_COMWAIT_INT_EN |
-                        IOMMU_CTRL_PPR_LOG_EN | IOMMU_CTRL_PPR_INT_EN | IOMMU_CTRL_PPR_EN |
-                        IOMMU_CTRL_GT_EN | IOMMU_CTRL_GA_EN,
+  control_update(u,
+                 IOMMU_CTRL_IOMMU_EN | IOMMU_CTRL_CMD_BUF_EN | IOMMU_CTRL_EVENT_LOG_EN |
+                     IOMMU_CTRL_EVENT_INT_EN | IOMMU_CTRL_COMWAIT_INT_EN | IOMMU_CTRL_PPR_LOG_EN |
+                     IOMMU_CTRL_PPR_INT_EN | IOMMU_CTRL_PPR_EN | IOMMU_CTRL_GT_EN |
+                     IOMMU_CTRL_GA_EN,
                  0);
   u->enabled = false;
 }
@@ -203,12 +207,14 @@ int iommu_unit_init(struct iommu_unit *u, unsigned index, const struct ivrs_iomm
   reg_write(u, IOMMU_MMIO_EXCL_LIMIT, 0);
   /* Device table base | size in 4 KiB pages - 1 [48882 3.4], Linux
    * iommu_set_device_table. */
-  reg_write(u, IOMMU_MMIO_DEV_TABLE_BASE,
-            ((uint64_t)(uintptr_t)u->dev_table & IOMMU_ADDR_MASK) | (u->dev_table_bytes / 4096 - 1));
+  reg_write(
+      u, IOMMU_MMIO_DEV_TABLE_BASE,
+      ((uint64_t)(uintptr_t)u->dev_table & IOMMU_ADDR_MASK) | (u->dev_table_bytes / 4096 - 1));
   /* Command ring: base | length, head = tail = 0, then enable (Linux
    * iommu_enable_command_buffer, amd_iommu_reset_cmd_buffer). */
-  reg_write(u, IOMMU_MMIO_CMD_BUF_BASE,
-            ((uint64_t)(uintptr_t)u->cmd_buf & IOMMU_ADDR_MASK) | ring_length_field(IOMMU_CMD_ENTRIES));
+  reg_write(
+      u, IOMMU_MMIO_CMD_BUF_BASE,
+      ((uint64_t)(uintptr_t)u->cmd_buf & IOMMU_ADDR_MASK) | ring_length_field(IOMMU_CMD_ENTRIES));
   reg_write(u, IOMMU_MMIO_CMD_HEAD, 0);
   reg_write(u, IOMMU_MMIO_CMD_TAIL, 0);
   control_update(u, 0, IOMMU_CTRL_CMD_BUF_EN);

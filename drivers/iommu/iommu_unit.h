@@ -41,10 +41,10 @@ struct iommu_cmd {
 
 /* A decoded event log entry [48882 2.5]. */
 struct iommu_event {
-  unsigned code;     /* enum iommu_event_code */
-  uint16_t devid;    /* requester ID (not for command errors) */
-  uint32_t tag;      /* domain ID or PASID, per event type */
-  uint16_t flags;    /* EVENT_FLAG_* for page faults */
+  unsigned code;  /* enum iommu_event_code */
+  uint16_t devid; /* requester ID (not for command errors) */
+  uint32_t tag;   /* domain ID or PASID, per event type */
+  uint16_t flags; /* EVENT_FLAG_* for page faults */
   uint64_t address;
   uint32_t raw[4];
 };
@@ -54,9 +54,9 @@ struct iommu_event {
 struct iommu_event_counts {
   uint64_t by_code[IOMMU_EVENT_CODES];
   uint64_t total;
-  uint64_t overflows;   /* times the log filled up and was restarted */
-  uint64_t lost;        /* entries the IOMMU announced but never wrote (erratum 732 timeout) */
-  uint64_t interrupts;  /* event interrupts taken */
+  uint64_t overflows;  /* times the log filled up and was restarted */
+  uint64_t lost;       /* entries the IOMMU announced but never wrote (erratum 732 timeout) */
+  uint64_t interrupts; /* event interrupts taken */
 };
 
 struct iommu_unit;
@@ -72,7 +72,7 @@ struct iommu_unit {
   uint32_t cap_header; /* PCI capability header: IOTLB/NpCache/EFR support */
   uint64_t efr;        /* extended features (register, or the IVHD image) */
   bool enabled;
-  bool passthrough;    /* DTEs let every device through untranslated */
+  bool passthrough; /* DTEs let every device through untranslated */
 
   /* Device table: one 32-byte entry per device ID up to ivhd->last_devid. */
   uint64_t *dev_table;
@@ -87,7 +87,7 @@ struct iommu_unit {
   volatile uint64_t *semaphore;
   uint64_t semaphore_value;
   uint64_t timeout_ns; /* IOMMU_CMD_TIMEOUT_NS (tests shorten it) */
-  bool dead; /* stopped answering: no command is sent any more */
+  bool dead;           /* stopped answering: no command is sent any more */
 
   /* Event log. */
   struct spinlock event_lock;

@@ -26,9 +26,9 @@
 
 #define IVRS_HEADER_LENGTH 48
 #define IVRS_IVINFO_OFFSET 36
-#define IVHD_HEADER_10H 24
-#define IVHD_HEADER_11H 40 /* also 40h */
-#define IVMD_LENGTH 32
+#define IVHD_HEADER_10H    24
+#define IVHD_HEADER_11H    40 /* also 40h */
+#define IVMD_LENGTH        32
 
 /* IVHD device entry types [48882 5.2.2.2-5.2.2.4], Linux IVHD_DEV_*. */
 enum {
@@ -45,16 +45,15 @@ enum {
   DEV_ACPI_HID = 0xf0,
 };
 #define ACPI_HID_FIXED_LENGTH 22 /* the UID follows; its length is byte 21 */
-#define UID_NONE 0
-#define UID_INTEGER 1
-#define UID_STRING 2
+#define UID_NONE              0
+#define UID_INTEGER           1
+#define UID_STRING            2
 
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static uint32_t rd32(const uint8_t *p) { return rd16(p) | (uint32_t)rd16(p + 2) << 16; }
 static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 
-static int fail(struct ivrs_info *info, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+static int fail(struct ivrs_info *info, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct ivrs_info *info, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -112,7 +111,8 @@ static int add_run(struct entry_parser *ep, struct ivrs_devices run, size_t at) 
 
 static int open_range(struct entry_parser *ep, const uint8_t *e, size_t at) {
   if (ep->range_open)
-    return fail(ep->info, "IVHD at offset %zu: range start (type %02xh) at %zu while the "
+    return fail(ep->info,
+                "IVHD at offset %zu: range start (type %02xh) at %zu while the "
                 "range started at %04xh is still open",
                 ep->block_offset, e[0], at, ep->range.first);
   ep->range_open = true;
@@ -132,8 +132,10 @@ static int open_range(struct entry_parser *ep, const uint8_t *e, size_t at) {
 static int close_range(struct entry_parser *ep, const uint8_t *e, size_t at) {
   uint16_t last = rd16(e + 1);
   if (!ep->range_open)
-    return fail(ep->info, "IVHD at offset %zu: range end (device %04xh) at %zu without a "
-                "range start", ep->block_offset, last, at);
+    return fail(ep->info,
+                "IVHD at offset %zu: range end (device %04xh) at %zu without a "
+                "range start",
+                ep->block_offset, last, at);
   if (last < ep->range.first)
     return fail(ep->info, "IVHD at offset %zu: range end %04xh at %zu is below its start %04xh",
                 ep->block_offset, last, at, ep->range.first);
@@ -146,8 +148,10 @@ static int add_special(struct entry_parser *ep, const uint8_t *e, size_t at) {
   struct ivrs_iommu *iommu = ep->iommu;
   uint8_t variety = e[7];
   if (variety != IVRS_SPECIAL_IOAPIC && variety != IVRS_SPECIAL_HPET) {
-    warn(ep->info, "IVHD at offset %zu: special device entry at %zu has variety %u (1 = IOAPIC, "
-             "2 = HPET): skipped", ep->block_offset, at, variety);
+    warn(ep->info,
+         "IVHD at offset %zu: special device entry at %zu has variety %u (1 = IOAPIC, "
+         "2 = HPET): skipped",
+         ep->block_offset, at, variety);
     iommu->unknown_entries++;
     return 0;
   }
@@ -172,8 +176,8 @@ static void copy_acpi_id(char out[9], const uint8_t *in) {
 static int add_acpi_device(struct entry_parser *ep, const uint8_t *e, size_t at) {
   struct ivrs_iommu *iommu = ep->iommu;
   if (iommu->acpi_count == IVRS_MAX_ACPI_DEVICES)
-    return fail(ep->info, "IVHD at offset %zu: more than %d ACPI device entries",
-                ep->block_offset, IVRS_MAX_ACPI_DEVICES);
+    return fail(ep->info, "IVHD at offset %zu: more than %d ACPI device entries", ep->block_offset,
+                IVRS_MAX_ACPI_DEVICES);
   struct ivrs_acpi_device d;
   memset(&d, 0, sizeof d);
   d.devid = rd16(e + 1);
@@ -186,26 +190,30 @@ static int add_acpi_device(struct entry_parser *ep, const uint8_t *e, size_t at)
   uint8_t uid_format = e[20], uid_length = e[21];
   const uint8_t *uid = e + ACPI_HID_FIXED_LENGTH;
   switch (uid_format) {
-  case UID_NONE:
-    break;
-  case UID_INTEGER: {
-    if (uid_length == 0 || uid_length > 8)
-      return fail(ep->info, "IVHD at offset %zu: ACPI device entry at %zu has an integer UID "
-                  "of %u bytes (1 to 8)", ep->block_offset, at, uid_length);
-    uint64_t value = 0;
-    for (unsigned i = 0; i < uid_length; i++) value |= (uint64_t)uid[i] << (8 * i);
-    snprintf(d.uid, sizeof d.uid, "%llu", (unsigned long long)value);
-    break;
-  }
-  case UID_STRING: {
-    size_t n = uid_length < sizeof d.uid - 1 ? uid_length : sizeof d.uid - 1;
-    memcpy(d.uid, uid, n);
-    d.uid[n] = '\0';
-    break;
-  }
-  default:
-    return fail(ep->info, "IVHD at offset %zu: ACPI device entry at %zu has UID format %u "
-                "(0 none, 1 integer, 2 string)", ep->block_offset, at, uid_format);
+    case UID_NONE:
+      break;
+    case UID_INTEGER: {
+      if (uid_length == 0 || uid_length > 8)
+        return fail(ep->info,
+                    "IVHD at offset %zu: ACPI device entry at %zu has an integer UID "
+                    "of %u bytes (1 to 8)",
+                    ep->block_offset, at, uid_length);
+      uint64_t value = 0;
+      for (unsigned i = 0; i < uid_length; i++) value |= (uint64_t)uid[i] << (8 * i);
+      snprintf(d.uid, sizeof d.uid, "%llu", (unsigned long long)value);
+      break;
+    }
+    case UID_STRING: {
+      size_t n = uid_length < sizeof d.uid - 1 ? uid_length : sizeof d.uid - 1;
+      memcpy(d.uid, uid, n);
+      d.uid[n] = '\0';
+      break;
+    }
+    default:
+      return fail(ep->info,
+                  "IVHD at offset %zu: ACPI device entry at %zu has UID format %u "
+                  "(0 none, 1 integer, 2 string)",
+                  ep->block_offset, at, uid_format);
   }
   iommu->acpi_devices[iommu->acpi_count++] = d;
   if (d.devid > iommu->last_devid) iommu->last_devid = d.devid;
@@ -230,15 +238,20 @@ static int parse_entries(struct entry_parser *ep, const uint8_t *block, size_t h
     size_t n = entry_length(e, left);
     if (n == 0) {
       if (e[0] == DEV_ACPI_HID)
-        return fail(ep->info, "IVHD at offset %zu: ACPI device entry at %zu is cut off "
-                    "(%zu bytes left, at least %d needed)", ep->block_offset, at, left,
-                    ACPI_HID_FIXED_LENGTH);
-      return fail(ep->info, "IVHD at offset %zu: unknown variable-length device entry type "
-                  "%02xh at %zu: its length is not defined", ep->block_offset, e[0], at);
+        return fail(ep->info,
+                    "IVHD at offset %zu: ACPI device entry at %zu is cut off "
+                    "(%zu bytes left, at least %d needed)",
+                    ep->block_offset, at, left, ACPI_HID_FIXED_LENGTH);
+      return fail(ep->info,
+                  "IVHD at offset %zu: unknown variable-length device entry type "
+                  "%02xh at %zu: its length is not defined",
+                  ep->block_offset, e[0], at);
     }
     if (n > left)
-      return fail(ep->info, "IVHD at offset %zu: device entry type %02xh at %zu needs %zu "
-                  "bytes, the block has %zu left", ep->block_offset, e[0], at, n, left);
+      return fail(ep->info,
+                  "IVHD at offset %zu: device entry type %02xh at %zu needs %zu "
+                  "bytes, the block has %zu left",
+                  ep->block_offset, e[0], at, n, left);
     int err = 0;
     struct ivrs_devices run;
     memset(&run, 0, sizeof run);
@@ -246,60 +259,66 @@ static int parse_entries(struct entry_parser *ep, const uint8_t *block, size_t h
     run.first = run.last = rd16(e + 1);
     run.dte_setting = e[3];
     switch (e[0]) {
-    case DEV_PAD:
-      break;
-    case DEV_ALL:
-      run.first = 0;
-      run.last = 0xffff;
-      err = add_run(ep, run, at);
-      break;
-    case DEV_SELECT:
-      err = add_run(ep, run, at);
-      break;
-    case DEV_ALIAS_SELECT:
-      run.alias = true;
-      run.alias_id = rd16(e + 5);
-      err = add_run(ep, run, at);
-      break;
-    case DEV_EXT_SELECT:
-      run.ext_setting = rd32(e + 4);
-      err = add_run(ep, run, at);
-      break;
-    case DEV_RANGE_START:
-    case DEV_ALIAS_RANGE:
-    case DEV_EXT_RANGE:
-      err = open_range(ep, e, at);
-      break;
-    case DEV_RANGE_END:
-      err = close_range(ep, e, at);
-      break;
-    case DEV_SPECIAL:
-      err = add_special(ep, e, at);
-      break;
-    case DEV_ACPI_HID:
-      if (ep->iommu->ivhd_type != 0x40) {
-        /* Linux init.c skips these too: only type 40h blocks define them. */
-        warn(ep->info, "IVHD type %02xh at offset %zu: ACPI device entry at %zu is only defined "
-                 "in type 40h blocks: skipped", ep->iommu->ivhd_type, ep->block_offset, at);
+      case DEV_PAD:
+        break;
+      case DEV_ALL:
+        run.first = 0;
+        run.last = 0xffff;
+        err = add_run(ep, run, at);
+        break;
+      case DEV_SELECT:
+        err = add_run(ep, run, at);
+        break;
+      case DEV_ALIAS_SELECT:
+        run.alias = true;
+        run.alias_id = rd16(e + 5);
+        err = add_run(ep, run, at);
+        break;
+      case DEV_EXT_SELECT:
+        run.ext_setting = rd32(e + 4);
+        err = add_run(ep, run, at);
+        break;
+      case DEV_RANGE_START:
+      case DEV_ALIAS_RANGE:
+      case DEV_EXT_RANGE:
+        err = open_range(ep, e, at);
+        break;
+      case DEV_RANGE_END:
+        err = close_range(ep, e, at);
+        break;
+      case DEV_SPECIAL:
+        err = add_special(ep, e, at);
+        break;
+      case DEV_ACPI_HID:
+        if (ep->iommu->ivhd_type != 0x40) {
+          /* Linux init.c skips these too: only type 40h blocks define them. */
+          warn(ep->info,
+               "IVHD type %02xh at offset %zu: ACPI device entry at %zu is only defined "
+               "in type 40h blocks: skipped",
+               ep->iommu->ivhd_type, ep->block_offset, at);
+          ep->iommu->unknown_entries++;
+        } else {
+          err = add_acpi_device(ep, e, at);
+        }
+        break;
+      default:
+        /* A reserved fixed-size type: its length is known from bits 7:6, so
+         * the entries after it still parse. */
+        warn(ep->info,
+             "IVHD at offset %zu: reserved device entry type %02xh at %zu (%zu bytes): "
+             "skipped",
+             ep->block_offset, e[0], at, n);
         ep->iommu->unknown_entries++;
-      } else {
-        err = add_acpi_device(ep, e, at);
-      }
-      break;
-    default:
-      /* A reserved fixed-size type: its length is known from bits 7:6, so
-       * the entries after it still parse. */
-      warn(ep->info, "IVHD at offset %zu: reserved device entry type %02xh at %zu (%zu bytes): "
-               "skipped", ep->block_offset, e[0], at, n);
-      ep->iommu->unknown_entries++;
-      break;
+        break;
     }
     if (err) return err;
     pos += n;
   }
   if (ep->range_open)
-    return fail(ep->info, "IVHD at offset %zu: the range started at device %04xh has no "
-                "range end entry", ep->block_offset, ep->range.first);
+    return fail(ep->info,
+                "IVHD at offset %zu: the range started at device %04xh has no "
+                "range end entry",
+                ep->block_offset, ep->range.first);
   return 0;
 }
 
@@ -334,8 +353,10 @@ static bool is_best_ivhd_for_its_iommu(const uint8_t *table, size_t len, size_t 
 static int parse_ivhd(struct ivrs_info *info, const uint8_t *b, size_t length, size_t offset) {
   size_t header = ivhd_header_length(b[0]);
   if (length < header)
-    return fail(info, "IVHD type %02xh at offset %zu is %zu bytes, shorter than its %zu-byte "
-                "header", b[0], offset, length, header);
+    return fail(info,
+                "IVHD type %02xh at offset %zu is %zu bytes, shorter than its %zu-byte "
+                "header",
+                b[0], offset, length, header);
   if (info->iommu_count == IVRS_MAX_IOMMUS)
     return fail(info, "more than %d IOMMUs (IVHD at offset %zu)", IVRS_MAX_IOMMUS, offset);
   struct ivrs_iommu *iommu = &info->iommus[info->iommu_count];
@@ -352,9 +373,10 @@ static int parse_ivhd(struct ivrs_info *info, const uint8_t *b, size_t length, s
   /* The base address register holds bits 51:14 [48882 3.3 "IOMMU Base
    * Address Low Register"]. */
   if (iommu->mmio_base == 0 || (iommu->mmio_base & 0x3fff))
-    return fail(info, "IVHD at offset %zu: IOMMU %02x:%02x.%u has MMIO base 0x%llx (must be "
-                "non-zero and 16 KiB aligned)", offset, IVRS_BUS(iommu->devid),
-                IVRS_DEV(iommu->devid), IVRS_FN(iommu->devid),
+    return fail(info,
+                "IVHD at offset %zu: IOMMU %02x:%02x.%u has MMIO base 0x%llx (must be "
+                "non-zero and 16 KiB aligned)",
+                offset, IVRS_BUS(iommu->devid), IVRS_DEV(iommu->devid), IVRS_FN(iommu->devid),
                 (unsigned long long)iommu->mmio_base);
   struct entry_parser ep = {.info = info, .iommu = iommu, .block_offset = offset};
   int err = parse_entries(&ep, b, header, length);
@@ -378,26 +400,28 @@ static int parse_ivmd(struct ivrs_info *info, const uint8_t *b, size_t length, s
       .length = rd64(b + 24),
   };
   switch (m.scope) {
-  case IVMD_ALL:
-    m.first = 0;
-    m.last = 0xffff;
-    break;
-  case IVMD_ONE:
-    m.last = m.first;
-    break;
-  case IVMD_RANGE:
-    m.last = rd16(b + 6);
-    if (m.last < m.first)
-      return fail(info, "IVMD at offset %zu: device range %04xh..%04xh ends below its start",
-                  offset, m.first, m.last);
-    break;
+    case IVMD_ALL:
+      m.first = 0;
+      m.last = 0xffff;
+      break;
+    case IVMD_ONE:
+      m.last = m.first;
+      break;
+    case IVMD_RANGE:
+      m.last = rd16(b + 6);
+      if (m.last < m.first)
+        return fail(info, "IVMD at offset %zu: device range %04xh..%04xh ends below its start",
+                    offset, m.first, m.last);
+      break;
   }
   if (m.length == 0 || m.start + m.length - 1 < m.start)
-    return fail(info, "IVMD at offset %zu: memory range 0x%llx + 0x%llx is empty or wraps",
-                offset, (unsigned long long)m.start, (unsigned long long)m.length);
+    return fail(info, "IVMD at offset %zu: memory range 0x%llx + 0x%llx is empty or wraps", offset,
+                (unsigned long long)m.start, (unsigned long long)m.length);
   if (!(m.flags & (IVMD_FLAG_UNITY | IVMD_FLAG_EXCL)))
-    warn(info, "IVMD at offset %zu: flags 0x%02x ask for neither a unity map nor an exclusion "
-             "range: nothing to do for it", offset, m.flags);
+    warn(info,
+         "IVMD at offset %zu: flags 0x%02x ask for neither a unity map nor an exclusion "
+         "range: nothing to do for it",
+         offset, m.flags);
   info->ivmds[info->ivmd_count++] = m;
   return 0;
 }
@@ -424,13 +448,13 @@ static int check_iommus_disjoint(struct ivrs_info *info) {
       const struct ivrs_iommu *a = &info->iommus[i], *b = &info->iommus[j];
       if (a->segment != b->segment) continue;
       if (a->mmio_base == b->mmio_base)
-        return fail(info, "IOMMUs %04xh and %04xh share the MMIO base 0x%llx", a->devid,
-                    b->devid, (unsigned long long)a->mmio_base);
+        return fail(info, "IOMMUs %04xh and %04xh share the MMIO base 0x%llx", a->devid, b->devid,
+                    (unsigned long long)a->mmio_base);
       for (unsigned x = 0; x < a->run_count; x++)
         for (unsigned y = 0; y < b->run_count; y++)
           if (runs_overlap(&a->runs[x], &b->runs[y])) {
-            uint16_t dev = a->runs[x].first > b->runs[y].first ? a->runs[x].first
-                                                                 : b->runs[y].first;
+            uint16_t dev =
+                a->runs[x].first > b->runs[y].first ? a->runs[x].first : b->runs[y].first;
             char bdf[16];
             format_bdf(bdf, sizeof bdf, dev);
             return fail(info, "device %04x:%s is claimed by IOMMU %04xh and by IOMMU %04xh",
@@ -453,7 +477,8 @@ static int check_ivmds(struct ivrs_info *info) {
       bool memory_overlaps =
           a->start <= b->start + b->length - 1 && b->start <= a->start + a->length - 1;
       if (memory_overlaps && ivmd_devices_overlap(a, b) && a->flags != b->flags)
-        return fail(info, "IVMD ranges 0x%llx+0x%llx (flags 0x%02x) and 0x%llx+0x%llx (flags "
+        return fail(info,
+                    "IVMD ranges 0x%llx+0x%llx (flags 0x%02x) and 0x%llx+0x%llx (flags "
                     "0x%02x) overlap for the same devices with different permissions",
                     (unsigned long long)a->start, (unsigned long long)a->length, a->flags,
                     (unsigned long long)b->start, (unsigned long long)b->length, b->flags);
@@ -471,19 +496,20 @@ int ivrs_parse(const void *table, size_t len, struct ivrs_info *info) {
     return fail(info, "signature is \"%.4s\", not \"IVRS\"", (const char *)t);
   uint32_t length = rd32(t + 4);
   if (length < IVRS_HEADER_LENGTH || length > len)
-    return fail(info, "header length %u does not fit the %zu bytes given (at least %d)",
-                length, len, IVRS_HEADER_LENGTH);
+    return fail(info, "header length %u does not fit the %zu bytes given (at least %d)", length,
+                len, IVRS_HEADER_LENGTH);
   info->ivinfo = rd32(t + IVRS_IVINFO_OFFSET);
 
   for (size_t pos = IVRS_HEADER_LENGTH; pos < length;) {
     const uint8_t *b = t + pos;
     if (length - pos < 4)
-      return fail(info, "%zu stray bytes at offset %zu after the last block", length - pos,
-                  pos);
+      return fail(info, "%zu stray bytes at offset %zu after the last block", length - pos, pos);
     size_t block_length = rd16(b + 2);
     if (block_length < 4 || block_length > length - pos)
-      return fail(info, "block type %02xh at offset %zu has length %zu (at least 4, at most "
-                  "%zu left)", b[0], pos, block_length, length - pos);
+      return fail(info,
+                  "block type %02xh at offset %zu has length %zu (at least 4, at most "
+                  "%zu left)",
+                  b[0], pos, block_length, length - pos);
     int err = 0;
     if (is_ivhd(b[0])) {
       if (block_length >= IVHD_HEADER_10H && !is_best_ivhd_for_its_iommu(t, length, pos))
@@ -494,8 +520,10 @@ int ivrs_parse(const void *table, size_t len, struct ivrs_info *info) {
       err = parse_ivmd(info, b, block_length, pos);
     } else {
       /* A block type from a newer revision: its length is known, skip it. */
-      warn(info, "block type %02xh at offset %zu (%zu bytes) is not IVHD 10h/11h/40h or IVMD "
-               "20h-22h: skipped", b[0], pos, block_length);
+      warn(info,
+           "block type %02xh at offset %zu (%zu bytes) is not IVHD 10h/11h/40h or IVMD "
+           "20h-22h: skipped",
+           b[0], pos, block_length);
       info->skipped_blocks++;
     }
     if (err) return err;
@@ -518,8 +546,7 @@ const struct ivrs_devices *ivrs_run_for(const struct ivrs_iommu *iommu, uint16_t
   for (unsigned i = 0; i < iommu->run_count; i++) {
     const struct ivrs_devices *r = &iommu->runs[i];
     if (devid < r->first || devid > r->last) continue;
-    if (!best || (unsigned)(r->last - r->first) < (unsigned)(best->last - best->first))
-      best = r;
+    if (!best || (unsigned)(r->last - r->first) < (unsigned)(best->last - best->first)) best = r;
   }
   return best;
 }
@@ -546,31 +573,41 @@ bool ivrs_ivmd_applies(const struct ivrs_ivmd *m, uint16_t segment, uint16_t dev
 
 static const char *entry_name(uint8_t type) {
   switch (type) {
-  case DEV_ALL: return "all";
-  case DEV_SELECT: return "select";
-  case DEV_RANGE_START: return "range";
-  case DEV_ALIAS_SELECT: return "alias";
-  case DEV_ALIAS_RANGE: return "alias range";
-  case DEV_EXT_SELECT: return "extended";
-  case DEV_EXT_RANGE: return "extended range";
-  default: return "?";
+    case DEV_ALL:
+      return "all";
+    case DEV_SELECT:
+      return "select";
+    case DEV_RANGE_START:
+      return "range";
+    case DEV_ALIAS_SELECT:
+      return "alias";
+    case DEV_ALIAS_RANGE:
+      return "alias range";
+    case DEV_EXT_SELECT:
+      return "extended";
+    case DEV_EXT_RANGE:
+      return "extended range";
+    default:
+      return "?";
   }
 }
 
 void ivrs_log(const struct ivrs_info *info) {
-  log_info("IVinfo 0x%08x (PA %u bits, VA %u bits%s), %u IOMMU(s), %u IVMD block(s), "
-           "%u block(s) skipped",
-           info->ivinfo, (info->ivinfo >> 8) & 0x7f, (info->ivinfo >> 15) & 0x7f,
-           info->ivinfo & IVINFO_EFR_SUP ? ", EFR image valid" : "", info->iommu_count,
-           info->ivmd_count, info->skipped_blocks);
+  log_info(
+      "IVinfo 0x%08x (PA %u bits, VA %u bits%s), %u IOMMU(s), %u IVMD block(s), "
+      "%u block(s) skipped",
+      info->ivinfo, (info->ivinfo >> 8) & 0x7f, (info->ivinfo >> 15) & 0x7f,
+      info->ivinfo & IVINFO_EFR_SUP ? ", EFR image valid" : "", info->iommu_count, info->ivmd_count,
+      info->skipped_blocks);
   for (unsigned i = 0; i < info->iommu_count; i++) {
     const struct ivrs_iommu *m = &info->iommus[i];
     char bdf[16];
     format_bdf(bdf, sizeof bdf, m->devid);
-    log_info("IOMMU %u at %04x:%s (IVHD %02xh) MMIO 0x%llx cap 0x%02x flags 0x%02x "
-             "last device %04xh",
-             i, m->segment, bdf, m->ivhd_type, (unsigned long long)m->mmio_base, m->cap_offset,
-             m->flags, m->last_devid);
+    log_info(
+        "IOMMU %u at %04x:%s (IVHD %02xh) MMIO 0x%llx cap 0x%02x flags 0x%02x "
+        "last device %04xh",
+        i, m->segment, bdf, m->ivhd_type, (unsigned long long)m->mmio_base, m->cap_offset, m->flags,
+        m->last_devid);
     for (unsigned r = 0; r < m->run_count; r++) {
       const struct ivrs_devices *d = &m->runs[r];
       char first[16], last[16], alias[16];
@@ -578,8 +615,8 @@ void ivrs_log(const struct ivrs_info *info) {
       format_bdf(last, sizeof last, d->last);
       format_bdf(alias, sizeof alias, d->alias_id);
       log_info("  %-14s %s%s%s dte 0x%02x%s%s", entry_name(d->entry_type), first,
-               d->first != d->last ? ".." : "", d->first != d->last ? last : "",
-               d->dte_setting, d->alias ? " as " : "", d->alias ? alias : "");
+               d->first != d->last ? ".." : "", d->first != d->last ? last : "", d->dte_setting,
+               d->alias ? " as " : "", d->alias ? alias : "");
     }
     for (unsigned s = 0; s < m->special_count; s++) {
       const struct ivrs_special *sp = &m->specials[s];
@@ -592,15 +629,14 @@ void ivrs_log(const struct ivrs_info *info) {
       const struct ivrs_acpi_device *ad = &m->acpi_devices[a];
       char dev[16];
       format_bdf(dev, sizeof dev, ad->devid);
-      log_info("  %-14s %s (cid %s uid %s) at %s", "acpi", ad->hid,
-               ad->cid[0] ? ad->cid : "-", ad->uid[0] ? ad->uid : "-", dev);
+      log_info("  %-14s %s (cid %s uid %s) at %s", "acpi", ad->hid, ad->cid[0] ? ad->cid : "-",
+               ad->uid[0] ? ad->uid : "-", dev);
     }
   }
   for (unsigned i = 0; i < info->ivmd_count; i++) {
     const struct ivrs_ivmd *d = &info->ivmds[i];
-    log_info("IVMD %02xh devices %04xh..%04xh memory 0x%llx..0x%llx%s%s%s%s", d->scope,
-             d->first, d->last, (unsigned long long)d->start,
-             (unsigned long long)(d->start + d->length - 1),
+    log_info("IVMD %02xh devices %04xh..%04xh memory 0x%llx..0x%llx%s%s%s%s", d->scope, d->first,
+             d->last, (unsigned long long)d->start, (unsigned long long)(d->start + d->length - 1),
              d->flags & IVMD_FLAG_UNITY ? " unity" : "", d->flags & IVMD_FLAG_IR ? " read" : "",
              d->flags & IVMD_FLAG_IW ? " write" : "",
              d->flags & IVMD_FLAG_EXCL ? " exclusion" : "");

@@ -26,25 +26,25 @@
 
 /* A requester ID: PCI bus << 8 | device << 3 | function. */
 #define IVRS_BDF(bus, dev, fn) ((uint16_t)(((bus) << 8) | ((dev) << 3) | (fn)))
-#define IVRS_BUS(bdf) ((unsigned)((bdf) >> 8))
-#define IVRS_DEV(bdf) ((unsigned)(((bdf) >> 3) & 0x1f))
-#define IVRS_FN(bdf)  ((unsigned)((bdf) & 7))
+#define IVRS_BUS(bdf)          ((unsigned)((bdf) >> 8))
+#define IVRS_DEV(bdf)          ((unsigned)(((bdf) >> 3) & 0x1f))
+#define IVRS_FN(bdf)           ((unsigned)((bdf)&7))
 
 /* IVHD device entry "DTE setting" byte [48882 5.2.2.2], Linux ACPI_DEVFLAG_*:
  * what firmware wants in the device's DTE (interrupt pass-through, SysMgt). */
-#define IVRS_DTE_INIT_PASS 0x01
-#define IVRS_DTE_EINT_PASS 0x02
-#define IVRS_DTE_NMI_PASS  0x04
+#define IVRS_DTE_INIT_PASS    0x01
+#define IVRS_DTE_EINT_PASS    0x02
+#define IVRS_DTE_NMI_PASS     0x04
 #define IVRS_DTE_SYSMGT_SHIFT 4 /* 2 bits */
-#define IVRS_DTE_LINT0_PASS 0x40
-#define IVRS_DTE_LINT1_PASS 0x80
+#define IVRS_DTE_LINT0_PASS   0x40
+#define IVRS_DTE_LINT1_PASS   0x80
 
 /* IVHD flags byte [48882 5.2.2.1], Linux IVHD_FLAG_*: features firmware
  * asks the driver to turn on in the control register. */
-#define IVHD_FLAG_HT_TUN_EN  0x01
-#define IVHD_FLAG_PASS_PW    0x02
+#define IVHD_FLAG_HT_TUN_EN   0x01
+#define IVHD_FLAG_PASS_PW     0x02
 #define IVHD_FLAG_RES_PASS_PW 0x04
-#define IVHD_FLAG_ISOC       0x08
+#define IVHD_FLAG_ISOC        0x08
 
 /* IVMD flags [48882 5.2.3], Linux IVMD_FLAG_*. */
 #define IVMD_FLAG_UNITY 0x01
@@ -89,31 +89,31 @@ struct ivrs_acpi_device {
   uint8_t dte_setting;
 };
 
-#define IVRS_MAX_IOMMUS 8
-#define IVRS_MAX_DEVICE_RUNS 256
-#define IVRS_MAX_SPECIALS 16
+#define IVRS_MAX_IOMMUS       8
+#define IVRS_MAX_DEVICE_RUNS  256
+#define IVRS_MAX_SPECIALS     16
 #define IVRS_MAX_ACPI_DEVICES 8
-#define IVRS_MAX_IVMD 32
-#define IVRS_MAX_WARNINGS 4
+#define IVRS_MAX_IVMD         32
+#define IVRS_MAX_WARNINGS     4
 
 /* One IOMMU, from the IVHD block of the type the parser chose for it. */
 struct ivrs_iommu {
-  uint8_t ivhd_type;  /* 10h, 11h or 40h */
-  uint8_t flags;      /* IVHD_FLAG_* */
-  uint16_t devid;     /* the IOMMU's own PCI function */
+  uint8_t ivhd_type;   /* 10h, 11h or 40h */
+  uint8_t flags;       /* IVHD_FLAG_* */
+  uint16_t devid;      /* the IOMMU's own PCI function */
   uint16_t cap_offset; /* of its capability block in PCI config space */
   uint64_t mmio_base;
   uint16_t segment;
-  uint16_t info;      /* bits 4:0 MSI number, 12:8 HyperTransport unit ID */
+  uint16_t info;       /* bits 4:0 MSI number, 12:8 HyperTransport unit ID */
   uint32_t attributes; /* type 10h: IOMMU Feature Reporting; 11h/40h: IOMMU Attributes */
-  uint64_t efr_image; /* types 11h/40h: copy of the EFR register; 0 for 10h */
+  uint64_t efr_image;  /* types 11h/40h: copy of the EFR register; 0 for 10h */
   unsigned run_count;
   struct ivrs_devices runs[IVRS_MAX_DEVICE_RUNS];
   unsigned special_count;
   struct ivrs_special specials[IVRS_MAX_SPECIALS];
   unsigned acpi_count;
   struct ivrs_acpi_device acpi_devices[IVRS_MAX_ACPI_DEVICES];
-  uint16_t last_devid;  /* highest device ID any entry names: sizes the device table */
+  uint16_t last_devid;      /* highest device ID any entry names: sizes the device table */
   unsigned unknown_entries; /* reserved fixed-size entry types, skipped (logged) */
 };
 
@@ -139,7 +139,7 @@ struct ivrs_info {
   unsigned skipped_blocks; /* IVHD blocks of another type for an IOMMU, or unknown block types */
   unsigned warning_count;
   char warnings[IVRS_MAX_WARNINGS][160]; /* entries skipped, and why */
-  char error[160];         /* why ivrs_parse failed */
+  char error[160];                       /* why ivrs_parse failed */
 };
 
 /* Parses a whole IVRS table (`len` bytes, starting with its ACPI header).

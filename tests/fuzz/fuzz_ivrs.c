@@ -43,8 +43,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   table[4] = (uint8_t)size;
   table[5] = (uint8_t)(size >> 8);
   table[6] = table[7] = 0;
-  if (ivrs_parse(table, size, &info) == 0) check(&info);
-  else if (info.error[0] == '\0') abort(); /* a refusal always says why */
+  if (ivrs_parse(table, size, &info) == 0)
+    check(&info);
+  else if (info.error[0] == '\0')
+    abort(); /* a refusal always says why */
   free(table);
   return 0;
 }

@@ -66,7 +66,8 @@ TEST(iommu_event_decodes_spec_layouts) {
   expect_line(illegal_command, "ILLEGAL_COMMAND_ERROR command at 0x3ff01230");
   expect_line(command_hw_error, "COMMAND_HARDWARE_ERROR reading 0x3ff02000");
   expect_line(iotlb_timeout, "IOTLB_INV_TIMEOUT device=01:00.0 address=0x200000");
-  expect_line(page_table_hw_error, "PAGE_TAB_HARDWARE_ERROR device=00:03.0 domain=0x0003 table entry at 0x7f001008");
+  expect_line(page_table_hw_error,
+              "PAGE_TAB_HARDWARE_ERROR device=00:03.0 domain=0x0003 table entry at 0x7f001008");
   expect_line(unknown_code, "UNKNOWN code 0xf raw 00000001 f0000000 00000002 00000003");
 }
 
@@ -96,7 +97,9 @@ static void start_unit(struct seen_events *seen) {
   ivhd.runs[0] = (struct ivrs_devices){.first = 0, .last = 0xff, .entry_type = 2};
   fake_iommu_init(&fake, IOMMU_EFR_IA_SUP);
   iommu_memory_init(&memory);
-  ASSERT_EQ(iommu_unit_init(&unit, 0, &ivhd, &fake_iommu_ops, &fake, IOMMU_CAP_EFR_SUP, false, &memory), 0);
+  ASSERT_EQ(
+      iommu_unit_init(&unit, 0, &ivhd, &fake_iommu_ops, &fake, IOMMU_CAP_EFR_SUP, false, &memory),
+      0);
   unit.sink = record_event;
   unit.sink_ctx = seen;
 }

@@ -11,7 +11,7 @@
 
 #include "drivers/iommu/amd_iommu_regs.h"
 
-#define REG(off) f->regs[(off) / 8]
+#define REG(off)  f->regs[(off) / 8]
 #define ADDR_MASK 0x000ffffffffff000ull
 
 static void raise_event_interrupt(struct fake_iommu *f) {
@@ -71,39 +71,40 @@ static void inv_block(uint64_t q1, uint64_t *base, uint64_t *size) {
 static bool execute(struct fake_iommu *f, const uint64_t q[2]) {
   unsigned op = (unsigned)(q[0] >> 60);
   switch (op) {
-  case CMD_COMPLETION_WAIT:
-    if ((q[0] >> 52) & 0xff) return false;
-    if (q[0] & CMD_COMPL_WAIT_STORE)
-      *(volatile uint64_t *)(uintptr_t)(q[0] & 0x000ffffffffffff8ull) = q[1];
-    if (q[0] & CMD_COMPL_WAIT_INT) REG(IOMMU_MMIO_STATUS) |= IOMMU_STATUS_COMWAIT_INT;
-    break;
-  case CMD_INV_DEVTAB_ENTRY:
-    if ((q[0] >> 16) & ((1ull << 44) - 1) || q[1]) return false;
-    for (int i = 0; i < FAKE_DTE_CACHE; i++)
-      if (f->dte_cache[i].devid == (uint16_t)q[0]) f->dte_cache[i].valid = false;
-    break;
-  case CMD_INV_IOMMU_PAGES: {
-    if ((q[0] >> 20) & 0xfff || (q[0] >> 48) & 0xfff || (q[1] >> 3) & 0x1ff) return false;
-    uint16_t domain = (uint16_t)(q[0] >> 32);
-    uint64_t base, size;
-    inv_block(q[1], &base, &size);
-    for (int i = 0; i < FAKE_TLB; i++) {
-      uint64_t a = f->tlb[i].page << 12;
-      if (f->tlb[i].valid && f->tlb[i].domain == domain && (size == 0 || (a >= base && a - base < size)))
-        f->tlb[i].valid = false;
+    case CMD_COMPLETION_WAIT:
+      if ((q[0] >> 52) & 0xff) return false;
+      if (q[0] & CMD_COMPL_WAIT_STORE)
+        *(volatile uint64_t *)(uintptr_t)(q[0] & 0x000ffffffffffff8ull) = q[1];
+      if (q[0] & CMD_COMPL_WAIT_INT) REG(IOMMU_MMIO_STATUS) |= IOMMU_STATUS_COMWAIT_INT;
+      break;
+    case CMD_INV_DEVTAB_ENTRY:
+      if ((q[0] >> 16) & ((1ull << 44) - 1) || q[1]) return false;
+      for (int i = 0; i < FAKE_DTE_CACHE; i++)
+        if (f->dte_cache[i].devid == (uint16_t)q[0]) f->dte_cache[i].valid = false;
+      break;
+    case CMD_INV_IOMMU_PAGES: {
+      if ((q[0] >> 20) & 0xfff || (q[0] >> 48) & 0xfff || (q[1] >> 3) & 0x1ff) return false;
+      uint16_t domain = (uint16_t)(q[0] >> 32);
+      uint64_t base, size;
+      inv_block(q[1], &base, &size);
+      for (int i = 0; i < FAKE_TLB; i++) {
+        uint64_t a = f->tlb[i].page << 12;
+        if (f->tlb[i].valid && f->tlb[i].domain == domain &&
+            (size == 0 || (a >= base && a - base < size)))
+          f->tlb[i].valid = false;
+      }
+      break;
     }
-    break;
-  }
-  case CMD_INV_IOTLB_PAGES:
-  case CMD_INV_INTR_TABLE:
-    break;
-  case CMD_INV_IOMMU_ALL:
-    if ((q[0] & ((1ull << 60) - 1)) || q[1]) return false;
-    memset(f->dte_cache, 0, sizeof f->dte_cache);
-    memset(f->tlb, 0, sizeof f->tlb);
-    break;
-  default:
-    return false;
+    case CMD_INV_IOTLB_PAGES:
+    case CMD_INV_INTR_TABLE:
+      break;
+    case CMD_INV_IOMMU_ALL:
+      if ((q[0] & ((1ull << 60) - 1)) || q[1]) return false;
+      memset(f->dte_cache, 0, sizeof f->dte_cache);
+      memset(f->tlb, 0, sizeof f->tlb);
+      break;
+    default:
+      return false;
   }
   f->executed[op]++;
   return true;
@@ -140,32 +141,34 @@ static uint64_t fake_read(void *ctx, unsigned off) {
 static void fake_write(void *ctx, unsigned off, uint64_t v) {
   struct fake_iommu *f = ctx;
   switch (off) {
-  case IOMMU_MMIO_EXT_FEATURES:
-    return; /* read only */
-  case IOMMU_MMIO_STATUS: {
-    uint64_t w1c = IOMMU_STATUS_EVENT_OVERFLOW | IOMMU_STATUS_EVENT_INT | IOMMU_STATUS_COMWAIT_INT;
-    REG(off) &= ~(v & w1c);
-    return;
-  }
-  case IOMMU_MMIO_CONTROL: {
-    uint64_t old = REG(off);
-    REG(off) = v;
-    if (v & IOMMU_CTRL_CMD_BUF_EN)
-      REG(IOMMU_MMIO_STATUS) |= IOMMU_STATUS_CMD_BUF_RUN;
-    else
-      REG(IOMMU_MMIO_STATUS) &= ~(uint64_t)IOMMU_STATUS_CMD_BUF_RUN;
-    if ((v & IOMMU_CTRL_EVENT_LOG_EN) && !(old & IOMMU_CTRL_EVENT_LOG_EN))
-      REG(IOMMU_MMIO_STATUS) |= IOMMU_STATUS_EVENT_RUN;
-    if (!(v & IOMMU_CTRL_EVENT_LOG_EN)) REG(IOMMU_MMIO_STATUS) &= ~(uint64_t)IOMMU_STATUS_EVENT_RUN;
-    if ((v & IOMMU_CTRL_CMD_BUF_EN) && !(old & IOMMU_CTRL_CMD_BUF_EN)) f->halted = false;
-    return;
-  }
-  case IOMMU_MMIO_CMD_TAIL:
-    REG(off) = v & IOMMU_RING_PTR_MASK;
-    run_commands(f);
-    return;
-  default:
-    REG(off) = v;
+    case IOMMU_MMIO_EXT_FEATURES:
+      return; /* read only */
+    case IOMMU_MMIO_STATUS: {
+      uint64_t w1c =
+          IOMMU_STATUS_EVENT_OVERFLOW | IOMMU_STATUS_EVENT_INT | IOMMU_STATUS_COMWAIT_INT;
+      REG(off) &= ~(v & w1c);
+      return;
+    }
+    case IOMMU_MMIO_CONTROL: {
+      uint64_t old = REG(off);
+      REG(off) = v;
+      if (v & IOMMU_CTRL_CMD_BUF_EN)
+        REG(IOMMU_MMIO_STATUS) |= IOMMU_STATUS_CMD_BUF_RUN;
+      else
+        REG(IOMMU_MMIO_STATUS) &= ~(uint64_t)IOMMU_STATUS_CMD_BUF_RUN;
+      if ((v & IOMMU_CTRL_EVENT_LOG_EN) && !(old & IOMMU_CTRL_EVENT_LOG_EN))
+        REG(IOMMU_MMIO_STATUS) |= IOMMU_STATUS_EVENT_RUN;
+      if (!(v & IOMMU_CTRL_EVENT_LOG_EN))
+        REG(IOMMU_MMIO_STATUS) &= ~(uint64_t)IOMMU_STATUS_EVENT_RUN;
+      if ((v & IOMMU_CTRL_CMD_BUF_EN) && !(old & IOMMU_CTRL_CMD_BUF_EN)) f->halted = false;
+      return;
+    }
+    case IOMMU_MMIO_CMD_TAIL:
+      REG(off) = v & IOMMU_RING_PTR_MASK;
+      run_commands(f);
+      return;
+    default:
+      REG(off) = v;
   }
 }
 
@@ -190,8 +193,8 @@ static const uint64_t *fetch_dte(struct fake_iommu *f, uint16_t devid) {
   return f->dte_cache[slot].q;
 }
 
-static bool refuse(struct fake_iommu *f, uint16_t devid, uint16_t domain, uint64_t addr,
-                   bool write, bool present) {
+static bool refuse(struct fake_iommu *f, uint16_t devid, uint16_t domain, uint64_t addr, bool write,
+                   bool present) {
   uint16_t flags = (write ? EVENT_FLAG_RW : 0) | (present ? EVENT_FLAG_PR | EVENT_FLAG_PE : 0);
   log_simple_event(f, EVENT_IO_PAGE_FAULT, devid, domain, flags, addr);
   return false;

@@ -20,12 +20,12 @@
 #include "drivers/iommu/iommu_unit.h"
 
 #define FAKE_DTE_CACHE 64
-#define FAKE_TLB 256
+#define FAKE_TLB       256
 
 struct fake_iommu {
   uint64_t regs[0x2040 / 8];
-  bool responsive; /* false: commands are never fetched */
-  bool halted;     /* an illegal command stopped the command processor */
+  bool responsive;       /* false: commands are never fetched */
+  bool halted;           /* an illegal command stopped the command processor */
   unsigned executed[16]; /* commands run, by opcode */
   unsigned illegal_commands;
   struct {

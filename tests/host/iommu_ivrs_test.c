@@ -66,14 +66,13 @@ static void dev4(struct ivrs_builder *b, uint8_t type, uint16_t devid, uint8_t d
   put(b, dte, 1);
 }
 
-static void dev8(struct ivrs_builder *b, uint8_t type, uint16_t devid, uint8_t dte,
-                 uint32_t ext) {
+static void dev8(struct ivrs_builder *b, uint8_t type, uint16_t devid, uint8_t dte, uint32_t ext) {
   dev4(b, type, devid, dte);
   put(b, ext, 4);
 }
 
-static void ivmd(struct ivrs_builder *b, uint8_t type, uint8_t flags, uint16_t devid,
-                 uint16_t aux, uint64_t start, uint64_t length) {
+static void ivmd(struct ivrs_builder *b, uint8_t type, uint8_t flags, uint16_t devid, uint16_t aux,
+                 uint64_t start, uint64_t length) {
   put(b, type, 1);
   put(b, flags, 1);
   put(b, 32, 2);
@@ -126,10 +125,9 @@ TEST(iommu_ivrs_qemu_recorded_table) {
   ASSERT_EQ(m->segment, 0);
   ASSERT_EQ(m->flags, 0xd1); /* HtTunEn, IotlbSup, PrefSup, PPRSup */
   /* One select entry per device on bus 0, as `pci` in the UEFI shell listed them. */
-  static const uint16_t expected[] = {IVRS_BDF(0, 0, 0),    IVRS_BDF(0, 1, 0),
-                                      IVRS_BDF(0, 2, 0),    IVRS_BDF(0, 3, 0),
-                                      IVRS_BDF(0, 0x1f, 0), IVRS_BDF(0, 0x1f, 2),
-                                      IVRS_BDF(0, 0x1f, 3)};
+  static const uint16_t expected[] = {
+      IVRS_BDF(0, 0, 0),    IVRS_BDF(0, 1, 0),    IVRS_BDF(0, 2, 0),   IVRS_BDF(0, 3, 0),
+      IVRS_BDF(0, 0x1f, 0), IVRS_BDF(0, 0x1f, 2), IVRS_BDF(0, 0x1f, 3)};
   ASSERT_EQ(m->run_count, 7);
   for (unsigned i = 0; i < 7; i++) {
     ASSERT_EQ(m->runs[i].first, expected[i]);
@@ -184,16 +182,16 @@ static size_t build_full_table(struct ivrs_builder *b) {
   dev4(b, 0x02, IVRS_BDF(0, 9, 0), 0);
   block_end(b);
   ivhd_begin(b, 0x11, 0x03, IVRS_BDF(0, 0, 2), 0xfeb80000, 0, 0x00000000c0000d6full);
-  dev4(b, 0x03, IVRS_BDF(0, 1, 0), 0x00);               /* range start */
-  dev4(b, 0x02, IVRS_BDF(0, 1, 3), 0xc7);               /* select inside the range */
-  dev4(b, 0x04, IVRS_BDF(0, 7, 7), 0);                  /* range end */
-  dev8(b, 0x42, IVRS_BDF(0, 8, 0), 0, IVRS_BDF(0, 8, 1) << 8);   /* alias select */
-  dev8(b, 0x43, IVRS_BDF(3, 0, 0), 0, IVRS_BDF(0, 8, 2) << 8);   /* alias range ... */
-  dev4(b, 0x04, IVRS_BDF(3, 0x1f, 7), 0);               /* ... ends */
-  dev8(b, 0x46, IVRS_BDF(0, 9, 0), 0x10, 0x80000000);   /* extended select */
-  dev8(b, 0x47, IVRS_BDF(4, 0, 0), 0, 0x1);             /* extended range ... */
+  dev4(b, 0x03, IVRS_BDF(0, 1, 0), 0x00);                      /* range start */
+  dev4(b, 0x02, IVRS_BDF(0, 1, 3), 0xc7);                      /* select inside the range */
+  dev4(b, 0x04, IVRS_BDF(0, 7, 7), 0);                         /* range end */
+  dev8(b, 0x42, IVRS_BDF(0, 8, 0), 0, IVRS_BDF(0, 8, 1) << 8); /* alias select */
+  dev8(b, 0x43, IVRS_BDF(3, 0, 0), 0, IVRS_BDF(0, 8, 2) << 8); /* alias range ... */
+  dev4(b, 0x04, IVRS_BDF(3, 0x1f, 7), 0);                      /* ... ends */
+  dev8(b, 0x46, IVRS_BDF(0, 9, 0), 0x10, 0x80000000);          /* extended select */
+  dev8(b, 0x47, IVRS_BDF(4, 0, 0), 0, 0x1);                    /* extended range ... */
   dev4(b, 0x04, IVRS_BDF(4, 0, 7), 0);
-  dev4(b, 0x00, 0, 0);                                  /* padding */
+  dev4(b, 0x00, 0, 0);                                                    /* padding */
   dev8(b, 0x48, 0, 0xd7, 0x01000000u | (IVRS_BDF(0, 0x14, 0) << 8) | 33); /* IOAPIC 33 */
   dev8(b, 0x48, 0, 0x00, 0x02000000u | (IVRS_BDF(0, 0x14, 0) << 8) | 0);  /* HPET 0 */
   block_end(b);
@@ -208,7 +206,7 @@ static size_t build_full_table(struct ivrs_builder *b) {
   dev4(b, 0xf0, IVRS_BDF(0, 0x14, 5), 0x40);
   put_id8(b, "AMDI0020");
   put_id8(b, "PNP05");
-  put(b, 2, 1);               /* UID is a string */
+  put(b, 2, 1); /* UID is a string */
   put(b, 3, 1);
   put(b, 'I' | 'D' << 8 | '2' << 16, 3);
   dev4(b, 0xf0, IVRS_BDF(0, 0x14, 6), 0);
@@ -218,10 +216,10 @@ static size_t build_full_table(struct ivrs_builder *b) {
   put(b, 2, 1);
   put(b, 0x1234, 2);
   block_end(b);
-  ivmd(b, 0x21, IVMD_FLAG_UNITY | IVMD_FLAG_IR | IVMD_FLAG_IW, IVRS_BDF(0, 9, 0), 0,
-       0x000c0000, 0x20000);
-  ivmd(b, 0x22, IVMD_FLAG_UNITY | IVMD_FLAG_IR, IVRS_BDF(0, 1, 0), IVRS_BDF(0, 2, 7),
-       0x7f000000, 0x1000);
+  ivmd(b, 0x21, IVMD_FLAG_UNITY | IVMD_FLAG_IR | IVMD_FLAG_IW, IVRS_BDF(0, 9, 0), 0, 0x000c0000,
+       0x20000);
+  ivmd(b, 0x22, IVMD_FLAG_UNITY | IVMD_FLAG_IR, IVRS_BDF(0, 1, 0), IVRS_BDF(0, 2, 7), 0x7f000000,
+       0x1000);
   ivmd(b, 0x20, IVMD_FLAG_EXCL, 0, 0, 0x80000000, 0x100000);
   return ivrs_end(b);
 }
@@ -350,8 +348,8 @@ TEST(iommu_ivrs_handles_unknown_entry_types) {
    * types are skipped with a warning; the rest still parses. */
   ivrs_begin(&b, 0);
   ivhd_begin(&b, 0x10, 0, 2, 0xfeb80000, 0, 0);
-  dev4(&b, 0x05, 0x100, 0);     /* reserved 4-byte type */
-  dev8(&b, 0x49, 0x100, 0, 0);  /* reserved 8-byte type */
+  dev4(&b, 0x05, 0x100, 0);    /* reserved 4-byte type */
+  dev8(&b, 0x49, 0x100, 0, 0); /* reserved 8-byte type */
   dev4(&b, 0x02, 0x18, 0);
   dev8(&b, 0x48, 0, 0, 0x07000000u | (0xa0 << 8)); /* special of an unknown variety */
   block_end(&b);

@@ -41,13 +41,13 @@ static struct iopt_allocator allocator_of(struct test_alloc *a) {
 }
 
 /* Translates iova and checks the result in one line. */
-#define ASSERT_MAPS(pt, iova, access, want_phys, want_size)                     \
-  do {                                                                          \
-    uint64_t phys_, size_;                                                      \
-    unsigned prot_;                                                             \
+#define ASSERT_MAPS(pt, iova, access, want_phys, want_size)                      \
+  do {                                                                           \
+    uint64_t phys_, size_;                                                       \
+    unsigned prot_;                                                              \
     ASSERT_TRUE(iopt_translate((pt), (iova), (access), &phys_, &size_, &prot_)); \
-    ASSERT_EQ_U(phys_, (want_phys));                                            \
-    ASSERT_EQ_U(size_, (want_size));                                            \
+    ASSERT_EQ_U(phys_, (want_phys));                                             \
+    ASSERT_EQ_U(size_, (want_size));                                             \
   } while (0)
 
 static bool maps(const struct io_pgtable *pt, uint64_t iova, unsigned access) {
@@ -233,7 +233,8 @@ TEST(iommu_pgtable_out_of_memory_changes_nothing) {
     uint64_t iova = (1ull << 39) - 0x3000; /* crosses a level-4 boundary */
     int rc = iopt_map(&pt, iova, 0x5000, 0x6000, IOPT_READ);
     if (rc == 0) {
-      for (uint64_t off = 0; off < 0x6000; off += 4096) ASSERT_TRUE(maps(&pt, iova + off, IOPT_READ));
+      for (uint64_t off = 0; off < 0x6000; off += 4096)
+        ASSERT_TRUE(maps(&pt, iova + off, IOPT_READ));
     } else {
       ASSERT_EQ(rc, -ENOMEM);
       for (uint64_t off = 0; off < 0x6000; off += 4096) ASSERT_FALSE(maps(&pt, iova + off, 0));
@@ -286,7 +287,8 @@ TEST(iommu_pgtable_random_walks_match_reference) {
       pages = 512 * (1 + rng() % 3);
     }
     if (first + pages > REF_PAGES) pages = REF_PAGES - first;
-    uint64_t phys_first = (rng() % 4 == 0) ? 0x10000000ull / 4096 + rng() % 100000 : first + 0x40000;
+    uint64_t phys_first =
+        (rng() % 4 == 0) ? 0x10000000ull / 4096 + rng() % 100000 : first + 0x40000;
     if (rng() % 2) {
       unsigned prot = 1 + (unsigned)(rng() % 3);
       bool free = true;
@@ -294,7 +296,8 @@ TEST(iommu_pgtable_random_walks_match_reference) {
       int rc = iopt_map(&pt, first * 4096, phys_first * 4096, pages * 4096, prot);
       ASSERT_EQ(rc, free ? 0 : -EEXIST);
       if (free)
-        for (uint64_t p = 0; p < pages; p++) ref[first + p] = (struct ref_page){(phys_first + p) * 4096, prot};
+        for (uint64_t p = 0; p < pages; p++)
+          ref[first + p] = (struct ref_page){(phys_first + p) * 4096, prot};
     } else {
       uint64_t expected = 0, unmapped;
       for (uint64_t p = first; p < first + pages; p++) {
@@ -310,8 +313,9 @@ TEST(iommu_pgtable_random_walks_match_reference) {
         unsigned prot;
         bool ok = iopt_translate(&pt, p * 4096 + 8, IOPT_READ, &phys, &size, &prot);
         bool want = (ref[p].prot & IOPT_READ) != 0;
-        if (ok != want) test_fail(__FILE__, __LINE__, "step %d page %llu: read %d, want %d", step,
-                                  (unsigned long long)p, ok, want);
+        if (ok != want)
+          test_fail(__FILE__, __LINE__, "step %d page %llu: read %d, want %d", step,
+                    (unsigned long long)p, ok, want);
         if (ok) {
           ASSERT_EQ_U(phys, ref[p].phys + 8);
           ASSERT_EQ(prot, ref[p].prot);

@@ -21,16 +21,17 @@ static struct ivrs_info ivrs;
 static struct fake_iommu fake;
 static struct iommu_system sys;
 
-#define EDU IOMMU_BDF(0, 3, 0)
-#define ROOT_PORT_DEV IOMMU_BDF(1, 0, 0)  /* behind the PCIe root port */
-#define BRIDGE IOMMU_BDF(0, 5, 0)         /* the conventional PCI bridge */
+#define EDU             IOMMU_BDF(0, 3, 0)
+#define ROOT_PORT_DEV   IOMMU_BDF(1, 0, 0) /* behind the PCIe root port */
+#define BRIDGE          IOMMU_BDF(0, 5, 0) /* the conventional PCI bridge */
 #define BEHIND_BRIDGE_A IOMMU_BDF(2, 3, 0)
 #define BEHIND_BRIDGE_B IOMMU_BDF(2, 5, 0)
 
 static void load_ivrs(void) {
   size_t size;
   void *t = plat_file_load("tests/data/iommu/qemu72_q35_bridges_ivrs.bin", &size);
-  if (!t) test_fail(__FILE__, __LINE__, "cannot read the recorded IVRS (run from the repository root)");
+  if (!t)
+    test_fail(__FILE__, __LINE__, "cannot read the recorded IVRS (run from the repository root)");
   int rc = ivrs_parse(t, size, &ivrs);
   free(t);
   ASSERT_EQ(rc, 0);
@@ -48,8 +49,9 @@ static void start(enum iommu_mode mode, uint64_t efr) {
 static bool dma(uint16_t requester, uint64_t addr, bool write) {
   uint64_t phys = 0;
   bool ok = fake_iommu_dma(&fake, requester, addr, write, &phys);
-  if (ok && phys != addr) test_fail(__FILE__, __LINE__, "DMA to 0x%llx landed at 0x%llx",
-                                    (unsigned long long)addr, (unsigned long long)phys);
+  if (ok && phys != addr)
+    test_fail(__FILE__, __LINE__, "DMA to 0x%llx landed at 0x%llx", (unsigned long long)addr,
+              (unsigned long long)phys);
   return ok;
 }
 
@@ -87,7 +89,8 @@ TEST(iommu_system_blocks_devices_without_domain) {
               (uint64_t)(uintptr_t)u->dev_table | (u->dev_table_bytes / 4096 - 1));
   ASSERT_EQ(u->dev_table_bytes, 0x8000); /* 0x300 entries of 32 bytes, rounded to a power of two */
   ASSERT_EQ_U(fake.regs[IOMMU_MMIO_CMD_BUF_BASE / 8], (uint64_t)(uintptr_t)u->cmd_buf | 9ull << 56);
-  ASSERT_EQ_U(fake.regs[IOMMU_MMIO_EVENT_LOG_BASE / 8], (uint64_t)(uintptr_t)u->event_log | 9ull << 56);
+  ASSERT_EQ_U(fake.regs[IOMMU_MMIO_EVENT_LOG_BASE / 8],
+              (uint64_t)(uintptr_t)u->event_log | 9ull << 56);
   uint64_t ctrl = fake.regs[IOMMU_MMIO_CONTROL / 8];
   ASSERT_TRUE(ctrl & IOMMU_CTRL_IOMMU_EN);
   ASSERT_TRUE(ctrl & IOMMU_CTRL_CMD_BUF_EN);
@@ -124,7 +127,8 @@ TEST(iommu_system_mapped_dma_lands_and_unmap_revokes) {
   ASSERT_FALSE(dma(ROOT_PORT_DEV, a, false));
   /* The DTE: page table root and levels, both rights, its domain. */
   const uint64_t *dte = iommu_dte(&sys.units[0], EDU);
-  ASSERT_EQ_U(dte[0] & (DTE0_V | DTE0_TV | DTE0_IR | DTE0_IW), DTE0_V | DTE0_TV | DTE0_IR | DTE0_IW);
+  ASSERT_EQ_U(dte[0] & (DTE0_V | DTE0_TV | DTE0_IR | DTE0_IW),
+              DTE0_V | DTE0_TV | DTE0_IR | DTE0_IW);
   ASSERT_EQ((dte[0] & DTE0_MODE_MASK) >> DTE0_MODE_SHIFT, 4);
   ASSERT_EQ(dte[1] & DTE1_DOMAIN_MASK, 1);
   /* Unmap: gone once flushed (the model caches the translation it used
@@ -207,7 +211,9 @@ TEST(iommu_system_protected_memory_is_never_mapped) {
   ASSERT_EQ(iommu_map(edu, (uint64_t)(uintptr_t)u->dev_table, 0x1000, IOMMU_READ), -EPERM);
   ASSERT_EQ(iommu_map(edu, (uint64_t)(uintptr_t)u->cmd_buf, 0x1000, IOMMU_READ), -EPERM);
   ASSERT_EQ(iommu_map(edu, (uint64_t)(uintptr_t)u->event_log, 0x1000, IOMMU_WRITE), -EPERM);
-  ASSERT_EQ(iommu_map(edu, (uint64_t)(uintptr_t)sys.devices[0].domain->pt.root, 0x1000, IOMMU_WRITE), -EPERM);
+  ASSERT_EQ(
+      iommu_map(edu, (uint64_t)(uintptr_t)sys.devices[0].domain->pt.root, 0x1000, IOMMU_WRITE),
+      -EPERM);
   ASSERT_EQ(iommu_protect(0, 0, "nothing"), -EINVAL);
   plat_dma_free(buf, 1 << 21);
   iommu_system_stop(&sys);
@@ -285,8 +291,10 @@ TEST(iommu_system_ivmd_unity_ranges_are_honoured) {
   load_ivrs();
   /* Firmware asks that the edu keep 0x1000000-0x100ffff (read-write) and
    * every device the page at 0x2000000 (read only). */
-  ivrs.ivmds[0] = (struct ivrs_ivmd){IVMD_ONE, IVMD_FLAG_UNITY | IVMD_FLAG_IR | IVMD_FLAG_IW, 0, EDU, EDU, 0x1000000, 0x10000};
-  ivrs.ivmds[1] = (struct ivrs_ivmd){IVMD_ALL, IVMD_FLAG_UNITY | IVMD_FLAG_IR, 0, 0, 0xffff, 0x2000000, 0x800};
+  ivrs.ivmds[0] = (struct ivrs_ivmd){
+      IVMD_ONE, IVMD_FLAG_UNITY | IVMD_FLAG_IR | IVMD_FLAG_IW, 0, EDU, EDU, 0x1000000, 0x10000};
+  ivrs.ivmds[1] =
+      (struct ivrs_ivmd){IVMD_ALL, IVMD_FLAG_UNITY | IVMD_FLAG_IR, 0, 0, 0xffff, 0x2000000, 0x800};
   ivrs.ivmd_count = 2;
   start(IOMMU_MODE_ON, IOMMU_EFR_IA_SUP);
   ASSERT_TRUE(dma(EDU, 0x1000000, true));
@@ -329,13 +337,15 @@ TEST(iommu_system_passthrough_and_dte_settings) {
   ivrs.iommus[0].runs[1].dte_setting = 0xc7; /* 00:01.0: INIT, EINT, NMI, LINT0, LINT1 */
   start(IOMMU_MODE_ON, IOMMU_EFR_IA_SUP);
   const uint64_t *dte = iommu_dte(&sys.units[0], EDU);
-  ASSERT_EQ_U(dte[0] & (DTE0_V | DTE0_TV | DTE0_IR | DTE0_IW), DTE0_V | DTE0_TV | DTE0_IR | DTE0_IW);
+  ASSERT_EQ_U(dte[0] & (DTE0_V | DTE0_TV | DTE0_IR | DTE0_IW),
+              DTE0_V | DTE0_TV | DTE0_IR | DTE0_IW);
   ASSERT_EQ((dte[0] & DTE0_MODE_MASK) >> DTE0_MODE_SHIFT, 1);
   ASSERT_EQ_U(dte[0] & IOMMU_ADDR_MASK, (uint64_t)(uintptr_t)sys.units[0].empty_root);
   ASSERT_EQ_U(dte[1], 1ull << 40);
   ASSERT_FALSE(dma(EDU, 0x1000, true));
   dte = iommu_dte(&sys.units[0], IOMMU_BDF(0, 1, 0));
-  ASSERT_EQ_U(dte[2], DTE2_INIT_PASS | DTE2_EINT_PASS | DTE2_NMI_PASS | DTE2_LINT0_PASS | DTE2_LINT1_PASS);
+  ASSERT_EQ_U(dte[2],
+              DTE2_INIT_PASS | DTE2_EINT_PASS | DTE2_NMI_PASS | DTE2_LINT0_PASS | DTE2_LINT1_PASS);
   ASSERT_EQ_U(dte[0], DTE0_V | DTE0_TV);
   iommu_system_stop(&sys);
 }
@@ -431,16 +441,23 @@ TEST(iommu_system_two_iommus) {
   static struct ivrs_info two;
   memset(&two, 0, sizeof two);
   two.iommu_count = 2;
-  two.iommus[0] = (struct ivrs_iommu){.ivhd_type = 0x11, .devid = IOMMU_BDF(0, 0, 2),
-                                      .mmio_base = 0xfeb80000, .last_devid = 0x3fff, .run_count = 1};
+  two.iommus[0] = (struct ivrs_iommu){.ivhd_type = 0x11,
+                                      .devid = IOMMU_BDF(0, 0, 2),
+                                      .mmio_base = 0xfeb80000,
+                                      .last_devid = 0x3fff,
+                                      .run_count = 1};
   two.iommus[0].runs[0] = (struct ivrs_devices){.first = 0x0000, .last = 0x3fff, .entry_type = 3};
-  two.iommus[1] = (struct ivrs_iommu){.ivhd_type = 0x11, .devid = IOMMU_BDF(0x40, 0, 2),
-                                      .mmio_base = 0xfeb90000, .last_devid = 0x7fff, .run_count = 1};
+  two.iommus[1] = (struct ivrs_iommu){.ivhd_type = 0x11,
+                                      .devid = IOMMU_BDF(0x40, 0, 2),
+                                      .mmio_base = 0xfeb90000,
+                                      .last_devid = 0x7fff,
+                                      .run_count = 1};
   two.iommus[1].runs[0] = (struct ivrs_devices){.first = 0x4000, .last = 0x7fff, .entry_type = 3};
   static struct fake_iommu a, b;
   fake_iommu_init(&a, IOMMU_EFR_IA_SUP);
   fake_iommu_init(&b, IOMMU_EFR_IA_SUP);
-  struct iommu_hw hw[2] = {{&fake_iommu_ops, &a, IOMMU_CAP_EFR_SUP}, {&fake_iommu_ops, &b, IOMMU_CAP_EFR_SUP}};
+  struct iommu_hw hw[2] = {{&fake_iommu_ops, &a, IOMMU_CAP_EFR_SUP},
+                           {&fake_iommu_ops, &b, IOMMU_CAP_EFR_SUP}};
   ASSERT_EQ(iommu_system_start(&sys, IOMMU_MODE_ON, &two, hw, 1ull << 40), 0);
   ASSERT_EQ(sys.unit_count, 2);
   ASSERT_EQ(sys.units[1].dev_entries, 0x8000);
@@ -472,8 +489,9 @@ TEST(iommu_system_takes_over_from_firmware) {
    * would let every device reach 0-1 GiB untranslated. */
   load_ivrs();
   fake_iommu_init(&fake, IOMMU_EFR_IA_SUP);
-  fake.regs[IOMMU_MMIO_CONTROL / 8] = IOMMU_CTRL_IOMMU_EN | IOMMU_CTRL_CMD_BUF_EN | IOMMU_CTRL_PPR_EN;
-  fake.regs[IOMMU_MMIO_EXCL_BASE / 8] = 0 | 1;  /* base 0, ExEn */
+  fake.regs[IOMMU_MMIO_CONTROL / 8] =
+      IOMMU_CTRL_IOMMU_EN | IOMMU_CTRL_CMD_BUF_EN | IOMMU_CTRL_PPR_EN;
+  fake.regs[IOMMU_MMIO_EXCL_BASE / 8] = 0 | 1; /* base 0, ExEn */
   fake.regs[IOMMU_MMIO_EXCL_LIMIT / 8] = 0x3ffff000;
   struct iommu_hw hw = {&fake_iommu_ops, &fake, IOMMU_CAP_EFR_SUP};
   ASSERT_EQ(iommu_system_start(&sys, IOMMU_MODE_ON, &ivrs, &hw, 1ull << 48), 0);

@@ -28,17 +28,17 @@
 #include "lib/plat.h"
 #include "lib/test.h"
 
-#define EDU_VENDOR 0x1234
-#define EDU_DEVICE 0x11e8
-#define EDU_DMA_SRC 0x80
-#define EDU_DMA_DST 0x88
-#define EDU_DMA_COUNT 0x90
-#define EDU_DMA_CMD 0x98
-#define EDU_DMA_RUN 1u
-#define EDU_DMA_TO_RAM 2u
-#define EDU_BUFFER 0x40000u
-#define EDU_DMA_LIMIT (1ull << 28)
-#define EDU_DMA_LEN 2048u
+#define EDU_VENDOR         0x1234
+#define EDU_DEVICE         0x11e8
+#define EDU_DMA_SRC        0x80
+#define EDU_DMA_DST        0x88
+#define EDU_DMA_COUNT      0x90
+#define EDU_DMA_CMD        0x98
+#define EDU_DMA_RUN        1u
+#define EDU_DMA_TO_RAM     2u
+#define EDU_BUFFER         0x40000u
+#define EDU_DMA_LIMIT      (1ull << 28)
+#define EDU_DMA_LEN        2048u
 #define EDU_DMA_TIMEOUT_NS 5000000000ull /* a transfer takes 100 ms of QEMU's virtual time */
 
 static struct pci_function *edu_fn;
@@ -64,7 +64,8 @@ static void edu_fresh(void) {
     edu = NULL;
   }
   ASSERT_EQ(iommu_attach(edu_fn->segment, IOMMU_BDF(edu_fn->bus, edu_fn->device, edu_fn->function),
-                         "edu test", &edu), 0);
+                         "edu test", &edu),
+            0);
 }
 
 /* Runs one transfer and waits for it (bounded). */
@@ -119,7 +120,7 @@ static void load_edu_buffer(uint8_t seed) {
 
 TEST(iommu_mode_follows_boot_option) {
   const char *opt = plat_option("iommu");
-  enum iommu_mode want = !opt || strcmp(opt, "on") == 0 ? IOMMU_MODE_ON
+  enum iommu_mode want = !opt || strcmp(opt, "on") == 0    ? IOMMU_MODE_ON
                          : strcmp(opt, "passthrough") == 0 ? IOMMU_MODE_PASSTHROUGH
                                                            : IOMMU_MODE_OFF;
   ASSERT_EQ(iommu_mode(), want);
@@ -132,10 +133,11 @@ TEST(iommu_ivrs_matches_the_qemu_machine) {
   ASSERT_EQ(ivrs_parse(t->data, t->length, &info), 0);
   ASSERT_EQ(info.iommu_count, 1);
   const struct ivrs_iommu *m = &info.iommus[0];
-  ASSERT_EQ(m->ivhd_type, 0x10); /* QEMU 7.2 writes type 10h only */
+  ASSERT_EQ(m->ivhd_type, 0x10);            /* QEMU 7.2 writes type 10h only */
   ASSERT_EQ_U(m->mmio_base, 0xfed80000ull); /* QEMU's AMDVI_BASE_ADDR */
   /* The IVHD's device is PCI's IOMMU function: AMD, class 0806. */
-  struct pci_function *f = pci_find_address(0, (uint8_t)(m->devid >> 8), (uint8_t)((m->devid >> 3) & 0x1f), m->devid & 7);
+  struct pci_function *f = pci_find_address(0, (uint8_t)(m->devid >> 8),
+                                            (uint8_t)((m->devid >> 3) & 0x1f), m->devid & 7);
   ASSERT_NOT_NULL(f);
   ASSERT_EQ(f->vendor_id, 0x1022);
   ASSERT_EQ(pci_class24(f) >> 8, 0x0806);
@@ -148,7 +150,8 @@ TEST(iommu_ivrs_matches_the_qemu_machine) {
     on_bus0++;
     uint16_t id = IOMMU_BDF(g->bus, g->device, g->function);
     const struct ivrs_devices *r = ivrs_run_for(m, id);
-    if (!r) test_fail(__FILE__, __LINE__, "00:%02x.%u missing from the IVRS", g->device, g->function);
+    if (!r)
+      test_fail(__FILE__, __LINE__, "00:%02x.%u missing from the IVRS", g->device, g->function);
     ASSERT_EQ(r->first, id);
   }
   ASSERT_EQ(m->run_count, on_bus0);
@@ -191,8 +194,7 @@ TEST(iommu_edu_dma_into_mapped_buffer_lands) {
   ASSERT_TRUE(filled(dst, EDU_DMA_LEN, 0x22));
   /* The page after it is not mapped. */
   edu_dma((uint64_t)(uintptr_t)dst + 4096, true, EDU_DMA_LEN);
-  if (confined())
-    ASSERT_TRUE(all(dst + 4096, 4096, 0xa5));
+  if (confined()) ASSERT_TRUE(all(dst + 4096, 4096, 0xa5));
   ASSERT_EQ(iommu_unmap(edu, (uint64_t)(uintptr_t)dst, 4096), 0);
   ASSERT_EQ(iommu_flush(edu), 0);
   frames_free((uint64_t)(uintptr_t)dst, 2 * 4096);
