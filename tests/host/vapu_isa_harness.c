@@ -239,6 +239,10 @@ uint64_t vi_asm_kernel(struct vi_env *e, const struct vi_asm *a, const char *lab
   return (uint64_t)(uintptr_t)d;
 }
 
+bool vi_asm_offset(const struct vi_asm *a, const char *label, uint64_t *offset) {
+  return elf_symbol(a->image, a->image_size, label, offset);
+}
+
 const uint32_t *vi_asm_words(const struct vi_asm *a, const char *label, size_t *count) {
   uint64_t off;
   const Elf64_Shdr *text = elf_section(a->image, a->image_size, ".text");

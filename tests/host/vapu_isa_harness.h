@@ -80,6 +80,9 @@ struct vi_kd vi_kd_default(void);
 uint64_t vi_asm_kernel(struct vi_env *e, const struct vi_asm *a, const char *label,
                        const struct vi_kd *kd);
 
+/* Offset of `label` in .text; false if it is not defined. */
+bool vi_asm_offset(const struct vi_asm *a, const char *label, uint64_t *offset);
+
 /* Raw words of the code at `label`, for decoder tests. */
 const uint32_t *vi_asm_words(const struct vi_asm *a, const char *label, size_t *count);
 

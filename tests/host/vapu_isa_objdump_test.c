@@ -50,6 +50,19 @@ static struct listing *read_listing(const char *path, size_t *count) {
   return l;
 }
 
+/* The instructions we deliberately do not implement (unsupported.s): an
+ * object may use them (fail.s does, to test the illegal instruction path),
+ * our decoder must call them unknown. */
+static struct listing *unsupported;
+static size_t unsupported_count;
+static bool is_unsupported(const char *mnemonic) {
+  if (!unsupported)
+    unsupported = read_listing(VAPU_ISA_BUILD_DIR "/vapu-isa/unsupported.o.dis", &unsupported_count);
+  for (size_t i = 0; i < unsupported_count; i++)
+    if (strcmp(unsupported[i].mnemonic, mnemonic) == 0) return true;
+  return false;
+}
+
 /* Compares one object with its listing; returns the number of instructions. */
 static size_t check_object(const char *object, bool expect_unknown) {
   char dis[600];
@@ -77,7 +90,11 @@ static size_t check_object(const char *object, bool expect_unknown) {
     if (l[i].addr != at)
       test_fail(__FILE__, __LINE__, "%s: llvm-objdump has %s at 0x%llx, our decoder is at 0x%llx", object,
                 l[i].mnemonic, (unsigned long long)l[i].addr, (unsigned long long)at);
-    vapu_isa_disasm(words + k, (unsigned)(bytes / 4 - k), m, sizeof m, &isize);
+    bool known = vapu_isa_disasm(words + k, (unsigned)(bytes / 4 - k), m, sizeof m, &isize);
+    if (!known && is_unsupported(l[i].mnemonic)) { /* skip it as llvm-objdump sizes it */
+      at = i + 1 < n ? l[i + 1].addr : at + isize;
+      continue;
+    }
     if (strcmp(m, l[i].mnemonic) != 0)
       test_fail(__FILE__, __LINE__, "%s: at 0x%llx llvm-objdump has %s, our decoder %s (%08x %08x)", object,
                 (unsigned long long)at, l[i].mnemonic, m, words[k], k + 1 < bytes / 4 ? words[k + 1] : 0);

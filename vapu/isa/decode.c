@@ -471,7 +471,7 @@ const struct inst *fetch_decode(struct wave *w) {
 
   uint32_t words[3] = {0, 0, 0};
   uint64_t fault = 0;
-  if ((pc & 3) || !mem_read(x, pc, words, 4, &fault)) {
+  if ((pc & 3) || !mem_fetch(x, pc, words, 4, &fault)) {
     struct inst dummy = {.pc = pc};
     wave_fault(w, &dummy, VAPU_MEMORY_FAULT, (pc & 3) ? pc : fault, VAPU_ACCESS_EXEC);
     return NULL;
@@ -479,9 +479,9 @@ const struct inst *fetch_decode(struct wave *w) {
   /* The rest of an instruction is at most two more dwords; fetch what is
    * mapped (a short fetch only fails an instruction that needs it). */
   unsigned avail = 1;
-  if (mem_read(x, pc + 4, &words[1], 4, &fault)) {
+  if (mem_fetch(x, pc + 4, &words[1], 4, &fault)) {
     avail = 2;
-    if (mem_read(x, pc + 8, &words[2], 4, &fault)) avail = 3;
+    if (mem_fetch(x, pc + 8, &words[2], 4, &fault)) avail = 3;
   }
   x->stats.decoded++;
   if (!decode_words(words, avail, slot)) {

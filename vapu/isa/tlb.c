@@ -40,10 +40,10 @@ uint8_t *mem_ptr(struct vapu_exec *x, uint64_t va, uint32_t len, uint32_t access
   return e->host + off;
 }
 
-/* Copies byte ranges page by page. */
-static bool mem_copy(struct vapu_exec *x, uint64_t va, uint8_t *buf, uint32_t len, bool write,
+/* Copies byte ranges page by page, checking `access` on each. */
+static bool mem_copy(struct vapu_exec *x, uint64_t va, uint8_t *buf, uint32_t len, uint32_t access,
                      uint64_t *fault_va) {
-  uint32_t access = write ? VAPU_ACCESS_WRITE : VAPU_ACCESS_READ;
+  bool write = access & VAPU_ACCESS_WRITE;
   while (len) {
     const struct tlb_entry *e = tlb_lookup(x, va);
     if (!e || (e->allowed & access) != access) {
@@ -62,10 +62,14 @@ static bool mem_copy(struct vapu_exec *x, uint64_t va, uint8_t *buf, uint32_t le
 }
 
 bool mem_read(struct vapu_exec *x, uint64_t va, void *dst, uint32_t len, uint64_t *fault_va) {
-  return mem_copy(x, va, dst, len, false, fault_va);
+  return mem_copy(x, va, dst, len, VAPU_ACCESS_READ, fault_va);
+}
+
+bool mem_fetch(struct vapu_exec *x, uint64_t va, void *dst, uint32_t len, uint64_t *fault_va) {
+  return mem_copy(x, va, dst, len, VAPU_ACCESS_EXEC, fault_va);
 }
 
 bool mem_write(struct vapu_exec *x, uint64_t va, const void *src, uint32_t len,
                uint64_t *fault_va) {
-  return mem_copy(x, va, (uint8_t *)(uintptr_t)src, len, true, fault_va);
+  return mem_copy(x, va, (uint8_t *)(uintptr_t)src, len, VAPU_ACCESS_WRITE, fault_va);
 }

@@ -279,6 +279,8 @@ uint8_t *mem_ptr(struct vapu_exec *x, uint64_t va, uint32_t len, uint32_t access
 bool mem_read(struct vapu_exec *x, uint64_t va, void *dst, uint32_t len, uint64_t *fault_va);
 bool mem_write(struct vapu_exec *x, uint64_t va, const void *src, uint32_t len,
                uint64_t *fault_va);
+/* Instruction fetch: needs VAPU_ACCESS_EXEC. */
+bool mem_fetch(struct vapu_exec *x, uint64_t va, void *dst, uint32_t len, uint64_t *fault_va);
 void tlb_flush(struct vapu_exec *x);
 
 /* ---- Decoder (decode.c) --------------------------------------------------- */
