@@ -103,7 +103,7 @@ static int queue_locked(struct iommu_unit *u, struct iommu_cmd cmd) {
   return 0;
 }
 
-static int queue(struct iommu_unit *u, struct iommu_cmd cmd) {
+int iommu_cmd_queue(struct iommu_unit *u, struct iommu_cmd cmd) {
   spin_lock(&u->cmd_lock);
   int err = queue_locked(u, cmd);
   spin_unlock(&u->cmd_lock);
@@ -111,13 +111,13 @@ static int queue(struct iommu_unit *u, struct iommu_cmd cmd) {
 }
 
 int iommu_inv_dte(struct iommu_unit *u, uint16_t devid) {
-  return queue(u, iommu_cmd_inv_dte(devid));
+  return iommu_cmd_queue(u, iommu_cmd_inv_dte(devid));
 }
 int iommu_inv_irt(struct iommu_unit *u, uint16_t devid) {
-  return queue(u, iommu_cmd_inv_irt(devid));
+  return iommu_cmd_queue(u, iommu_cmd_inv_irt(devid));
 }
 int iommu_inv_pages(struct iommu_unit *u, uint16_t domain_id, uint64_t address, uint64_t size) {
-  return queue(u, iommu_cmd_inv_pages(domain_id, address, size));
+  return iommu_cmd_queue(u, iommu_cmd_inv_pages(domain_id, address, size));
 }
 
 int iommu_sync(struct iommu_unit *u) {
@@ -142,7 +142,7 @@ int iommu_sync(struct iommu_unit *u) {
 int iommu_inv_all(struct iommu_unit *u) {
   int err = 0;
   if (u->efr & IOMMU_EFR_IA_SUP) {
-    err = queue(u, iommu_cmd_inv_all());
+    err = iommu_cmd_queue(u, iommu_cmd_inv_all());
   } else {
     /* No INVALIDATE_IOMMU_ALL: every DTE and interrupt table, then every
      * domain ID up to the last device ID, as Linux amd_iommu_flush_dte_all,

@@ -128,6 +128,7 @@ const uint64_t *iommu_dte(const struct iommu_unit *u, uint16_t devid);
 
 /* Queue commands; they run in order. -ETIMEDOUT when the ring stays full,
  * -EIO once the IOMMU has stopped answering. */
+int iommu_cmd_queue(struct iommu_unit *u, struct iommu_cmd cmd);
 int iommu_inv_dte(struct iommu_unit *u, uint16_t devid);
 int iommu_inv_irt(struct iommu_unit *u, uint16_t devid);
 /* Pages of `domain_id` covering [address, address + size); size 0 = all. */
