@@ -106,5 +106,10 @@ const char *agent_isa_name(const struct agent *agent);
 
 /* CPU agents: creates them on the cores the platform offers (hsa_init). */
 hsa_status_t cpu_agents_create(void);
+/* Makes the first CPU agent's processor run async handlers between
+ * packets (no core free for their worker); false without a CPU agent. */
+bool cpu_agent_serve_async_work(void);
+/* Wakes that processor: async work was queued. */
+void cpu_agent_kick_async_server(void);
 
 #endif

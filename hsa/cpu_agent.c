@@ -81,6 +81,7 @@ struct cpu_agent {
   struct event job_event;            /* helpers sleep here */
   _Atomic uint32_t job_generation;
   _Atomic bool stopping;
+  _Atomic bool serves_async; /* runs async handlers between packets */
   struct dispatch_job job;
 };
 
@@ -383,6 +384,10 @@ static void processor_main(void *arg) {
       progress |= r == SERVE_PROGRESS;
       blocked |= r == SERVE_BLOCKED;
     }
+    if (atomic_load_explicit(&ca->serves_async, memory_order_relaxed)) {
+      progress |= async_work_poll();
+      blocked |= async_work_pending(); /* handlers wait on signals: nap */
+    }
     uint64_t now = plat_now_ns();
     if (progress || !idle_since) {
       idle_since = progress ? 0 : now;
@@ -403,6 +408,25 @@ static void processor_main(void *arg) {
     if (blocked && nap_ns < DEPENDENCY_POLL_MAX_NS) nap_ns *= 2;
     if (!blocked) idle_since = 0; /* woken by a doorbell: spin again for the burst */
   }
+}
+
+/* ---- Async work without a core of its own ----------------------------------------- */
+
+static struct cpu_agent *first_cpu_agent(void) {
+  for (uint32_t i = 0; i < agent_count(); i++)
+    if (agent_at(i)->device_type == HSA_DEVICE_TYPE_CPU) return agent_at(i)->impl;
+  return NULL;
+}
+
+bool cpu_agent_serve_async_work(void) {
+  struct cpu_agent *ca = first_cpu_agent();
+  if (ca) atomic_store(&ca->serves_async, true);
+  return ca != NULL;
+}
+
+void cpu_agent_kick_async_server(void) {
+  struct cpu_agent *ca = first_cpu_agent();
+  if (ca) event_notify(&ca->doorbell);
 }
 
 /* ---- Queue hooks (agent_ops) ---------------------------------------------------- */

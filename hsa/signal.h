@@ -87,6 +87,13 @@ bool signal_wait_loop(struct signal *const *signals, uint32_t count, bool (*chec
 /* hsa_signal_destroy drops the async handlers of a dead signal. */
 void async_handlers_forget_signal(struct signal *s);
 
+/* When no core is free for the async worker, the CPU agent chosen by
+ * cpu_agent_serve_async_work() calls these from its packet processor:
+ * poll runs one ready handler or async function (true if it did), pending
+ * says whether any is queued (then the processor naps, never sleeps). */
+bool async_work_poll(void);
+bool async_work_pending(void);
+
 /* Waits until one of `signals` satisfies its condition (index and value
  * out) or the timeout (ticks) passes; false on timeout. */
 bool signal_wait_any(uint32_t count, struct signal *const *signals,

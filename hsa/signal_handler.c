@@ -8,10 +8,17 @@
  * watched signal and sleeps on rt.signal_event, which any change of those
  * signals notifies (with a bounded nap, so a value changed by hardware
  * without a notification is still seen within SIGNAL_WAIT_MAX_SLEEP_NS).
+ *
+ * When no core is free for that worker (the image, where CPU agents take
+ * every spare core), the first CPU agent's packet processor runs the same
+ * work between packets (async_work_poll) and naps instead of sleeping
+ * while some is pending. Handlers should be short and must not wait on
+ * that agent's own queues then.
  */
 #define LOG_TAG "async"
 #include <stdlib.h>
 
+#include "hsa/agent.h"
 #include "hsa/signal.h"
 #include "lib/plat.h"
 
@@ -35,6 +42,8 @@ static struct handler *handlers;
 static struct async_call *calls, **calls_tail = &calls;
 static int worker = -1;
 static _Atomic bool stopping;
+static _Atomic bool served_by_agent; /* no free core: a CPU agent serves */
+static _Atomic uint32_t pending;     /* handlers + calls queued */
 
 /* Removes and returns a handler whose condition holds, or NULL. */
 static struct handler *take_ready_handler(hsa_signal_value_t *value) {
@@ -45,6 +54,7 @@ static struct handler *take_ready_handler(hsa_signal_value_t *value) {
     if (signal_condition_holds(h->cond, v, h->value)) {
       *p = h->next;
       atomic_fetch_sub(&h->signal->waiters, 1);
+      atomic_fetch_sub(&pending, 1);
       lock_release(&lock);
       *value = v;
       return h;
@@ -58,6 +68,7 @@ static struct async_call *take_call(void) {
   lock_acquire(&lock);
   struct async_call *c = calls;
   if (c) {
+    atomic_fetch_sub(&pending, 1);
     calls = c->next;
     if (!calls) calls_tail = &calls;
   }
@@ -67,50 +78,79 @@ static struct async_call *take_call(void) {
 
 static void add_handler(struct handler *h) {
   atomic_fetch_add(&h->signal->waiters, 1);
+  atomic_fetch_add(&pending, 1);
   h->next = handlers;
   handlers = h;
+}
+
+/* Runs one ready handler or queued call; true if it ran something. */
+static bool run_one(void) {
+  hsa_signal_value_t v;
+  struct handler *h = take_ready_handler(&v);
+  if (h) {
+    bool keep = h->fn(v, h->arg);
+    lock_acquire(&lock);
+    if (keep && h->signal->amd.kind == AMD_SIGNAL_KIND_USER) add_handler(h);
+    else free(h);
+    lock_release(&lock);
+    return true;
+  }
+  struct async_call *c = take_call();
+  if (c) {
+    c->fn(c->arg);
+    free(c);
+    return true;
+  }
+  return false;
+}
+
+static bool any_ready(void) {
+  lock_acquire(&lock);
+  bool ready = calls != NULL;
+  for (struct handler *p = handlers; p && !ready; p = p->next)
+    ready = signal_condition_holds(p->cond, __atomic_load_n(&p->signal->amd.value, __ATOMIC_ACQUIRE),
+                                   p->value);
+  lock_release(&lock);
+  return ready;
 }
 
 static void async_main(void *unused) {
   (void)unused;
   uint64_t nap = 10000;
   while (!atomic_load(&stopping)) {
-    hsa_signal_value_t v;
-    struct handler *h = take_ready_handler(&v);
-    if (h) {
-      bool keep = h->fn(v, h->arg);
-      lock_acquire(&lock);
-      if (keep && h->signal->amd.kind == AMD_SIGNAL_KIND_USER) add_handler(h);
-      else free(h);
-      lock_release(&lock);
+    if (run_one()) {
       nap = 10000;
       continue;
     }
-    struct async_call *c = take_call();
-    if (c) {
-      c->fn(c->arg);
-      free(c);
-      continue;
-    }
     uint32_t seen = event_prepare_wait(&rt.signal_event);
-    lock_acquire(&lock);
-    bool ready = calls != NULL;
-    for (struct handler *p = handlers; p && !ready; p = p->next)
-      ready = signal_condition_holds(p->cond, __atomic_load_n(&p->signal->amd.value, __ATOMIC_ACQUIRE), p->value);
-    lock_release(&lock);
-    if (!ready && !atomic_load(&stopping)) event_commit_wait(&rt.signal_event, seen, nap);
+    if (!any_ready() && !atomic_load(&stopping)) event_commit_wait(&rt.signal_event, seen, nap);
     event_cancel_wait(&rt.signal_event);
     if (nap < SIGNAL_WAIT_MAX_SLEEP_NS) nap *= 2;
   }
 }
 
+bool async_work_poll(void) {
+  return atomic_load_explicit(&served_by_agent, memory_order_relaxed) &&
+         atomic_load_explicit(&pending, memory_order_relaxed) != 0 && run_one();
+}
+
+bool async_work_pending(void) {
+  return atomic_load_explicit(&served_by_agent, memory_order_relaxed) &&
+         atomic_load_explicit(&pending, memory_order_relaxed) != 0;
+}
+
 /* Starts the worker if needed; the caller holds `lock`. */
 static hsa_status_t ensure_worker_locked(void) {
-  if (worker >= 0) return HSA_STATUS_SUCCESS;
+  if (worker >= 0 || atomic_load(&served_by_agent)) return HSA_STATUS_SUCCESS;
   atomic_store(&stopping, false);
   worker = plat_worker_start("hsa-async", async_main, NULL);
+  if (worker < 0 && cpu_agent_serve_async_work()) {
+    log_info("async handlers run on the first CPU agent between packets (no free core)");
+    atomic_store(&served_by_agent, true);
+    return HSA_STATUS_SUCCESS;
+  }
   if (worker < 0) {
-    log_error("cannot start the async handler worker (no free core)");
+    log_error("cannot start the async handler worker (no free core, no CPU agent)");
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
   return HSA_STATUS_SUCCESS;
@@ -135,6 +175,7 @@ hsa_status_t hsa_amd_signal_async_handler(hsa_signal_t signal, hsa_signal_condit
     return st;
   }
   event_notify(&rt.signal_event); /* the condition may hold already */
+  if (atomic_load(&served_by_agent)) cpu_agent_kick_async_server();
   return HSA_STATUS_SUCCESS;
 }
 
@@ -157,6 +198,7 @@ hsa_status_t hsa_amd_async_function(void (*callback)(void *arg), void *arg) {
   }
   atomic_fetch_add(&rt.signal_event.seq, 1); /* wake the worker unconditionally */
   plat_wake((const volatile uint32_t *)&rt.signal_event.seq);
+  if (atomic_load(&served_by_agent)) cpu_agent_kick_async_server();
   return HSA_STATUS_SUCCESS;
 }
 
@@ -168,6 +210,7 @@ void async_handlers_forget_signal(struct signal *s) {
     if (h->signal == s) {
       *p = h->next;
       atomic_fetch_sub(&s->waiters, 1);
+      atomic_fetch_sub(&pending, 1);
       free(h);
     } else {
       p = &h->next;
@@ -199,5 +242,7 @@ void async_handlers_fini(void) {
     free(c);
   }
   calls_tail = &calls;
+  atomic_store(&pending, 0);
+  atomic_store(&served_by_agent, false);
   lock_release(&lock);
 }
