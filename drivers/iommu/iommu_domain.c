@@ -362,8 +362,7 @@ int iommu_flush(struct iommu_device *dev) {
   return iommu_sync(dev->unit);
 }
 
-/* Every domain in use, each once: the attached devices' and the unity ones. */
-static unsigned all_domains(struct iommu_system *s, struct iommu_domain **out, unsigned max) {
+unsigned iommu_all_domains(struct iommu_system *s, struct iommu_domain **out, unsigned max) {
   unsigned n = 0;
   for (unsigned i = 0; i < IOMMU_MAX_DEVICES; i++) {
     struct iommu_domain *d = s->devices[i].in_use ? s->devices[i].domain : NULL;
@@ -387,8 +386,9 @@ int iommu_protect(uint64_t addr, uint64_t size, const char *what) {
   }
   s->protected_ranges[s->protected_count++] = (struct iommu_protected){addr, size, what};
   struct iommu_domain *domains[IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY];
-  unsigned n =
-      s->mode == IOMMU_MODE_ON ? all_domains(s, domains, IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY) : 0;
+  unsigned n = s->mode == IOMMU_MODE_ON
+                   ? iommu_all_domains(s, domains, IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY)
+                   : 0;
   bool sync[IVRS_MAX_IOMMUS] = {false};
   int err = 0;
   uint64_t start = iommu_page_down(addr), end = iommu_page_up(addr + size);
@@ -410,6 +410,25 @@ int iommu_protect(uint64_t addr, uint64_t size, const char *what) {
       if (e && !err) err = e;
     }
   return err;
+}
+
+bool iommu_memory_unreachable(void *ctx, uint64_t base, uint64_t size) {
+  struct iommu_system *s = ctx;
+  struct iommu_domain *domains[IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY];
+  unsigned n = iommu_all_domains(s, domains, IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY);
+  for (unsigned i = 0; i < n; i++)
+    for (uint64_t page = base; page < base + size; page += PAGE) {
+      uint64_t phys, page_size;
+      unsigned prot;
+      if (iopt_translate(&domains[i]->pt, page, 0, &phys, &page_size, &prot)) {
+        log_error(
+            "new memory for IOMMU page tables at 0x%llx is reachable by domain %u: not "
+            "taken (the %u tables reserved at boot are in use)",
+            (unsigned long long)base, domains[i]->id, s->memory.tables_in_use);
+        return false;
+      }
+    }
+  return true;
 }
 
 int iommu_set_fault_handler(struct iommu_device *dev, iommu_fault_fn fn, void *ctx) {

@@ -6,6 +6,7 @@
 
 #include "drivers/iommu/iommu_memory.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "lib/plat.h"
@@ -44,7 +45,46 @@ void *iommu_memory_alloc(struct iommu_memory *m, size_t size, size_t align, cons
   return p;
 }
 
-void *iommu_memory_table(struct iommu_memory *m) {
+/* One more chunk of page tables on the free list, recorded as IOMMU
+ * memory first. Memory a device can already reach is not taken. */
+static int add_chunk(struct iommu_memory *m) {
+  uint8_t *chunk = plat_dma_alloc(IOMMU_TABLE_CHUNK, IOMMU_TABLE_CHUNK);
+  if (!chunk) {
+    log_error("out of memory for IOMMU page tables (%u in use)", m->tables_in_use);
+    return -ENOMEM;
+  }
+  if (m->chunk_allowed &&
+      !m->chunk_allowed(m->chunk_allowed_ctx, (uint64_t)(uintptr_t)chunk, IOMMU_TABLE_CHUNK)) {
+    plat_dma_free(chunk, IOMMU_TABLE_CHUNK);
+    return -EPERM;
+  }
+  spin_lock(&m->lock);
+  struct iommu_extent *e = record_extent(m, chunk, IOMMU_TABLE_CHUNK, "page tables");
+  if (e) {
+    for (size_t off = 0; off < IOMMU_TABLE_CHUNK; off += TABLE_SIZE) {
+      *(void **)(chunk + off) = m->free_tables;
+      m->free_tables = chunk + off;
+    }
+  }
+  spin_unlock(&m->lock);
+  if (!e) {
+    plat_dma_free(chunk, IOMMU_TABLE_CHUNK);
+    log_error("no room to record more IOMMU page-table memory (%d extents in use)",
+              IOMMU_MEM_MAX_EXTENTS);
+    return -ENOMEM;
+  }
+  return 0;
+}
+
+int iommu_memory_reserve_tables(struct iommu_memory *m, unsigned chunks) {
+  for (unsigned i = 0; i < chunks; i++) {
+    int err = add_chunk(m);
+    if (err) return err;
+  }
+  return 0;
+}
+
+static void *pop_table(struct iommu_memory *m) {
   spin_lock(&m->lock);
   void *t = m->free_tables;
   if (t) {
@@ -52,20 +92,13 @@ void *iommu_memory_table(struct iommu_memory *m) {
     m->tables_in_use++;
   }
   spin_unlock(&m->lock);
-  if (!t) {
-    /* A new chunk, recorded as IOMMU memory before any table in it is used. */
-    uint8_t *chunk = iommu_memory_alloc(m, IOMMU_TABLE_CHUNK, IOMMU_TABLE_CHUNK, "page tables");
-    if (!chunk) return NULL;
-    spin_lock(&m->lock);
-    for (size_t off = TABLE_SIZE; off < IOMMU_TABLE_CHUNK; off += TABLE_SIZE) {
-      *(void **)(chunk + off) = m->free_tables;
-      m->free_tables = chunk + off;
-    }
-    m->tables_in_use++;
-    spin_unlock(&m->lock);
-    t = chunk;
-  }
-  memset(t, 0, TABLE_SIZE);
+  return t;
+}
+
+void *iommu_memory_table(struct iommu_memory *m) {
+  void *t = pop_table(m);
+  if (!t && add_chunk(m) == 0) t = pop_table(m);
+  if (t) memset(t, 0, TABLE_SIZE);
   return t;
 }
 

@@ -4,15 +4,17 @@
  *
  * All of it comes from plat_dma_alloc and is kept in a short list of
  * extents that no device may be given (iommu_map refuses them): a device
- * that could write the IOMMU's tables could give itself any access. The
- * memory was free when taken, so no device holds it unless a driver freed
- * memory it had left mapped. Page tables come from chunks of
- * IOMMU_TABLE_CHUNK bytes carved into 4 KiB pages, so that the list stays
- * short however many tables there are.
+ * that could write the IOMMU's tables could give itself any access. Page
+ * tables come from chunks of IOMMU_TABLE_CHUNK bytes carved into 4 KiB
+ * pages, so that the list stays short however many tables there are; a
+ * reserve of them is taken before any device is attached. A chunk taken
+ * later must pass chunk_allowed (no device reaches it yet), since a driver
+ * may have mapped free memory for its device (a GPU given "all RAM").
  */
 #ifndef DRIVERS_IOMMU_IOMMU_MEMORY_H
 #define DRIVERS_IOMMU_IOMMU_MEMORY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +34,8 @@ struct iommu_memory {
   unsigned extent_count;
   void *free_tables; /* free 4 KiB table pages, linked through their first word */
   unsigned tables_in_use;
+  bool (*chunk_allowed)(void *ctx, uint64_t base, uint64_t size);
+  void *chunk_allowed_ctx;
 };
 
 void iommu_memory_init(struct iommu_memory *m);
@@ -40,7 +44,12 @@ void iommu_memory_init(struct iommu_memory *m);
  * recorded as an extent. NULL when out of memory or extents. */
 void *iommu_memory_alloc(struct iommu_memory *m, size_t size, size_t align, const char *what);
 
-/* A zeroed 4 KiB page table; NULL when out of memory. */
+/* Puts `chunks` chunks of page tables on the free list. 0, -ENOMEM, or
+ * -EPERM (a new chunk failed chunk_allowed). */
+int iommu_memory_reserve_tables(struct iommu_memory *m, unsigned chunks);
+
+/* A zeroed 4 KiB page table; NULL when out of memory (or when the memory
+ * that could be added is reachable by a device). */
 void *iommu_memory_table(struct iommu_memory *m);
 void iommu_memory_table_free(struct iommu_memory *m, void *table);
 

@@ -21,6 +21,11 @@
  * few regions more. */
 #define IOMMU_MAX_PROTECTED 320
 #define IOMMU_MAX_UNITY     32
+/* Page tables reserved before any device is attached: 4 MiB, 1024 tables.
+ * A domain mapping all RAM with large pages needs a few tables per
+ * protected range it skips (about 110 on QEMU's 1 GiB); later growth only
+ * takes memory no device reaches (iommu_memory_unreachable). */
+#define IOMMU_TABLE_RESERVE_CHUNKS 16
 
 struct iommu_domain {
   uint16_t id;
@@ -124,6 +129,13 @@ int iommu_map_unprotected_locked(struct iommu_system *s, struct iommu_domain *d,
  * into d. With the lock held. */
 int iommu_map_unity_locked(struct iommu_system *s, struct iommu_domain *d, uint16_t segment,
                            uint16_t devid, uint16_t requester, const char *who);
+/* Every domain in use, each once: the attached devices' and the unity
+ * ones. With the lock held. */
+unsigned iommu_all_domains(struct iommu_system *s, struct iommu_domain **out, unsigned max);
+/* iommu_memory's chunk_allowed: true when no domain maps any page of
+ * [base, base + size). With the lock held (every table allocation after
+ * the start is). */
+bool iommu_memory_unreachable(void *ctx, uint64_t base, uint64_t size);
 /* Points a device ID's DTE at what it has without a driver: its unity
  * domain, or blocked (passthrough mode: untranslated). With the lock held. */
 void iommu_set_default_dte(struct iommu_system *s, struct iommu_unit *unit, uint16_t devid);

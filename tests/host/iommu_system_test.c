@@ -501,3 +501,32 @@ TEST(iommu_system_takes_over_from_firmware) {
   ASSERT_FALSE(dma(EDU, 0x1000, true));
   iommu_system_stop(&sys);
 }
+
+TEST(iommu_system_page_tables_never_reachable) {
+  /* A GPU-like device given "all memory" (minus the protected parts), then
+   * another device that needs more page tables than the boot reserve: new
+   * table memory would be reachable by the first device, so it is not
+   * taken, and the map fails instead. */
+  load_ivrs();
+  start(IOMMU_MODE_ON, IOMMU_EFR_IA_SUP);
+  struct iommu_device *gpu, *other;
+  ASSERT_EQ(iommu_attach(0, EDU, "gpu-like", &gpu), 0);
+  ASSERT_EQ(iommu_map_allowed(gpu, 0x1000, (1ull << 47) - 0x1000, IOMMU_READ | IOMMU_WRITE), 0);
+  ASSERT_EQ(iommu_flush(gpu), 0);
+  ASSERT_EQ(iommu_attach(0, ROOT_PORT_DEV, "other", &other), 0);
+  int err = 0;
+  unsigned mapped = 0;
+  for (uint64_t a = 1ull << 40; !err && mapped < 4096; a += 1ull << 21, mapped++)
+    err = iommu_map(other, a, 0x1000, IOMMU_READ);
+  ASSERT_EQ(err, -ENOMEM);
+  ASSERT_GT(mapped, 500); /* the reserve lasted that long */
+  /* Nothing the IOMMU reads is reachable by the device that maps all memory. */
+  struct iommu_extent ext[IOMMU_MEM_MAX_EXTENTS];
+  unsigned n = iommu_memory_extents(&sys.memory, ext, IOMMU_MEM_MAX_EXTENTS);
+  ASSERT_GT(n, IOMMU_TABLE_RESERVE_CHUNKS);
+  for (unsigned i = 0; i < n; i++)
+    for (uint64_t p = ext[i].base; p < ext[i].base + ext[i].size; p += 4096)
+      ASSERT_FALSE(iommu_can_reach(gpu, p, IOMMU_WRITE));
+  ASSERT_TRUE(iommu_can_reach(gpu, 0x12345000, IOMMU_WRITE));
+  iommu_system_stop(&sys);
+}
