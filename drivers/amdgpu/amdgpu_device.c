@@ -68,14 +68,20 @@ static int probe_pci(struct amdgpu_device *dev) {
     return -ENODEV;
   }
   /* BAR0 frame buffer, BAR2 doorbells, BAR5 registers (Linux
-   * amdgpu_device_init: rmmio from BAR5 on SOC15, doorbells BAR2). */
+   * amdgpu_device_init: rmmio from BAR5 on SOC15, doorbells BAR2). Sized
+   * with memory decoding off, so that the all-ones probe value never
+   * claims addresses (PCI Local Bus Spec 3.0, 6.2.5.1 implementation note). */
   static const int bars[] = {0, 2, 5};
+  uint32_t cmd = dev->bus->config_read(dev, PCI_COMMAND) & 0xffff;
+  dev->bus->config_write(dev, PCI_COMMAND, cmd & ~(uint32_t)PCI_COMMAND_MEMORY);
   for (int i = 0; i < 3; i++) {
     int r = size_bar(dev, bars[i]);
-    if (r) return r;
+    if (r) {
+      dev->bus->config_write(dev, PCI_COMMAND, cmd);
+      return r;
+    }
   }
-  uint32_t cmd = dev->bus->config_read(dev, PCI_COMMAND);
-  dev->bus->config_write(dev, PCI_COMMAND, (cmd & 0xffff) | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+  dev->bus->config_write(dev, PCI_COMMAND, cmd | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
   uint32_t strap = dev->bus->mmio_read(dev, STRAP0_ABSOLUTE * 4);
   if (strap == 0xffffffffu) {
     log_error("%04x:%04x: registers do not answer (BAR5 reads all ones)", dev->vendor_id, dev->device_id);

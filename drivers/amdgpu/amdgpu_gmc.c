@@ -102,6 +102,15 @@ static int map_ram_range(void *ctx, uint64_t start, uint64_t size) {
                         GMC_PTE_WRITEABLE | GMC_PTE_EXECUTABLE | GMC_PTE_MTYPE(GMC_MTYPE_NC));
 }
 
+/* RAM ranges of the platform at bring-up, counted for the boot log. */
+struct ram_count { struct amdgpu_device *dev; uint32_t ranges; uint64_t bytes; };
+static int map_boot_ram_range(void *ctx, uint64_t start, uint64_t size) {
+  struct ram_count *c = ctx;
+  c->ranges++;
+  c->bytes += size;
+  return map_ram_range(c->dev, start, size);
+}
+
 int gmc_init_sw(struct amdgpu_device *dev) {
   struct amdgpu_gmc *g = &dev->gmc;
   /* Where the BIOS placed the frame buffer (Linux mmhub_v1_0_get_fb_location,
@@ -133,7 +142,8 @@ int gmc_init_sw(struct amdgpu_device *dev) {
 
   /* The single address space: every RAM page at its CPU address, the
    * carve-out at its BAR0 address as local memory. */
-  int r = amdgpu_for_each_ram_range(map_ram_range, dev);
+  struct ram_count ram = {dev, 0, 0};
+  int r = amdgpu_for_each_ram_range(map_boot_ram_range, &ram);
   if (!r)
     r = gmc_vm_map(dev, &g->compute_vm, dev->bar_address[0], g->fb_physical, g->vram_size,
                    GMC_PTE_VALID | GMC_PTE_READABLE | GMC_PTE_WRITEABLE | GMC_PTE_EXECUTABLE |
@@ -146,9 +156,11 @@ int gmc_init_sw(struct amdgpu_device *dev) {
            (unsigned long long)(g->vram_size >> 20), (unsigned long long)g->fb_start,
            (unsigned long long)g->fb_physical, (unsigned long long)(g->gart_size >> 20),
            (unsigned long long)g->gart_start);
-  log_info("compute VMIDs %d-%d: %d page-table pages map RAM at CPU addresses, carve-out at 0x%llx",
+  log_info("compute VMIDs %d-%d: %d page-table pages map RAM at CPU addresses (%u ranges, %llu MiB), "
+           "carve-out at 0x%llx",
            AMDGPU_COMPUTE_VMID_FIRST, AMDGPU_COMPUTE_VMID_FIRST + AMDGPU_COMPUTE_VMID_COUNT - 1,
-           g->compute_vm.table_pages, (unsigned long long)dev->bar_address[0]);
+           g->compute_vm.table_pages, ram.ranges, (unsigned long long)(ram.bytes >> 20),
+           (unsigned long long)dev->bar_address[0]);
   return 0;
 }
 

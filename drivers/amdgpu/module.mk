@@ -6,8 +6,28 @@ AMDGPU_PORTABLE_SRCS := drivers/amdgpu/amdgpu_chip.c drivers/amdgpu/amdgpu_reg.c
     drivers/amdgpu/amdgpu_vm.c drivers/amdgpu/amdgpu_ih.c drivers/amdgpu/amdgpu_gfx.c \
     drivers/amdgpu/amdgpu_local.c drivers/amdgpu/amdgpu_device.c drivers/amdgpu/amdgpu_bus_vapu.c \
     drivers/amdgpu/amdgpu_cp.c drivers/amdgpu/amdgpu_mqd.c drivers/amdgpu/amdgpu_queue.c
-# The image gets the driver with its platform files (PCI probe, RAM map,
-# MSI) once the kernel's PCI and MSI interfaces land; until then it has none.
-AMDGPU_SRCS      :=
+# The image gets the driver with its platform files: the PCI probe and the
+# vapu= option, the PCI binding, the RAM map from the firmware's memory
+# map, the model's MSI as an IPI.
+AMDGPU_SRCS      := $(AMDGPU_PORTABLE_SRCS) drivers/amdgpu/amdgpu_probe_efi.c \
+    drivers/amdgpu/amdgpu_bus_pci.c drivers/amdgpu/amdgpu_ram_efi.c drivers/amdgpu/amdgpu_msi_efi.c
 AMDGPU_HOST_SRCS := $(AMDGPU_PORTABLE_SRCS) drivers/amdgpu/amdgpu_ram_host.c \
     drivers/amdgpu/amdgpu_msi_host.c drivers/amdgpu/amdgpu_probe_host.c
+
+# The boot image with the virtual APU (issue 5's QEMU check): the driver's
+# tests and the GPU tests run on the model, which runs on a core of its own;
+# the boot log must show every block of the bring-up and the compute VMIDs'
+# page tables mapping the address space.
+AMDGPU_IMAGE_LOG_CHECKS := --expect-log 'soc15 init_sw done' --expect-log 'psp init_hw done' \
+    --expect-log 'smu init_hw done' --expect-log 'nbio init_hw done' --expect-log 'gmc init_sw done' \
+    --expect-log 'gmc init_hw done' --expect-log 'ih init_hw done' --expect-log 'gfx init_hw done' \
+    --expect-log 'cp init_hw done' --expect-log 'page-table pages map RAM at CPU addresses' \
+    --expect-log 'MEC running' --expect-log 'raven up in' 
+TEST_SUITES += image-vapu-raven
+.PHONY: suite-image-vapu-raven
+suite-image-vapu-raven: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
+	$(Q)qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp 4 --timeout $(IMAGE_TEST_TIMEOUT) \
+	    --log $(BUILD)/test-logs/image-vapu-raven.serial.log \
+	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) \
+	    $(AMDGPU_IMAGE_LOG_CHECKS) \
+	    $(BUILD)/test.efi vapu=raven 'test=$(or $(TESTS),amdgpu_*$(comma)vapu_*$(comma)gpu_*)'

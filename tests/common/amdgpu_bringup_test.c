@@ -7,10 +7,12 @@
 #include "drivers/amdgpu/amdgpu_vapu.h"
 #include "lib/plat.h"
 #include "lib/test.h"
+#include "tests/common/amdgpu_test_util.h"
 
 #define TEST_CARVEOUT (32ull << 20)
 
 static int probe(enum vapu_chip_id chip, const struct vapu_faults *faults, struct amdgpu_device **dev) {
+  amdgpu_test_need_model();
   struct vapu_config config = {.chip = chip, .carveout_bytes = TEST_CARVEOUT};
   if (faults) config.faults = *faults;
   return amdgpu_vapu_probe(&config, dev);
@@ -77,6 +79,7 @@ TEST(amdgpu_raven2_is_told_apart_by_revision_strap) {
 }
 
 TEST(amdgpu_harvested_cus_are_not_counted) {
+  amdgpu_test_need_model();
   struct vapu_config config = {.chip = VAPU_RAVEN, .carveout_bytes = TEST_CARVEOUT, .inactive_cus = 0x0c0};
   struct amdgpu_device *dev;
   ASSERT_EQ(amdgpu_vapu_probe(&config, &dev), 0);
@@ -120,6 +123,7 @@ TEST(amdgpu_bad_discovery_table_is_an_error) {
 
 TEST(amdgpu_discovery_parser_rejects_damaged_tables) {
   /* A good table from the model, then one byte wrong at a time in each part. */
+  amdgpu_test_need_model();
   struct vapu_config config = {.chip = VAPU_RENOIR, .carveout_bytes = TEST_CARVEOUT};
   struct vapu *v = vapu_create(&config);
   ASSERT_NOT_NULL(v);
@@ -157,16 +161,23 @@ TEST(amdgpu_missing_bar_is_a_clear_error) {
   }
 }
 
-TEST(amdgpu_init_finds_the_host_virtual_apu) {
-  /* HSAR_OPTIONS is not set by the test runner: the default chip. */
-  int n = amdgpu_init();
-  ASSERT_EQ(n, 1);
-  ASSERT_EQ(amdgpu_init(), 1); /* idempotent */
-  struct amdgpu_device_info info;
-  ASSERT_EQ(amdgpu_device_query(amdgpu_device_get(0), &info), 0);
-  ASSERT_NULL(amdgpu_device_get(1));
+TEST(amdgpu_init_finds_the_virtual_apu_asked_for) {
+  /* The host always has the model (default raven); the image has it when
+   * booted with vapu=<chip>, and QEMU has no GPU of its own. */
   const char *opt = plat_option("vapu");
-  ASSERT_STR_EQ(info.chip_name, opt && *opt ? opt : "raven");
+  bool host = strcmp(plat_name(), "host") == 0;
+  int want = host || opt ? 1 : 0;
+  if (want) amdgpu_test_need_model();
+  ASSERT_EQ(amdgpu_init(), want);
+  ASSERT_EQ(amdgpu_init(), want); /* idempotent */
+  ASSERT_EQ(amdgpu_device_count(), want);
+  if (want) {
+    struct amdgpu_device_info info;
+    ASSERT_EQ(amdgpu_device_query(amdgpu_device_get(0), &info), 0);
+    ASSERT_TRUE(info.virtual_apu);
+    ASSERT_STR_EQ(info.chip_name, opt && *opt ? opt : "raven");
+  }
+  ASSERT_NULL(amdgpu_device_get(want));
   amdgpu_fini();
   ASSERT_EQ(amdgpu_device_count(), 0);
 }

@@ -10,7 +10,7 @@
 #include "drivers/amdgpu/regs/gmc_v9_pte.h"
 #include "lib/plat.h"
 #include "lib/test.h"
-#include "tests/host/amdgpu_test_util.h"
+#include "tests/common/amdgpu_test_util.h"
 
 #define UNMAPPED_VA 0x0000800012345000ull /* above every user-space address of the host */
 

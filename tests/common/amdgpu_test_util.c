@@ -1,5 +1,5 @@
 /* amdgpu_test_util.c - helpers of the driver's tests (amdgpu_test_util.h). */
-#include "tests/host/amdgpu_test_util.h"
+#include "tests/common/amdgpu_test_util.h"
 
 #include <errno.h>
 #include <string.h>
@@ -7,6 +7,7 @@
 #include <hsa/hsa.h>
 
 #include "lib/plat.h"
+#include "lib/test.h"
 
 #define WAIT_LIMIT_NS 2000000000ull
 
@@ -16,7 +17,12 @@ static void record_fault(void *ctx, const struct amdgpu_fault *f) {
   __atomic_add_fetch(&log->count, 1, __ATOMIC_RELEASE);
 }
 
+void amdgpu_test_need_model(void) {
+  if (plat_worker_slots() < 1) test_skip("the virtual APU needs a core of its own");
+}
+
 struct amdgpu_device *amdgpu_test_bring_up(enum vapu_chip_id chip, struct amdgpu_fault_log *log) {
+  amdgpu_test_need_model();
   struct vapu_config config = {.chip = chip, .carveout_bytes = AMDGPU_TEST_CARVEOUT};
   struct amdgpu_device *dev = NULL;
   if (amdgpu_vapu_probe(&config, &dev)) return NULL;

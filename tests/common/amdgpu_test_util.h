@@ -15,8 +15,12 @@ struct amdgpu_fault_log {
   struct amdgpu_fault last;
 };
 
+/* Skips the test when the virtual APU cannot run: it needs a core (image)
+ * or thread (host) of its own, and the image's smp1 runs have none. */
+void amdgpu_test_need_model(void);
+
 /* A device on a fresh model of `chip`; every fault goes to `log`. NULL if
- * the bring-up failed. */
+ * the bring-up failed. Skips like amdgpu_test_need_model. */
 struct amdgpu_device *amdgpu_test_bring_up(enum vapu_chip_id chip, struct amdgpu_fault_log *log);
 
 /* Waits (at most 2 s) until *counter reaches `n`; returns its value. The

@@ -6,8 +6,10 @@
 #include "drivers/amdgpu/amdgpu_vapu.h"
 #include "drivers/amdgpu/regs/gc_9_1.h"
 #include "lib/test.h"
+#include "tests/common/amdgpu_test_util.h"
 
 TEST(vapu_model_pci_bars_size_and_decode) {
+  amdgpu_test_need_model();
   struct vapu_config config = {.chip = VAPU_RENOIR, .carveout_bytes = 16ull << 20};
   struct vapu *v = vapu_create(&config);
   ASSERT_NOT_NULL(v);
@@ -31,6 +33,7 @@ TEST(vapu_model_pci_bars_size_and_decode) {
 }
 
 TEST(vapu_model_raven2_aperture_erratum) {
+  amdgpu_test_need_model();
   /* Without the driver's +1 the last 256 KiB of the frame buffer are out of
    * the system aperture on Raven2, not on Raven. */
   static const enum vapu_chip_id chips[] = {VAPU_RAVEN, VAPU_RAVEN2};

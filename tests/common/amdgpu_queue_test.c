@@ -13,7 +13,7 @@
 #include "drivers/amdgpu/regs/soc15_ih.h"
 #include "lib/plat.h"
 #include "lib/test.h"
-#include "tests/host/amdgpu_test_util.h"
+#include "tests/common/amdgpu_test_util.h"
 #include "vapu/cp.h"
 
 #define UNMAPPED_VA 0x0000800012345000ull
@@ -377,6 +377,7 @@ TEST(amdgpu_queue_abort_reports_the_runtime_status) {
 }
 
 TEST(amdgpu_queue_destroy_times_out_when_the_mec_holds_on) {
+  amdgpu_test_need_model();
   struct vapu_config config = {.chip = VAPU_RAVEN, .carveout_bytes = AMDGPU_TEST_CARVEOUT,
                                .faults.mec_ignores_dequeue = true};
   struct amdgpu_device *dev;

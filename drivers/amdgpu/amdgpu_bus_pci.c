@@ -1,0 +1,119 @@
+/* amdgpu_bus_pci.c - the bus ops bound to a board's GPU: ECAM configuration
+ * space, BAR5 registers by MMIO, MSI/MSI-X from kernel/msi.h, and the
+ * IOMMU domain that lets the GPU reach the single address space (every RAM
+ * range at its own address, the kernel's protected memory left out: its
+ * DMA never reaches page tables, stacks or text). */
+#define LOG_TAG "amdgpu"
+#include <errno.h>
+#include <stdlib.h>
+
+#include "boot/boot_info.h"
+#include "drivers/amdgpu/amdgpu_efi.h"
+#include "drivers/amdgpu/amdgpu_vapu.h"
+#include "drivers/iommu/iommu.h"
+#include "kernel/kernel.h"
+#include "kernel/msi.h"
+#include "kernel/vm.h"
+#include "lib/plat.h"
+
+struct pci_binding {
+  struct pci_function *f;
+  volatile uint32_t *registers; /* BAR5 */
+  uint64_t register_bytes;
+  struct iommu_device *iommu;
+};
+
+static struct pci_binding *binding(struct amdgpu_device *dev) { return dev->bus_ctx; }
+
+static uint32_t config_read(struct amdgpu_device *dev, uint16_t offset) {
+  return pci_read32(binding(dev)->f, offset);
+}
+static void config_write(struct amdgpu_device *dev, uint16_t offset, uint32_t value) {
+  pci_write32(binding(dev)->f, offset, value);
+}
+
+/* BAR5 reads before the driver enabled decoding (the strap read during the
+ * probe happens after) would be master aborts: all ones, like silicon. */
+static uint32_t mmio_read(struct amdgpu_device *dev, uint32_t byte_offset) {
+  struct pci_binding *b = binding(dev);
+  if (!b->registers || byte_offset + 4 > b->register_bytes) return 0xffffffffu;
+  return b->registers[byte_offset / 4];
+}
+static void mmio_write(struct amdgpu_device *dev, uint32_t byte_offset, uint32_t value) {
+  struct pci_binding *b = binding(dev);
+  if (b->registers && byte_offset + 4 <= b->register_bytes) b->registers[byte_offset / 4] = value;
+}
+
+static void msi_handler(void *ctx) { amdgpu_ih_interrupt(ctx); }
+
+static int enable_msi(struct amdgpu_device *dev) {
+  struct pci_function *f = binding(dev)->f;
+  int n = msi_alloc(f, 1, MSI_ALLOW_MSI | MSI_ALLOW_MSIX);
+  if (n < 0) {
+    log_error("%s: no MSI/MSI-X vector (%d)", dev->chip->name, n);
+    return n;
+  }
+  return msi_set_handler(f, 0, msi_handler, dev);
+}
+
+static void disable_msi(struct amdgpu_device *dev) { msi_free(binding(dev)->f); }
+
+static void release(struct amdgpu_device *dev) {
+  struct pci_binding *b = binding(dev);
+  if (b->iommu) iommu_detach(b->iommu);
+  b->f->driver_data = NULL;
+  free(b);
+  dev->bus_ctx = NULL;
+}
+
+static const struct amdgpu_bus_ops pci_bus = {
+    .name = "pci", .config_read = config_read, .config_write = config_write,
+    .mmio_read = mmio_read, .mmio_write = mmio_write, .enable_msi = enable_msi,
+    .disable_msi = disable_msi, .release = release,
+};
+
+/* The GPU reaches all RAM (the compute VMIDs map it) but never the
+ * kernel's protected memory. */
+static int map_ram_for_dma(struct iommu_device *iommu) {
+  const struct boot_info *info = kernel_boot_info();
+  for (uint32_t i = 0; i < info->mem_count; i++) {
+    const struct boot_mem_range *m = &info->mem[i];
+    if (!boot_mem_type_is_ram(m->type)) continue;
+    int r = iommu_map_allowed(iommu, m->base, m->pages * 4096, IOMMU_READ | IOMMU_WRITE);
+    if (r && r != -EEXIST) return r;
+  }
+  return iommu_flush(iommu);
+}
+
+int amdgpu_bus_pci_attach(struct amdgpu_device *dev, struct pci_function *f) {
+  struct pci_binding *b = calloc(1, sizeof *b);
+  if (!b) return -ENOMEM;
+  b->f = f;
+  dev->bus = &pci_bus;
+  dev->bus_ctx = b;
+  char name[16];
+  pci_function_name(f, name);
+  /* Registers, frame buffer and doorbells are device memory: uncached. */
+  static const int bars[] = {0, 2, 5};
+  for (int i = 0; i < 3; i++) {
+    const struct pci_bar *bar = &f->bars[bars[i]];
+    if (bar->kind != PCI_BAR_MEM32 && bar->kind != PCI_BAR_MEM64) continue; /* the probe says which */
+    if (vm_map_mmio(bar->base, bar->size)) return -ENOMEM;
+  }
+  if (f->bars[5].size) {
+    b->registers = (volatile uint32_t *)(uintptr_t)f->bars[5].base;
+    b->register_bytes = f->bars[5].size;
+  }
+  int r = iommu_attach(f->segment, IOMMU_BDF(f->bus, f->device, f->function), "amdgpu", &b->iommu);
+  if (r == -ENODEV) {
+    b->iommu = NULL; /* no IOMMU translates it (logged by the IOMMU driver) */
+  } else if (r) {
+    log_error("%s: the IOMMU cannot take the GPU (%d): not started", name, r);
+    return r;
+  } else if ((r = map_ram_for_dma(b->iommu)) != 0) {
+    log_error("%s: cannot map RAM for the GPU in the IOMMU (%d)", name, r);
+    return r;
+  }
+  f->driver_data = dev;
+  return 0;
+}
