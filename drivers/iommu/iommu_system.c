@@ -315,6 +315,28 @@ static void features_text(uint64_t efr, char *buf, size_t size) {
       len += (size_t)snprintf(buf + len, len < size ? size - len : 0, " %s", names[i]);
 }
 
+/* The IOMMU's own memory, neighbouring extents of one kind merged (the
+ * page-table reserve is many chunks in a row). */
+static void log_iommu_memory(struct iommu_system *s) {
+  struct iommu_extent ext[IOMMU_MEM_MAX_EXTENTS];
+  unsigned n = iommu_memory_extents(&s->memory, ext, IOMMU_MEM_MAX_EXTENTS);
+  if (n > IOMMU_MEM_MAX_EXTENTS) n = IOMMU_MEM_MAX_EXTENTS;
+  for (unsigned i = 1; i < n; i++) /* by address */
+    for (unsigned j = i; j > 0 && ext[j - 1].base > ext[j].base; j--) {
+      struct iommu_extent t = ext[j];
+      ext[j] = ext[j - 1];
+      ext[j - 1] = t;
+    }
+  for (unsigned i = 0; i < n;) {
+    uint64_t base = ext[i].base, end = ext[i].base + ext[i].size;
+    const char *what = ext[i].what;
+    for (i++; i < n && ext[i].base == end && strcmp(ext[i].what, what) == 0; i++)
+      end += ext[i].size;
+    log_info("protected from every device: 0x%llx-0x%llx IOMMU %s", (unsigned long long)base,
+             (unsigned long long)(end - 1), what);
+  }
+}
+
 void iommu_log_state(void) {
   struct iommu_system *s = iommu_current();
   if (!s) {
@@ -342,11 +364,7 @@ void iommu_log_state(void) {
              (unsigned long long)s->protected_ranges[i].base,
              (unsigned long long)(s->protected_ranges[i].base + s->protected_ranges[i].size - 1),
              s->protected_ranges[i].what);
-  struct iommu_extent ext[IOMMU_MEM_MAX_EXTENTS];
-  unsigned n = iommu_memory_extents(&s->memory, ext, IOMMU_MEM_MAX_EXTENTS);
-  for (unsigned i = 0; i < n && i < IOMMU_MEM_MAX_EXTENTS; i++)
-    log_info("protected from every device: 0x%llx-0x%llx IOMMU %s", (unsigned long long)ext[i].base,
-             (unsigned long long)(ext[i].base + ext[i].size - 1), ext[i].what);
+  log_iommu_memory(s);
   for (unsigned i = 0; i < IOMMU_MAX_DEVICES; i++) {
     const struct iommu_device *dev = &s->devices[i];
     if (!dev->in_use) continue;

@@ -123,6 +123,7 @@ TEST(iommu_system_mapped_dma_lands_and_unmap_revokes) {
   ASSERT_FALSE(dma(EDU, a + 0x20000, true)); /* read only */
   ASSERT_TRUE(iommu_can_reach(edu, a + 0x8000, IOMMU_WRITE));
   ASSERT_FALSE(iommu_can_reach(edu, a + 0x20000, IOMMU_WRITE));
+  iommu_log_state(); /* (shown with HSAR_OPTIONS=loglevel=info) */
   /* Other devices stay blocked. */
   ASSERT_FALSE(dma(ROOT_PORT_DEV, a, false));
   /* The DTE: page table root and levels, both rights, its domain. */
