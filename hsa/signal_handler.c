@@ -190,6 +190,7 @@ hsa_status_t hsa_amd_async_function(void (*callback)(void *arg), void *arg) {
   if (st == HSA_STATUS_SUCCESS) {
     *calls_tail = c;
     calls_tail = &c->next;
+    atomic_fetch_add(&pending, 1);
   }
   lock_release(&lock);
   if (st != HSA_STATUS_SUCCESS) {
