@@ -296,8 +296,16 @@ TEST(iommu_system_ivmd_unity_ranges_are_honoured) {
       IVMD_ONE, IVMD_FLAG_UNITY | IVMD_FLAG_IR | IVMD_FLAG_IW, 0, EDU, EDU, 0x1000000, 0x10000};
   ivrs.ivmds[1] =
       (struct ivrs_ivmd){IVMD_ALL, IVMD_FLAG_UNITY | IVMD_FLAG_IR, 0, 0, 0xffff, 0x2000000, 0x800};
-  ivrs.ivmd_count = 2;
+  /* An exclusion range for the devices behind the PCIe root port (bus 1),
+   * unaligned: it becomes a read-write unity range of whole pages. */
+  ivrs.ivmds[2] =
+      (struct ivrs_ivmd){IVMD_RANGE, IVMD_FLAG_EXCL, 0, 0x0100, 0x01ff, 0x3000800, 0x1000};
+  ivrs.ivmd_count = 3;
   start(IOMMU_MODE_ON, IOMMU_EFR_IA_SUP);
+  ASSERT_TRUE(dma(ROOT_PORT_DEV, 0x3000000, true));
+  ASSERT_TRUE(dma(ROOT_PORT_DEV, 0x3001ff8, true));
+  ASSERT_FALSE(dma(ROOT_PORT_DEV, 0x3002000, true));
+  ASSERT_FALSE(dma(EDU, 0x3000000, false));
   ASSERT_TRUE(dma(EDU, 0x1000000, true));
   ASSERT_TRUE(dma(EDU, 0x100fff8, false));
   ASSERT_FALSE(dma(EDU, 0x1010000, false));
@@ -305,7 +313,7 @@ TEST(iommu_system_ivmd_unity_ranges_are_honoured) {
   ASSERT_TRUE(dma(ROOT_PORT_DEV, 0x2000000, false));
   ASSERT_FALSE(dma(ROOT_PORT_DEV, 0x2000000, true));
   ASSERT_FALSE(dma(ROOT_PORT_DEV, 0x1000000, false));
-  ASSERT_EQ(sys.unity_count, 2); /* {edu's + all}, {all} */
+  ASSERT_EQ(sys.unity_count, 3); /* {edu's + all}, {all}, {all + bus 1's} */
   struct iommu_device *edu;
   ASSERT_EQ(iommu_attach(0, EDU, "edu", &edu), 0);
   ASSERT_TRUE(dma(EDU, 0x1000000, true));
