@@ -43,3 +43,22 @@ $(VAPU_ISA_TESTS): $(call host_asan_obj,$(LIB_SRCS) $(HOST_PLAT_SRCS) $(VAPU_ISA
 vapu-isa-tests: $(VAPU_ISA_TESTS) $(VAPU_ISA_OBJS) $(VAPU_ISA_DIS)
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    $(VAPU_ISA_TESTS) '$(or $(TESTS),vapu_isa_*)'
+
+# Interpreter throughput (tests/vapu_isa/vapu_isa_bench.c), one host
+# thread, optimised build: run by `make bench`.
+BENCH_VAPU_ISA := $(HOST_DIR)/bin/bench-vapu-isa
+$(call host_obj,tests/vapu_isa/vapu_isa_bench.c): HOST_CPPFLAGS += -DVAPU_ISA_BUILD_DIR='"$(abspath $(BUILD))"'
+$(BENCH_VAPU_ISA): $(call host_obj,$(LIB_SRCS) $(HOST_PLAT_SRCS) $(VAPU_ISA_SRCS) $(LOADER_SRCS) \
+                     tests/host/vapu_isa_harness.c tests/vapu_isa/vapu_isa_bench.c)
+	@mkdir -p $(dir $@)
+	@echo "LD      $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LDLIBS)
+
+.PHONY: bench-vapu-isa
+bench-vapu-isa: $(BENCH_VAPU_ISA) $(KERNEL_CORPUS)
+	$(Q)$(BENCH_VAPU_ISA)
+bench: bench-vapu-isa
+
+# The interpreter's lane loops are written for the vectoriser: -O3 turns it
+# on fully in the host builds (the image build sets its own flags).
+$(call host_obj,$(VAPU_ISA_SRCS)): HOST_OPT := -O3

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hsa/loader/hidden_args.h"
-#include "hsa/loader/loader.h"
 #include "lib/test.h"
 #include "tests/common/kernel_corpus.h"
 #include "tests/host/vapu_isa_harness.h"
@@ -20,63 +18,30 @@ static void *gpu_alloc(void *ctx, size_t size) {
   return vi_alloc(ctx, size, VAPU_ACCESS_READ | VAPU_ACCESS_WRITE);
 }
 static void gpu_free(void *ctx, void *p) { vi_free(ctx, p); }
-static void *seg_alloc(void *ctx, size_t size, size_t align) {
-  (void)align; /* vi_alloc gives 256; the loader asks for no more on these objects */
-  return vi_alloc(ctx, size, VAPU_ACCESS_READ | VAPU_ACCESS_WRITE | VAPU_ACCESS_EXEC);
-}
-static void seg_free(void *ctx, void *p, size_t size) {
-  (void)size;
-  vi_free(ctx, p);
-}
-
-static bool resolve_external(void *ctx, const char *name, uint64_t *address) {
-  if (strcmp(name, "ext_offset") != 0) return false;
-  *address = (uint64_t)(uintptr_t)ctx;
-  return true;
-}
 
 /* Loads, dispatches and checks one variant; fails the test with the reason. */
 static void run_variant(const struct corpus_kernel *ck, const char *opt, int cov) {
   char path[512], why[256];
   corpus_code_object_path(path, sizeof path, VAPU_ISA_BUILD_DIR "/kernels", "gfx902", ck, opt, cov);
-  size_t size;
-  void *image = vi_read_file(path, &size);
-  if (!image) test_fail(__FILE__, __LINE__, "cannot read %s (make kernels builds it)", path);
-
   struct vi_env e;
   ASSERT_TRUE(vi_env_init(&e));
-  struct loader_code_object *co = NULL;
-  if (loader_code_object_parse(image, size, path, &co, why, sizeof why) != LOADER_OK)
-    test_fail(__FILE__, __LINE__, "%s: %s", path, why);
   int32_t *external = vi_alloc(&e, sizeof *external, VAPU_ACCESS_READ | VAPU_ACCESS_WRITE);
   ASSERT_NOT_NULL(external);
   *external = CORPUS_EXTERNAL_VALUE;
-  struct loader_memory_ops mem = {seg_alloc, seg_free, &e};
-  if (loader_code_object_load(co, &mem, resolve_external, external, why, sizeof why) != LOADER_OK)
-    test_fail(__FILE__, __LINE__, "%s: %s", path, why);
-  free(image);
-  const struct loader_symbol *sym = loader_code_object_symbol(co, ck->symbol);
-  ASSERT_NOT_NULL(sym);
-  ASSERT_NOT_NULL(sym->meta);
+  struct vi_code_object k;
+  if (!vi_code_object_load(&e, path, ck->symbol, external, &k, why, sizeof why))
+    test_fail(__FILE__, __LINE__, "%s", why);
 
   struct corpus_alloc alloc = {gpu_alloc, gpu_free, &e};
   struct corpus_dispatch d;
   ASSERT_TRUE(corpus_setup(ck, &alloc, &d));
-  uint32_t ksize = sym->meta->kernarg_segment_size;
-  uint8_t *kernarg = vi_alloc(&e, ksize + 64, VAPU_ACCESS_READ);
-  ASSERT_NOT_NULL(kernarg);
-  ASSERT_NE(corpus_pack_args(&d, kernarg, ksize), 0);
-  struct loader_dispatch ld = {.dims = d.dims};
-  for (unsigned i = 0; i < 3; i++) {
-    ld.workgroup_size[i] = d.workgroup[i];
-    ld.grid_size[i] = d.grid[i];
-  }
-  ld.private_base = (uint32_t)(VI_PRIVATE_BASE >> 32);
-  ld.shared_base = (uint32_t)(VI_SHARED_BASE >> 32);
-  if (loader_fill_hidden_args(sym->meta, &ld, kernarg, ksize, why, sizeof why) != LOADER_OK)
-    test_fail(__FILE__, __LINE__, "%s: hidden args: %s", path, why);
+  uint8_t args[256];
+  size_t n = corpus_pack_args(&d, args, sizeof args);
+  ASSERT_NE(n, 0);
+  void *kernarg = vi_kernarg(&e, &k, args, n, d.dims, d.grid, d.workgroup, why, sizeof why);
+  if (!kernarg) test_fail(__FILE__, __LINE__, "%s: %s", path, why);
 
-  struct vi_launch l = {.kernel_object = sym->address, .kernarg = kernarg};
+  struct vi_launch l = {.kernel_object = k.kernel_object, .kernarg = kernarg};
   for (unsigned i = 0; i < 3; i++) {
     l.grid[i] = d.grid[i];
     l.wg[i] = d.workgroup[i];
@@ -87,7 +52,7 @@ static void run_variant(const struct corpus_kernel *ck, const char *opt, int cov
     test_fail(__FILE__, __LINE__, "%s: %s: %s", path, vapu_result_name(r), stop.detail);
   if (!corpus_check(&d, why, sizeof why)) test_fail(__FILE__, __LINE__, "%s: %s", path, why);
   corpus_release(&d);
-  loader_code_object_destroy(co);
+  vi_code_object_release(&k);
   vi_env_fini(&e);
 }
 

@@ -13,6 +13,9 @@
 #include <hsa/amd_hsa_queue.h>
 #include <hsa/hsa.h>
 
+#include "hsa/loader/hidden_args.h"
+#include "hsa/loader/loader.h"
+
 #ifndef VAPU_ISA_BUILD_DIR
 #error "VAPU_ISA_BUILD_DIR: set by mk/vapu-isa.mk"
 #endif
@@ -249,4 +252,69 @@ const uint32_t *vi_asm_words(const struct vi_asm *a, const char *label, size_t *
   if (!text || !elf_symbol(a->image, a->image_size, label, &off) || off >= text->sh_size) return NULL;
   *count = (text->sh_size - off) / 4;
   return (const uint32_t *)(const void *)((const uint8_t *)a->image + text->sh_offset + off);
+}
+
+/* ---- Code objects ------------------------------------------------------------ */
+static void *seg_alloc(void *ctx, size_t size, size_t align) {
+  (void)align; /* vi_alloc gives 256, more than the corpus objects ask for */
+  return vi_alloc(ctx, size, VAPU_ACCESS_READ | VAPU_ACCESS_WRITE | VAPU_ACCESS_EXEC);
+}
+static void seg_free(void *ctx, void *p, size_t size) {
+  (void)size;
+  vi_free(ctx, p);
+}
+static bool resolve_external(void *ctx, const char *name, uint64_t *address) {
+  if (!ctx || strcmp(name, "ext_offset") != 0) return false;
+  *address = (uint64_t)(uintptr_t)ctx;
+  return true;
+}
+
+bool vi_code_object_load(struct vi_env *e, const char *path, const char *symbol, void *external,
+                         struct vi_code_object *out, char *why, size_t why_size) {
+  memset(out, 0, sizeof *out);
+  size_t size;
+  void *image = vi_read_file(path, &size);
+  if (!image) {
+    snprintf(why, why_size, "cannot read %s", path);
+    return false;
+  }
+  struct loader_memory_ops mem = {seg_alloc, seg_free, e};
+  bool ok = loader_code_object_parse(image, size, path, &out->co, why, why_size) == LOADER_OK &&
+            loader_code_object_load(out->co, &mem, resolve_external, external, why, why_size) == LOADER_OK;
+  free(image);
+  if (!ok) return false;
+  out->kernel = loader_code_object_symbol(out->co, symbol);
+  if (!out->kernel || !out->kernel->meta) {
+    snprintf(why, why_size, "%s: no kernel %s", path, symbol);
+    return false;
+  }
+  out->kernel_object = out->kernel->address;
+  out->kernarg_size = out->kernel->meta->kernarg_segment_size;
+  return true;
+}
+
+void vi_code_object_release(struct vi_code_object *k) {
+  loader_code_object_destroy(k->co);
+  memset(k, 0, sizeof *k);
+}
+
+void *vi_kernarg(struct vi_env *e, const struct vi_code_object *k, const void *explicit_args,
+                 size_t explicit_size, uint32_t dims, const uint32_t grid[3], const uint32_t wg[3],
+                 char *why, size_t why_size) {
+  uint8_t *kernarg = vi_alloc(e, k->kernarg_size + 64, VAPU_ACCESS_READ);
+  if (!kernarg || explicit_size > k->kernarg_size) {
+    snprintf(why, why_size, "kernarg: out of memory or %zu explicit bytes", explicit_size);
+    return NULL;
+  }
+  memcpy(kernarg, explicit_args, explicit_size);
+  struct loader_dispatch ld = {.dims = dims};
+  for (unsigned i = 0; i < 3; i++) {
+    ld.workgroup_size[i] = wg[i];
+    ld.grid_size[i] = grid[i];
+  }
+  ld.private_base = (uint32_t)(VI_PRIVATE_BASE >> 32);
+  ld.shared_base = (uint32_t)(VI_SHARED_BASE >> 32);
+  if (loader_fill_hidden_args(k->kernel->meta, &ld, kernarg, k->kernarg_size, why, why_size) != LOADER_OK)
+    return NULL;
+  return kernarg;
 }

@@ -86,6 +86,27 @@ bool vi_asm_offset(const struct vi_asm *a, const char *label, uint64_t *offset);
 /* Raw words of the code at `label`, for decoder tests. */
 const uint32_t *vi_asm_words(const struct vi_asm *a, const char *label, size_t *count);
 
+/* ---- Code objects (the corpus), through the product loader ---------------- */
+struct loader_code_object;
+struct loader_symbol;
+struct vi_code_object {
+  struct loader_code_object *co;
+  const struct loader_symbol *kernel; /* its kernel descriptor symbol */
+  uint64_t kernel_object;
+  uint32_t kernarg_size;
+};
+/* Loads the code object at `path` into GPU memory and finds `symbol`
+ * ("<name>.kd"); an undefined variable "ext_offset" resolves to `external`
+ * (GPU memory) when given. False with the reason in `why`. */
+bool vi_code_object_load(struct vi_env *e, const char *path, const char *symbol, void *external,
+                         struct vi_code_object *out, char *why, size_t why_size);
+void vi_code_object_release(struct vi_code_object *k);
+/* A kernarg segment in GPU memory: `explicit_args` bytes, then the hidden
+ * arguments the metadata asks for, for a `dims`-dimensional dispatch. */
+void *vi_kernarg(struct vi_env *e, const struct vi_code_object *k, const void *explicit_args,
+                 size_t explicit_size, uint32_t dims, const uint32_t grid[3], const uint32_t wg[3],
+                 char *why, size_t why_size);
+
 /* The .text section of an ELF object or code object: its bytes, size and
  * address. False if absent or out of the file. */
 bool vi_elf_text(const void *image, size_t size, const uint32_t **words, size_t *bytes,

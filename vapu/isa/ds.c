@@ -28,6 +28,17 @@ static inline uint64_t lds_load(struct wave *w, uint32_t addr, unsigned size) {
   if (p) memcpy(&v, p, size);
   return v;
 }
+/* The dword forms, most of the LDS traffic. */
+static inline uint32_t lds_load32(struct wave *w, uint32_t addr) {
+  const struct vapu_exec *x = w->x;
+  uint32_t v = 0;
+  if ((uint64_t)addr + 4 <= x->ds.lds_bytes) memcpy(&v, x->lds + addr, 4);
+  return v;
+}
+static inline void lds_store32(struct wave *w, uint32_t addr, uint32_t v) {
+  struct vapu_exec *x = w->x;
+  if ((uint64_t)addr + 4 <= x->ds.lds_bytes) memcpy(x->lds + addr, &v, 4);
+}
 static inline void lds_store(struct wave *w, uint32_t addr, unsigned size, uint64_t v) {
   uint8_t *p = lds_at(w, addr, size);
   if (p) memcpy(p, &v, size);
@@ -46,6 +57,10 @@ static inline void set_vreg64(struct wave *w, unsigned r, unsigned l, uint64_t v
 /* ---- Reads and writes ------------------------------------------------------- */
 /* Read `size` bytes, extend (sign if `sext`), into vdst (dwords > 1: vdst..). */
 static void ds_read(struct wave *w, const struct inst *in, unsigned size, bool sext) {
+  if (size == 4 && !sext) {
+    FOR_ACTIVE(w, l) w->v[in->vdst][l] = lds_load32(w, ds_addr(w, in, l));
+    return;
+  }
   FOR_ACTIVE(w, l) {
     uint32_t a = ds_addr(w, in, l);
     if (size <= 4) {
@@ -85,6 +100,10 @@ static void ds_read_u16_d16(struct wave *w, const struct inst *in) { ds_read_d16
 static void ds_read_u16_d16_hi(struct wave *w, const struct inst *in) { ds_read_d16(w, in, 2, false, true); }
 
 static void ds_write(struct wave *w, const struct inst *in, unsigned size, unsigned shift) {
+  if (size == 4) {
+    FOR_ACTIVE(w, l) lds_store32(w, ds_addr(w, in, l), w->v[in->vdata][l]);
+    return;
+  }
   FOR_ACTIVE(w, l) {
     uint32_t a = ds_addr(w, in, l);
     if (size <= 4) {
@@ -111,8 +130,8 @@ static void ds_read2(struct wave *w, const struct inst *in, unsigned size, unsig
     uint32_t a = w->v[in->vaddr][l];
     uint32_t a0 = a + o0 * stride, a1 = a + o1 * stride;
     for (unsigned i = 0; i < dw; i++) {
-      w->v[(in->vdst + i) & 255][l] = (uint32_t)lds_load(w, a0 + 4 * i, 4);
-      w->v[(in->vdst + dw + i) & 255][l] = (uint32_t)lds_load(w, a1 + 4 * i, 4);
+      w->v[(in->vdst + i) & 255][l] = lds_load32(w, a0 + 4 * i);
+      w->v[(in->vdst + dw + i) & 255][l] = lds_load32(w, a1 + 4 * i);
     }
   }
 }

@@ -171,6 +171,15 @@ double fp_fma64(double a, double b, double c, int scale, int mode) {
   return f64_from_bits(r | (uint64_t)neg << 63);
 }
 
+float fp_fma32_rne_slow(double p, double c, double s) {
+  double bb = s - p;
+  double err = (p - (s - bb)) + (c - bb); /* TwoSum: s + err == p + c exactly */
+  uint64_t sb = f64_bits(s);
+  if (err != 0 && !(sb & 1) && (sb & 0x7ff0000000000000ull) != 0x7ff0000000000000ull)
+    sb += ((err > 0) == (s > 0)) ? 1 : -1;
+  return (float)f64_from_bits(sb);
+}
+
 float fp_f64_to_f32(double d, int mode) {
   uint64_t b = f64_bits(d);
   int neg = (int)(b >> 63);

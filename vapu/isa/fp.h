@@ -78,19 +78,20 @@ uint16_t fp_f64_to_f16(double d, int mode);
 uint16_t fp_f32_to_f16(float f, int mode);
 float fp_f16_to_f32(uint16_t h); /* exact */
 
-/* Fused f32 multiply-add rounded to nearest-even, vector-friendly fast path:
- * exact product in double, TwoSum, round-to-odd, one final rounding. */
+/* Fused f32 multiply-add rounded to nearest-even. The product is exact in
+ * double; the double sum s rounds once more than an FMA would, which only
+ * matters when s lands exactly on a midpoint between two floats (its low 29
+ * bits 1000...0) or in the float denormal range (fewer bits): then the
+ * TwoSum error moves s one double ulp toward the exact value (round to
+ * odd), so the final rounding to float is the single rounding of p + c. */
+float fp_fma32_rne_slow(double p, double c, double s);
 static inline float fp_fma32_rne(float a, float b, float c) {
   double p = (double)a * (double)b; /* exact: 24 + 24 bits */
   double s = p + (double)c;
-  double bb = s - p;
-  double err = (p - (s - bb)) + ((double)c - bb); /* TwoSum: s + err == p + c exactly */
   uint64_t sb = f64_bits(s);
-  /* Round to odd: an inexact sum with an even last bit moves one ulp toward
-   * the exact value (err's side). Skipped for infinities and NaNs. */
-  if (err != 0 && !(sb & 1) && (sb & 0x7ff0000000000000ull) != 0x7ff0000000000000ull)
-    sb += ((err > 0) == (s > 0)) ? 1 : -1;
-  return (float)f64_from_bits(sb);
+  if (__builtin_expect((sb & 0x1fffffffull) == 0x10000000ull || (sb & 0x7ff0000000000000ull) < 0x3810000000000000ull, 0))
+    return fp_fma32_rne_slow(p, c, s);
+  return (float)s;
 }
 
 /* Exponent helpers for div_scale/div_fixup: unbiased exponent field. */

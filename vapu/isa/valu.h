@@ -57,6 +57,13 @@ unsigned vcc_dst(const struct inst *in);
 /* Carry-in / mask source: VCC for e32, src2 (an SGPR pair) for e64. */
 uint64_t vcc_src(struct wave *w, const struct inst *in);
 
+/* Lane mask from per-lane 0/1 bytes. */
+static inline uint64_t pack_lane_bits(const uint8_t *v) {
+  uint64_t m = 0;
+  for (unsigned l = 0; l < LANES; l++) m |= (uint64_t)v[l] << l;
+  return m;
+}
+
 static inline unsigned mode_round32(const struct wave *w) { return MODE_ROUND32(w->mode); }
 static inline unsigned mode_round64(const struct wave *w) { return MODE_ROUND64(w->mode); }
 

@@ -11,38 +11,37 @@
  */
 #include "vapu/isa/valu.h"
 
-/* Float condition on ordered (lt/eq/gt) outcome or unordered. */
-static inline bool fcond(unsigned c, bool lt, bool eq, bool gt) {
-  bool un = !lt && !eq && !gt;
+/* A compare's result from the lane masks of its three outcomes (less,
+ * equal, greater; none of them: unordered). Float conditions (bits 3:0):
+ * F LT EQ LE GT LG GE O U NGE NLG NGT NLE NEQ NLT TRU; the N* forms are the
+ * complements of GE, LG, GT, LE, EQ, LT, so code c >= 9 is ~cond(15 - c).
+ * Integer conditions (bits 2:0): F LT EQ LE GT NE GE T. */
+static uint64_t fcond(unsigned c, uint64_t lt, uint64_t eq, uint64_t gt) {
+  uint64_t un = ~(lt | eq | gt);
   switch (c) {
-  case 0: return false;
+  case 0: return 0;
   case 1: return lt;
   case 2: return eq;
-  case 3: return lt || eq;
+  case 3: return lt | eq;
   case 4: return gt;
-  case 5: return lt || gt;
-  case 6: return gt || eq;
-  case 7: return !un;
+  case 5: return lt | gt;
+  case 6: return gt | eq;
+  case 7: return ~un;
   case 8: return un;
-  case 9: return !(gt || eq);  /* nge */
-  case 10: return !(lt || gt); /* nlg */
-  case 11: return !gt;         /* ngt */
-  case 12: return !(lt || eq); /* nle */
-  case 13: return !eq;         /* neq */
-  case 14: return !lt;         /* nlt */
-  default: return true;
+  case 15: return ~0ull;
+  default: return ~fcond(15 - c, lt, eq, gt);
   }
 }
-static inline bool icond(unsigned c, bool lt, bool eq) {
+static uint64_t icond(unsigned c, uint64_t lt, uint64_t eq) {
   switch (c & 7) {
-  case 0: return false;
+  case 0: return 0;
   case 1: return lt;
   case 2: return eq;
-  case 3: return lt || eq;
-  case 4: return !lt && !eq;
-  case 5: return !eq;
-  case 6: return !lt;
-  default: return true;
+  case 3: return lt | eq;
+  case 4: return ~(lt | eq);
+  case 5: return ~eq;
+  case 6: return ~lt;
+  default: return ~0ull;
   }
 }
 
@@ -57,13 +56,12 @@ static void cmp_f32(struct wave *w, const struct inst *in) {
   uint32_t b0[LANES], b1[LANES], f0[LANES], f1[LANES];
   const uint32_t *s0 = vflush_in_f32(w, vsrc32(w, in, 0, b0), f0);
   const uint32_t *s1 = vflush_in_f32(w, vsrc32(w, in, 1, b1), f1);
-  unsigned c = in->opcode & 15;
-  uint64_t bits = 0;
+  uint8_t lt[LANES], eq[LANES], gt[LANES];
   FOR_LANES(l) {
     float a = f32_from_bits(s0[l]), b = f32_from_bits(s1[l]);
-    bits |= (uint64_t)fcond(c, a < b, a == b, a > b) << l;
+    lt[l] = a < b, eq[l] = a == b, gt[l] = a > b;
   }
-  write_cmp(w, in, bits);
+  write_cmp(w, in, fcond(in->opcode & 15, pack_lane_bits(lt), pack_lane_bits(eq), pack_lane_bits(gt)));
 }
 static void cmp_f64(struct wave *w, const struct inst *in) {
   uint64_t s0[LANES], s1[LANES];
@@ -71,64 +69,55 @@ static void cmp_f64(struct wave *w, const struct inst *in) {
   vsrc64(w, in, 1, s1);
   vflush_in_f64(w, s0);
   vflush_in_f64(w, s1);
-  unsigned c = in->opcode & 15;
-  uint64_t bits = 0;
+  uint8_t lt[LANES], eq[LANES], gt[LANES];
   FOR_LANES(l) {
     double a = f64_from_bits(s0[l]), b = f64_from_bits(s1[l]);
-    bits |= (uint64_t)fcond(c, a < b, a == b, a > b) << l;
+    lt[l] = a < b, eq[l] = a == b, gt[l] = a > b;
   }
-  write_cmp(w, in, bits);
+  write_cmp(w, in, fcond(in->opcode & 15, pack_lane_bits(lt), pack_lane_bits(eq), pack_lane_bits(gt)));
 }
 static void cmp_f16(struct wave *w, const struct inst *in) {
   uint32_t b0[LANES], b1[LANES], f0[LANES], f1[LANES];
   const uint32_t *s0 = vflush_in_f16(w, vsrc32(w, in, 0, b0), f0);
   const uint32_t *s1 = vflush_in_f16(w, vsrc32(w, in, 1, b1), f1);
-  unsigned c = in->opcode & 15;
-  uint64_t bits = 0;
+  uint8_t lt[LANES], eq[LANES], gt[LANES];
   FOR_LANES(l) {
     float a = fp_f16_to_f32((uint16_t)s0[l]), b = fp_f16_to_f32((uint16_t)s1[l]);
-    bits |= (uint64_t)fcond(c, a < b, a == b, a > b) << l;
+    lt[l] = a < b, eq[l] = a == b, gt[l] = a > b;
   }
-  write_cmp(w, in, bits);
+  write_cmp(w, in, fcond(in->opcode & 15, pack_lane_bits(lt), pack_lane_bits(eq), pack_lane_bits(gt)));
 }
 
 static void cmp_i32(struct wave *w, const struct inst *in) {
   uint32_t b0[LANES], b1[LANES];
   const uint32_t *s0 = vsrc32(w, in, 0, b0), *s1 = vsrc32(w, in, 1, b1);
-  bool u = in->opcode & 8;
-  unsigned c = in->opcode & 7;
-  uint64_t bits = 0;
-  FOR_LANES(l) {
-    bool lt = u ? s0[l] < s1[l] : (int32_t)s0[l] < (int32_t)s1[l];
-    bits |= (uint64_t)icond(c, lt, s0[l] == s1[l]) << l;
-  }
-  write_cmp(w, in, bits);
+  uint8_t lt[LANES], eq[LANES];
+  if (in->opcode & 8) FOR_LANES(l) lt[l] = s0[l] < s1[l];
+  else FOR_LANES(l) lt[l] = (int32_t)s0[l] < (int32_t)s1[l];
+  FOR_LANES(l) eq[l] = s0[l] == s1[l];
+  write_cmp(w, in, icond(in->opcode, pack_lane_bits(lt), pack_lane_bits(eq)));
 }
 static void cmp_i16(struct wave *w, const struct inst *in) {
   uint32_t b0[LANES], b1[LANES];
   const uint32_t *s0 = vsrc32(w, in, 0, b0), *s1 = vsrc32(w, in, 1, b1);
+  uint8_t lt[LANES], eq[LANES];
   bool u = in->opcode & 8;
-  unsigned c = in->opcode & 7;
-  uint64_t bits = 0;
   FOR_LANES(l) {
     uint16_t a = (uint16_t)s0[l], b = (uint16_t)s1[l];
-    bool lt = u ? a < b : (int16_t)a < (int16_t)b;
-    bits |= (uint64_t)icond(c, lt, a == b) << l;
+    lt[l] = u ? a < b : (int16_t)a < (int16_t)b;
+    eq[l] = a == b;
   }
-  write_cmp(w, in, bits);
+  write_cmp(w, in, icond(in->opcode, pack_lane_bits(lt), pack_lane_bits(eq)));
 }
 static void cmp_i64(struct wave *w, const struct inst *in) {
   uint64_t s0[LANES], s1[LANES];
   vsrc64(w, in, 0, s0);
   vsrc64(w, in, 1, s1);
-  bool u = in->opcode & 8;
-  unsigned c = in->opcode & 7;
-  uint64_t bits = 0;
-  FOR_LANES(l) {
-    bool lt = u ? s0[l] < s1[l] : (int64_t)s0[l] < (int64_t)s1[l];
-    bits |= (uint64_t)icond(c, lt, s0[l] == s1[l]) << l;
-  }
-  write_cmp(w, in, bits);
+  uint8_t lt[LANES], eq[LANES];
+  if (in->opcode & 8) FOR_LANES(l) lt[l] = s0[l] < s1[l];
+  else FOR_LANES(l) lt[l] = (int64_t)s0[l] < (int64_t)s1[l];
+  FOR_LANES(l) eq[l] = s0[l] == s1[l];
+  write_cmp(w, in, icond(in->opcode, pack_lane_bits(lt), pack_lane_bits(eq)));
 }
 
 /* v_cmp_class: true if S0's class (fp.h fp_class*) is in the mask S1. */

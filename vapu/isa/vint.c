@@ -103,22 +103,24 @@ static void carry_op(struct wave *w, const struct inst *in, bool sub, bool rev, 
     s0 = s1;
     s1 = t;
   }
-  uint64_t c = cin ? vcc_src(w, in) : 0, out = 0;
-  FOR_LANES(l) {
-    uint64_t ci = (c >> l) & 1, x;
-    if (!sub) {
-      x = (uint64_t)s0[l] + s1[l] + ci;
-      out |= (x >> 32) << l;
-      r[l] = (in->clamp && (x >> 32)) ? ~0u : (uint32_t)x;
-    } else {
-      bool borrow = (uint64_t)s1[l] + ci > s0[l];
-      x = (uint64_t)s0[l] - s1[l] - ci;
-      out |= (uint64_t)borrow << l;
-      r[l] = (in->clamp && borrow) ? 0 : (uint32_t)x;
+  uint64_t c = cin ? vcc_src(w, in) : 0;
+  uint8_t co[LANES];
+  if (!sub) {
+    FOR_LANES(l) {
+      uint64_t x = (uint64_t)s0[l] + s1[l] + ((c >> l) & 1);
+      co[l] = (uint8_t)(x >> 32);
+      r[l] = (uint32_t)x;
+    }
+  } else {
+    FOR_LANES(l) {
+      uint32_t ci = (uint32_t)(c >> l) & 1;
+      co[l] = (uint64_t)s1[l] + ci > s0[l]; /* borrow */
+      r[l] = s0[l] - s1[l] - ci;
     }
   }
+  if (in->clamp) FOR_LANES(l) if (co[l]) r[l] = sub ? 0 : ~0u;
   vdst32(w, in, r);
-  vsdst_mask(w, vcc_dst(in), out & vwrite_mask(w, in));
+  vsdst_mask(w, vcc_dst(in), pack_lane_bits(co) & vwrite_mask(w, in));
 }
 static void v_add_co_u32(struct wave *w, const struct inst *in) { carry_op(w, in, false, false, false); }
 static void v_sub_co_u32(struct wave *w, const struct inst *in) { carry_op(w, in, true, false, false); }

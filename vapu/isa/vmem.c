@@ -109,6 +109,7 @@ static struct loc vmem_loc(struct wave *w, const struct inst *in, const struct v
 }
 
 static bool vctx_init(struct wave *w, const struct inst *in, struct vctx *c) {
+  tlb_check(w->x);
   c->scratch_base = sreg64(w, SREG_FLAT_SCRATCH_LO);
   if (in->enc != ENC_MUBUF) return true;
   /* V# (Vega ISA 8.1.5; field positions also in Linux gc_9_0_sh_mask.h
@@ -127,10 +128,33 @@ static bool vctx_init(struct wave *w, const struct inst *in, struct vctx *c) {
   return true;
 }
 
+/* The global-memory address of lane l when the instruction is GLOBAL, or
+ * FLAT outside both apertures; 0 when it must take the general path. */
+static inline uint64_t global_va(struct wave *w, const struct inst *in, unsigned l) {
+  if (in->enc != ENC_FLAT || in->seg == 1) return 0;
+  uint64_t va;
+  if (in->seg == 2 && in->saddr != 0x7f) va = sreg64(w, in->saddr) + w->v[in->vaddr][l];
+  else va = (uint64_t)w->v[(in->vaddr + 1) & 255][l] << 32 | w->v[in->vaddr][l];
+  va += (uint64_t)(int64_t)in->offset;
+  if (in->seg == 0) {
+    const struct vapu_apertures *ap = &w->x->ds.d.apertures;
+    uint64_t top = va >> 48;
+    if ((ap->shared_base && top == ap->shared_base >> 48) || (ap->private_base && top == ap->private_base >> 48))
+      return 0;
+  }
+  return va;
+}
+
 /* Reads `size` bytes of lane l; false after stopping the wave on a fault. */
 static bool lane_read(struct wave *w, const struct inst *in, const struct vctx *c, unsigned l,
                       uint8_t *buf, uint32_t size) {
   struct vapu_exec *x = w->x;
+  uint64_t va = global_va(w, in, l);
+  uint8_t *p = va ? mem_ptr_cached(x, va, size, VAPU_ACCESS_READ) : NULL;
+  if (p) {
+    memcpy(buf, p, size);
+    return true;
+  }
   for (uint32_t i = 0; i < size;) {
     uint32_t run;
     struct loc loc = vmem_loc(w, in, c, l, i, size, &run);
@@ -156,6 +180,12 @@ static bool lane_read(struct wave *w, const struct inst *in, const struct vctx *
 static bool lane_write(struct wave *w, const struct inst *in, const struct vctx *c, unsigned l,
                        const uint8_t *buf, uint32_t size) {
   struct vapu_exec *x = w->x;
+  uint64_t va = global_va(w, in, l);
+  uint8_t *p = va ? mem_ptr_cached(x, va, size, VAPU_ACCESS_WRITE) : NULL;
+  if (p) {
+    memcpy(p, buf, size);
+    return true;
+  }
   for (uint32_t i = 0; i < size;) {
     uint32_t run;
     struct loc loc = vmem_loc(w, in, c, l, i, size, &run);

@@ -282,6 +282,18 @@ bool mem_write(struct vapu_exec *x, uint64_t va, const void *src, uint32_t len,
 /* Instruction fetch: needs VAPU_ACCESS_EXEC. */
 bool mem_fetch(struct vapu_exec *x, uint64_t va, void *dst, uint32_t len, uint64_t *fault_va);
 void tlb_flush(struct vapu_exec *x);
+/* Drops the TLB when the owner changed a mapping (vapu_mem_changed); the
+ * vector memory instructions call it once, then use mem_ptr_cached. */
+static inline void tlb_check(struct vapu_exec *x) {
+  if (__atomic_load_n(&x->mem->generation, __ATOMIC_ACQUIRE) != x->mem_generation) tlb_flush(x);
+}
+/* mem_ptr's fast path: a TLB hit, or NULL (then call mem_ptr). */
+static inline uint8_t *mem_ptr_cached(struct vapu_exec *x, uint64_t va, uint32_t len, uint32_t access) {
+  const struct tlb_entry *e = &x->tlb[(va >> 12) & (TLB_ENTRIES - 1)];
+  uint64_t off = va - e->va;
+  if (off < e->size && len <= e->size - off && (e->allowed & access) == access) return e->host + off;
+  return NULL;
+}
 
 /* ---- Decoder (decode.c) --------------------------------------------------- */
 /* Decodes the instruction at w->pc; returns the cached record, or NULL after
