@@ -126,7 +126,9 @@ void wave_run(struct wave *w, unsigned budget) {
   struct vapu_exec *x = w->x;
   uint64_t insts = 0, lanes = 0;
   while (budget--) {
-    const struct inst *in = fetch_decode(w);
+    /* The decoded-instruction cache hit inline; a miss decodes (decode.c). */
+    const struct inst *in = &x->icache[(w->pc >> 2) & (ICACHE_ENTRIES - 1)];
+    if (in->pc != w->pc || !in->fn) in = fetch_decode(w);
     if (!in) break;
     w->pc += in->size;
     insts++;
