@@ -1,6 +1,7 @@
 # tests/programs/: programs written for ROCr's API, built by suite
 # hsa-programs exactly as an application would build against the host
-# library (tests/programs/run.sh) and run.
+# library (tests/programs/run.sh) and run; check_api.sh first checks that
+# every function the public headers declare is in the library.
 HSA_PROGRAMS := $(sort $(wildcard tests/programs/*.c))
 HSA_PROGRAMS_LIB = $(BUILD)/host/lib/libhsa-runtime64.a
 
@@ -9,4 +10,6 @@ TEST_BUILD_DEPS += $(BUILD)/host/lib/libhsa-runtime64.a
 
 .PHONY: suite-hsa-programs
 suite-hsa-programs: $(BUILD)/host/lib/libhsa-runtime64.a
-	$(Q)tests/programs/run.sh $(HSA_PROGRAMS_LIB) $(BUILD)/programs $(HSA_PROGRAMS)
+	$(Q)status=0; tests/programs/check_api.sh $(HSA_PROGRAMS_LIB) || status=1; \
+	tests/programs/run.sh $(HSA_PROGRAMS_LIB) $(BUILD)/programs $(HSA_PROGRAMS) || status=1; \
+	exit $$status

@@ -303,38 +303,64 @@ void HSA_API hsa_signal_silent_store_relaxed(hsa_signal_t signal, hsa_signal_val
 void HSA_API hsa_signal_silent_store_screlease(hsa_signal_t signal, hsa_signal_value_t value);
 
 /* Read-modify-write operations, each in every memory order. */
-#define HSA_SIGNAL_RMW_RET_(op, ...)                                                          \
-  hsa_signal_value_t HSA_API hsa_signal_##op##_scacq_screl(__VA_ARGS__);                      \
-  hsa_signal_value_t HSA_API HSA_DEPRECATED hsa_signal_##op##_acq_rel(__VA_ARGS__);          \
-  hsa_signal_value_t HSA_API hsa_signal_##op##_scacquire(__VA_ARGS__);                        \
-  hsa_signal_value_t HSA_API HSA_DEPRECATED hsa_signal_##op##_acquire(__VA_ARGS__);          \
-  hsa_signal_value_t HSA_API hsa_signal_##op##_relaxed(__VA_ARGS__);                          \
-  hsa_signal_value_t HSA_API hsa_signal_##op##_screlease(__VA_ARGS__);                        \
-  hsa_signal_value_t HSA_API HSA_DEPRECATED hsa_signal_##op##_release(__VA_ARGS__);
-#define HSA_SIGNAL_RMW_VOID_(op)                                                              \
-  void HSA_API hsa_signal_##op##_scacq_screl(hsa_signal_t signal, hsa_signal_value_t value);   \
-  void HSA_API HSA_DEPRECATED hsa_signal_##op##_acq_rel(hsa_signal_t signal,                  \
-                                                        hsa_signal_value_t value);            \
-  void HSA_API hsa_signal_##op##_scacquire(hsa_signal_t signal, hsa_signal_value_t value);     \
-  void HSA_API HSA_DEPRECATED hsa_signal_##op##_acquire(hsa_signal_t signal,                  \
-                                                        hsa_signal_value_t value);            \
-  void HSA_API hsa_signal_##op##_relaxed(hsa_signal_t signal, hsa_signal_value_t value);       \
-  void HSA_API hsa_signal_##op##_screlease(hsa_signal_t signal, hsa_signal_value_t value);     \
-  void HSA_API HSA_DEPRECATED hsa_signal_##op##_release(hsa_signal_t signal,                  \
-                                                        hsa_signal_value_t value);
-
 /* hsa_signal_exchange_* return the previous value; hsa_signal_cas_* the
  * observed value (the exchange happened iff it equals `expected`). */
-HSA_SIGNAL_RMW_RET_(exchange, hsa_signal_t signal, hsa_signal_value_t value)
-HSA_SIGNAL_RMW_RET_(cas, hsa_signal_t signal, hsa_signal_value_t expected,
-                    hsa_signal_value_t value)
-HSA_SIGNAL_RMW_VOID_(add)
-HSA_SIGNAL_RMW_VOID_(subtract)
-HSA_SIGNAL_RMW_VOID_(and)
-HSA_SIGNAL_RMW_VOID_(or)
-HSA_SIGNAL_RMW_VOID_(xor)
-#undef HSA_SIGNAL_RMW_RET_
-#undef HSA_SIGNAL_RMW_VOID_
+hsa_signal_value_t HSA_API hsa_signal_exchange_scacq_screl(hsa_signal_t signal, hsa_signal_value_t value);
+hsa_signal_value_t HSA_API HSA_DEPRECATED hsa_signal_exchange_acq_rel(hsa_signal_t signal, hsa_signal_value_t value);
+hsa_signal_value_t HSA_API hsa_signal_exchange_scacquire(hsa_signal_t signal, hsa_signal_value_t value);
+hsa_signal_value_t HSA_API HSA_DEPRECATED hsa_signal_exchange_acquire(hsa_signal_t signal, hsa_signal_value_t value);
+hsa_signal_value_t HSA_API hsa_signal_exchange_relaxed(hsa_signal_t signal, hsa_signal_value_t value);
+hsa_signal_value_t HSA_API hsa_signal_exchange_screlease(hsa_signal_t signal, hsa_signal_value_t value);
+hsa_signal_value_t HSA_API HSA_DEPRECATED hsa_signal_exchange_release(hsa_signal_t signal, hsa_signal_value_t value);
+hsa_signal_value_t HSA_API hsa_signal_cas_scacq_screl(hsa_signal_t signal, hsa_signal_value_t expected,
+    hsa_signal_value_t value);
+hsa_signal_value_t HSA_API HSA_DEPRECATED hsa_signal_cas_acq_rel(hsa_signal_t signal, hsa_signal_value_t expected,
+    hsa_signal_value_t value);
+hsa_signal_value_t HSA_API hsa_signal_cas_scacquire(hsa_signal_t signal, hsa_signal_value_t expected,
+    hsa_signal_value_t value);
+hsa_signal_value_t HSA_API HSA_DEPRECATED hsa_signal_cas_acquire(hsa_signal_t signal, hsa_signal_value_t expected,
+    hsa_signal_value_t value);
+hsa_signal_value_t HSA_API hsa_signal_cas_relaxed(hsa_signal_t signal, hsa_signal_value_t expected,
+    hsa_signal_value_t value);
+hsa_signal_value_t HSA_API hsa_signal_cas_screlease(hsa_signal_t signal, hsa_signal_value_t expected,
+    hsa_signal_value_t value);
+hsa_signal_value_t HSA_API HSA_DEPRECATED hsa_signal_cas_release(hsa_signal_t signal, hsa_signal_value_t expected,
+    hsa_signal_value_t value);
+void HSA_API hsa_signal_add_scacq_screl(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_add_acq_rel(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_add_scacquire(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_add_acquire(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_add_relaxed(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_add_screlease(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_add_release(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_subtract_scacq_screl(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_subtract_acq_rel(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_subtract_scacquire(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_subtract_acquire(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_subtract_relaxed(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_subtract_screlease(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_subtract_release(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_and_scacq_screl(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_and_acq_rel(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_and_scacquire(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_and_acquire(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_and_relaxed(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_and_screlease(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_and_release(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_or_scacq_screl(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_or_acq_rel(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_or_scacquire(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_or_acquire(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_or_relaxed(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_or_screlease(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_or_release(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_xor_scacq_screl(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_xor_acq_rel(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_xor_scacquire(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_xor_acquire(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_xor_relaxed(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API hsa_signal_xor_screlease(hsa_signal_t signal, hsa_signal_value_t value);
+void HSA_API HSA_DEPRECATED hsa_signal_xor_release(hsa_signal_t signal, hsa_signal_value_t value);
 
 typedef enum {
   HSA_SIGNAL_CONDITION_EQ = 0,
@@ -439,18 +465,28 @@ void HSA_API HSA_DEPRECATED hsa_queue_store_write_index_release(const hsa_queue_
                                                                 uint64_t value);
 void HSA_API hsa_queue_store_write_index_screlease(const hsa_queue_t *queue, uint64_t value);
 
-#define HSA_QUEUE_WRITE_INDEX_RMW_(op, ...)                                                    \
-  uint64_t HSA_API HSA_DEPRECATED hsa_queue_##op##_write_index_acq_rel(__VA_ARGS__);          \
-  uint64_t HSA_API hsa_queue_##op##_write_index_scacq_screl(__VA_ARGS__);                      \
-  uint64_t HSA_API HSA_DEPRECATED hsa_queue_##op##_write_index_acquire(__VA_ARGS__);          \
-  uint64_t HSA_API hsa_queue_##op##_write_index_scacquire(__VA_ARGS__);                        \
-  uint64_t HSA_API hsa_queue_##op##_write_index_relaxed(__VA_ARGS__);                          \
-  uint64_t HSA_API HSA_DEPRECATED hsa_queue_##op##_write_index_release(__VA_ARGS__);          \
-  uint64_t HSA_API hsa_queue_##op##_write_index_screlease(__VA_ARGS__);
 /* Both return the write index before the operation. */
-HSA_QUEUE_WRITE_INDEX_RMW_(cas, const hsa_queue_t *queue, uint64_t expected, uint64_t value)
-HSA_QUEUE_WRITE_INDEX_RMW_(add, const hsa_queue_t *queue, uint64_t value)
-#undef HSA_QUEUE_WRITE_INDEX_RMW_
+uint64_t HSA_API HSA_DEPRECATED hsa_queue_cas_write_index_acq_rel(const hsa_queue_t *queue, uint64_t expected,
+    uint64_t value);
+uint64_t HSA_API hsa_queue_cas_write_index_scacq_screl(const hsa_queue_t *queue, uint64_t expected,
+    uint64_t value);
+uint64_t HSA_API HSA_DEPRECATED hsa_queue_cas_write_index_acquire(const hsa_queue_t *queue, uint64_t expected,
+    uint64_t value);
+uint64_t HSA_API hsa_queue_cas_write_index_scacquire(const hsa_queue_t *queue, uint64_t expected,
+    uint64_t value);
+uint64_t HSA_API hsa_queue_cas_write_index_relaxed(const hsa_queue_t *queue, uint64_t expected,
+    uint64_t value);
+uint64_t HSA_API HSA_DEPRECATED hsa_queue_cas_write_index_release(const hsa_queue_t *queue, uint64_t expected,
+    uint64_t value);
+uint64_t HSA_API hsa_queue_cas_write_index_screlease(const hsa_queue_t *queue, uint64_t expected,
+    uint64_t value);
+uint64_t HSA_API HSA_DEPRECATED hsa_queue_add_write_index_acq_rel(const hsa_queue_t *queue, uint64_t value);
+uint64_t HSA_API hsa_queue_add_write_index_scacq_screl(const hsa_queue_t *queue, uint64_t value);
+uint64_t HSA_API HSA_DEPRECATED hsa_queue_add_write_index_acquire(const hsa_queue_t *queue, uint64_t value);
+uint64_t HSA_API hsa_queue_add_write_index_scacquire(const hsa_queue_t *queue, uint64_t value);
+uint64_t HSA_API hsa_queue_add_write_index_relaxed(const hsa_queue_t *queue, uint64_t value);
+uint64_t HSA_API HSA_DEPRECATED hsa_queue_add_write_index_release(const hsa_queue_t *queue, uint64_t value);
+uint64_t HSA_API hsa_queue_add_write_index_screlease(const hsa_queue_t *queue, uint64_t value);
 
 void HSA_API hsa_queue_store_read_index_relaxed(const hsa_queue_t *queue, uint64_t value);
 void HSA_API HSA_DEPRECATED hsa_queue_store_read_index_release(const hsa_queue_t *queue,
