@@ -6,6 +6,7 @@
 #define LOG_TAG "acpi"
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "kernel/acpi.h"
 #include "lib/plat.h"
@@ -26,7 +27,8 @@ static const void *identity_map(void *ctx, uint64_t phys, size_t len) {
 }
 
 /* "acpidump": every table in hex, 16 bytes a line, in the form
- * tests/data/acpi/record.py turns back into files. */
+ * tests/data/acpi/record.py turns back into files. Only tables that passed
+ * the checks are printed (the RSDP's length was checked with it). */
 static void dump_bytes(const char *name, uint64_t phys, size_t len) {
   const uint8_t *p = (const uint8_t *)(uintptr_t)phys;
   log_info("acpidump %s 0x%llx %zu", name, (unsigned long long)phys, len);
@@ -39,13 +41,26 @@ static void dump_bytes(const char *name, uint64_t phys, size_t len) {
   }
 }
 
+static void dump_root(const char *name, uint64_t phys) {
+  const struct acpi_header *root = phys ? identity_map(NULL, phys, sizeof(*root)) : NULL;
+  if (root && acpi_table_valid(root, 1u << 20)) dump_bytes(name, phys, root->length);
+}
+
 static void dump_all(const struct acpi_info *a) {
+  /* ACPI 6.5, Table 5.3: RsdtAddress at 16; revision 2 adds Length at 20
+   * and XsdtAddress at 24. Both root tables, for the fallback tests. */
   const uint8_t *rsdp = (const uint8_t *)(uintptr_t)a->rsdp_phys;
-  uint32_t rsdp_len = 20; /* ACPI 6.5, Table 5.3: revision 2 adds a length field at 20 */
-  if (a->rsdp_revision >= 2) rsdp_len = rsdp[20] | rsdp[21] << 8 | rsdp[22] << 16 | (uint32_t)rsdp[23] << 24;
+  uint32_t rsdt, rsdp_len = 20;
+  uint64_t xsdt = 0;
+  memcpy(&rsdt, rsdp + 16, 4);
+  if (a->rsdp_revision >= 2) {
+    memcpy(&rsdp_len, rsdp + 20, 4);
+    memcpy(&xsdt, rsdp + 24, 8);
+    if (rsdp_len < 20 || rsdp_len > 4096) rsdp_len = 20; /* as acpi_parse distrusted it */
+  }
   dump_bytes("RSDP", a->rsdp_phys, rsdp_len);
-  const struct acpi_header *root = (const void *)(uintptr_t)a->root_phys;
-  dump_bytes(a->xsdt_used ? "XSDT" : "RSDT", a->root_phys, root->length);
+  dump_root("XSDT", xsdt);
+  dump_root("RSDT", rsdt);
   for (unsigned i = 0; i < a->table_count; i++)
     dump_bytes(a->tables[i].signature, a->tables[i].phys, a->tables[i].length);
 }
