@@ -12,10 +12,10 @@
 
 struct samples {
   const char *name;
-  uint64_t *ns;       /* one round trip each */
+  uint64_t *ns; /* one round trip each */
   size_t count;
-  double per_second;  /* throughput figure, 0 if none */
-  const char *note;   /* why it was skipped, or NULL */
+  double per_second; /* throughput figure, 0 if none */
+  const char *note;  /* why it was skipped, or NULL */
 };
 
 static inline uint64_t bench_now_ns(void) {

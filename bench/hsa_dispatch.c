@@ -25,7 +25,8 @@ static hsa_status_t first_cpu(hsa_agent_t agent, void *data) {
 static void submit(hsa_queue_t *q, uint64_t kernel_object, hsa_signal_t done) {
   uint64_t index = hsa_queue_add_write_index_relaxed(q, 1);
   while (index - hsa_queue_load_read_index_scacquire(q) >= q->size) __builtin_ia32_pause();
-  hsa_kernel_dispatch_packet_t *p = (hsa_kernel_dispatch_packet_t *)q->base_address + (index & (q->size - 1));
+  hsa_kernel_dispatch_packet_t *p =
+      (hsa_kernel_dispatch_packet_t *)q->base_address + (index & (q->size - 1));
   p->workgroup_size_x = p->workgroup_size_y = p->workgroup_size_z = 1;
   p->grid_size_x = p->grid_size_y = p->grid_size_z = 1;
   p->private_segment_size = p->group_segment_size = 0;
@@ -46,16 +47,20 @@ void bench_hsa_dispatch(struct samples *latency, struct samples *throughput) {
   hsa_executable_t exec = {0};
   hsa_executable_symbol_t sym;
   uint64_t kernel_object = 0;
-  if (hsa_init() != HSA_STATUS_SUCCESS || hsa_iterate_agents(first_cpu, &agent) != HSA_STATUS_INFO_BREAK ||
-      hsa_queue_create(agent, QUEUE_SIZE, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, 0, 0, &q) != HSA_STATUS_SUCCESS ||
+  if (hsa_init() != HSA_STATUS_SUCCESS ||
+      hsa_iterate_agents(first_cpu, &agent) != HSA_STATUS_INFO_BREAK ||
+      hsa_queue_create(agent, QUEUE_SIZE, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, 0, 0, &q) !=
+          HSA_STATUS_SUCCESS ||
       hsa_signal_create(1, 0, NULL, &done) != HSA_STATUS_SUCCESS ||
-      hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exec) ||
+      hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL,
+                                &exec) ||
       hsa_executable_get_symbol_by_name(exec, "bench_empty", &agent, &sym) ||
-      hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kernel_object)) {
+      hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
+                                     &kernel_object)) {
     latency->note = throughput->note = "HSA set-up failed";
     return;
   }
-  bench_unpin(); /* the scheduler places us and the agent's cores */
+  bench_unpin();                   /* the scheduler places us and the agent's cores */
   for (int i = 0; i < 1000; i++) { /* warm up */
     hsa_signal_store_relaxed(done, 1);
     submit(q, kernel_object, done);

@@ -17,7 +17,8 @@ static void row(struct samples *s, uint64_t hsa_median) {
     return;
   }
   uint64_t median = samples_percentile(s, 50), p99 = samples_percentile(s, 99);
-  printf("%-34s %10llu %10llu %10zu", s->name, (unsigned long long)median, (unsigned long long)p99, s->count);
+  printf("%-34s %10llu %10llu %10zu", s->name, (unsigned long long)median, (unsigned long long)p99,
+         s->count);
   if (hsa_median) printf("   x%.2f", (double)median / (double)hsa_median);
   printf("\n");
 }
@@ -38,14 +39,16 @@ int main(int argc, char **argv) {
 
   uint64_t floor_median = floor_s.note ? 0 : samples_percentile(&floor_s, 50);
   uint64_t hsa_median = hsa_s.note ? 0 : samples_percentile(&hsa_s, 50);
-  printf("round trip, ns                     %10s %10s %10s   vs hsa-metal\n", "median", "p99", "samples");
+  printf("round trip, ns                     %10s %10s %10s   vs hsa-metal\n", "median", "p99",
+         "samples");
   row(&floor_s, hsa_median);
   row(&hsa_s, hsa_median);
   row(&omp_s, hsa_median);
   row(&pocl_s, hsa_median);
   if (!hsa_tp.note) printf("hsa-metal dispatches/s, queue kept full: %.0f\n", hsa_tp.per_second);
   if (floor_median && hsa_median)
-    printf("hsa-metal dispatch = %.2f x floor (aim: within 3x)\n", (double)hsa_median / (double)floor_median);
+    printf("hsa-metal dispatch = %.2f x floor (aim: within 3x)\n",
+           (double)hsa_median / (double)floor_median);
   samples_free(&floor_s);
   samples_free(&hsa_s);
   samples_free(&hsa_tp);

@@ -32,5 +32,6 @@ void bench_openmp_region(struct samples *s) {
     __atomic_fetch_add(&touched, 1, __ATOMIC_RELAXED);
     s->ns[i] = bench_now_ns() - t0;
   }
-  if (touched != 2 * (int)(s->count + 1000)) s->note = "the parallel region did not run on 2 threads";
+  if (touched != 2 * (int)(s->count + 1000))
+    s->note = "the parallel region did not run on 2 threads";
 }

@@ -27,7 +27,9 @@ hsa_status_t agent_register(struct agent *agent) {
 }
 
 uint32_t agent_count(void) { return rt.agent_count; }
-struct agent *agent_at(uint32_t index) { return index < rt.agent_count ? rt.agents[index] : NULL; }
+struct agent *agent_at(uint32_t index) {
+  return index < rt.agent_count ? rt.agents[index] : NULL;
+}
 
 struct agent *agent_from_handle(hsa_agent_t handle) {
   if (!runtime_initialized()) return NULL;
@@ -64,30 +66,66 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t handle, hsa_agent_info_t attribute, 
   if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
   if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch ((int)attribute) {
-    case HSA_AGENT_INFO_NAME: copy_name(value, a->name); break;
-    case HSA_AGENT_INFO_VENDOR_NAME: copy_name(value, a->vendor_name); break;
-    case HSA_AGENT_INFO_FEATURE: *(hsa_agent_feature_t *)value = (hsa_agent_feature_t)a->features; break;
-    case HSA_AGENT_INFO_MACHINE_MODEL: *(hsa_machine_model_t *)value = HSA_MACHINE_MODEL_LARGE; break;
-    case HSA_AGENT_INFO_PROFILE: *(hsa_profile_t *)value = a->profile; break;
+    case HSA_AGENT_INFO_NAME:
+      copy_name(value, a->name);
+      break;
+    case HSA_AGENT_INFO_VENDOR_NAME:
+      copy_name(value, a->vendor_name);
+      break;
+    case HSA_AGENT_INFO_FEATURE:
+      *(hsa_agent_feature_t *)value = (hsa_agent_feature_t)a->features;
+      break;
+    case HSA_AGENT_INFO_MACHINE_MODEL:
+      *(hsa_machine_model_t *)value = HSA_MACHINE_MODEL_LARGE;
+      break;
+    case HSA_AGENT_INFO_PROFILE:
+      *(hsa_profile_t *)value = a->profile;
+      break;
     case HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE:
       *(hsa_default_float_rounding_mode_t *)value = HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR;
       break;
     case HSA_AGENT_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES:
       *(hsa_default_float_rounding_mode_t *)value = HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR;
       break;
-    case HSA_AGENT_INFO_FAST_F16_OPERATION: *(bool *)value = a->isa && a->isa->fast_f16; break;
-    case HSA_AGENT_INFO_WAVEFRONT_SIZE: *(uint32_t *)value = a->wavefront_size; break;
-    case HSA_AGENT_INFO_WORKGROUP_MAX_DIM: memcpy(value, a->workgroup_max_dim, sizeof a->workgroup_max_dim); break;
-    case HSA_AGENT_INFO_WORKGROUP_MAX_SIZE: *(uint32_t *)value = a->workgroup_max_size; break;
-    case HSA_AGENT_INFO_GRID_MAX_DIM: *(hsa_dim3_t *)value = a->grid_max_dim; break;
-    case HSA_AGENT_INFO_GRID_MAX_SIZE: *(uint32_t *)value = a->grid_max_size; break;
-    case HSA_AGENT_INFO_FBARRIER_MAX_SIZE: *(uint32_t *)value = a->isa ? 32 : 0; break;
-    case HSA_AGENT_INFO_QUEUES_MAX: *(uint32_t *)value = a->queues_max; break;
-    case HSA_AGENT_INFO_QUEUE_MIN_SIZE: *(uint32_t *)value = a->queue_min_size; break;
-    case HSA_AGENT_INFO_QUEUE_MAX_SIZE: *(uint32_t *)value = a->queue_max_size; break;
-    case HSA_AGENT_INFO_QUEUE_TYPE: *(hsa_queue_type32_t *)value = HSA_QUEUE_TYPE_MULTI; break;
-    case HSA_AGENT_INFO_NODE: *(uint32_t *)value = a->node; break;
-    case HSA_AGENT_INFO_DEVICE: *(hsa_device_type_t *)value = a->device_type; break;
+    case HSA_AGENT_INFO_FAST_F16_OPERATION:
+      *(bool *)value = a->isa && a->isa->fast_f16;
+      break;
+    case HSA_AGENT_INFO_WAVEFRONT_SIZE:
+      *(uint32_t *)value = a->wavefront_size;
+      break;
+    case HSA_AGENT_INFO_WORKGROUP_MAX_DIM:
+      memcpy(value, a->workgroup_max_dim, sizeof a->workgroup_max_dim);
+      break;
+    case HSA_AGENT_INFO_WORKGROUP_MAX_SIZE:
+      *(uint32_t *)value = a->workgroup_max_size;
+      break;
+    case HSA_AGENT_INFO_GRID_MAX_DIM:
+      *(hsa_dim3_t *)value = a->grid_max_dim;
+      break;
+    case HSA_AGENT_INFO_GRID_MAX_SIZE:
+      *(uint32_t *)value = a->grid_max_size;
+      break;
+    case HSA_AGENT_INFO_FBARRIER_MAX_SIZE:
+      *(uint32_t *)value = a->isa ? 32 : 0;
+      break;
+    case HSA_AGENT_INFO_QUEUES_MAX:
+      *(uint32_t *)value = a->queues_max;
+      break;
+    case HSA_AGENT_INFO_QUEUE_MIN_SIZE:
+      *(uint32_t *)value = a->queue_min_size;
+      break;
+    case HSA_AGENT_INFO_QUEUE_MAX_SIZE:
+      *(uint32_t *)value = a->queue_max_size;
+      break;
+    case HSA_AGENT_INFO_QUEUE_TYPE:
+      *(hsa_queue_type32_t *)value = HSA_QUEUE_TYPE_MULTI;
+      break;
+    case HSA_AGENT_INFO_NODE:
+      *(uint32_t *)value = a->node;
+      break;
+    case HSA_AGENT_INFO_DEVICE:
+      *(hsa_device_type_t *)value = a->device_type;
+      break;
     case HSA_AGENT_INFO_CACHE_SIZE: { /* uint32_t[4]: L1..L4 in bytes (0: none) */
       uint32_t *sizes = value;
       memset(sizes, 0, 4 * sizeof *sizes);
@@ -96,15 +134,33 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t handle, hsa_agent_info_t attribute, 
           sizes[a->caches[i].level - 1] += a->caches[i].size;
       break;
     }
-    case HSA_AGENT_INFO_ISA: *(hsa_isa_t *)value = isa_handle(a->isa); break;
-    case HSA_AGENT_INFO_EXTENSIONS: memset(value, 0, 128); break;
-    case HSA_AGENT_INFO_VERSION_MAJOR: *(uint16_t *)value = 1; break;
-    case HSA_AGENT_INFO_VERSION_MINOR: *(uint16_t *)value = 2; break;
-    case HSA_AMD_AGENT_INFO_CACHELINE_SIZE: *(uint32_t *)value = a->cacheline_size; break;
-    case HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT: *(uint32_t *)value = a->compute_units; break;
-    case HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY: *(uint32_t *)value = a->max_clock_mhz; break;
-    case HSA_AMD_AGENT_INFO_DRIVER_NODE_ID: *(uint32_t *)value = a->node; break;
-    case HSA_AMD_AGENT_INFO_PRODUCT_NAME: copy_name(value, a->product_name); break;
+    case HSA_AGENT_INFO_ISA:
+      *(hsa_isa_t *)value = isa_handle(a->isa);
+      break;
+    case HSA_AGENT_INFO_EXTENSIONS:
+      memset(value, 0, 128);
+      break;
+    case HSA_AGENT_INFO_VERSION_MAJOR:
+      *(uint16_t *)value = 1;
+      break;
+    case HSA_AGENT_INFO_VERSION_MINOR:
+      *(uint16_t *)value = 2;
+      break;
+    case HSA_AMD_AGENT_INFO_CACHELINE_SIZE:
+      *(uint32_t *)value = a->cacheline_size;
+      break;
+    case HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT:
+      *(uint32_t *)value = a->compute_units;
+      break;
+    case HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY:
+      *(uint32_t *)value = a->max_clock_mhz;
+      break;
+    case HSA_AMD_AGENT_INFO_DRIVER_NODE_ID:
+      *(uint32_t *)value = a->node;
+      break;
+    case HSA_AMD_AGENT_INFO_PRODUCT_NAME:
+      copy_name(value, a->product_name);
+      break;
     case HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY:
       *(uint64_t *)value = RUNTIME_TIMESTAMP_FREQUENCY_HZ;
       break;
@@ -136,8 +192,11 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t handle, hsa_agent_info_t attribute, 
     case HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES:
     case HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES:
     case HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS:
-    case HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT: *(uint32_t *)value = 0; break;
-    default: return a->ops->get_info(a, attribute, value);
+    case HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT:
+      *(uint32_t *)value = 0;
+      break;
+    default:
+      return a->ops->get_info(a, attribute, value);
   }
   return HSA_STATUS_SUCCESS;
 }
@@ -208,11 +267,20 @@ hsa_status_t hsa_cache_get_info(hsa_cache_t cache, hsa_cache_info_t attribute, v
   if (!c) return HSA_STATUS_ERROR_INVALID_CACHE;
   if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch (attribute) {
-    case HSA_CACHE_INFO_NAME_LENGTH: *(uint32_t *)value = (uint32_t)strlen(c->name); break;
-    case HSA_CACHE_INFO_NAME: memcpy(value, c->name, strlen(c->name)); break;
-    case HSA_CACHE_INFO_LEVEL: *(uint8_t *)value = c->level; break;
-    case HSA_CACHE_INFO_SIZE: *(uint32_t *)value = c->size; break;
-    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    case HSA_CACHE_INFO_NAME_LENGTH:
+      *(uint32_t *)value = (uint32_t)strlen(c->name);
+      break;
+    case HSA_CACHE_INFO_NAME:
+      memcpy(value, c->name, strlen(c->name));
+      break;
+    case HSA_CACHE_INFO_LEVEL:
+      *(uint8_t *)value = c->level;
+      break;
+    case HSA_CACHE_INFO_SIZE:
+      *(uint32_t *)value = c->size;
+      break;
+    default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
   return HSA_STATUS_SUCCESS;
 }

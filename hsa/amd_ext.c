@@ -107,7 +107,8 @@ hsa_status_t hsa_amd_agent_set_async_scratch_limit(hsa_agent_t agent, size_t thr
   (void)threshold;
   /* Only GPU agents have scratch to reclaim. */
   struct agent *a = agent_from_handle(agent);
-  return a && a->device_type == HSA_DEVICE_TYPE_GPU ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_AGENT;
+  return a && a->device_type == HSA_DEVICE_TYPE_GPU ? HSA_STATUS_SUCCESS
+                                                    : HSA_STATUS_ERROR_INVALID_AGENT;
 }
 
 hsa_status_t hsa_amd_enable_logging(uint8_t *flags, void *file) {
@@ -130,42 +131,42 @@ static hsa_status_t not_offered(const char *what) {
   hsa_status_t name params { return not_offered(#name); }
 
 NOT_OFFERED(hsa_amd_ipc_memory_create, (void *p, size_t l, hsa_amd_ipc_memory_t *h))
-NOT_OFFERED(hsa_amd_ipc_memory_attach, (const hsa_amd_ipc_memory_t *h, size_t l, uint32_t n,
-                                        const hsa_agent_t *a, void **p))
+NOT_OFFERED(hsa_amd_ipc_memory_attach,
+            (const hsa_amd_ipc_memory_t *h, size_t l, uint32_t n, const hsa_agent_t *a, void **p))
 NOT_OFFERED(hsa_amd_ipc_memory_detach, (void *p))
 NOT_OFFERED(hsa_amd_ipc_signal_create, (hsa_signal_t s, hsa_amd_ipc_signal_t *h))
 NOT_OFFERED(hsa_amd_ipc_signal_attach, (const hsa_amd_ipc_signal_t *h, hsa_signal_t *s))
 NOT_OFFERED(hsa_amd_interop_map_buffer, (uint32_t n, hsa_agent_t *a, int fd, uint32_t f, size_t *s,
                                          void **p, size_t *ms, const void **m))
 NOT_OFFERED(hsa_amd_interop_unmap_buffer, (void *p))
-NOT_OFFERED(hsa_amd_svm_attributes_set, (void *p, size_t s, hsa_amd_svm_attribute_pair_t *l, size_t n))
-NOT_OFFERED(hsa_amd_svm_attributes_get, (void *p, size_t s, hsa_amd_svm_attribute_pair_t *l, size_t n))
-NOT_OFFERED(hsa_amd_svm_prefetch_async, (void *p, size_t s, hsa_agent_t a, uint32_t n,
-                                         const hsa_signal_t *d, hsa_signal_t c))
+NOT_OFFERED(hsa_amd_svm_attributes_set,
+            (void *p, size_t s, hsa_amd_svm_attribute_pair_t *l, size_t n))
+NOT_OFFERED(hsa_amd_svm_attributes_get,
+            (void *p, size_t s, hsa_amd_svm_attribute_pair_t *l, size_t n))
+NOT_OFFERED(hsa_amd_svm_prefetch_async,
+            (void *p, size_t s, hsa_agent_t a, uint32_t n, const hsa_signal_t *d, hsa_signal_t c))
 NOT_OFFERED(hsa_amd_spm_acquire, (hsa_agent_t a))
 NOT_OFFERED(hsa_amd_spm_release, (hsa_agent_t a))
-NOT_OFFERED(hsa_amd_spm_set_dest_buffer, (hsa_agent_t a, size_t s, uint32_t *t, uint32_t *c,
-                                          void *d, bool *l))
+NOT_OFFERED(hsa_amd_spm_set_dest_buffer,
+            (hsa_agent_t a, size_t s, uint32_t *t, uint32_t *c, void *d, bool *l))
 NOT_OFFERED(hsa_amd_portable_export_dmabuf, (const void *p, size_t s, int *fd, uint64_t *o))
 NOT_OFFERED(hsa_amd_portable_close_dmabuf, (int fd))
 NOT_OFFERED(hsa_amd_vmem_address_reserve, (void **va, size_t s, uint64_t a, uint64_t f))
-NOT_OFFERED(hsa_amd_vmem_address_reserve_align, (void **va, size_t s, uint64_t a, uint64_t al,
-                                                 uint64_t f))
+NOT_OFFERED(hsa_amd_vmem_address_reserve_align,
+            (void **va, size_t s, uint64_t a, uint64_t al, uint64_t f))
 NOT_OFFERED(hsa_amd_vmem_address_free, (void *va, size_t s))
-NOT_OFFERED(hsa_amd_vmem_handle_create, (hsa_amd_memory_pool_t p, size_t s,
-                                         hsa_amd_memory_type_t t, uint64_t f,
-                                         hsa_amd_vmem_alloc_handle_t *h))
+NOT_OFFERED(hsa_amd_vmem_handle_create, (hsa_amd_memory_pool_t p, size_t s, hsa_amd_memory_type_t t,
+                                         uint64_t f, hsa_amd_vmem_alloc_handle_t *h))
 NOT_OFFERED(hsa_amd_vmem_handle_release, (hsa_amd_vmem_alloc_handle_t h))
-NOT_OFFERED(hsa_amd_vmem_map, (void *va, size_t s, size_t o, hsa_amd_vmem_alloc_handle_t h,
-                               uint64_t f))
+NOT_OFFERED(hsa_amd_vmem_map,
+            (void *va, size_t s, size_t o, hsa_amd_vmem_alloc_handle_t h, uint64_t f))
 NOT_OFFERED(hsa_amd_vmem_unmap, (void *va, size_t s))
-NOT_OFFERED(hsa_amd_vmem_set_access, (void *va, size_t s, const hsa_amd_memory_access_desc_t *d,
-                                      size_t n))
+NOT_OFFERED(hsa_amd_vmem_set_access,
+            (void *va, size_t s, const hsa_amd_memory_access_desc_t *d, size_t n))
 NOT_OFFERED(hsa_amd_vmem_get_access, (void *va, hsa_access_permission_t *p, hsa_agent_t a))
-NOT_OFFERED(hsa_amd_vmem_export_shareable_handle, (int *fd, hsa_amd_vmem_alloc_handle_t h,
-                                                   uint64_t f))
+NOT_OFFERED(hsa_amd_vmem_export_shareable_handle,
+            (int *fd, hsa_amd_vmem_alloc_handle_t h, uint64_t f))
 NOT_OFFERED(hsa_amd_vmem_import_shareable_handle, (int fd, hsa_amd_vmem_alloc_handle_t *h))
-NOT_OFFERED(hsa_amd_vmem_retain_alloc_handle, (hsa_amd_vmem_alloc_handle_t *h, void *a))
-NOT_OFFERED(hsa_amd_vmem_get_alloc_properties_from_handle, (hsa_amd_vmem_alloc_handle_t h,
-                                                            hsa_amd_memory_pool_t *p,
-                                                            hsa_amd_memory_type_t *t))
+NOT_OFFERED(hsa_amd_vmem_retain_alloc_handle, (hsa_amd_vmem_alloc_handle_t * h, void *a))
+NOT_OFFERED(hsa_amd_vmem_get_alloc_properties_from_handle,
+            (hsa_amd_vmem_alloc_handle_t h, hsa_amd_memory_pool_t *p, hsa_amd_memory_type_t *t))

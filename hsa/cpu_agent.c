@@ -33,16 +33,16 @@
 #include "hsa/signal.h"
 #include "lib/plat.h"
 
-#define CPU_AGENT_MAX_CORES 32
-#define CPU_AGENT_MAX_QUEUES 128
+#define CPU_AGENT_MAX_CORES     32
+#define CPU_AGENT_MAX_QUEUES    128
 #define CPU_GROUP_SEGMENT_BYTES (64 * 1024)
 /* Keep polling this long after the last packet (processor) or dispatch
  * (helpers) before sleeping: longer than the gap between the packets of a
  * program that dispatches in a loop, short enough to give an idle core up. */
-#define IDLE_SPIN_NS 1000000u
-#define HELPER_IDLE_SPIN_NS 200000u
+#define IDLE_SPIN_NS           1000000u
+#define HELPER_IDLE_SPIN_NS    200000u
 #define DEPENDENCY_POLL_MAX_NS 100000u /* longest nap while a barrier waits */
-#define PACKETS_PER_VISIT 16         /* then look at the next queue (fairness) */
+#define PACKETS_PER_VISIT      16      /* then look at the next queue (fairness) */
 
 struct cpu_agent;
 
@@ -75,10 +75,10 @@ struct cpu_agent {
   struct lock queues_lock;
   struct queue *queues[CPU_AGENT_MAX_QUEUES];
   uint32_t queue_count;
-  _Atomic uint32_t queues_version;   /* bumped on attach/detach */
+  _Atomic uint32_t queues_version;    /* bumped on attach/detach */
   _Atomic uint32_t processor_version; /* the version the processor works from */
-  struct event doorbell;             /* the processor sleeps here */
-  struct event job_event;            /* helpers sleep here */
+  struct event doorbell;              /* the processor sleeps here */
+  struct event job_event;             /* helpers sleep here */
   _Atomic uint32_t job_generation;
   _Atomic bool stopping;
   _Atomic bool serves_async; /* runs async handlers between packets */
@@ -128,7 +128,8 @@ static void claim_and_run(struct cpu_core *core, struct dispatch_job *job, uint3
   if (ran) atomic_fetch_add_explicit(&job->done, ran, memory_order_release);
 }
 
-static hsa_status_t check_dispatch(const struct cpu_agent *ca, const hsa_kernel_dispatch_packet_t *p,
+static hsa_status_t check_dispatch(const struct cpu_agent *ca,
+                                   const hsa_kernel_dispatch_packet_t *p,
                                    const hsa_cpu_kernel_descriptor_t **kernel) {
   const struct agent *a = &ca->agent;
   uint32_t dims = p->setup & 3;
@@ -149,7 +150,8 @@ static hsa_status_t check_dispatch(const struct cpu_agent *ca, const hsa_kernel_
   if (p->kernel_object == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   *kernel = cpu_kernel_from_object(p->kernel_object);
   if (!*kernel) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
-  if ((*kernel)->kernarg_segment_size && !p->kernarg_address) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if ((*kernel)->kernarg_segment_size && !p->kernarg_address)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if ((uint64_t)p->group_segment_size + (*kernel)->group_segment_size > CPU_GROUP_SEGMENT_BYTES)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   return HSA_STATUS_SUCCESS;
@@ -198,9 +200,9 @@ static void helper_main(void *arg) {
       seen = gen;
       /* A late helper may read a newer dispatch's mask: harmless, its claim
        * fails on the generation. */
-      uint32_t mask = atomic_load_explicit(&ca->job.cu_mask[core->index / 32], memory_order_relaxed);
-      if (mask & (1u << (core->index % 32)))
-        claim_and_run(core, &ca->job, gen);
+      uint32_t mask =
+          atomic_load_explicit(&ca->job.cu_mask[core->index / 32], memory_order_relaxed);
+      if (mask & (1u << (core->index % 32))) claim_and_run(core, &ca->job, gen);
       idle_since = plat_now_ns();
       continue;
     }
@@ -237,8 +239,10 @@ static enum packet_result run_barrier(const hsa_barrier_and_packet_t *p, bool is
       return PACKET_ERROR;
     }
     any_dep = true;
-    if (v == 0) any_zero = true;
-    else all_zero = false;
+    if (v == 0)
+      any_zero = true;
+    else
+      all_zero = false;
   }
   /* AND: all dependencies at 0; OR: one of them; none given: satisfied. */
   bool satisfied = !any_dep || (is_or ? any_zero : all_zero);
@@ -291,8 +295,8 @@ static enum packet_result run_packet(struct cpu_agent *ca, struct queue *q, cons
       return *err == HSA_STATUS_SUCCESS ? PACKET_DONE : PACKET_ERROR;
     case HSA_PACKET_TYPE_BARRIER_AND:
     case HSA_PACKET_TYPE_BARRIER_OR:
-      return run_barrier((const hsa_barrier_and_packet_t *)slot,
-                         type == HSA_PACKET_TYPE_BARRIER_OR, err);
+      return run_barrier((const hsa_barrier_and_packet_t *)slot, type == HSA_PACKET_TYPE_BARRIER_OR,
+                         err);
     case HSA_PACKET_TYPE_AGENT_DISPATCH:
       if (!(q->amd.hsa_queue.features & HSA_QUEUE_FEATURE_AGENT_DISPATCH)) return PACKET_ERROR;
       return run_agent_dispatch((const hsa_agent_dispatch_packet_t *)slot, err);
@@ -301,7 +305,8 @@ static enum packet_result run_packet(struct cpu_agent *ca, struct queue *q, cons
           HSA_AMD_PACKET_TYPE_BARRIER_VALUE)
         return PACKET_ERROR;
       return run_barrier_value((const hsa_amd_barrier_value_packet_t *)slot, err);
-    default: return PACKET_ERROR; /* INVALID is never passed here; > 5 is unknown */
+    default:
+      return PACKET_ERROR; /* INVALID is never passed here; > 5 is unknown */
   }
 }
 
@@ -402,7 +407,8 @@ static void processor_main(void *arg) {
      * that may change without a doorbell, for a growing nap). */
     uint32_t seen = event_prepare_wait(&ca->doorbell);
     bool work = atomic_load(&ca->stopping) || atomic_load(&ca->queues_version) != version;
-    for (uint32_t i = 0; i < count && !work; i++) work = local[i] && queue_has_packet(local[i]) && !blocked;
+    for (uint32_t i = 0; i < count && !work; i++)
+      work = local[i] && queue_has_packet(local[i]) && !blocked;
     if (!work) event_commit_wait(&ca->doorbell, seen, blocked ? nap_ns : UINT64_MAX);
     event_cancel_wait(&ca->doorbell);
     if (blocked && nap_ns < DEPENDENCY_POLL_MAX_NS) nap_ns *= 2;
@@ -466,7 +472,8 @@ static void cpu_queue_detach(struct agent *agent, struct queue *q) {
   /* Wait until the processor works from a list without q; an errored queue
    * was dropped already (its callback may be the one destroying it). */
   if (version == 0 || atomic_load(&q->state) == QUEUE_ERROR) return;
-  while ((int32_t)(atomic_load_explicit(&ca->processor_version, memory_order_acquire) - version) < 0) {
+  while ((int32_t)(atomic_load_explicit(&ca->processor_version, memory_order_acquire) - version) <
+         0) {
     event_notify(&ca->doorbell);
     plat_sleep_ns(1000);
   }
@@ -493,14 +500,26 @@ static hsa_status_t cpu_get_info(const struct agent *agent, int attribute, void 
     case HSA_AMD_AGENT_INFO_NUM_SDMA_ENG:
     case HSA_AMD_AGENT_INFO_NUM_SDMA_XGMI_ENG:
     case HSA_AMD_AGENT_INFO_NUM_XCC:
-    case HSA_AMD_AGENT_INFO_DRIVER_UID: *(uint32_t *)value = 0; return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_DRIVER_UID:
+      *(uint32_t *)value = 0;
+      return HSA_STATUS_SUCCESS;
     case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES:
-    case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS: *(bool *)value = attribute != HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES; return HSA_STATUS_SUCCESS;
-    case HSA_AMD_AGENT_INFO_UUID: memcpy(value, "CPU-XX", 7); return HSA_STATUS_SUCCESS; /* ROCr's CPU UUID */
-    case HSA_AMD_AGENT_INFO_IOMMU_SUPPORT: *(hsa_amd_iommu_version_t *)value = HSA_IOMMU_SUPPORT_NONE; return HSA_STATUS_SUCCESS;
-    case HSA_AMD_AGENT_INFO_HDP_FLUSH: memset(value, 0, sizeof(hsa_amd_hdp_flush_t)); return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS:
+      *(bool *)value = attribute != HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES;
+      return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_UUID:
+      memcpy(value, "CPU-XX", 7);
+      return HSA_STATUS_SUCCESS; /* ROCr's CPU UUID */
+    case HSA_AMD_AGENT_INFO_IOMMU_SUPPORT:
+      *(hsa_amd_iommu_version_t *)value = HSA_IOMMU_SUPPORT_NONE;
+      return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_HDP_FLUSH:
+      memset(value, 0, sizeof(hsa_amd_hdp_flush_t));
+      return HSA_STATUS_SUCCESS;
     case HSA_AMD_AGENT_INFO_MEMORY_PROPERTIES:
-    case HSA_AMD_AGENT_INFO_AQL_EXTENSIONS: memset(value, 0, 8); return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_AQL_EXTENSIONS:
+      memset(value, 0, 8);
+      return HSA_STATUS_SUCCESS;
   }
   return HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }
@@ -578,7 +597,8 @@ static hsa_status_t cpu_agent_create(uint32_t cores, bool exact, uint32_t *start
     c->group_segment = runtime_alloc_aligned(CPU_GROUP_SEGMENT_BYTES, 64);
     char name[16];
     snprintf(name, sizeof name, "cpu%u.%u", agent_count(), n);
-    c->worker_id = c->group_segment ? plat_worker_start(name, n == 0 ? processor_main : helper_main, c) : -1;
+    c->worker_id =
+        c->group_segment ? plat_worker_start(name, n == 0 ? processor_main : helper_main, c) : -1;
     if (c->worker_id < 0) break;
   }
   ca->cores = n;
@@ -617,8 +637,8 @@ hsa_status_t cpu_agents_create(void) {
   if (!host && agents > (unsigned)slots) agents = (unsigned)slots;
   unsigned used = 0;
   for (unsigned i = 0; i < agents; i++) {
-    unsigned cores = cores_option ? cores_option
-                                  : (unsigned)slots / agents + (i < (unsigned)slots % agents);
+    unsigned cores =
+        cores_option ? cores_option : (unsigned)slots / agents + (i < (unsigned)slots % agents);
     if (!host && used + cores > (unsigned)slots) {
       log_error("CPU agents need more than the %d spare cores (cpu_agents=%u cpu_agent_cores=%u)",
                 slots, agents, cores);

@@ -36,7 +36,8 @@ const hsa_cpu_kernel_descriptor_t *cpu_kernel_from_object(uint64_t kernel_object
   if (kernel_object < base || kernel_object >= end ||
       (kernel_object - base) % sizeof(hsa_cpu_kernel_descriptor_t) != 0)
     return NULL;
-  const hsa_cpu_kernel_descriptor_t *k = (const hsa_cpu_kernel_descriptor_t *)(uintptr_t)kernel_object;
+  const hsa_cpu_kernel_descriptor_t *k =
+      (const hsa_cpu_kernel_descriptor_t *)(uintptr_t)kernel_object;
   return k->magic == HSA_CPU_KERNEL_MAGIC ? k : NULL;
 }
 

@@ -133,7 +133,8 @@ hsa_status_t hsa_code_object_reader_destroy(hsa_code_object_reader_t reader) {
 
 /* ---- Symbols ---------------------------------------------------------------- */
 
-static struct symbol *find_symbol(struct executable *e, const char *name, const struct agent *agent) {
+static struct symbol *find_symbol(struct executable *e, const char *name,
+                                  const struct agent *agent) {
   for (struct symbol *s = e->symbols; s; s = s->next)
     if (s->agent == agent && strcmp(s->desc.name, name) == 0) return s;
   return NULL;
@@ -293,8 +294,10 @@ static hsa_status_t load_code_object(hsa_executable_t executable, const struct a
   if (!r) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER;
   if (e->state == HSA_EXECUTABLE_STATE_FROZEN) return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
   if (agent && !agent_isa_name(agent)) {
-    log_error("load_agent_code_object: agent %u has no ISA (a CPU agent runs the program's "
-              "CPU kernels, not code objects)", agent->node);
+    log_error(
+        "load_agent_code_object: agent %u has no ISA (a CPU agent runs the program's "
+        "CPU kernels, not code objects)",
+        agent->node);
     return HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS;
   }
   struct loaded_object *l = calloc(1, sizeof *l);
@@ -347,12 +350,17 @@ hsa_status_t hsa_executable_get_info(hsa_executable_t executable, hsa_executable
   if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch (attribute) {
-    case HSA_EXECUTABLE_INFO_PROFILE: *(hsa_profile_t *)value = e->profile; break;
-    case HSA_EXECUTABLE_INFO_STATE: *(hsa_executable_state_t *)value = e->state; break;
+    case HSA_EXECUTABLE_INFO_PROFILE:
+      *(hsa_profile_t *)value = e->profile;
+      break;
+    case HSA_EXECUTABLE_INFO_STATE:
+      *(hsa_executable_state_t *)value = e->state;
+      break;
     case HSA_EXECUTABLE_INFO_DEFAULT_FLOAT_ROUNDING_MODE:
       *(hsa_default_float_rounding_mode_t *)value = e->rounding;
       break;
-    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
   return HSA_STATUS_SUCCESS;
 }
@@ -387,17 +395,15 @@ hsa_status_t hsa_executable_global_variable_define(hsa_executable_t executable,
 
 hsa_status_t hsa_executable_agent_global_variable_define(hsa_executable_t executable,
                                                          hsa_agent_t agent,
-                                                         const char *variable_name,
-                                                         void *address) {
+                                                         const char *variable_name, void *address) {
   RETURN_IF_NOT_INITIALIZED();
   struct agent *a = agent_from_handle(agent);
   if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
   return define_variable(executable, a, variable_name, address, false);
 }
 
-hsa_status_t hsa_executable_readonly_variable_define(hsa_executable_t executable,
-                                                     hsa_agent_t agent, const char *variable_name,
-                                                     void *address) {
+hsa_status_t hsa_executable_readonly_variable_define(hsa_executable_t executable, hsa_agent_t agent,
+                                                     const char *variable_name, void *address) {
   RETURN_IF_NOT_INITIALIZED();
   struct agent *a = agent_from_handle(agent);
   if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
@@ -460,42 +466,89 @@ hsa_status_t hsa_executable_symbol_get_info(hsa_executable_symbol_t handle,
   const struct symbol_desc *d = &s->desc;
   bool kernel = d->kind == HSA_SYMBOL_KIND_KERNEL, variable = d->kind == HSA_SYMBOL_KIND_VARIABLE;
   switch (attribute) {
-    case HSA_EXECUTABLE_SYMBOL_INFO_TYPE: *(hsa_symbol_kind_t *)value = d->kind; return HSA_STATUS_SUCCESS;
-    case HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH: *(uint32_t *)value = (uint32_t)strlen(d->name); return HSA_STATUS_SUCCESS;
-    case HSA_EXECUTABLE_SYMBOL_INFO_NAME: copy_string(value, d->name); return HSA_STATUS_SUCCESS;
-    case HSA_EXECUTABLE_SYMBOL_INFO_MODULE_NAME_LENGTH: *(uint32_t *)value = 0; return HSA_STATUS_SUCCESS;
-    case HSA_EXECUTABLE_SYMBOL_INFO_MODULE_NAME: return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_TYPE:
+      *(hsa_symbol_kind_t *)value = d->kind;
+      return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH:
+      *(uint32_t *)value = (uint32_t)strlen(d->name);
+      return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_NAME:
+      copy_string(value, d->name);
+      return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_MODULE_NAME_LENGTH:
+      *(uint32_t *)value = 0;
+      return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_MODULE_NAME:
+      return HSA_STATUS_SUCCESS;
     case HSA_EXECUTABLE_SYMBOL_INFO_AGENT:
       if (!s->agent) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* a program symbol */
       *(hsa_agent_t *)value = agent_handle(s->agent);
       return HSA_STATUS_SUCCESS;
-    case HSA_EXECUTABLE_SYMBOL_INFO_LINKAGE: *(hsa_symbol_linkage_t *)value = d->linkage; return HSA_STATUS_SUCCESS;
-    case HSA_EXECUTABLE_SYMBOL_INFO_IS_DEFINITION: *(bool *)value = s->is_definition; return HSA_STATUS_SUCCESS;
-    default: break;
+    case HSA_EXECUTABLE_SYMBOL_INFO_LINKAGE:
+      *(hsa_symbol_linkage_t *)value = d->linkage;
+      return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_IS_DEFINITION:
+      *(bool *)value = s->is_definition;
+      return HSA_STATUS_SUCCESS;
+    default:
+      break;
   }
   if (variable) switch (attribute) {
-      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS: *(uint64_t *)value = d->address; return HSA_STATUS_SUCCESS;
-      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION: *(hsa_variable_allocation_t *)value = d->allocation; return HSA_STATUS_SUCCESS;
-      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SEGMENT: *(hsa_variable_segment_t *)value = d->segment; return HSA_STATUS_SUCCESS;
-      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALIGNMENT: *(uint32_t *)value = d->variable_alignment; return HSA_STATUS_SUCCESS;
-      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE: *(uint32_t *)value = (uint32_t)d->variable_size; return HSA_STATUS_SUCCESS;
-      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_IS_CONST: *(bool *)value = d->is_const; return HSA_STATUS_SUCCESS;
-      default: break;
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS:
+        *(uint64_t *)value = d->address;
+        return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION:
+        *(hsa_variable_allocation_t *)value = d->allocation;
+        return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SEGMENT:
+        *(hsa_variable_segment_t *)value = d->segment;
+        return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALIGNMENT:
+        *(uint32_t *)value = d->variable_alignment;
+        return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE:
+        *(uint32_t *)value = (uint32_t)d->variable_size;
+        return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_IS_CONST:
+        *(bool *)value = d->is_const;
+        return HSA_STATUS_SUCCESS;
+      default:
+        break;
     }
   if (kernel) switch (attribute) {
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT: *(uint64_t *)value = d->address; return HSA_STATUS_SUCCESS;
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE: *(uint32_t *)value = d->kernarg_segment_size; return HSA_STATUS_SUCCESS;
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT: *(uint32_t *)value = d->kernarg_segment_alignment; return HSA_STATUS_SUCCESS;
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE: *(uint32_t *)value = d->group_segment_size; return HSA_STATUS_SUCCESS;
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE: *(uint32_t *)value = d->private_segment_size; return HSA_STATUS_SUCCESS;
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK: *(bool *)value = d->dynamic_callstack; return HSA_STATUS_SUCCESS;
-      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_CALL_CONVENTION: *(uint32_t *)value = 0; return HSA_STATUS_SUCCESS;
-      default: break;
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT:
+        *(uint64_t *)value = d->address;
+        return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE:
+        *(uint32_t *)value = d->kernarg_segment_size;
+        return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT:
+        *(uint32_t *)value = d->kernarg_segment_alignment;
+        return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE:
+        *(uint32_t *)value = d->group_segment_size;
+        return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE:
+        *(uint32_t *)value = d->private_segment_size;
+        return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK:
+        *(bool *)value = d->dynamic_callstack;
+        return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_CALL_CONVENTION:
+        *(uint32_t *)value = 0;
+        return HSA_STATUS_SUCCESS;
+      default:
+        break;
     }
   if (d->kind == HSA_SYMBOL_KIND_INDIRECT_FUNCTION) switch (attribute) {
-      case HSA_EXECUTABLE_SYMBOL_INFO_INDIRECT_FUNCTION_OBJECT: *(uint64_t *)value = d->address; return HSA_STATUS_SUCCESS;
-      case HSA_EXECUTABLE_SYMBOL_INFO_INDIRECT_FUNCTION_CALL_CONVENTION: *(uint32_t *)value = 0; return HSA_STATUS_SUCCESS;
-      default: break;
+      case HSA_EXECUTABLE_SYMBOL_INFO_INDIRECT_FUNCTION_OBJECT:
+        *(uint64_t *)value = d->address;
+        return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_INDIRECT_FUNCTION_CALL_CONVENTION:
+        *(uint32_t *)value = 0;
+        return HSA_STATUS_SUCCESS;
+      default:
+        break;
     }
   /* Attributes of another kind of symbol, or unknown ones. */
   return HSA_STATUS_ERROR_INVALID_ARGUMENT;
@@ -505,7 +558,8 @@ hsa_status_t hsa_executable_symbol_get_info(hsa_executable_symbol_t handle,
 typedef bool (*symbol_filter_fn)(const struct symbol *s, const struct agent *agent);
 
 static hsa_status_t iterate(struct executable *e, symbol_filter_fn keep, const struct agent *agent,
-                            hsa_status_t (*visit)(struct executable *, const struct symbol *, void *),
+                            hsa_status_t (*visit)(struct executable *, const struct symbol *,
+                                                  void *),
                             void *data) {
   lock_acquire(&e->lock);
   size_t n = 0;
@@ -523,7 +577,9 @@ static hsa_status_t iterate(struct executable *e, symbol_filter_fn keep, const s
   return st;
 }
 
-static bool keep_all(const struct symbol *s, const struct agent *a) { return (void)s, (void)a, true; }
+static bool keep_all(const struct symbol *s, const struct agent *a) {
+  return (void)s, (void)a, true;
+}
 static bool keep_agent(const struct symbol *s, const struct agent *a) { return s->agent == a; }
 static bool keep_program(const struct symbol *s, const struct agent *a) {
   return (void)a, s->agent == NULL;
@@ -542,10 +598,11 @@ static hsa_status_t visit_symbol(struct executable *e, const struct symbol *s, v
   return c->exec_cb(eh, symbol_handle(s), c->data);
 }
 
-hsa_status_t hsa_executable_iterate_symbols(
-    hsa_executable_t executable,
-    hsa_status_t (*callback)(hsa_executable_t exec, hsa_executable_symbol_t symbol, void *data),
-    void *data) {
+hsa_status_t hsa_executable_iterate_symbols(hsa_executable_t executable,
+                                            hsa_status_t (*callback)(hsa_executable_t exec,
+                                                                     hsa_executable_symbol_t symbol,
+                                                                     void *data),
+                                            void *data) {
   RETURN_IF_NOT_INITIALIZED();
   struct executable *e = executable_from_handle(executable);
   if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;

@@ -35,11 +35,11 @@ struct loaded_code_object; /* the loader's own */
 
 /* What the loader reports for one symbol; executable_add_symbol copies it. */
 struct symbol_desc {
-  const char *name;        /* ELF name: "vadd.kd" for a kernel, "counter" for a variable */
+  const char *name; /* ELF name: "vadd.kd" for a kernel, "counter" for a variable */
   hsa_symbol_kind_t kind;
   hsa_symbol_linkage_t linkage;
-  uint64_t address;        /* kernel: kernel descriptor address (= kernel_object);
-                              variable: its address; indirect function: its object */
+  uint64_t address; /* kernel: kernel descriptor address (= kernel_object);
+                       variable: its address; indirect function: its object */
   /* Kernels (from the code object's metadata / kernel descriptor). */
   uint32_t kernarg_segment_size;
   uint32_t kernarg_segment_alignment;

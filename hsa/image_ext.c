@@ -13,10 +13,10 @@ static hsa_status_t check_agent(hsa_agent_t agent) {
   return agent_from_handle(agent) ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_AGENT;
 }
 
-#define UNSUPPORTED_IMAGE_OP(status)                                       \
-  do {                                                                     \
-    hsa_status_t st_ = check_agent(agent);                                 \
-    return st_ != HSA_STATUS_SUCCESS ? st_ : (hsa_status_t)(status);       \
+#define UNSUPPORTED_IMAGE_OP(status)                                 \
+  do {                                                               \
+    hsa_status_t st_ = check_agent(agent);                           \
+    return st_ != HSA_STATUS_SUCCESS ? st_ : (hsa_status_t)(status); \
   } while (0)
 
 hsa_status_t hsa_ext_image_get_capability(hsa_agent_t agent, hsa_ext_image_geometry_t geometry,
@@ -60,8 +60,9 @@ hsa_status_t hsa_ext_image_create(hsa_agent_t agent, const hsa_ext_image_descrip
   UNSUPPORTED_IMAGE_OP(HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED);
 }
 
-hsa_status_t hsa_ext_image_create_with_layout(hsa_agent_t agent, const hsa_ext_image_descriptor_t *d,
-                                              const void *data, hsa_access_permission_t p,
+hsa_status_t hsa_ext_image_create_with_layout(hsa_agent_t agent,
+                                              const hsa_ext_image_descriptor_t *d, const void *data,
+                                              hsa_access_permission_t p,
                                               hsa_ext_image_data_layout_t l, size_t rp, size_t sp,
                                               hsa_ext_image_t *i) {
   (void)d, (void)data, (void)p, (void)l, (void)rp, (void)sp, (void)i;

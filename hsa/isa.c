@@ -19,7 +19,7 @@ static const struct isa isas[] = {
     {"amdgcn-amd-amdhsa--gfx1036", 32, 32, true},
     {"amdgcn-amd-amdhsa--gfx1103", 32, 32, true},
 };
-#define ISA_COUNT (sizeof isas / sizeof isas[0])
+#define ISA_COUNT  (sizeof isas / sizeof isas[0])
 #define ISA_PREFIX "amdgcn-amd-amdhsa--"
 
 const struct isa *isa_from_handle(hsa_isa_t handle) {
@@ -53,10 +53,18 @@ hsa_status_t hsa_isa_get_info_alt(hsa_isa_t handle, hsa_isa_info_t attribute, vo
   if (!isa) return HSA_STATUS_ERROR_INVALID_ISA;
   if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch (attribute) {
-    case HSA_ISA_INFO_NAME_LENGTH: *(uint32_t *)value = (uint32_t)strlen(isa->name) + 1; break;
-    case HSA_ISA_INFO_NAME: memcpy(value, isa->name, strlen(isa->name) + 1); break;
-    case HSA_ISA_INFO_CALL_CONVENTION_COUNT: *(uint32_t *)value = 1; break;
-    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE: *(uint32_t *)value = isa->wavefront_size; break;
+    case HSA_ISA_INFO_NAME_LENGTH:
+      *(uint32_t *)value = (uint32_t)strlen(isa->name) + 1;
+      break;
+    case HSA_ISA_INFO_NAME:
+      memcpy(value, isa->name, strlen(isa->name) + 1);
+      break;
+    case HSA_ISA_INFO_CALL_CONVENTION_COUNT:
+      *(uint32_t *)value = 1;
+      break;
+    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE:
+      *(uint32_t *)value = isa->wavefront_size;
+      break;
     case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT:
       *(uint32_t *)value = isa->wavefronts_per_cu;
       break;
@@ -80,21 +88,30 @@ hsa_status_t hsa_isa_get_info_alt(hsa_isa_t handle, hsa_isa_info_t attribute, vo
       b[HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR] = true;
       break;
     }
-    case HSA_ISA_INFO_FAST_F16_OPERATION: *(bool *)value = isa->fast_f16; break;
+    case HSA_ISA_INFO_FAST_F16_OPERATION:
+      *(bool *)value = isa->fast_f16;
+      break;
     case HSA_ISA_INFO_WORKGROUP_MAX_DIM: {
       uint16_t *d = value;
       d[0] = d[1] = d[2] = 1024;
       break;
     }
-    case HSA_ISA_INFO_WORKGROUP_MAX_SIZE: *(uint32_t *)value = 1024; break;
+    case HSA_ISA_INFO_WORKGROUP_MAX_SIZE:
+      *(uint32_t *)value = 1024;
+      break;
     case HSA_ISA_INFO_GRID_MAX_DIM: {
       hsa_dim3_t *d = value;
       d->x = d->y = d->z = UINT32_MAX;
       break;
     }
-    case HSA_ISA_INFO_GRID_MAX_SIZE: *(uint32_t *)value = UINT32_MAX; break;
-    case HSA_ISA_INFO_FBARRIER_MAX_SIZE: *(uint32_t *)value = 32; break;
-    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    case HSA_ISA_INFO_GRID_MAX_SIZE:
+      *(uint32_t *)value = UINT32_MAX;
+      break;
+    case HSA_ISA_INFO_FBARRIER_MAX_SIZE:
+      *(uint32_t *)value = 32;
+      break;
+    default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
   return HSA_STATUS_SUCCESS;
 }
@@ -123,8 +140,8 @@ hsa_status_t hsa_isa_get_round_method(hsa_isa_t isa, hsa_fp_type_t fp_type,
                                       hsa_round_method_t *round_method) {
   RETURN_IF_NOT_INITIALIZED();
   if (!isa_from_handle(isa)) return HSA_STATUS_ERROR_INVALID_ISA;
-  if (!round_method || (fp_type != HSA_FP_TYPE_16 && fp_type != HSA_FP_TYPE_32 &&
-                        fp_type != HSA_FP_TYPE_64) ||
+  if (!round_method ||
+      (fp_type != HSA_FP_TYPE_16 && fp_type != HSA_FP_TYPE_32 && fp_type != HSA_FP_TYPE_64) ||
       (flush_mode != HSA_FLUSH_MODE_FTZ && flush_mode != HSA_FLUSH_MODE_NON_FTZ))
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   *round_method = HSA_ROUND_METHOD_SINGLE; /* one rounding per operation (IEEE) */
@@ -142,10 +159,8 @@ hsa_status_t hsa_isa_compatible(hsa_isa_t code_object_isa, hsa_isa_t agent_isa, 
 
 /* A wavefront handle is the ISA handle with bit 0 set (ISAs are aligned):
  * each ISA has exactly one wavefront size. */
-hsa_status_t hsa_isa_iterate_wavefronts(hsa_isa_t isa,
-                                        hsa_status_t (*callback)(hsa_wavefront_t wavefront,
-                                                                 void *data),
-                                        void *data) {
+hsa_status_t hsa_isa_iterate_wavefronts(
+    hsa_isa_t isa, hsa_status_t (*callback)(hsa_wavefront_t wavefront, void *data), void *data) {
   RETURN_IF_NOT_INITIALIZED();
   if (!isa_from_handle(isa)) return HSA_STATUS_ERROR_INVALID_ISA;
   if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;

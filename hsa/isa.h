@@ -10,7 +10,7 @@
 #include <hsa/hsa.h>
 
 struct isa {
-  const char *name;         /* "amdgcn-amd-amdhsa--gfx902" (LLVM target triple + processor) */
+  const char *name; /* "amdgcn-amd-amdhsa--gfx902" (LLVM target triple + processor) */
   uint32_t wavefront_size;
   uint32_t wavefronts_per_cu;
   bool fast_f16;

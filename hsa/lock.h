@@ -15,7 +15,8 @@ struct lock {
   _Atomic uint32_t state;
 };
 
-#define LOCK_INIT {0}
+#define LOCK_INIT \
+  { 0 }
 
 void lock_acquire_contended(struct lock *l);
 void lock_release_contended(struct lock *l);
@@ -28,8 +29,7 @@ static inline void lock_acquire(struct lock *l) {
 }
 
 static inline void lock_release(struct lock *l) {
-  if (atomic_exchange_explicit(&l->state, 0, memory_order_release) == 2)
-    lock_release_contended(l);
+  if (atomic_exchange_explicit(&l->state, 0, memory_order_release) == 2) lock_release_contended(l);
 }
 
 #endif

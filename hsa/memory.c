@@ -29,8 +29,8 @@ struct dealloc_callback {
 struct allocation {
   uintptr_t base;
   size_t size;
-  struct memory_pool *pool;     /* NULL for locked (registered) host memory */
-  hsa_amd_pointer_type_t type;  /* HSA or LOCKED */
+  struct memory_pool *pool;    /* NULL for locked (registered) host memory */
+  hsa_amd_pointer_type_t type; /* HSA or LOCKED */
   void *user_data;
   struct dealloc_callback *callbacks;
 };
@@ -44,8 +44,10 @@ static size_t upper_bound(uintptr_t addr) {
   size_t lo = 0, hi = table_count;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (table[mid].base <= addr) lo = mid + 1;
-    else hi = mid;
+    if (table[mid].base <= addr)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -104,9 +106,9 @@ hsa_status_t memory_init(void) {
       "system", HSA_AMD_SEGMENT_GLOBAL,
       HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT,
       size, NULL};
-  pools[MEMORY_POOL_SYSTEM_COARSE] = (struct memory_pool){
-      "system-coarse", HSA_AMD_SEGMENT_GLOBAL, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, size,
-      NULL};
+  pools[MEMORY_POOL_SYSTEM_COARSE] =
+      (struct memory_pool){"system-coarse", HSA_AMD_SEGMENT_GLOBAL,
+                           HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, size, NULL};
   return HSA_STATUS_SUCCESS;
 }
 
@@ -128,7 +130,9 @@ void memory_fini(void) {
   lock_release(&table_lock);
 }
 
-struct memory_pool *memory_pool(int index) { return &pools[index]; }
+struct memory_pool *memory_pool(int index) {
+  return &pools[index];
+}
 
 struct memory_pool *memory_pool_from_handle(uint64_t handle) {
   for (int i = 0; i < MEMORY_POOL_COUNT; i++)
@@ -138,9 +142,10 @@ struct memory_pool *memory_pool_from_handle(uint64_t handle) {
 
 /* ---- Pools and regions: discovery and attributes ------------------------ */
 
-hsa_status_t hsa_amd_agent_iterate_memory_pools(
-    hsa_agent_t agent_handle, hsa_status_t (*callback)(hsa_amd_memory_pool_t pool, void *data),
-    void *data) {
+hsa_status_t hsa_amd_agent_iterate_memory_pools(hsa_agent_t agent_handle,
+                                                hsa_status_t (*callback)(hsa_amd_memory_pool_t pool,
+                                                                         void *data),
+                                                void *data) {
   RETURN_IF_NOT_INITIALIZED();
   struct agent *agent = agent_from_handle(agent_handle);
   if (!agent) return HSA_STATUS_ERROR_INVALID_AGENT;
@@ -175,19 +180,34 @@ hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t handle,
   if (!p) return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
   if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch (attribute) {
-    case HSA_AMD_MEMORY_POOL_INFO_SEGMENT: *(hsa_amd_segment_t *)value = p->segment; break;
-    case HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS: *(uint32_t *)value = p->global_flags; break;
-    case HSA_AMD_MEMORY_POOL_INFO_SIZE: *(size_t *)value = p->size; break;
-    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED: *(bool *)value = true; break;
+    case HSA_AMD_MEMORY_POOL_INFO_SEGMENT:
+      *(hsa_amd_segment_t *)value = p->segment;
+      break;
+    case HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS:
+      *(uint32_t *)value = p->global_flags;
+      break;
+    case HSA_AMD_MEMORY_POOL_INFO_SIZE:
+      *(size_t *)value = p->size;
+      break;
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED:
+      *(bool *)value = true;
+      break;
     case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE:
     case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT:
-    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE: *(size_t *)value = MEMORY_GRANULE; break;
-    case HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL: *(bool *)value = true; break;
-    case HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE: *(size_t *)value = p->size; break;
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE:
+      *(size_t *)value = MEMORY_GRANULE;
+      break;
+    case HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL:
+      *(bool *)value = true;
+      break;
+    case HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE:
+      *(size_t *)value = p->size;
+      break;
     case HSA_AMD_MEMORY_POOL_INFO_LOCATION:
       *(hsa_amd_memory_pool_location_t *)value = HSA_AMD_MEMORY_POOL_LOCATION_CPU;
       break;
-    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
   return HSA_STATUS_SUCCESS;
 }
@@ -198,20 +218,39 @@ hsa_status_t hsa_region_get_info(hsa_region_t region, hsa_region_info_t attribut
   if (!p) return HSA_STATUS_ERROR_INVALID_REGION;
   if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch ((int)attribute) {
-    case HSA_REGION_INFO_SEGMENT: *(hsa_region_segment_t *)value = HSA_REGION_SEGMENT_GLOBAL; break;
+    case HSA_REGION_INFO_SEGMENT:
+      *(hsa_region_segment_t *)value = HSA_REGION_SEGMENT_GLOBAL;
+      break;
     /* The region flag values equal the pool flag values (hsa.h, hsa_ext_amd.h). */
-    case HSA_REGION_INFO_GLOBAL_FLAGS: *(uint32_t *)value = p->global_flags; break;
+    case HSA_REGION_INFO_GLOBAL_FLAGS:
+      *(uint32_t *)value = p->global_flags;
+      break;
     case HSA_REGION_INFO_SIZE:
-    case HSA_REGION_INFO_ALLOC_MAX_SIZE: *(size_t *)value = p->size; break;
-    case HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE: *(uint32_t *)value = 0; break;
-    case HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED: *(bool *)value = true; break;
+    case HSA_REGION_INFO_ALLOC_MAX_SIZE:
+      *(size_t *)value = p->size;
+      break;
+    case HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE:
+      *(uint32_t *)value = 0;
+      break;
+    case HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED:
+      *(bool *)value = true;
+      break;
     case HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE:
-    case HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT: *(size_t *)value = MEMORY_GRANULE; break;
-    case HSA_AMD_REGION_INFO_HOST_ACCESSIBLE: *(bool *)value = true; break;
-    case HSA_AMD_REGION_INFO_BASE: *(void **)value = NULL; break;
+    case HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT:
+      *(size_t *)value = MEMORY_GRANULE;
+      break;
+    case HSA_AMD_REGION_INFO_HOST_ACCESSIBLE:
+      *(bool *)value = true;
+      break;
+    case HSA_AMD_REGION_INFO_BASE:
+      *(void **)value = NULL;
+      break;
     case HSA_AMD_REGION_INFO_BUS_WIDTH:
-    case HSA_AMD_REGION_INFO_MAX_CLOCK_FREQUENCY: *(uint32_t *)value = 0; break;
-    default: return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    case HSA_AMD_REGION_INFO_MAX_CLOCK_FREQUENCY:
+      *(uint32_t *)value = 0;
+      break;
+    default:
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
   return HSA_STATUS_SUCCESS;
 }
@@ -243,7 +282,8 @@ hsa_status_t hsa_amd_agent_memory_pool_get_info(hsa_agent_t agent_handle,
 
 static hsa_status_t pool_allocate(struct memory_pool *p, size_t size, void **ptr) {
   if (size == 0 || !ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  if (size > p->size || size > SIZE_MAX - MEMORY_GRANULE) return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  if (size > p->size || size > SIZE_MAX - MEMORY_GRANULE)
+    return HSA_STATUS_ERROR_INVALID_ALLOCATION;
   size_t rounded = (size + MEMORY_GRANULE - 1) & ~(size_t)(MEMORY_GRANULE - 1);
   void *mem = aligned_alloc(MEMORY_GRANULE, rounded);
   if (!mem) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
@@ -443,7 +483,8 @@ hsa_status_t hsa_amd_pointer_info(const void *ptr, hsa_amd_pointer_info_t *info,
     out.sizeInBytes = a->size;
     out.userData = a->user_data;
     out.agentOwner = agent_handle(a->pool && a->pool->owner ? a->pool->owner : agent_at(0));
-    out.global_flags = a->pool ? a->pool->global_flags : HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED;
+    out.global_flags =
+        a->pool ? a->pool->global_flags : HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED;
   } else {
     out.type = HSA_EXT_POINTER_TYPE_UNKNOWN;
   }

@@ -19,9 +19,9 @@ struct agent;
 struct memory_pool {
   const char *name;
   hsa_amd_segment_t segment;
-  uint32_t global_flags;  /* hsa_amd_memory_pool_global_flag_t bits */
-  size_t size;            /* bytes of memory behind the pool */
-  struct agent *owner;    /* hsa_amd_pointer_info's agentOwner */
+  uint32_t global_flags; /* hsa_amd_memory_pool_global_flag_t bits */
+  size_t size;           /* bytes of memory behind the pool */
+  struct agent *owner;   /* hsa_amd_pointer_info's agentOwner */
 };
 
 enum { MEMORY_POOL_SYSTEM = 0, MEMORY_POOL_SYSTEM_COARSE = 1, MEMORY_POOL_COUNT = 2 };

@@ -39,7 +39,8 @@ HSA_CPU_AGENT_FUNCTION(CPU_AGENT_FN_MEMORY_COPY_RECT, runtime_memory_copy_rect) 
     for (uint32_t y = 0; y < r->range.y; y++) {
       uint8_t *d = (uint8_t *)r->dst.base + (size_t)(r->dst_offset.z + z) * r->dst.slice +
                    (size_t)(r->dst_offset.y + y) * r->dst.pitch + r->dst_offset.x;
-      const uint8_t *s = (const uint8_t *)r->src.base + (size_t)(r->src_offset.z + z) * r->src.slice +
+      const uint8_t *s = (const uint8_t *)r->src.base +
+                         (size_t)(r->src_offset.z + z) * r->src.slice +
                          (size_t)(r->src_offset.y + y) * r->src.pitch + r->src_offset.x;
       memmove(d, s, r->range.x);
     }
@@ -110,8 +111,8 @@ static hsa_status_t submit(uint16_t type, const uint64_t args[4], uint32_t num_d
 }
 
 hsa_status_t hsa_amd_memory_async_copy(void *dst, hsa_agent_t dst_agent, const void *src,
-                                       hsa_agent_t src_agent, size_t size,
-                                       uint32_t num_dep_signals, const hsa_signal_t *dep_signals,
+                                       hsa_agent_t src_agent, size_t size, uint32_t num_dep_signals,
+                                       const hsa_signal_t *dep_signals,
                                        hsa_signal_t completion_signal) {
   RETURN_IF_NOT_INITIALIZED();
   if (!agent_from_handle(dst_agent) || !agent_from_handle(src_agent))
@@ -123,13 +124,10 @@ hsa_status_t hsa_amd_memory_async_copy(void *dst, hsa_agent_t dst_agent, const v
   return submit(CPU_AGENT_FN_MEMORY_COPY, args, num_dep_signals, dep_signals, completion_signal);
 }
 
-hsa_status_t hsa_amd_memory_async_copy_on_engine(void *dst, hsa_agent_t dst_agent, const void *src,
-                                                 hsa_agent_t src_agent, size_t size,
-                                                 uint32_t num_dep_signals,
-                                                 const hsa_signal_t *dep_signals,
-                                                 hsa_signal_t completion_signal,
-                                                 hsa_amd_sdma_engine_id_t engine_id,
-                                                 bool force_copy_on_sdma) {
+hsa_status_t hsa_amd_memory_async_copy_on_engine(
+    void *dst, hsa_agent_t dst_agent, const void *src, hsa_agent_t src_agent, size_t size,
+    uint32_t num_dep_signals, const hsa_signal_t *dep_signals, hsa_signal_t completion_signal,
+    hsa_amd_sdma_engine_id_t engine_id, bool force_copy_on_sdma) {
   RETURN_IF_NOT_INITIALIZED();
   /* There are no SDMA engines (hsa_amd_memory_copy_engine_status reports
    * none): forcing one is refused, a preference is ignored. */
@@ -149,21 +147,19 @@ hsa_status_t hsa_amd_memory_copy_engine_status(hsa_agent_t dst_agent, hsa_agent_
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_amd_memory_async_copy_rect(const hsa_pitched_ptr_t *dst,
-                                            const hsa_dim3_t *dst_offset,
-                                            const hsa_pitched_ptr_t *src,
-                                            const hsa_dim3_t *src_offset, const hsa_dim3_t *range,
-                                            hsa_agent_t copy_agent, hsa_amd_copy_direction_t dir,
-                                            uint32_t num_dep_signals,
-                                            const hsa_signal_t *dep_signals,
-                                            hsa_signal_t completion_signal) {
+hsa_status_t hsa_amd_memory_async_copy_rect(
+    const hsa_pitched_ptr_t *dst, const hsa_dim3_t *dst_offset, const hsa_pitched_ptr_t *src,
+    const hsa_dim3_t *src_offset, const hsa_dim3_t *range, hsa_agent_t copy_agent,
+    hsa_amd_copy_direction_t dir, uint32_t num_dep_signals, const hsa_signal_t *dep_signals,
+    hsa_signal_t completion_signal) {
   RETURN_IF_NOT_INITIALIZED();
   if (!agent_from_handle(copy_agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
   if (!dst || !src || !dst_offset || !src_offset || !range || !dst->base || !src->base ||
       (unsigned)dir > hsaDeviceToDevice)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   /* A row must fit its pitch, a slice its slice pitch (ROCr's checks). */
-  if (dst_offset->x + (uint64_t)range->x > dst->pitch || src_offset->x + (uint64_t)range->x > src->pitch ||
+  if (dst_offset->x + (uint64_t)range->x > dst->pitch ||
+      src_offset->x + (uint64_t)range->x > src->pitch ||
       (range->z > 1 && ((dst_offset->y + (uint64_t)range->y) * dst->pitch > dst->slice ||
                         (src_offset->y + (uint64_t)range->y) * src->pitch > src->slice)))
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;

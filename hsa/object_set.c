@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#define SLOT_EMPTY ((uintptr_t)0)
+#define SLOT_EMPTY   ((uintptr_t)0)
 #define SLOT_DELETED ((uintptr_t)1)
 
 static size_t slot_of(uintptr_t key, size_t capacity) {
@@ -51,7 +51,8 @@ bool object_set_insert(struct object_set *s, const void *obj) {
   }
   if (ok) {
     size_t j = slot_of(key, s->capacity);
-    while (s->slots[j] != SLOT_EMPTY && s->slots[j] != SLOT_DELETED) j = (j + 1) & (s->capacity - 1);
+    while (s->slots[j] != SLOT_EMPTY && s->slots[j] != SLOT_DELETED)
+      j = (j + 1) & (s->capacity - 1);
     if (s->slots[j] == SLOT_EMPTY) s->used++;
     s->slots[j] = key;
     s->count++;

@@ -23,7 +23,8 @@ struct object_set {
   size_t count;     /* live objects */
 };
 
-#define OBJECT_SET_INIT {LOCK_INIT, NULL, 0, 0, 0}
+#define OBJECT_SET_INIT \
+  { LOCK_INIT, NULL, 0, 0, 0 }
 
 bool object_set_insert(struct object_set *s, const void *obj); /* false: out of memory */
 bool object_set_remove(struct object_set *s, const void *obj); /* false: was not there */

@@ -128,11 +128,12 @@ hsa_status_t hsa_soft_queue_create(hsa_region_t region, uint32_t size, hsa_queue
   RETURN_IF_NOT_INITIALIZED();
   struct memory_pool *pool = memory_pool_from_handle(region.handle);
   if (!pool) return HSA_STATUS_ERROR_INVALID_REGION;
-  if (!queue || !is_power_of_two(size) || size > (1u << 24)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!queue || !is_power_of_two(size) || size > (1u << 24))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (type != HSA_QUEUE_TYPE_MULTI && type != HSA_QUEUE_TYPE_SINGLE)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  if (features == 0 ||
-      (features & ~(uint32_t)(HSA_QUEUE_FEATURE_KERNEL_DISPATCH | HSA_QUEUE_FEATURE_AGENT_DISPATCH)))
+  if (features == 0 || (features & ~(uint32_t)(HSA_QUEUE_FEATURE_KERNEL_DISPATCH |
+                                               HSA_QUEUE_FEATURE_AGENT_DISPATCH)))
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (!signal_is_valid(doorbell_signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   struct queue *q;
@@ -183,9 +184,10 @@ hsa_status_t hsa_queue_inactivate(hsa_queue_t *queue) {
 void queue_report_error(struct queue *q, hsa_status_t status) {
   uint32_t expected = QUEUE_ACTIVE;
   if (!atomic_compare_exchange_strong(&q->state, &expected, QUEUE_ERROR)) return;
-  log_warn("queue %llu stopped: packet %llu: %s", (unsigned long long)q->amd.hsa_queue.id,
-           (unsigned long long)q->amd.read_dispatch_id,
-           status == HSA_STATUS_ERROR_INVALID_PACKET_FORMAT ? "malformed packet" : "invalid packet");
+  log_warn(
+      "queue %llu stopped: packet %llu: %s", (unsigned long long)q->amd.hsa_queue.id,
+      (unsigned long long)q->amd.read_dispatch_id,
+      status == HSA_STATUS_ERROR_INVALID_PACKET_FORMAT ? "malformed packet" : "invalid packet");
   if (q->error_callback) q->error_callback(status, queue_hsa(q), q->error_data);
 }
 
@@ -211,7 +213,7 @@ void queue_publish(struct queue *q, uint64_t index, const void *packet, uint16_t
 /* ---- Index operations ------------------------------------------------------- */
 
 #define WRITE_INDEX(q) (&((amd_queue_t *)(uintptr_t)(q))->write_dispatch_id)
-#define READ_INDEX(q) (&((amd_queue_t *)(uintptr_t)(q))->read_dispatch_id)
+#define READ_INDEX(q)  (&((amd_queue_t *)(uintptr_t)(q))->read_dispatch_id)
 
 uint64_t hsa_queue_load_read_index_acquire(const hsa_queue_t *q) {
   return __atomic_load_n(READ_INDEX(q), __ATOMIC_ACQUIRE);
@@ -252,8 +254,8 @@ void hsa_queue_store_read_index_screlease(const hsa_queue_t *q, uint64_t v) {
 
 static uint64_t cas_write_index(const hsa_queue_t *q, uint64_t expected, uint64_t v, int order) {
   uint64_t observed = expected;
-  int fail = order == __ATOMIC_ACQ_REL || order == __ATOMIC_ACQUIRE ? __ATOMIC_ACQUIRE
-                                                                   : __ATOMIC_RELAXED;
+  int fail =
+      order == __ATOMIC_ACQ_REL || order == __ATOMIC_ACQUIRE ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED;
   __atomic_compare_exchange_n(WRITE_INDEX(q), &observed, v, false, order, fail);
   return observed;
 }
@@ -315,7 +317,8 @@ hsa_status_t hsa_amd_queue_cu_get_mask(const hsa_queue_t *queue, uint32_t num_cu
   if (!cu_mask || num_cu_mask_count == 0 || num_cu_mask_count % 32 != 0)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   for (uint32_t w = 0; w < num_cu_mask_count / 32; w++)
-    cu_mask[w] = w < QUEUE_MAX_CU_MASK_WORDS ? __atomic_load_n(&q->cu_mask[w], __ATOMIC_RELAXED) : 0;
+    cu_mask[w] =
+        w < QUEUE_MAX_CU_MASK_WORDS ? __atomic_load_n(&q->cu_mask[w], __ATOMIC_RELAXED) : 0;
   if (q->agent && q->agent->compute_units < 32 * QUEUE_MAX_CU_MASK_WORDS) {
     /* Report only bits of cores that exist. */
     for (uint32_t cu = q->agent->compute_units; cu < num_cu_mask_count; cu++)
@@ -356,7 +359,9 @@ hsa_status_t hsa_amd_profiling_set_profiler_enabled(hsa_queue_t *queue, int enab
   struct queue *q = live_queue(queue);
   if (!q) return HSA_STATUS_ERROR_INVALID_QUEUE;
   atomic_store(&q->profiling, enable != 0);
-  if (enable) q->amd.queue_properties |= AMD_QUEUE_PROPERTIES_ENABLE_PROFILING;
-  else q->amd.queue_properties &= ~(uint32_t)AMD_QUEUE_PROPERTIES_ENABLE_PROFILING;
+  if (enable)
+    q->amd.queue_properties |= AMD_QUEUE_PROPERTIES_ENABLE_PROFILING;
+  else
+    q->amd.queue_properties &= ~(uint32_t)AMD_QUEUE_PROPERTIES_ENABLE_PROFILING;
   return HSA_STATUS_SUCCESS;
 }

@@ -25,17 +25,17 @@ enum queue_state { QUEUE_ACTIVE = 0, QUEUE_INACTIVE = 1, QUEUE_ERROR = 2 };
 
 struct queue {
   amd_queue_t amd;
-  struct agent *agent;        /* NULL for a soft queue */
-  struct signal *doorbell;    /* the doorbell signal (owned unless soft) */
+  struct agent *agent;     /* NULL for a soft queue */
+  struct signal *doorbell; /* the doorbell signal (owned unless soft) */
   bool owns_doorbell;
   void (*error_callback)(hsa_status_t status, hsa_queue_t *source, void *data);
   void *error_data;
-  _Atomic uint32_t state;     /* enum queue_state */
+  _Atomic uint32_t state; /* enum queue_state */
   void *ring;
   size_t ring_bytes;
-  volatile uint64_t doorbell_word; /* CPU agents point the doorbell here */
+  volatile uint64_t doorbell_word;           /* CPU agents point the doorbell here */
   uint32_t cu_mask[QUEUE_MAX_CU_MASK_WORDS]; /* cores allowed to run its work */
-  _Atomic bool profiling;     /* fill start_ts/end_ts of completion signals */
+  _Atomic bool profiling;                    /* fill start_ts/end_ts of completion signals */
   hsa_amd_queue_priority_t priority;
   struct signal_check completion_check; /* the processor's last validated completion signal */
 };

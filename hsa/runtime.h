@@ -21,8 +21,8 @@
 struct agent;
 
 struct runtime {
-  struct lock lock;           /* agent list, per-agent queue counts */
-  _Atomic uint32_t refcount;  /* hsa_init count; 0 = not initialised */
+  struct lock lock;          /* agent list, per-agent queue counts */
+  _Atomic uint32_t refcount; /* hsa_init count; 0 = not initialised */
   struct agent *agents[RUNTIME_MAX_AGENTS];
   uint32_t agent_count;
   struct object_set signals, signal_groups, queues, executables, readers;
@@ -37,9 +37,9 @@ static inline bool runtime_initialized(void) {
 }
 
 /* Entry check of every API function that needs an initialised runtime. */
-#define RETURN_IF_NOT_INITIALIZED()                                           \
-  do {                                                                        \
-    if (!runtime_initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;       \
+#define RETURN_IF_NOT_INITIALIZED()                                      \
+  do {                                                                   \
+    if (!runtime_initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED; \
   } while (0)
 
 /* Timestamps are nanoseconds of plat_now_ns: the frequency is 1 GHz. */
@@ -51,7 +51,7 @@ void *runtime_alloc_aligned(size_t size, size_t align);
 /* Sub-systems' set-up and tear-down, in hsa_init / hsa_shut_down order. */
 hsa_status_t memory_init(void);
 void memory_fini(void);
-void signals_fini(void);  /* destroys signals the program left behind */
+void signals_fini(void); /* destroys signals the program left behind */
 void queues_fini(void);
 void executables_fini(void);
 void async_handlers_fini(void);

@@ -17,7 +17,7 @@
 #include "hsa/agent.h"
 #include "lib/plat.h"
 
-#define SIGNALS_PER_SLAB 64
+#define SIGNALS_PER_SLAB  64
 #define SIGNAL_SLOT_BYTES 128
 
 _Static_assert(sizeof(struct signal) <= SIGNAL_SLOT_BYTES, "struct signal fits its slot");
@@ -66,8 +66,8 @@ static void slot_free(struct signal *s) {
   lock_release(&slab_lock);
 }
 
-hsa_status_t signal_create(amd_signal_kind64_t kind, hsa_signal_value_t initial, uint64_t attributes,
-                           struct signal **out) {
+hsa_status_t signal_create(amd_signal_kind64_t kind, hsa_signal_value_t initial,
+                           uint64_t attributes, struct signal **out) {
   struct signal *s = slot_alloc();
   if (!s) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   memset(s, 0, sizeof *s);
@@ -244,33 +244,33 @@ void hsa_signal_silent_store_screlease(hsa_signal_t s, hsa_signal_value_t v) {
 
 /* One definition per operation and memory order. The acquire orders of
  * store-like RMWs map to acq_rel where C11 needs it (an RMW may be acquire). */
-#define DEFINE_RMW_VOID(op, builtin)                                                  \
-  static void op##_impl(hsa_signal_t h, hsa_signal_value_t v, int order) {            \
-    volatile int64_t *w = value_word(h, "hsa_signal_" #op);                           \
-    if (!w) return;                                                                   \
-    (void)order;                                                                      \
-    after_change(h, builtin(w, v, __ATOMIC_SEQ_CST));                                 \
-  }                                                                                   \
-  void hsa_signal_##op##_scacq_screl(hsa_signal_t s, hsa_signal_value_t v) {          \
-    op##_impl(s, v, __ATOMIC_ACQ_REL);                                                \
-  }                                                                                   \
-  void hsa_signal_##op##_acq_rel(hsa_signal_t s, hsa_signal_value_t v) {              \
-    op##_impl(s, v, __ATOMIC_ACQ_REL);                                                \
-  }                                                                                   \
-  void hsa_signal_##op##_scacquire(hsa_signal_t s, hsa_signal_value_t v) {            \
-    op##_impl(s, v, __ATOMIC_ACQUIRE);                                                \
-  }                                                                                   \
-  void hsa_signal_##op##_acquire(hsa_signal_t s, hsa_signal_value_t v) {              \
-    op##_impl(s, v, __ATOMIC_ACQUIRE);                                                \
-  }                                                                                   \
-  void hsa_signal_##op##_relaxed(hsa_signal_t s, hsa_signal_value_t v) {              \
-    op##_impl(s, v, __ATOMIC_RELAXED);                                                \
-  }                                                                                   \
-  void hsa_signal_##op##_screlease(hsa_signal_t s, hsa_signal_value_t v) {            \
-    op##_impl(s, v, __ATOMIC_RELEASE);                                                \
-  }                                                                                   \
-  void hsa_signal_##op##_release(hsa_signal_t s, hsa_signal_value_t v) {              \
-    op##_impl(s, v, __ATOMIC_RELEASE);                                                \
+#define DEFINE_RMW_VOID(op, builtin)                                         \
+  static void op##_impl(hsa_signal_t h, hsa_signal_value_t v, int order) {   \
+    volatile int64_t *w = value_word(h, "hsa_signal_" #op);                  \
+    if (!w) return;                                                          \
+    (void)order;                                                             \
+    after_change(h, builtin(w, v, __ATOMIC_SEQ_CST));                        \
+  }                                                                          \
+  void hsa_signal_##op##_scacq_screl(hsa_signal_t s, hsa_signal_value_t v) { \
+    op##_impl(s, v, __ATOMIC_ACQ_REL);                                       \
+  }                                                                          \
+  void hsa_signal_##op##_acq_rel(hsa_signal_t s, hsa_signal_value_t v) {     \
+    op##_impl(s, v, __ATOMIC_ACQ_REL);                                       \
+  }                                                                          \
+  void hsa_signal_##op##_scacquire(hsa_signal_t s, hsa_signal_value_t v) {   \
+    op##_impl(s, v, __ATOMIC_ACQUIRE);                                       \
+  }                                                                          \
+  void hsa_signal_##op##_acquire(hsa_signal_t s, hsa_signal_value_t v) {     \
+    op##_impl(s, v, __ATOMIC_ACQUIRE);                                       \
+  }                                                                          \
+  void hsa_signal_##op##_relaxed(hsa_signal_t s, hsa_signal_value_t v) {     \
+    op##_impl(s, v, __ATOMIC_RELAXED);                                       \
+  }                                                                          \
+  void hsa_signal_##op##_screlease(hsa_signal_t s, hsa_signal_value_t v) {   \
+    op##_impl(s, v, __ATOMIC_RELEASE);                                       \
+  }                                                                          \
+  void hsa_signal_##op##_release(hsa_signal_t s, hsa_signal_value_t v) {     \
+    op##_impl(s, v, __ATOMIC_RELEASE);                                       \
   }
 
 DEFINE_RMW_VOID(add, __atomic_add_fetch)
@@ -294,23 +294,24 @@ static hsa_signal_value_t cas_impl(hsa_signal_t h, hsa_signal_value_t expected,
   if (!w) return 0;
   hsa_signal_value_t observed = expected;
   /* The failure order may not be release-flavoured (C11 7.17.7.4). */
-  int fail = order == __ATOMIC_ACQ_REL || order == __ATOMIC_ACQUIRE ? __ATOMIC_ACQUIRE
-                                                                   : __ATOMIC_RELAXED;
-  if (__atomic_compare_exchange_n(w, &observed, v, false, __ATOMIC_SEQ_CST, fail)) after_change(h, v);
+  int fail =
+      order == __ATOMIC_ACQ_REL || order == __ATOMIC_ACQUIRE ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED;
+  if (__atomic_compare_exchange_n(w, &observed, v, false, __ATOMIC_SEQ_CST, fail))
+    after_change(h, v);
   return observed;
 }
 
 #define DEFINE_RMW_RET(op, params, args)                                                      \
-  hsa_signal_value_t hsa_signal_##op##_scacq_screl params { return op##_impl args(ACQ_REL); }  \
-  hsa_signal_value_t hsa_signal_##op##_acq_rel params { return op##_impl args(ACQ_REL); }      \
-  hsa_signal_value_t hsa_signal_##op##_scacquire params { return op##_impl args(ACQUIRE); }    \
-  hsa_signal_value_t hsa_signal_##op##_acquire params { return op##_impl args(ACQUIRE); }      \
-  hsa_signal_value_t hsa_signal_##op##_relaxed params { return op##_impl args(RELAXED); }      \
-  hsa_signal_value_t hsa_signal_##op##_screlease params { return op##_impl args(RELEASE); }    \
+  hsa_signal_value_t hsa_signal_##op##_scacq_screl params { return op##_impl args(ACQ_REL); } \
+  hsa_signal_value_t hsa_signal_##op##_acq_rel params { return op##_impl args(ACQ_REL); }     \
+  hsa_signal_value_t hsa_signal_##op##_scacquire params { return op##_impl args(ACQUIRE); }   \
+  hsa_signal_value_t hsa_signal_##op##_acquire params { return op##_impl args(ACQUIRE); }     \
+  hsa_signal_value_t hsa_signal_##op##_relaxed params { return op##_impl args(RELAXED); }     \
+  hsa_signal_value_t hsa_signal_##op##_screlease params { return op##_impl args(RELEASE); }   \
   hsa_signal_value_t hsa_signal_##op##_release params { return op##_impl args(RELEASE); }
 
 #define EXCHANGE_ARGS(o) (s, v, __ATOMIC_##o)
-#define CAS_ARGS(o) (s, e, v, __ATOMIC_##o)
+#define CAS_ARGS(o)      (s, e, v, __ATOMIC_##o)
 DEFINE_RMW_RET(exchange, (hsa_signal_t s, hsa_signal_value_t v), EXCHANGE_ARGS)
 DEFINE_RMW_RET(cas, (hsa_signal_t s, hsa_signal_value_t e, hsa_signal_value_t v), CAS_ARGS)
 
@@ -329,13 +330,14 @@ hsa_status_t hsa_amd_signal_value_pointer(hsa_signal_t signal,
 /* Spin this long before sleeping: a blocked waiter gives the core up soon,
  * an active one keeps polling longer (but never forever). */
 #define SPIN_NS_BLOCKED 20000u
-#define SPIN_NS_ACTIVE 2000000u
-#define FIRST_SLEEP_NS 10000u
+#define SPIN_NS_ACTIVE  2000000u
+#define FIRST_SLEEP_NS  10000u
 
 bool signal_wait_loop(struct signal *const *signals, uint32_t count, bool (*check)(void *arg),
                       void *arg, uint64_t deadline_ns, hsa_wait_state_t wait_state) {
   uint64_t start = plat_now_ns();
-  uint64_t spin_until = start + (wait_state == HSA_WAIT_STATE_ACTIVE ? SPIN_NS_ACTIVE : SPIN_NS_BLOCKED);
+  uint64_t spin_until =
+      start + (wait_state == HSA_WAIT_STATE_ACTIVE ? SPIN_NS_ACTIVE : SPIN_NS_BLOCKED);
   if (spin_until > deadline_ns) spin_until = deadline_ns;
   for (uint32_t n = 0;; n++) {
     if (check(arg)) return true;
@@ -403,8 +405,7 @@ static hsa_signal_value_t wait_impl(hsa_signal_t h, hsa_signal_condition_t cond,
 }
 
 hsa_signal_value_t hsa_signal_wait_scacquire(hsa_signal_t s, hsa_signal_condition_t c,
-                                             hsa_signal_value_t v, uint64_t t,
-                                             hsa_wait_state_t w) {
+                                             hsa_signal_value_t v, uint64_t t, hsa_wait_state_t w) {
   return wait_impl(s, c, v, t, w, __ATOMIC_ACQUIRE);
 }
 hsa_signal_value_t hsa_signal_wait_acquire(hsa_signal_t s, hsa_signal_condition_t c,

@@ -22,11 +22,11 @@
 
 struct signal {
   amd_signal_t amd;
-  _Atomic uint32_t waiters;   /* sleeping waiters (wait, groups, handlers) */
+  _Atomic uint32_t waiters; /* sleeping waiters (wait, groups, handlers) */
   /* Doorbell signals: called after each store, e.g. to wake a CPU agent. */
   void (*ring)(struct signal *s, int64_t value);
   void *ring_arg;
-  uint64_t attributes;        /* hsa_amd_signal_attribute_t bits */
+  uint64_t attributes; /* hsa_amd_signal_attribute_t bits */
 };
 
 static inline struct signal *signal_from_handle(hsa_signal_t h) {
@@ -49,16 +49,15 @@ struct signal_check {
 bool signal_is_valid_cached(hsa_signal_t h, struct signal_check *check);
 
 /* Creates a signal of `kind` (USER or DOORBELL). */
-hsa_status_t signal_create(amd_signal_kind64_t kind, hsa_signal_value_t initial, uint64_t attributes,
-                           struct signal **out);
+hsa_status_t signal_create(amd_signal_kind64_t kind, hsa_signal_value_t initial,
+                           uint64_t attributes, struct signal **out);
 void signal_destroy(struct signal *s);
 
 /* After a seq_cst change of amd.value: wakes sleepers, if any. A waiter
  * counts itself (seq_cst) before it reads the value, so one of the two
  * sees the other (see event.h). */
 static inline void signal_notify(struct signal *s) {
-  if (atomic_load_explicit(&s->waiters, memory_order_seq_cst) != 0)
-    event_notify(&rt.signal_event);
+  if (atomic_load_explicit(&s->waiters, memory_order_seq_cst) != 0) event_notify(&rt.signal_event);
 }
 
 /* Packet processors complete a packet with this: atomic decrement by one
@@ -69,10 +68,14 @@ void signal_complete(hsa_signal_t h);
 static inline bool signal_condition_holds(hsa_signal_condition_t cond, hsa_signal_value_t value,
                                           hsa_signal_value_t compare) {
   switch (cond) {
-    case HSA_SIGNAL_CONDITION_EQ: return value == compare;
-    case HSA_SIGNAL_CONDITION_NE: return value != compare;
-    case HSA_SIGNAL_CONDITION_LT: return value < compare;
-    case HSA_SIGNAL_CONDITION_GTE: return value >= compare;
+    case HSA_SIGNAL_CONDITION_EQ:
+      return value == compare;
+    case HSA_SIGNAL_CONDITION_NE:
+      return value != compare;
+    case HSA_SIGNAL_CONDITION_LT:
+      return value < compare;
+    case HSA_SIGNAL_CONDITION_GTE:
+      return value >= compare;
   }
   return false;
 }

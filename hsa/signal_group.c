@@ -53,7 +53,8 @@ static hsa_status_t group_wait_any(hsa_signal_group_t signal_group,
   if (!object_set_contains(&rt.signal_groups, g)) return HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP;
   if (!conditions || !compare_values || !signal || !value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   for (uint32_t i = 0; i < g->count; i++)
-    if ((unsigned)conditions[i] > HSA_SIGNAL_CONDITION_GTE) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if ((unsigned)conditions[i] > HSA_SIGNAL_CONDITION_GTE)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   uint32_t index;
   /* No timeout in this API: it waits until a condition holds. */
   signal_wait_any(g->count, g->signals, conditions, compare_values, UINT64_MAX, wait_state, order,
@@ -65,8 +66,8 @@ static hsa_status_t group_wait_any(hsa_signal_group_t signal_group,
 hsa_status_t hsa_signal_group_wait_any_scacquire(hsa_signal_group_t group,
                                                  const hsa_signal_condition_t *conditions,
                                                  const hsa_signal_value_t *compare_values,
-                                                 hsa_wait_state_t wait_state,
-                                                 hsa_signal_t *signal, hsa_signal_value_t *value) {
+                                                 hsa_wait_state_t wait_state, hsa_signal_t *signal,
+                                                 hsa_signal_value_t *value) {
   return group_wait_any(group, conditions, compare_values, wait_state, signal, value,
                         __ATOMIC_ACQUIRE);
 }

@@ -90,8 +90,10 @@ static bool run_one(void) {
   if (h) {
     bool keep = h->fn(v, h->arg);
     lock_acquire(&lock);
-    if (keep && h->signal->amd.kind == AMD_SIGNAL_KIND_USER) add_handler(h);
-    else free(h);
+    if (keep && h->signal->amd.kind == AMD_SIGNAL_KIND_USER)
+      add_handler(h);
+    else
+      free(h);
     lock_release(&lock);
     return true;
   }
@@ -108,8 +110,8 @@ static bool any_ready(void) {
   lock_acquire(&lock);
   bool ready = calls != NULL;
   for (struct handler *p = handlers; p && !ready; p = p->next)
-    ready = signal_condition_holds(p->cond, __atomic_load_n(&p->signal->amd.value, __ATOMIC_ACQUIRE),
-                                   p->value);
+    ready = signal_condition_holds(
+        p->cond, __atomic_load_n(&p->signal->amd.value, __ATOMIC_ACQUIRE), p->value);
   lock_release(&lock);
   return ready;
 }

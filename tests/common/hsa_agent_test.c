@@ -41,14 +41,16 @@ TEST(hsa_agent_cpu_attributes) {
     char name[64], vendor[64], product[64];
     HSA_ASSERT_OK(hsa_agent_get_info(a, HSA_AGENT_INFO_NAME, name));
     HSA_ASSERT_OK(hsa_agent_get_info(a, HSA_AGENT_INFO_VENDOR_NAME, vendor));
-    HSA_ASSERT_OK(hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_PRODUCT_NAME, product));
+    HSA_ASSERT_OK(
+        hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_PRODUCT_NAME, product));
     ASSERT_GT(strlen(name), 0);
     ASSERT_LT(strlen(name), 64);
     ASSERT_STR_EQ(vendor, "CPU");
     uint32_t features, cus, wave, wg_max, qmax, qmin, qmaxsize, node, grid_max;
     HSA_ASSERT_OK(hsa_agent_get_info(a, HSA_AGENT_INFO_FEATURE, &features));
     ASSERT_EQ(features, HSA_AGENT_FEATURE_KERNEL_DISPATCH | HSA_AGENT_FEATURE_AGENT_DISPATCH);
-    HSA_ASSERT_OK(hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, &cus));
+    HSA_ASSERT_OK(
+        hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, &cus));
     ASSERT_GE(cus, 1);
     HSA_ASSERT_OK(hsa_agent_get_info(a, HSA_AGENT_INFO_WAVEFRONT_SIZE, &wave));
     ASSERT_EQ(wave, 1);
@@ -84,17 +86,24 @@ TEST(hsa_agent_cpu_attributes) {
     uint32_t cache_sizes[4];
     HSA_ASSERT_OK(hsa_agent_get_info(a, HSA_AGENT_INFO_CACHE_SIZE, cache_sizes));
     uint32_t line;
-    HSA_ASSERT_OK(hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CACHELINE_SIZE, &line));
+    HSA_ASSERT_OK(
+        hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CACHELINE_SIZE, &line));
     ASSERT_EQ(line & (line - 1), 0);
     /* The rest of what rocminfo reads answers too. */
-    static const int amd_u32[] = {HSA_AMD_AGENT_INFO_CHIP_ID, HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY,
-                                  HSA_AMD_AGENT_INFO_DRIVER_NODE_ID, HSA_AMD_AGENT_INFO_BDFID,
-                                  HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU, HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU,
+    static const int amd_u32[] = {HSA_AMD_AGENT_INFO_CHIP_ID,
+                                  HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY,
+                                  HSA_AMD_AGENT_INFO_DRIVER_NODE_ID,
+                                  HSA_AMD_AGENT_INFO_BDFID,
+                                  HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU,
+                                  HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU,
                                   HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES,
                                   HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE,
-                                  HSA_AMD_AGENT_INFO_MEMORY_WIDTH, HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY,
-                                  HSA_AMD_AGENT_INFO_ASIC_REVISION, HSA_AMD_AGENT_INFO_DOMAIN,
-                                  HSA_AMD_AGENT_INFO_NUM_XCC, HSA_AMD_AGENT_INFO_DRIVER_UID};
+                                  HSA_AMD_AGENT_INFO_MEMORY_WIDTH,
+                                  HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY,
+                                  HSA_AMD_AGENT_INFO_ASIC_REVISION,
+                                  HSA_AMD_AGENT_INFO_DOMAIN,
+                                  HSA_AMD_AGENT_INFO_NUM_XCC,
+                                  HSA_AMD_AGENT_INFO_DRIVER_UID};
     for (size_t k = 0; k < sizeof amd_u32 / sizeof amd_u32[0]; k++) {
       uint32_t v;
       HSA_ASSERT_OK(hsa_agent_get_info(a, (hsa_agent_info_t)amd_u32[k], &v));
@@ -103,12 +112,15 @@ TEST(hsa_agent_cpu_attributes) {
     HSA_ASSERT_OK(hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_UUID, uuid));
     ASSERT_STR_EQ(uuid, "CPU-XX");
     hsa_agent_t nearest;
-    HSA_ASSERT_OK(hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_NEAREST_CPU, &nearest));
+    HSA_ASSERT_OK(
+        hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_NEAREST_CPU, &nearest));
     ASSERT_EQ(nearest.handle, cpus[0].handle);
     uint64_t ts_freq;
-    HSA_ASSERT_OK(hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY, &ts_freq));
+    HSA_ASSERT_OK(
+        hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY, &ts_freq));
     ASSERT_EQ(ts_freq, 1000000000ull);
-    ASSERT_EQ(hsa_agent_get_info(a, (hsa_agent_info_t)0x7fff0000, &node), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    ASSERT_EQ(hsa_agent_get_info(a, (hsa_agent_info_t)0x7fff0000, &node),
+              HSA_STATUS_ERROR_INVALID_ARGUMENT);
     ASSERT_EQ(hsa_agent_get_info(a, HSA_AGENT_INFO_NAME, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   }
   HSA_ASSERT_OK(hsa_shut_down());
@@ -120,7 +132,8 @@ TEST(hsa_agent_bad_handles_are_refused) {
   char name[64];
   ASSERT_EQ(hsa_agent_get_info(bad, HSA_AGENT_INFO_NAME, name), HSA_STATUS_ERROR_INVALID_AGENT);
   hsa_queue_t *q;
-  ASSERT_EQ(hsa_queue_create(bad, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q), HSA_STATUS_ERROR_INVALID_AGENT);
+  ASSERT_EQ(hsa_queue_create(bad, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q),
+            HSA_STATUS_ERROR_INVALID_AGENT);
   ASSERT_EQ(hsa_agent_iterate_caches(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_AGENT);
   ASSERT_EQ(hsa_agent_iterate_isas(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_AGENT);
   ASSERT_EQ(hsa_agent_iterate_regions(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_AGENT);
@@ -207,7 +220,8 @@ TEST(hsa_isa_table_answers_from_name_and_info) {
   HSA_ASSERT_OK(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx902", &isa));
   HSA_ASSERT_OK(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx902:xnack-", &same));
   ASSERT_EQ(isa.handle, same.handle);
-  ASSERT_EQ(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx999", &isa), HSA_STATUS_ERROR_INVALID_ISA_NAME);
+  ASSERT_EQ(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx999", &isa),
+            HSA_STATUS_ERROR_INVALID_ISA_NAME);
   ASSERT_EQ(hsa_isa_from_name(NULL, &isa), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   HSA_ASSERT_OK(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx902", &isa));
   uint32_t len, wave, waves_per_cu;
@@ -218,7 +232,8 @@ TEST(hsa_isa_table_answers_from_name_and_info) {
   ASSERT_STR_EQ(name, "amdgcn-amd-amdhsa--gfx902");
   HSA_ASSERT_OK(hsa_isa_get_info_alt(isa, HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE, &wave));
   ASSERT_EQ(wave, 64); /* gfx9 is wave64 (AMDGPUUsage) */
-  HSA_ASSERT_OK(hsa_isa_get_info_alt(isa, HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT, &waves_per_cu));
+  HSA_ASSERT_OK(hsa_isa_get_info_alt(
+      isa, HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT, &waves_per_cu));
   ASSERT_EQ(waves_per_cu, 40);
   ASSERT_EQ(hsa_isa_get_info(isa, HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE, 1, &wave),
             HSA_STATUS_ERROR_INVALID_INDEX);
@@ -231,9 +246,11 @@ TEST(hsa_isa_table_answers_from_name_and_info) {
   HSA_ASSERT_OK(hsa_wavefront_get_info(w, HSA_WAVEFRONT_INFO_SIZE, &wsize));
   ASSERT_EQ(wsize, 64);
   hsa_wavefront_t badw = {isa.handle};
-  ASSERT_EQ(hsa_wavefront_get_info(badw, HSA_WAVEFRONT_INFO_SIZE, &wsize), HSA_STATUS_ERROR_INVALID_WAVEFRONT);
+  ASSERT_EQ(hsa_wavefront_get_info(badw, HSA_WAVEFRONT_INFO_SIZE, &wsize),
+            HSA_STATUS_ERROR_INVALID_WAVEFRONT);
   hsa_isa_t bad = {0x1000};
-  ASSERT_EQ(hsa_isa_get_info_alt(bad, HSA_ISA_INFO_NAME_LENGTH, &len), HSA_STATUS_ERROR_INVALID_ISA);
+  ASSERT_EQ(hsa_isa_get_info_alt(bad, HSA_ISA_INFO_NAME_LENGTH, &len),
+            HSA_STATUS_ERROR_INVALID_ISA);
   bool compatible = false;
   HSA_ASSERT_OK(hsa_isa_compatible(isa, isa, &compatible));
   ASSERT_TRUE(compatible);

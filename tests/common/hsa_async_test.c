@@ -50,7 +50,8 @@ TEST(hsa_signal_async_handlers_run_when_condition_holds) {
   HSA_ASSERT_OK(hsa_amd_async_function(async_fn, &ran));
   while (atomic_load(&ran) == 0 && plat_now_ns() < deadline) plat_sleep_ns(100000);
   ASSERT_EQ(atomic_load(&ran), 1);
-  ASSERT_EQ(hsa_amd_signal_async_handler(s, HSA_SIGNAL_CONDITION_EQ, 0, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_amd_signal_async_handler(s, HSA_SIGNAL_CONDITION_EQ, 0, NULL, NULL),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   hsa_signal_t junk = {0x7700};
   ASSERT_EQ(hsa_amd_signal_async_handler(junk, HSA_SIGNAL_CONDITION_EQ, 0, count_handler, &once),
             HSA_STATUS_ERROR_INVALID_SIGNAL);

@@ -15,7 +15,7 @@
 struct ids_args {
   _Atomic uint32_t *hits; /* one counter per work-item, linear id */
   uint32_t grid[3];
-  _Atomic uint32_t *bad;  /* work-groups whose description was wrong */
+  _Atomic uint32_t *bad; /* work-groups whose description was wrong */
 };
 
 HSA_CPU_KERNEL(test_record_ids, sizeof(struct ids_args)) {
@@ -23,9 +23,10 @@ HSA_CPU_KERNEL(test_record_ids, sizeof(struct ids_args)) {
   for (int d = 0; d < 3; d++) {
     uint32_t expect_offset = hsa_dispatch->workgroup_id[d] * hsa_dispatch->workgroup_size[d];
     uint32_t left = a->grid[d] - expect_offset;
-    uint32_t expect_count = left < hsa_dispatch->workgroup_size[d] ? left : hsa_dispatch->workgroup_size[d];
-    if (hsa_dispatch->global_offset[d] != expect_offset || hsa_dispatch->item_count[d] != expect_count ||
-        hsa_dispatch->grid_size[d] != a->grid[d])
+    uint32_t expect_count =
+        left < hsa_dispatch->workgroup_size[d] ? left : hsa_dispatch->workgroup_size[d];
+    if (hsa_dispatch->global_offset[d] != expect_offset ||
+        hsa_dispatch->item_count[d] != expect_count || hsa_dispatch->grid_size[d] != a->grid[d])
       atomic_fetch_add(a->bad, 1);
   }
   for (uint32_t z = 0; z < hsa_dispatch->item_count[2]; z++)
@@ -73,8 +74,8 @@ static void fixture_setup(struct fixture *f) {
   f->agents = hsa_test_cpu_agents(f->agent, 2);
   ASSERT_GE(f->agents, 1);
   f->pool = hsa_test_kernarg_pool(f->agent[0]);
-  HSA_ASSERT_OK(hsa_queue_create(f->agent[0], 256, HSA_QUEUE_TYPE_MULTI, hsa_test_queue_error_callback,
-                                 &f->err, 0, 0, &f->q));
+  HSA_ASSERT_OK(hsa_queue_create(f->agent[0], 256, HSA_QUEUE_TYPE_MULTI,
+                                 hsa_test_queue_error_callback, &f->err, 0, 0, &f->q));
 }
 
 static void fixture_teardown(struct fixture *f) {
@@ -99,10 +100,12 @@ static void check_geometry(struct fixture *f, uint32_t dims, uint32_t gx, uint32
   hsa_signal_t done;
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
   const uint32_t grid[3] = {gx, gy, gz}, wg[3] = {wx, wy, wz};
-  hsa_kernel_dispatch_packet_t p = hsa_test_dispatch_packet(&hsa_cpu_kernel_test_record_ids, dims, grid, wg, args, done);
+  hsa_kernel_dispatch_packet_t p =
+      hsa_test_dispatch_packet(&hsa_cpu_kernel_test_record_ids, dims, grid, wg, args, done);
   hsa_test_submit(f->q, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false));
   ASSERT_EQ(hsa_test_wait_eq(done, 0), 0);
-  for (uint64_t i = 0; i < items; i++) ASSERT_EQ(atomic_load(&args->hits[i]), 1); /* each item once */
+  for (uint64_t i = 0; i < items; i++)
+    ASSERT_EQ(atomic_load(&args->hits[i]), 1); /* each item once */
   ASSERT_EQ(atomic_load(args->bad), 0);
   HSA_ASSERT_OK(hsa_signal_destroy(done));
   HSA_ASSERT_OK(hsa_amd_memory_pool_free((void *)args->hits));
@@ -114,10 +117,10 @@ TEST(hsa_dispatch_runs_every_work_item_once_in_1d_2d_3d) {
   struct fixture f;
   fixture_setup(&f);
   check_geometry(&f, 1, 1, 1, 1, 1, 1, 1);
-  check_geometry(&f, 1, 1000, 1, 1, 64, 1, 1);     /* partial last group */
+  check_geometry(&f, 1, 1000, 1, 1, 64, 1, 1); /* partial last group */
   check_geometry(&f, 1, 4096, 1, 1, 1024, 1, 1);
-  check_geometry(&f, 2, 37, 29, 1, 8, 4, 1);       /* partial in x and y */
-  check_geometry(&f, 3, 17, 9, 5, 4, 4, 2);        /* partial in all three */
+  check_geometry(&f, 2, 37, 29, 1, 8, 4, 1); /* partial in x and y */
+  check_geometry(&f, 3, 17, 9, 5, 4, 4, 2);  /* partial in all three */
   check_geometry(&f, 3, 1, 1, 300, 1, 1, 7);
   ASSERT_EQ(atomic_load(&f.err.calls), 0);
   fixture_teardown(&f);
@@ -131,7 +134,8 @@ TEST(hsa_dispatch_group_segment_is_private_per_group) {
   hsa_signal_t done;
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
   const uint32_t grid[3] = {64 * 32, 1, 1}, wg[3] = {64, 1, 1};
-  hsa_kernel_dispatch_packet_t p = hsa_test_dispatch_packet(&hsa_cpu_kernel_test_group_segment, 1, grid, wg, args, done);
+  hsa_kernel_dispatch_packet_t p =
+      hsa_test_dispatch_packet(&hsa_cpu_kernel_test_group_segment, 1, grid, wg, args, done);
   p.group_segment_size = 1024; /* dynamic, on top of the kernel's static 256 */
   hsa_test_submit(f.q, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false));
   ASSERT_EQ(hsa_test_wait_eq(done, 0), 0);
@@ -148,7 +152,8 @@ TEST(hsa_dispatch_barrier_and_or_wait_for_their_dependencies) {
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done_and));
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done_or));
   hsa_queue_t *q2;
-  HSA_ASSERT_OK(hsa_queue_create(f.agent[f.agents - 1], 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q2));
+  HSA_ASSERT_OK(
+      hsa_queue_create(f.agent[f.agents - 1], 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q2));
   hsa_barrier_and_packet_t b;
   memset(&b, 0, sizeof b);
   memcpy(b.dep_signal, dep, sizeof dep);
@@ -236,7 +241,8 @@ TEST(hsa_dispatch_profiling_stamps_completion_signal) {
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
   uint64_t before = plat_now_ns();
   const uint32_t grid[3] = {1, 1, 1}, wg[3] = {1, 1, 1};
-  hsa_kernel_dispatch_packet_t p = hsa_test_dispatch_packet(&hsa_cpu_kernel_test_empty, 1, grid, wg, NULL, done);
+  hsa_kernel_dispatch_packet_t p =
+      hsa_test_dispatch_packet(&hsa_cpu_kernel_test_empty, 1, grid, wg, NULL, done);
   hsa_test_submit(f.q, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false));
   ASSERT_EQ(hsa_test_wait_eq(done, 0), 0);
   hsa_amd_profiling_dispatch_time_t t;
@@ -252,12 +258,14 @@ TEST(hsa_dispatch_cpu_kernels_are_found_through_executables) {
   struct fixture f;
   fixture_setup(&f);
   hsa_executable_t exec;
-  HSA_ASSERT_OK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exec));
+  HSA_ASSERT_OK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                                          NULL, &exec));
   HSA_ASSERT_OK(hsa_executable_freeze(exec, NULL));
   ASSERT_EQ(hsa_executable_freeze(exec, NULL), HSA_STATUS_ERROR_FROZEN_EXECUTABLE);
   hsa_executable_symbol_t sym, sym_kd;
   HSA_ASSERT_OK(hsa_executable_get_symbol_by_name(exec, "test_group_segment", &f.agent[0], &sym));
-  HSA_ASSERT_OK(hsa_executable_get_symbol_by_name(exec, "test_group_segment.kd", &f.agent[0], &sym_kd));
+  HSA_ASSERT_OK(
+      hsa_executable_get_symbol_by_name(exec, "test_group_segment.kd", &f.agent[0], &sym_kd));
   ASSERT_EQ(sym.handle, sym_kd.handle);
   uint64_t object;
   uint32_t kernarg_size, kernarg_align, group, len;
@@ -265,13 +273,17 @@ TEST(hsa_dispatch_cpu_kernels_are_found_through_executables) {
   char name[64] = {0};
   HSA_ASSERT_OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_TYPE, &kind));
   ASSERT_EQ(kind, HSA_SYMBOL_KIND_KERNEL);
-  HSA_ASSERT_OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object));
+  HSA_ASSERT_OK(
+      hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object));
   ASSERT_EQ(object, (uint64_t)(uintptr_t)&hsa_cpu_kernel_test_group_segment);
-  HSA_ASSERT_OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size));
+  HSA_ASSERT_OK(hsa_executable_symbol_get_info(
+      sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size));
   ASSERT_EQ(kernarg_size, sizeof(struct group_args));
-  HSA_ASSERT_OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, &kernarg_align));
+  HSA_ASSERT_OK(hsa_executable_symbol_get_info(
+      sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, &kernarg_align));
   ASSERT_EQ(kernarg_align, 8);
-  HSA_ASSERT_OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &group));
+  HSA_ASSERT_OK(hsa_executable_symbol_get_info(
+      sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &group));
   ASSERT_EQ(group, 256);
   HSA_ASSERT_OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH, &len));
   HSA_ASSERT_OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_NAME, name));
@@ -340,7 +352,8 @@ static hsa_kernel_dispatch_packet_t good_dispatch(void) {
 TEST(hsa_dispatch_malformed_packets_stop_only_their_queue) {
   uint16_t dispatch = hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false);
   hsa_kernel_dispatch_packet_t p = good_dispatch();
-  expect_rejected(&p, (uint16_t)(dispatch & ~0xff) | 9, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT); /* type 9 */
+  expect_rejected(&p, (uint16_t)(dispatch & ~0xff) | 9,
+                  HSA_STATUS_ERROR_INVALID_PACKET_FORMAT); /* type 9 */
   p = good_dispatch();
   expect_rejected(&p, (uint16_t)(dispatch | 3 << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE),
                   HSA_STATUS_ERROR_INVALID_PACKET_FORMAT); /* reserved fence scope */
@@ -365,13 +378,16 @@ TEST(hsa_dispatch_malformed_packets_stop_only_their_queue) {
   hsa_barrier_and_packet_t b;
   memset(&b, 0, sizeof b);
   b.dep_signal[2].handle = 0x5540; /* not a signal */
-  expect_rejected(&b, hsa_test_header(HSA_PACKET_TYPE_BARRIER_AND, false), HSA_STATUS_ERROR_INVALID_SIGNAL);
+  expect_rejected(&b, hsa_test_header(HSA_PACKET_TYPE_BARRIER_AND, false),
+                  HSA_STATUS_ERROR_INVALID_SIGNAL);
   hsa_agent_dispatch_packet_t ad;
   memset(&ad, 0, sizeof ad);
   ad.type = 0x4321; /* no function registered */
-  expect_rejected(&ad, hsa_test_header(HSA_PACKET_TYPE_AGENT_DISPATCH, false), HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+  expect_rejected(&ad, hsa_test_header(HSA_PACKET_TYPE_AGENT_DISPATCH, false),
+                  HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
   hsa_amd_barrier_value_packet_t v;
   memset(&v, 0, sizeof v);
   v.header.AmdFormat = 77; /* unknown vendor format */
-  expect_rejected(&v, hsa_test_header(HSA_PACKET_TYPE_VENDOR_SPECIFIC, false), HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+  expect_rejected(&v, hsa_test_header(HSA_PACKET_TYPE_VENDOR_SPECIFIC, false),
+                  HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
 }

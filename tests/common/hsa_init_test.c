@@ -19,7 +19,8 @@ static void shut_down_fully(void) {
 TEST(hsa_init_refcount_pairs_init_and_shut_down) {
   shut_down_fully();
   uint16_t major;
-  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major),
+            HSA_STATUS_ERROR_NOT_INITIALIZED);
   ASSERT_EQ(hsa_shut_down(), HSA_STATUS_ERROR_NOT_INITIALIZED);
   HSA_ASSERT_OK(hsa_init());
   HSA_ASSERT_OK(hsa_init());
@@ -27,7 +28,8 @@ TEST(hsa_init_refcount_pairs_init_and_shut_down) {
   /* Still initialised: one hsa_init is outstanding. */
   HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major));
   HSA_ASSERT_OK(hsa_shut_down());
-  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major),
+            HSA_STATUS_ERROR_NOT_INITIALIZED);
   ASSERT_EQ(hsa_shut_down(), HSA_STATUS_ERROR_NOT_INITIALIZED);
 }
 
@@ -93,8 +95,10 @@ TEST(hsa_system_info_reports_documented_values) {
   ASSERT_FALSE(flag);
   HSA_ASSERT_OK(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT, &flag));
   ASSERT_TRUE(flag);
-  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_system_get_info((hsa_system_info_t)0x1234, &major), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, NULL),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_system_get_info((hsa_system_info_t)0x1234, &major),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   HSA_ASSERT_OK(hsa_shut_down());
 }
 
@@ -124,26 +128,48 @@ TEST(hsa_system_timestamp_is_monotonic_at_its_frequency) {
 
 TEST(hsa_status_string_names_every_status) {
   HSA_ASSERT_OK(hsa_init());
-  static const int statuses[] = {
-      HSA_STATUS_SUCCESS, HSA_STATUS_INFO_BREAK, HSA_STATUS_ERROR, HSA_STATUS_ERROR_INVALID_ARGUMENT,
-      HSA_STATUS_ERROR_INVALID_QUEUE_CREATION, HSA_STATUS_ERROR_INVALID_ALLOCATION,
-      HSA_STATUS_ERROR_INVALID_AGENT, HSA_STATUS_ERROR_INVALID_REGION, HSA_STATUS_ERROR_INVALID_SIGNAL,
-      HSA_STATUS_ERROR_INVALID_QUEUE, HSA_STATUS_ERROR_OUT_OF_RESOURCES,
-      HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, HSA_STATUS_ERROR_RESOURCE_FREE,
-      HSA_STATUS_ERROR_NOT_INITIALIZED, HSA_STATUS_ERROR_REFCOUNT_OVERFLOW,
-      HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS, HSA_STATUS_ERROR_INVALID_INDEX,
-      HSA_STATUS_ERROR_INVALID_ISA, HSA_STATUS_ERROR_INVALID_ISA_NAME,
-      HSA_STATUS_ERROR_INVALID_CODE_OBJECT, HSA_STATUS_ERROR_INVALID_EXECUTABLE,
-      HSA_STATUS_ERROR_FROZEN_EXECUTABLE, HSA_STATUS_ERROR_INVALID_SYMBOL_NAME,
-      HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED, HSA_STATUS_ERROR_VARIABLE_UNDEFINED,
-      HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_INVALID_CODE_SYMBOL,
-      HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL, HSA_STATUS_ERROR_INVALID_FILE,
-      HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER, HSA_STATUS_ERROR_INVALID_CACHE,
-      HSA_STATUS_ERROR_INVALID_WAVEFRONT, HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP,
-      HSA_STATUS_ERROR_INVALID_RUNTIME_STATE, HSA_STATUS_ERROR_FATAL,
-      HSA_STATUS_ERROR_INVALID_MEMORY_POOL, HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION,
-      HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION, HSA_STATUS_ERROR_MEMORY_FAULT,
-      HSA_STATUS_CU_MASK_REDUCED, HSA_STATUS_ERROR_OUT_OF_REGISTERS, HSA_STATUS_ERROR_RESOURCE_BUSY};
+  static const int statuses[] = {HSA_STATUS_SUCCESS,
+                                 HSA_STATUS_INFO_BREAK,
+                                 HSA_STATUS_ERROR,
+                                 HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                                 HSA_STATUS_ERROR_INVALID_QUEUE_CREATION,
+                                 HSA_STATUS_ERROR_INVALID_ALLOCATION,
+                                 HSA_STATUS_ERROR_INVALID_AGENT,
+                                 HSA_STATUS_ERROR_INVALID_REGION,
+                                 HSA_STATUS_ERROR_INVALID_SIGNAL,
+                                 HSA_STATUS_ERROR_INVALID_QUEUE,
+                                 HSA_STATUS_ERROR_OUT_OF_RESOURCES,
+                                 HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+                                 HSA_STATUS_ERROR_RESOURCE_FREE,
+                                 HSA_STATUS_ERROR_NOT_INITIALIZED,
+                                 HSA_STATUS_ERROR_REFCOUNT_OVERFLOW,
+                                 HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS,
+                                 HSA_STATUS_ERROR_INVALID_INDEX,
+                                 HSA_STATUS_ERROR_INVALID_ISA,
+                                 HSA_STATUS_ERROR_INVALID_ISA_NAME,
+                                 HSA_STATUS_ERROR_INVALID_CODE_OBJECT,
+                                 HSA_STATUS_ERROR_INVALID_EXECUTABLE,
+                                 HSA_STATUS_ERROR_FROZEN_EXECUTABLE,
+                                 HSA_STATUS_ERROR_INVALID_SYMBOL_NAME,
+                                 HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED,
+                                 HSA_STATUS_ERROR_VARIABLE_UNDEFINED,
+                                 HSA_STATUS_ERROR_EXCEPTION,
+                                 HSA_STATUS_ERROR_INVALID_CODE_SYMBOL,
+                                 HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL,
+                                 HSA_STATUS_ERROR_INVALID_FILE,
+                                 HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER,
+                                 HSA_STATUS_ERROR_INVALID_CACHE,
+                                 HSA_STATUS_ERROR_INVALID_WAVEFRONT,
+                                 HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP,
+                                 HSA_STATUS_ERROR_INVALID_RUNTIME_STATE,
+                                 HSA_STATUS_ERROR_FATAL,
+                                 HSA_STATUS_ERROR_INVALID_MEMORY_POOL,
+                                 HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION,
+                                 HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
+                                 HSA_STATUS_ERROR_MEMORY_FAULT,
+                                 HSA_STATUS_CU_MASK_REDUCED,
+                                 HSA_STATUS_ERROR_OUT_OF_REGISTERS,
+                                 HSA_STATUS_ERROR_RESOURCE_BUSY};
   for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++) {
     const char *text = NULL;
     HSA_ASSERT_OK(hsa_status_string((hsa_status_t)statuses[i], &text));
@@ -170,7 +196,8 @@ TEST(hsa_extension_queries_report_no_extension) {
   result = true;
   HSA_ASSERT_OK(hsa_system_extension_supported(HSA_EXTENSION_FINALIZER, 1, 0, &result));
   ASSERT_FALSE(result);
-  ASSERT_EQ(hsa_system_extension_supported(HSA_EXTENSION_FINALIZER, 1, 0, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_system_extension_supported(HSA_EXTENSION_FINALIZER, 1, 0, NULL),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   char table[64];
   ASSERT_EQ(hsa_system_get_major_extension_table(HSA_EXTENSION_IMAGES, 1, sizeof table, table),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);

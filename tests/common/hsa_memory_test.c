@@ -46,11 +46,15 @@ TEST(hsa_memory_pools_and_regions_describe_one_shared_memory) {
     HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &seg));
     HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
     HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_SIZE, &size));
-    HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE, &granule));
-    HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT, &align));
+    HSA_ASSERT_OK(
+        hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE, &granule));
+    HSA_ASSERT_OK(
+        hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT, &align));
     HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &max));
-    HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &alloc_ok));
-    HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL, &all));
+    HSA_ASSERT_OK(
+        hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &alloc_ok));
+    HSA_ASSERT_OK(
+        hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL, &all));
     HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_LOCATION, &loc));
     ASSERT_EQ(seg, HSA_AMD_SEGMENT_GLOBAL);
     ASSERT_GT(size, 0);
@@ -66,15 +70,18 @@ TEST(hsa_memory_pools_and_regions_describe_one_shared_memory) {
     HSA_ASSERT_OK(hsa_region_get_info(r, HSA_REGION_INFO_GLOBAL_FLAGS, &rflags));
     ASSERT_EQ(rflags, flags);
     bool host_ok;
-    HSA_ASSERT_OK(hsa_region_get_info(r, (hsa_region_info_t)HSA_AMD_REGION_INFO_HOST_ACCESSIBLE, &host_ok));
+    HSA_ASSERT_OK(
+        hsa_region_get_info(r, (hsa_region_info_t)HSA_AMD_REGION_INFO_HOST_ACCESSIBLE, &host_ok));
     ASSERT_TRUE(host_ok);
     /* Single address space: every agent reaches every pool directly. */
     for (uint32_t a = 0; a < n; a++) {
       hsa_amd_memory_pool_access_t access;
       uint32_t hops = 9;
-      HSA_ASSERT_OK(hsa_amd_agent_memory_pool_get_info(cpus[a], p, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access));
+      HSA_ASSERT_OK(hsa_amd_agent_memory_pool_get_info(
+          cpus[a], p, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access));
       ASSERT_EQ(access, HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT);
-      HSA_ASSERT_OK(hsa_amd_agent_memory_pool_get_info(cpus[a], p, HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS, &hops));
+      HSA_ASSERT_OK(hsa_amd_agent_memory_pool_get_info(
+          cpus[a], p, HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS, &hops));
       ASSERT_EQ(hops, 0);
     }
   }
@@ -85,7 +92,8 @@ TEST(hsa_memory_pools_and_regions_describe_one_shared_memory) {
   ASSERT_EQ(hsa_amd_memory_pool_get_info(bad, HSA_AMD_MEMORY_POOL_INFO_SIZE, &size),
             (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
   hsa_region_t bad_region = {0x1111};
-  ASSERT_EQ(hsa_region_get_info(bad_region, HSA_REGION_INFO_SIZE, &size), HSA_STATUS_ERROR_INVALID_REGION);
+  ASSERT_EQ(hsa_region_get_info(bad_region, HSA_REGION_INFO_SIZE, &size),
+            HSA_STATUS_ERROR_INVALID_REGION);
   ASSERT_EQ(hsa_amd_memory_pool_get_info(pools.pools[0], (hsa_amd_memory_pool_info_t)99, &size),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
   HSA_ASSERT_OK(hsa_shut_down());
@@ -103,10 +111,13 @@ TEST(hsa_memory_allocate_free_and_errors) {
   ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, 0, 0, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, 64, 0, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, 64, 0x80, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, SIZE_MAX / 2, 0, &q), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, SIZE_MAX / 2, 0, &q),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
   hsa_amd_memory_pool_t bad = {0x2222};
-  ASSERT_EQ(hsa_amd_memory_pool_allocate(bad, 64, 0, &q), (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
-  ASSERT_EQ(hsa_amd_memory_pool_free((char *)p + 8), HSA_STATUS_ERROR_INVALID_ALLOCATION); /* not a base */
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(bad, 64, 0, &q),
+            (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
+  ASSERT_EQ(hsa_amd_memory_pool_free((char *)p + 8),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION); /* not a base */
   int on_stack;
   ASSERT_EQ(hsa_memory_free(&on_stack), HSA_STATUS_ERROR_INVALID_ALLOCATION);
   HSA_ASSERT_OK(hsa_amd_memory_pool_free(p));
@@ -115,7 +126,8 @@ TEST(hsa_memory_allocate_free_and_errors) {
   hsa_region_t region = {pool.handle};
   HSA_ASSERT_OK(hsa_memory_allocate(region, 5000, &p));
   HSA_ASSERT_OK(hsa_memory_assign_agent(p, cpu, HSA_ACCESS_PERMISSION_RW));
-  ASSERT_EQ(hsa_memory_assign_agent(p, cpu, HSA_ACCESS_PERMISSION_NONE), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_memory_assign_agent(p, cpu, HSA_ACCESS_PERMISSION_NONE),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   HSA_ASSERT_OK(hsa_memory_free(p));
   hsa_region_t bad_region = {0x3333};
   ASSERT_EQ(hsa_memory_allocate(bad_region, 64, &p), HSA_STATUS_ERROR_INVALID_REGION);
@@ -156,7 +168,8 @@ TEST(hsa_memory_pointer_info_access_lock_and_callbacks) {
   info.size = sizeof info;
   uint32_t count = 0;
   hsa_agent_t *accessible = NULL;
-  HSA_ASSERT_OK(hsa_amd_pointer_info(p + 5000, &info, count_alloc_calls_alloc, &count, &accessible));
+  HSA_ASSERT_OK(
+      hsa_amd_pointer_info(p + 5000, &info, count_alloc_calls_alloc, &count, &accessible));
   ASSERT_EQ(info.type, HSA_EXT_POINTER_TYPE_HSA);
   ASSERT_PTR_EQ(info.agentBaseAddress, p);
   ASSERT_PTR_EQ(info.hostBaseAddress, p);
@@ -175,7 +188,8 @@ TEST(hsa_memory_pointer_info_access_lock_and_callbacks) {
   ASSERT_EQ(hsa_amd_pointer_info(p, NULL, NULL, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   HSA_ASSERT_OK(hsa_amd_agents_allow_access(n, cpus, NULL, p));
   ASSERT_EQ(hsa_amd_agents_allow_access(0, cpus, NULL, p), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_amd_agents_allow_access(1, cpus, NULL, &unknown), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_amd_agents_allow_access(1, cpus, NULL, &unknown),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   hsa_agent_t bad_agent = {0x4444};
   ASSERT_EQ(hsa_amd_agents_allow_access(1, &bad_agent, NULL, p), HSA_STATUS_ERROR_INVALID_AGENT);
   /* Deallocation callbacks run on free. */
@@ -190,7 +204,8 @@ TEST(hsa_memory_pointer_info_access_lock_and_callbacks) {
   ASSERT_PTR_EQ(agent_ptr, host);
   HSA_ASSERT_OK(hsa_amd_pointer_info(host + 100, &info, NULL, NULL, NULL));
   ASSERT_EQ(info.type, HSA_EXT_POINTER_TYPE_LOCKED);
-  ASSERT_EQ(hsa_amd_memory_lock(host + 10, 10, NULL, 0, &agent_ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT); /* overlaps */
+  ASSERT_EQ(hsa_amd_memory_lock(host + 10, 10, NULL, 0, &agent_ptr),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT); /* overlaps */
   HSA_ASSERT_OK(hsa_amd_memory_unlock(host));
   ASSERT_EQ(hsa_amd_memory_unlock(host), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_amd_memory_lock(NULL, 10, NULL, 0, &agent_ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
@@ -241,22 +256,28 @@ TEST(hsa_memory_async_copy_waits_for_dependencies) {
   hsa_pitched_ptr_t ps = {vol_src, 64, 64 * 8}, pd = {vol_dst, 64, 64 * 8};
   hsa_dim3_t so = {3, 2, 1}, dof = {10, 1, 0}, range = {16, 4, 2};
   hsa_signal_store_relaxed(done, 1);
-  HSA_ASSERT_OK(hsa_amd_memory_async_copy_rect(&pd, &dof, &ps, &so, &range, cpu, hsaHostToHost, 0, NULL, done));
+  HSA_ASSERT_OK(hsa_amd_memory_async_copy_rect(&pd, &dof, &ps, &so, &range, cpu, hsaHostToHost, 0,
+                                               NULL, done));
   ASSERT_EQ(hsa_test_wait_eq(done, 0), 0);
   for (uint32_t z = 0; z < 2; z++)
     for (uint32_t y = 0; y < 4; y++)
       for (uint32_t x = 0; x < 16; x++)
-        ASSERT_EQ(vol_dst[(z + 0) * 512 + (y + 1) * 64 + x + 10], vol_src[(z + 1) * 512 + (y + 2) * 64 + x + 3]);
+        ASSERT_EQ(vol_dst[(z + 0) * 512 + (y + 1) * 64 + x + 10],
+                  vol_src[(z + 1) * 512 + (y + 2) * 64 + x + 3]);
   ASSERT_EQ(vol_dst[0], 0);
   hsa_signal_t bad = {0x6660};
-  ASSERT_EQ(hsa_amd_memory_async_copy(dst, cpu, src, cpu, 16, 0, NULL, bad), HSA_STATUS_ERROR_INVALID_SIGNAL);
-  ASSERT_EQ(hsa_amd_memory_async_copy(dst, cpu, src, cpu, 16, 1, &bad, done), HSA_STATUS_ERROR_INVALID_SIGNAL);
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst, cpu, src, cpu, 16, 0, NULL, bad),
+            HSA_STATUS_ERROR_INVALID_SIGNAL);
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst, cpu, src, cpu, 16, 1, &bad, done),
+            HSA_STATUS_ERROR_INVALID_SIGNAL);
   hsa_agent_t bad_agent = {0x5};
-  ASSERT_EQ(hsa_amd_memory_async_copy(dst, bad_agent, src, cpu, 16, 0, NULL, done), HSA_STATUS_ERROR_INVALID_AGENT);
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst, bad_agent, src, cpu, 16, 0, NULL, done),
+            HSA_STATUS_ERROR_INVALID_AGENT);
   uint32_t engines = 99;
   HSA_ASSERT_OK(hsa_amd_memory_copy_engine_status(cpu, cpu, &engines));
   ASSERT_EQ(engines, 0);
-  ASSERT_EQ(hsa_amd_memory_async_copy_on_engine(dst, cpu, src, cpu, 16, 0, NULL, done, HSA_AMD_SDMA_ENGINE_0, true),
+  ASSERT_EQ(hsa_amd_memory_async_copy_on_engine(dst, cpu, src, cpu, 16, 0, NULL, done,
+                                                HSA_AMD_SDMA_ENGINE_0, true),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
   for (int i = 0; i < 7; i++) HSA_ASSERT_OK(hsa_signal_destroy(deps[i]));
   HSA_ASSERT_OK(hsa_signal_destroy(done));

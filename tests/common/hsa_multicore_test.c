@@ -25,7 +25,8 @@ TEST(hsa_multicore_dispatch_spreads_groups_over_the_agents_cores) {
   hsa_agent_t agent;
   hsa_test_cpu_agents(&agent, 1);
   uint32_t cores;
-  HSA_ASSERT_OK(hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, &cores));
+  HSA_ASSERT_OK(
+      hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, &cores));
   if (cores < 2) test_skip("the first CPU agent has one core");
   hsa_queue_t *q;
   HSA_ASSERT_OK(hsa_queue_create(agent, 64, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, 0, 0, &q));
@@ -35,7 +36,8 @@ TEST(hsa_multicore_dispatch_spreads_groups_over_the_agents_cores) {
   hsa_signal_t done;
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
   const uint32_t grid[3] = {200, 1, 1}, wg[3] = {1, 1, 1};
-  hsa_kernel_dispatch_packet_t p = hsa_test_dispatch_packet(&hsa_cpu_kernel_multicore_which_core, 1, grid, wg, &args, done);
+  hsa_kernel_dispatch_packet_t p =
+      hsa_test_dispatch_packet(&hsa_cpu_kernel_multicore_which_core, 1, grid, wg, &args, done);
   hsa_test_submit(q, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false));
   ASSERT_EQ(hsa_test_wait_eq(done, 0), 0);
   uint32_t total = 0, used = 0;

@@ -24,15 +24,22 @@ TEST(hsa_queue_create_errors) {
   uint32_t min, max;
   HSA_ASSERT_OK(hsa_agent_get_info(a, HSA_AGENT_INFO_QUEUE_MIN_SIZE, &min));
   HSA_ASSERT_OK(hsa_agent_get_info(a, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &max));
-  ASSERT_EQ(hsa_queue_create(a, 100, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_queue_create(a, 0, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_queue_create(a, min / 2, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_queue_create(a, max * 2, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_queue_create(a, min, 7, NULL, NULL, 0, 0, &q), HSA_STATUS_ERROR_INVALID_QUEUE_CREATION);
+  ASSERT_EQ(hsa_queue_create(a, 100, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_queue_create(a, 0, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_queue_create(a, min / 2, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_queue_create(a, max * 2, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_queue_create(a, min, 7, NULL, NULL, 0, 0, &q),
+            HSA_STATUS_ERROR_INVALID_QUEUE_CREATION);
   ASSERT_EQ(hsa_queue_create(a, min, HSA_QUEUE_TYPE_COOPERATIVE, NULL, NULL, 0, 0, &q),
             HSA_STATUS_ERROR_INVALID_QUEUE_CREATION);
-  ASSERT_EQ(hsa_queue_create(a, min, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  HSA_ASSERT_OK(hsa_queue_create(a, min, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, UINT32_MAX, UINT32_MAX, &q));
+  ASSERT_EQ(hsa_queue_create(a, min, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, NULL),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  HSA_ASSERT_OK(
+      hsa_queue_create(a, min, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, UINT32_MAX, UINT32_MAX, &q));
   HSA_ASSERT_OK(hsa_queue_destroy(q));
   ASSERT_EQ(hsa_queue_destroy(q), HSA_STATUS_ERROR_INVALID_QUEUE); /* double destroy */
   ASSERT_EQ(hsa_queue_destroy(NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
@@ -83,9 +90,9 @@ TEST(hsa_queue_index_operations_in_every_order) {
   ASSERT_EQ(hsa_queue_load_read_index_relaxed(q), 0);
   /* add returns the previous value, in each order. */
   uint64_t (*const add[])(const hsa_queue_t *, uint64_t) = {
-      hsa_queue_add_write_index_relaxed, hsa_queue_add_write_index_scacquire,
+      hsa_queue_add_write_index_relaxed,   hsa_queue_add_write_index_scacquire,
       hsa_queue_add_write_index_screlease, hsa_queue_add_write_index_scacq_screl,
-      hsa_queue_add_write_index_acquire, hsa_queue_add_write_index_release,
+      hsa_queue_add_write_index_acquire,   hsa_queue_add_write_index_release,
       hsa_queue_add_write_index_acq_rel};
   uint64_t expect = 0;
   for (int i = 0; i < 7; i++) {
@@ -93,9 +100,9 @@ TEST(hsa_queue_index_operations_in_every_order) {
     ASSERT_EQ_U(amd->write_dispatch_id, expect);
   }
   uint64_t (*const cas[])(const hsa_queue_t *, uint64_t, uint64_t) = {
-      hsa_queue_cas_write_index_relaxed, hsa_queue_cas_write_index_scacquire,
+      hsa_queue_cas_write_index_relaxed,   hsa_queue_cas_write_index_scacquire,
       hsa_queue_cas_write_index_screlease, hsa_queue_cas_write_index_scacq_screl,
-      hsa_queue_cas_write_index_acquire, hsa_queue_cas_write_index_release,
+      hsa_queue_cas_write_index_acquire,   hsa_queue_cas_write_index_release,
       hsa_queue_cas_write_index_acq_rel};
   /* A failing cas changes nothing; it returns what it saw. Use values a
    * processor ignores: equal read and write index means "empty". */
@@ -111,13 +118,14 @@ TEST(hsa_queue_index_operations_in_every_order) {
   region.handle = pool.handle;
   hsa_signal_t db;
   HSA_ASSERT_OK(hsa_signal_create(0, 0, NULL, &db));
-  HSA_ASSERT_OK(hsa_soft_queue_create(region, 64, HSA_QUEUE_TYPE_MULTI, HSA_QUEUE_FEATURE_AGENT_DISPATCH, db, &q));
-  void (*const store_w[])(const hsa_queue_t *, uint64_t) = {
-      hsa_queue_store_write_index_relaxed, hsa_queue_store_write_index_screlease,
-      hsa_queue_store_write_index_release};
-  void (*const store_r[])(const hsa_queue_t *, uint64_t) = {
-      hsa_queue_store_read_index_relaxed, hsa_queue_store_read_index_screlease,
-      hsa_queue_store_read_index_release};
+  HSA_ASSERT_OK(hsa_soft_queue_create(region, 64, HSA_QUEUE_TYPE_MULTI,
+                                      HSA_QUEUE_FEATURE_AGENT_DISPATCH, db, &q));
+  void (*const store_w[])(const hsa_queue_t *, uint64_t) = {hsa_queue_store_write_index_relaxed,
+                                                            hsa_queue_store_write_index_screlease,
+                                                            hsa_queue_store_write_index_release};
+  void (*const store_r[])(const hsa_queue_t *, uint64_t) = {hsa_queue_store_read_index_relaxed,
+                                                            hsa_queue_store_read_index_screlease,
+                                                            hsa_queue_store_read_index_release};
   for (int i = 0; i < 3; i++) {
     store_w[i](q, 1000 + (uint64_t)i);
     ASSERT_EQ_U(hsa_queue_load_write_index_relaxed(q), 1000 + (uint64_t)i);
@@ -146,12 +154,18 @@ TEST(hsa_queue_soft_queue_errors) {
   hsa_signal_t db, bad_signal = {0x8880};
   HSA_ASSERT_OK(hsa_signal_create(0, 0, NULL, &db));
   hsa_queue_t *q;
-  ASSERT_EQ(hsa_soft_queue_create(bad_region, 64, HSA_QUEUE_TYPE_MULTI, 1, db, &q), HSA_STATUS_ERROR_INVALID_REGION);
-  ASSERT_EQ(hsa_soft_queue_create(region, 63, HSA_QUEUE_TYPE_MULTI, 1, db, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_soft_queue_create(region, 64, HSA_QUEUE_TYPE_MULTI, 0, db, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_soft_queue_create(region, 64, HSA_QUEUE_TYPE_MULTI, 8, db, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_soft_queue_create(region, 64, HSA_QUEUE_TYPE_MULTI, 1, bad_signal, &q), HSA_STATUS_ERROR_INVALID_SIGNAL);
-  ASSERT_EQ(hsa_soft_queue_create(region, 64, HSA_QUEUE_TYPE_MULTI, 1, db, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_soft_queue_create(bad_region, 64, HSA_QUEUE_TYPE_MULTI, 1, db, &q),
+            HSA_STATUS_ERROR_INVALID_REGION);
+  ASSERT_EQ(hsa_soft_queue_create(region, 63, HSA_QUEUE_TYPE_MULTI, 1, db, &q),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_soft_queue_create(region, 64, HSA_QUEUE_TYPE_MULTI, 0, db, &q),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_soft_queue_create(region, 64, HSA_QUEUE_TYPE_MULTI, 8, db, &q),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_soft_queue_create(region, 64, HSA_QUEUE_TYPE_MULTI, 1, bad_signal, &q),
+            HSA_STATUS_ERROR_INVALID_SIGNAL);
+  ASSERT_EQ(hsa_soft_queue_create(region, 64, HSA_QUEUE_TYPE_MULTI, 1, db, NULL),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   HSA_ASSERT_OK(hsa_soft_queue_create(region, 64, HSA_QUEUE_TYPE_SINGLE, 1, db, &q));
   ASSERT_EQ(q->doorbell_signal.handle, db.handle);
   HSA_ASSERT_OK(hsa_queue_destroy(q));
@@ -174,7 +188,8 @@ TEST(hsa_queue_full_queue_then_wrap_around) {
   b.completion_signal = done;
   hsa_test_submit(q, &b, hsa_test_header(HSA_PACKET_TYPE_BARRIER_AND, true));
   b.dep_signal[0].handle = 0;
-  for (int i = 1; i < 64; i++) hsa_test_submit(q, &b, hsa_test_header(HSA_PACKET_TYPE_BARRIER_AND, false));
+  for (int i = 1; i < 64; i++)
+    hsa_test_submit(q, &b, hsa_test_header(HSA_PACKET_TYPE_BARRIER_AND, false));
   plat_sleep_ns(2000000);
   ASSERT_EQ_U(hsa_queue_load_write_index_scacquire(q) - hsa_queue_load_read_index_scacquire(q), 64);
   ASSERT_EQ(hsa_signal_load_scacquire(done), 64);
@@ -183,7 +198,8 @@ TEST(hsa_queue_full_queue_then_wrap_around) {
   ASSERT_EQ_U(hsa_queue_load_read_index_scacquire(q), 64);
   /* 10 more rounds through the ring: every slot is reused. */
   hsa_signal_store_relaxed(done, 640);
-  for (int i = 0; i < 640; i++) hsa_test_submit(q, &b, hsa_test_header(HSA_PACKET_TYPE_BARRIER_AND, false));
+  for (int i = 0; i < 640; i++)
+    hsa_test_submit(q, &b, hsa_test_header(HSA_PACKET_TYPE_BARRIER_AND, false));
   ASSERT_EQ(hsa_test_wait_eq(done, 0), 0);
   ASSERT_EQ_U(hsa_queue_load_read_index_scacquire(q), 704);
   HSA_ASSERT_OK(hsa_queue_destroy(q));
@@ -205,7 +221,9 @@ TEST(hsa_queue_inactivated_queue_is_not_processed) {
   memset(&b, 0, sizeof b);
   b.completion_signal = done;
   hsa_test_submit(q, &b, hsa_test_header(HSA_PACKET_TYPE_BARRIER_AND, false));
-  ASSERT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 20000000, HSA_WAIT_STATE_BLOCKED), 1);
+  ASSERT_EQ(
+      hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 20000000, HSA_WAIT_STATE_BLOCKED),
+      1);
   ASSERT_EQ_U(hsa_queue_load_read_index_relaxed(q), 0);
   HSA_ASSERT_OK(hsa_queue_destroy(q));
   HSA_ASSERT_OK(hsa_signal_destroy(done));
@@ -216,7 +234,8 @@ TEST(hsa_queue_cu_mask_priority_and_profiling_controls) {
   HSA_ASSERT_OK(hsa_init());
   hsa_agent_t a = first_cpu();
   uint32_t cus;
-  HSA_ASSERT_OK(hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, &cus));
+  HSA_ASSERT_OK(
+      hsa_agent_get_info(a, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, &cus));
   hsa_queue_t *q;
   HSA_ASSERT_OK(hsa_queue_create(a, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q));
   uint32_t mask[2] = {0, 0};
@@ -232,7 +251,8 @@ TEST(hsa_queue_cu_mask_priority_and_profiling_controls) {
   ASSERT_EQ(hsa_amd_queue_cu_set_mask(q, 32, &none), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_amd_queue_cu_set_mask(q, 31, &one), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   HSA_ASSERT_OK(hsa_amd_queue_set_priority(q, HSA_AMD_QUEUE_PRIORITY_HIGH));
-  ASSERT_EQ(hsa_amd_queue_set_priority(q, (hsa_amd_queue_priority_t)9), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_amd_queue_set_priority(q, (hsa_amd_queue_priority_t)9),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   HSA_ASSERT_OK(hsa_amd_profiling_set_profiler_enabled(q, 1));
   HSA_ASSERT_OK(hsa_queue_destroy(q));
   ASSERT_EQ(hsa_amd_queue_cu_set_mask(q, 32, &one), HSA_STATUS_ERROR_INVALID_QUEUE);

@@ -27,7 +27,8 @@ TEST(hsa_signal_create_and_destroy_errors) {
   hsa_signal_t zero = {0}, junk = {0x1230};
   ASSERT_EQ(hsa_signal_destroy(zero), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_signal_destroy(junk), HSA_STATUS_ERROR_INVALID_SIGNAL);
-  ASSERT_EQ(hsa_amd_signal_create(0, 0, NULL, HSA_AMD_SIGNAL_IPC, &s), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_amd_signal_create(0, 0, NULL, HSA_AMD_SIGNAL_IPC, &s),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   HSA_ASSERT_OK(hsa_amd_signal_create(3, 0, NULL, HSA_AMD_SIGNAL_AMD_GPU_ONLY, &s));
   volatile hsa_signal_value_t *value_ptr = NULL;
   HSA_ASSERT_OK(hsa_amd_signal_value_pointer(s, &value_ptr));
@@ -64,19 +65,24 @@ TEST(hsa_signal_rmw_operations_in_every_order) {
   } ops[] = {
       {{hsa_signal_add_scacq_screl, hsa_signal_add_acq_rel, hsa_signal_add_scacquire,
         hsa_signal_add_acquire, hsa_signal_add_relaxed, hsa_signal_add_screlease,
-        hsa_signal_add_release}, 0},
-      {{hsa_signal_subtract_scacq_screl, hsa_signal_subtract_acq_rel,
-        hsa_signal_subtract_scacquire, hsa_signal_subtract_acquire, hsa_signal_subtract_relaxed,
-        hsa_signal_subtract_screlease, hsa_signal_subtract_release}, 1},
+        hsa_signal_add_release},
+       0},
+      {{hsa_signal_subtract_scacq_screl, hsa_signal_subtract_acq_rel, hsa_signal_subtract_scacquire,
+        hsa_signal_subtract_acquire, hsa_signal_subtract_relaxed, hsa_signal_subtract_screlease,
+        hsa_signal_subtract_release},
+       1},
       {{hsa_signal_and_scacq_screl, hsa_signal_and_acq_rel, hsa_signal_and_scacquire,
         hsa_signal_and_acquire, hsa_signal_and_relaxed, hsa_signal_and_screlease,
-        hsa_signal_and_release}, 2},
+        hsa_signal_and_release},
+       2},
       {{hsa_signal_or_scacq_screl, hsa_signal_or_acq_rel, hsa_signal_or_scacquire,
         hsa_signal_or_acquire, hsa_signal_or_relaxed, hsa_signal_or_screlease,
-        hsa_signal_or_release}, 3},
+        hsa_signal_or_release},
+       3},
       {{hsa_signal_xor_scacq_screl, hsa_signal_xor_acq_rel, hsa_signal_xor_scacquire,
         hsa_signal_xor_acquire, hsa_signal_xor_relaxed, hsa_signal_xor_screlease,
-        hsa_signal_xor_release}, 4},
+        hsa_signal_xor_release},
+       4},
   };
   int64_t expect = 0x123456789abcll;
   hsa_signal_store_relaxed(s, expect);
@@ -85,11 +91,23 @@ TEST(hsa_signal_rmw_operations_in_every_order) {
       int bit = (int)(i * 7 + (size_t)order);
       int64_t operand = (int64_t)(0x10101 * (i + 1)) + order * 0x300000003ll;
       switch (ops[i].op) {
-        case 0: expect += operand; break;
-        case 1: expect -= operand; break;
-        case 2: operand = ~(1ll << bit); expect &= operand; break; /* clears one bit */
-        case 3: operand = 1ll << (bit + 3); expect |= operand; break;
-        case 4: expect ^= operand; break;
+        case 0:
+          expect += operand;
+          break;
+        case 1:
+          expect -= operand;
+          break;
+        case 2:
+          operand = ~(1ll << bit);
+          expect &= operand;
+          break; /* clears one bit */
+        case 3:
+          operand = 1ll << (bit + 3);
+          expect |= operand;
+          break;
+        case 4:
+          expect ^= operand;
+          break;
       }
       ops[i].fn[order](s, operand);
       ASSERT_EQ(hsa_signal_load_relaxed(s), expect);
@@ -107,17 +125,18 @@ TEST(hsa_signal_load_store_exchange_cas_in_every_order) {
   HSA_ASSERT_OK(hsa_init());
   hsa_signal_t s;
   HSA_ASSERT_OK(hsa_signal_create(0, 0, NULL, &s));
-  static const load_fn loads[] = {hsa_signal_load_scacquire, hsa_signal_load_relaxed, hsa_signal_load_acquire};
+  static const load_fn loads[] = {hsa_signal_load_scacquire, hsa_signal_load_relaxed,
+                                  hsa_signal_load_acquire};
   static const store_fn stores[] = {hsa_signal_store_relaxed, hsa_signal_store_screlease,
                                     hsa_signal_store_release, hsa_signal_silent_store_relaxed,
                                     hsa_signal_silent_store_screlease};
   static const xchg_fn xchgs[] = {hsa_signal_exchange_scacq_screl, hsa_signal_exchange_acq_rel,
-                                  hsa_signal_exchange_scacquire, hsa_signal_exchange_acquire,
-                                  hsa_signal_exchange_relaxed, hsa_signal_exchange_screlease,
+                                  hsa_signal_exchange_scacquire,   hsa_signal_exchange_acquire,
+                                  hsa_signal_exchange_relaxed,     hsa_signal_exchange_screlease,
                                   hsa_signal_exchange_release};
   static const cas_fn cases[] = {hsa_signal_cas_scacq_screl, hsa_signal_cas_acq_rel,
-                                 hsa_signal_cas_scacquire, hsa_signal_cas_acquire,
-                                 hsa_signal_cas_relaxed, hsa_signal_cas_screlease,
+                                 hsa_signal_cas_scacquire,   hsa_signal_cas_acquire,
+                                 hsa_signal_cas_relaxed,     hsa_signal_cas_screlease,
                                  hsa_signal_cas_release};
   for (int i = 0; i < 5; i++) {
     stores[i](s, -1000 - i);
@@ -145,10 +164,18 @@ TEST(hsa_signal_wait_conditions_and_timeout) {
   hsa_signal_t s;
   HSA_ASSERT_OK(hsa_signal_create(10, 0, NULL, &s));
   /* Satisfied at once: each condition, both wait variants. */
-  ASSERT_EQ(hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_EQ, 10, UINT64_MAX, HSA_WAIT_STATE_ACTIVE), 10);
-  ASSERT_EQ(hsa_signal_wait_relaxed(s, HSA_SIGNAL_CONDITION_NE, 3, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), 10);
-  ASSERT_EQ(hsa_signal_wait_acquire(s, HSA_SIGNAL_CONDITION_LT, 11, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), 10);
-  ASSERT_EQ(hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_GTE, 10, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), 10);
+  ASSERT_EQ(
+      hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_EQ, 10, UINT64_MAX, HSA_WAIT_STATE_ACTIVE),
+      10);
+  ASSERT_EQ(
+      hsa_signal_wait_relaxed(s, HSA_SIGNAL_CONDITION_NE, 3, UINT64_MAX, HSA_WAIT_STATE_BLOCKED),
+      10);
+  ASSERT_EQ(
+      hsa_signal_wait_acquire(s, HSA_SIGNAL_CONDITION_LT, 11, UINT64_MAX, HSA_WAIT_STATE_BLOCKED),
+      10);
+  ASSERT_EQ(hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_GTE, 10, UINT64_MAX,
+                                      HSA_WAIT_STATE_BLOCKED),
+            10);
   /* Never satisfied: returns after the timeout hint, with the value. */
   static const hsa_signal_condition_t never[] = {HSA_SIGNAL_CONDITION_EQ, HSA_SIGNAL_CONDITION_NE,
                                                  HSA_SIGNAL_CONDITION_LT, HSA_SIGNAL_CONDITION_GTE};
@@ -156,7 +183,8 @@ TEST(hsa_signal_wait_conditions_and_timeout) {
   for (int c = 0; c < 4; c++)
     for (int state = 0; state < 2; state++) {
       uint64_t t0 = plat_now_ns();
-      ASSERT_EQ(hsa_signal_wait_scacquire(s, never[c], against[c], 3000000, (hsa_wait_state_t)state), 10);
+      ASSERT_EQ(
+          hsa_signal_wait_scacquire(s, never[c], against[c], 3000000, (hsa_wait_state_t)state), 10);
       uint64_t took = plat_now_ns() - t0;
       ASSERT_GE(took, 3000000);
       ASSERT_LT(took, 2000000000ull);
@@ -174,7 +202,8 @@ TEST(hsa_signal_destroyed_signal_operations_do_not_crash) {
   hsa_signal_store_relaxed(s, 1);
   hsa_signal_add_relaxed(s, 1);
   ASSERT_EQ(hsa_signal_load_relaxed(s), 0);
-  ASSERT_EQ(hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_EQ, 1, 1000, HSA_WAIT_STATE_BLOCKED), 0);
+  ASSERT_EQ(hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_EQ, 1, 1000, HSA_WAIT_STATE_BLOCKED),
+            0);
   hsa_signal_t zero = {0};
   ASSERT_EQ(hsa_signal_load_relaxed(zero), 0);
   HSA_ASSERT_OK(hsa_shut_down());
@@ -192,29 +221,37 @@ TEST(hsa_signal_group_wait_any_picks_satisfied_signal) {
   ASSERT_EQ(hsa_signal_group_create(2, bad, 0, NULL, &g), HSA_STATUS_ERROR_INVALID_SIGNAL);
   HSA_ASSERT_OK(hsa_signal_group_create(3, sig, 0, NULL, &g));
   hsa_signal_store_relaxed(sig[2], 0);
-  hsa_signal_condition_t conds[3] = {HSA_SIGNAL_CONDITION_EQ, HSA_SIGNAL_CONDITION_EQ, HSA_SIGNAL_CONDITION_EQ};
+  hsa_signal_condition_t conds[3] = {HSA_SIGNAL_CONDITION_EQ, HSA_SIGNAL_CONDITION_EQ,
+                                     HSA_SIGNAL_CONDITION_EQ};
   hsa_signal_value_t values[3] = {0, 0, 0};
   hsa_signal_t which = {0};
   hsa_signal_value_t value = -1;
-  HSA_ASSERT_OK(hsa_signal_group_wait_any_scacquire(g, conds, values, HSA_WAIT_STATE_BLOCKED, &which, &value));
+  HSA_ASSERT_OK(hsa_signal_group_wait_any_scacquire(g, conds, values, HSA_WAIT_STATE_BLOCKED,
+                                                    &which, &value));
   ASSERT_EQ(which.handle, sig[2].handle);
   ASSERT_EQ(value, 0);
   hsa_signal_store_relaxed(sig[2], 1);
   conds[1] = HSA_SIGNAL_CONDITION_GTE;
-  HSA_ASSERT_OK(hsa_signal_group_wait_any_relaxed(g, conds, values, HSA_WAIT_STATE_ACTIVE, &which, &value));
+  HSA_ASSERT_OK(
+      hsa_signal_group_wait_any_relaxed(g, conds, values, HSA_WAIT_STATE_ACTIVE, &which, &value));
   ASSERT_EQ(which.handle, sig[1].handle);
-  ASSERT_EQ(hsa_signal_group_wait_any_relaxed(g, NULL, values, HSA_WAIT_STATE_ACTIVE, &which, &value),
-            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(
+      hsa_signal_group_wait_any_relaxed(g, NULL, values, HSA_WAIT_STATE_ACTIVE, &which, &value),
+      HSA_STATUS_ERROR_INVALID_ARGUMENT);
   HSA_ASSERT_OK(hsa_signal_group_destroy(g));
   ASSERT_EQ(hsa_signal_group_destroy(g), HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP);
-  ASSERT_EQ(hsa_signal_group_wait_any_relaxed(g, conds, values, HSA_WAIT_STATE_ACTIVE, &which, &value),
-            HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP);
+  ASSERT_EQ(
+      hsa_signal_group_wait_any_relaxed(g, conds, values, HSA_WAIT_STATE_ACTIVE, &which, &value),
+      HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP);
   /* hsa_amd_signal_wait_any: index of the satisfied one, count on timeout. */
-  hsa_signal_condition_t eq0[3] = {HSA_SIGNAL_CONDITION_EQ, HSA_SIGNAL_CONDITION_EQ, HSA_SIGNAL_CONDITION_EQ};
+  hsa_signal_condition_t eq0[3] = {HSA_SIGNAL_CONDITION_EQ, HSA_SIGNAL_CONDITION_EQ,
+                                   HSA_SIGNAL_CONDITION_EQ};
   hsa_signal_value_t zeros[3] = {0, 0, 0};
-  ASSERT_EQ(hsa_amd_signal_wait_any(3, sig, eq0, zeros, 2000000, HSA_WAIT_STATE_BLOCKED, &value), 3);
+  ASSERT_EQ(hsa_amd_signal_wait_any(3, sig, eq0, zeros, 2000000, HSA_WAIT_STATE_BLOCKED, &value),
+            3);
   hsa_signal_store_screlease(sig[1], 0);
-  ASSERT_EQ(hsa_amd_signal_wait_any(3, sig, eq0, zeros, UINT64_MAX, HSA_WAIT_STATE_BLOCKED, &value), 1);
+  ASSERT_EQ(hsa_amd_signal_wait_any(3, sig, eq0, zeros, UINT64_MAX, HSA_WAIT_STATE_BLOCKED, &value),
+            1);
   ASSERT_EQ(hsa_amd_signal_wait_any(0, sig, eq0, zeros, 0, HSA_WAIT_STATE_BLOCKED, &value), 0);
   for (int i = 0; i < 3; i++) HSA_ASSERT_OK(hsa_signal_destroy(sig[i]));
   HSA_ASSERT_OK(hsa_shut_down());

@@ -44,7 +44,8 @@ hsa_amd_memory_pool_t hsa_test_kernarg_pool(hsa_agent_t agent) {
 }
 
 uint16_t hsa_test_header(hsa_packet_type_t type, bool barrier) {
-  return (uint16_t)(type << HSA_PACKET_HEADER_TYPE | (barrier ? 1 : 0) << HSA_PACKET_HEADER_BARRIER |
+  return (uint16_t)(type << HSA_PACKET_HEADER_TYPE |
+                    (barrier ? 1 : 0) << HSA_PACKET_HEADER_BARRIER |
                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
 }

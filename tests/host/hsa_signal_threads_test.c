@@ -10,7 +10,7 @@
 #include "lib/plat.h"
 #include "tests/common/hsa_test_util.h"
 
-#define THREADS 6
+#define THREADS    6
 #define ITERATIONS 10000
 
 struct rmw_worker {
@@ -23,11 +23,11 @@ static void rmw_worker_main(void *arg) {
   /* Each thread uses another memory order; every add is undone by a
    * subtract except one +1 per iteration. */
   static void (*const add[])(hsa_signal_t, hsa_signal_value_t) = {
-      hsa_signal_add_relaxed, hsa_signal_add_scacquire, hsa_signal_add_screlease,
-      hsa_signal_add_scacq_screl, hsa_signal_add_acquire, hsa_signal_add_release};
+      hsa_signal_add_relaxed,     hsa_signal_add_scacquire, hsa_signal_add_screlease,
+      hsa_signal_add_scacq_screl, hsa_signal_add_acquire,   hsa_signal_add_release};
   static void (*const sub[])(hsa_signal_t, hsa_signal_value_t) = {
-      hsa_signal_subtract_relaxed, hsa_signal_subtract_scacquire, hsa_signal_subtract_screlease,
-      hsa_signal_subtract_scacq_screl, hsa_signal_subtract_acquire, hsa_signal_subtract_release};
+      hsa_signal_subtract_relaxed,     hsa_signal_subtract_scacquire, hsa_signal_subtract_screlease,
+      hsa_signal_subtract_scacq_screl, hsa_signal_subtract_acquire,   hsa_signal_subtract_release};
   for (int i = 0; i < ITERATIONS; i++) {
     add[w->index % 6](w->s, 3);
     sub[(w->index + 1) % 6](w->s, 2);
@@ -64,7 +64,8 @@ TEST(hsa_signal_cas_loop_loses_no_update) {
   hsa_signal_t s;
   HSA_ASSERT_OK(hsa_signal_create(0, 0, NULL, &s));
   int ids[THREADS];
-  for (int i = 0; i < THREADS; i++) ASSERT_GE(ids[i] = plat_worker_start("cas", cas_worker_main, &s), 0);
+  for (int i = 0; i < THREADS; i++)
+    ASSERT_GE(ids[i] = plat_worker_start("cas", cas_worker_main, &s), 0);
   for (int i = 0; i < THREADS; i++) plat_worker_join(ids[i]);
   ASSERT_EQ(hsa_signal_load_relaxed(s), (int64_t)THREADS * ITERATIONS);
   HSA_ASSERT_OK(hsa_signal_destroy(s));
@@ -104,7 +105,8 @@ TEST(hsa_signal_release_acquire_passes_messages) {
     for (int k = 0; k < 8; k++) m.payload[k] = (uint64_t)i * 8 + (uint64_t)k;
     hsa_signal_store_screlease(m.ready, i);
     ASSERT_EQ(hsa_signal_wait_scacquire(m.taken, HSA_SIGNAL_CONDITION_EQ, i, 10000000000ull,
-                                        HSA_WAIT_STATE_BLOCKED), i);
+                                        HSA_WAIT_STATE_BLOCKED),
+              i);
   }
   plat_worker_join(id);
   ASSERT_EQ(m.mismatches, 0);
@@ -121,7 +123,8 @@ struct sleeper {
 
 static void sleeper_main(void *arg) {
   struct sleeper *z = arg;
-  z->seen = hsa_signal_wait_scacquire(z->s, HSA_SIGNAL_CONDITION_LT, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
+  z->seen = hsa_signal_wait_scacquire(z->s, HSA_SIGNAL_CONDITION_LT, 0, UINT64_MAX,
+                                      HSA_WAIT_STATE_BLOCKED);
   z->woke_ns = plat_now_ns();
 }
 
@@ -153,7 +156,8 @@ TEST(hsa_signal_blocked_waiters_wake_on_store) {
 static void ponger_main(void *arg) {
   hsa_signal_t *sig = arg;
   for (hsa_signal_value_t i = 1; i <= PINGS; i++) {
-    hsa_signal_wait_scacquire(sig[0], HSA_SIGNAL_CONDITION_EQ, i, UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
+    hsa_signal_wait_scacquire(sig[0], HSA_SIGNAL_CONDITION_EQ, i, UINT64_MAX,
+                              HSA_WAIT_STATE_BLOCKED);
     hsa_signal_store_screlease(sig[1], i);
   }
 }
@@ -168,7 +172,8 @@ TEST(hsa_signal_ping_pong_between_threads) {
   for (hsa_signal_value_t i = 1; i <= PINGS; i++) {
     hsa_signal_store_screlease(sig[0], i);
     ASSERT_EQ(hsa_signal_wait_scacquire(sig[1], HSA_SIGNAL_CONDITION_EQ, i, 10000000000ull,
-                                        HSA_WAIT_STATE_BLOCKED), i);
+                                        HSA_WAIT_STATE_BLOCKED),
+              i);
   }
   plat_worker_join(id);
   HSA_ASSERT_OK(hsa_signal_destroy(sig[0]));

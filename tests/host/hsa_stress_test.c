@@ -9,9 +9,9 @@
 #include "lib/plat.h"
 #include "tests/common/hsa_test_util.h"
 
-#define QUEUES 64
+#define QUEUES     64
 #define DISPATCHES 10000
-#define PRODUCERS 4
+#define PRODUCERS  4
 
 struct count_args {
   _Atomic uint64_t *counter;
@@ -36,8 +36,8 @@ static void producer_main(void *arg) {
   /* Round-robin over its queues so all of them are busy at once. */
   for (int i = 0; i < DISPATCHES; i++)
     for (int q = p->first; q < p->first + p->count; q++) {
-      hsa_kernel_dispatch_packet_t pkt =
-          hsa_test_dispatch_packet(&hsa_cpu_kernel_stress_count, 1, grid, wg, &p->args[q], p->done[q]);
+      hsa_kernel_dispatch_packet_t pkt = hsa_test_dispatch_packet(
+          &hsa_cpu_kernel_stress_count, 1, grid, wg, &p->args[q], p->done[q]);
       hsa_test_submit(p->queues[q], &pkt, header);
     }
 }
@@ -52,8 +52,8 @@ TEST(hsa_stress_64_queues_x_10000_dispatches_lose_nothing) {
   static struct count_args args[QUEUES];
   struct hsa_test_queue_error err = {0, 0};
   for (int q = 0; q < QUEUES; q++) {
-    HSA_ASSERT_OK(hsa_queue_create(agents[q % n], 256, HSA_QUEUE_TYPE_SINGLE, hsa_test_queue_error_callback,
-                                   &err, 0, 0, &queues[q]));
+    HSA_ASSERT_OK(hsa_queue_create(agents[q % n], 256, HSA_QUEUE_TYPE_SINGLE,
+                                   hsa_test_queue_error_callback, &err, 0, 0, &queues[q]));
     HSA_ASSERT_OK(hsa_signal_create(DISPATCHES, 0, NULL, &done[q]));
     atomic_store(&counters[q], 0);
     args[q].counter = &counters[q];
@@ -66,7 +66,9 @@ TEST(hsa_stress_64_queues_x_10000_dispatches_lose_nothing) {
   }
   for (int i = 0; i < PRODUCERS; i++) plat_worker_join(ids[i]);
   for (int q = 0; q < QUEUES; q++) {
-    ASSERT_EQ(hsa_signal_wait_scacquire(done[q], HSA_SIGNAL_CONDITION_EQ, 0, 60000000000ull, HSA_WAIT_STATE_BLOCKED), 0);
+    ASSERT_EQ(hsa_signal_wait_scacquire(done[q], HSA_SIGNAL_CONDITION_EQ, 0, 60000000000ull,
+                                        HSA_WAIT_STATE_BLOCKED),
+              0);
     ASSERT_EQ_U(atomic_load(&counters[q]), DISPATCHES); /* every kernel ran exactly once */
     ASSERT_EQ_U(hsa_queue_load_read_index_scacquire(queues[q]), DISPATCHES);
   }
@@ -111,9 +113,12 @@ TEST(hsa_stress_many_producers_share_a_multi_producer_queue) {
   struct count_args args = {&counter};
   struct mp_producer p = {q, &args, done};
   int ids[PRODUCERS];
-  for (int i = 0; i < PRODUCERS; i++) ASSERT_GE(ids[i] = plat_worker_start("mp", mp_producer_main, &p), 0);
+  for (int i = 0; i < PRODUCERS; i++)
+    ASSERT_GE(ids[i] = plat_worker_start("mp", mp_producer_main, &p), 0);
   for (int i = 0; i < PRODUCERS; i++) plat_worker_join(ids[i]);
-  ASSERT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 60000000000ull, HSA_WAIT_STATE_BLOCKED), 0);
+  ASSERT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 60000000000ull,
+                                      HSA_WAIT_STATE_BLOCKED),
+            0);
   ASSERT_EQ_U(atomic_load(&counter), PRODUCERS * MP_PACKETS);
   HSA_ASSERT_OK(hsa_queue_destroy(q));
   HSA_ASSERT_OK(hsa_signal_destroy(done));
@@ -140,7 +145,8 @@ TEST(hsa_stress_barrier_chain_across_agents_runs_in_order) {
   uint32_t n = hsa_test_cpu_agents(agents, 2);
   hsa_queue_t *q[2];
   for (uint32_t i = 0; i < 2; i++)
-    HSA_ASSERT_OK(hsa_queue_create(agents[i % n], 1024, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, 0, 0, &q[i]));
+    HSA_ASSERT_OK(
+        hsa_queue_create(agents[i % n], 1024, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, 0, 0, &q[i]));
   static hsa_signal_t step_done[CHAIN];
   static struct step_args args[CHAIN];
   static _Atomic uint64_t sequence, out_of_order;
@@ -208,7 +214,8 @@ TEST(hsa_stress_concurrent_init_and_shut_down_bring_up_one_runtime) {
   struct init_worker w[INIT_THREADS];
   int ids[INIT_THREADS];
   memset(w, 0, sizeof w);
-  for (int i = 0; i < INIT_THREADS; i++) ASSERT_GE(ids[i] = plat_worker_start("init", init_worker_main, &w[i]), 0);
+  for (int i = 0; i < INIT_THREADS; i++)
+    ASSERT_GE(ids[i] = plat_worker_start("init", init_worker_main, &w[i]), 0);
   for (int i = 0; i < INIT_THREADS; i++) plat_worker_join(ids[i]);
   for (int i = 0; i < INIT_THREADS; i++) {
     ASSERT_EQ(w[i].ok_inits, 10);

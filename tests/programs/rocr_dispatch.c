@@ -31,15 +31,15 @@ HSA_CPU_KERNEL(vector_add, sizeof(struct args)) {
   }
 }
 
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    hsa_status_t st_ = (call);                                                \
-    if (st_ != HSA_STATUS_SUCCESS) {                                          \
-      const char *msg_ = "?";                                                 \
-      hsa_status_string(st_, &msg_);                                          \
+#define CHECK(call)                                                               \
+  do {                                                                            \
+    hsa_status_t st_ = (call);                                                    \
+    if (st_ != HSA_STATUS_SUCCESS) {                                              \
+      const char *msg_ = "?";                                                     \
+      hsa_status_string(st_, &msg_);                                              \
       fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, msg_); \
-      exit(1);                                                                \
-    }                                                                         \
+      exit(1);                                                                    \
+    }                                                                             \
   } while (0)
 
 static hsa_status_t find_cpu(hsa_agent_t agent, void *data) {
@@ -69,22 +69,28 @@ static hsa_status_t find_kernarg_pool(hsa_amd_memory_pool_t pool, void *data) {
 int main(void) {
   CHECK(hsa_init());
   hsa_agent_t agent = {0};
-  if (hsa_iterate_agents(find_cpu, &agent) != HSA_STATUS_INFO_BREAK) return fprintf(stderr, "no CPU agent\n"), 1;
+  if (hsa_iterate_agents(find_cpu, &agent) != HSA_STATUS_INFO_BREAK)
+    return fprintf(stderr, "no CPU agent\n"), 1;
   hsa_amd_memory_pool_t pool = {0};
   if (hsa_amd_agent_iterate_memory_pools(agent, find_kernarg_pool, &pool) != HSA_STATUS_INFO_BREAK)
     return fprintf(stderr, "no kernarg pool\n"), 1;
 
   hsa_executable_t exec;
-  CHECK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exec));
+  CHECK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL,
+                                  &exec));
   CHECK(hsa_executable_freeze(exec, NULL));
   hsa_executable_symbol_t symbol;
   CHECK(hsa_executable_get_symbol_by_name(exec, "vector_add.kd", &agent, &symbol));
   uint64_t kernel_object;
   uint32_t kernarg_size, group_size, private_size;
-  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kernel_object));
-  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size));
-  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &group_size));
-  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &private_size));
+  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
+                                       &kernel_object));
+  CHECK(hsa_executable_symbol_get_info(
+      symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size));
+  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
+                                       &group_size));
+  CHECK(hsa_executable_symbol_get_info(
+      symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &private_size));
 
   float *a, *b, *c;
   CHECK(hsa_amd_memory_pool_allocate(pool, N * sizeof(float), 0, (void **)&a));
@@ -96,7 +102,8 @@ int main(void) {
   *args = (struct args){a, b, c, N};
 
   hsa_queue_t *queue;
-  CHECK(hsa_queue_create(agent, 256, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+  CHECK(hsa_queue_create(agent, 256, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, UINT32_MAX, UINT32_MAX,
+                         &queue));
   hsa_signal_t done;
   CHECK(hsa_signal_create(1, 0, NULL, &done));
 
@@ -120,10 +127,12 @@ int main(void) {
   __atomic_store_n((uint32_t *)packet, header | (uint32_t)setup << 16, __ATOMIC_RELEASE);
   hsa_signal_store_screlease(queue->doorbell_signal, (hsa_signal_value_t)index);
 
-  if (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED) != 0)
+  if (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                                HSA_WAIT_STATE_BLOCKED) != 0)
     return fprintf(stderr, "completion signal not 0\n"), 1;
   for (int i = 0; i < N; i++)
-    if (c[i] != 3.0f * (float)i) return fprintf(stderr, "c[%d] = %f, want %f\n", i, c[i], 3.0 * i), 1;
+    if (c[i] != 3.0f * (float)i)
+      return fprintf(stderr, "c[%d] = %f, want %f\n", i, c[i], 3.0 * i), 1;
 
   CHECK(hsa_signal_destroy(done));
   CHECK(hsa_queue_destroy(queue));
