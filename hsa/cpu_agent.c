@@ -33,6 +33,11 @@
 #include "hsa/signal.h"
 #include "lib/plat.h"
 
+PLAT_OPTION(cpu_agents, "cpu_agents",
+            "N: number of CPU agents (default: up to 2, on the free cores other than main()'s)");
+PLAT_OPTION(cpu_agent_cores, "cpu_agent_cores",
+            "M: cores per CPU agent (default: the free cores split between the agents)");
+
 #define CPU_AGENT_MAX_CORES     32
 #define CPU_AGENT_MAX_QUEUES    128
 #define CPU_GROUP_SEGMENT_BYTES (64 * 1024)
