@@ -44,13 +44,39 @@ static EFI_LOADED_IMAGE *loaded_image(EFI_HANDLE image) {
   return li;
 }
 
-/* Step 2: TSC ticks per second. efi_bs->Stall waits at least the given number of
- * microseconds (UEFI 2.10, 7.5.2); 10 ms keeps the error well under 1 %. */
+/* Step 2: TSC ticks per second, a first estimate (the kernel calibrates
+ * against the HPET or PM timer later). BS->Stall waits at least the given
+ * time (UEFI 2.10, 7.5.2) and more when the firmware is interrupted or, in
+ * a virtual machine, the virtual CPU is descheduled: the shortest of
+ * several short stalls is the closest to the truth. */
+#define TSC_STALL_US 2000
+#define TSC_STALL_ROUNDS 5
 static uint64_t measure_tsc_hz(void) {
-  uint64_t t0 = boot_rdtsc();
-  efi_bs->Stall(10000);
-  uint64_t t1 = boot_rdtsc();
-  return (t1 - t0) * 100;
+  uint64_t best = UINT64_MAX;
+  for (int i = 0; i < TSC_STALL_ROUNDS; i++) {
+    uint64_t t0 = boot_rdtsc();
+    efi_bs->Stall(TSC_STALL_US);
+    uint64_t ticks = boot_rdtsc() - t0;
+    if (ticks < best) best = ticks;
+  }
+  return best * (1000000 / TSC_STALL_US);
+}
+
+/* Step 2b: the wall clock, for gettimeofday (UEFI 2.10, 8.3.1 GetTime).
+ * PC firmware keeps the RTC in local time and mostly reports the zone as
+ * unspecified; the time is taken as it is (as if UTC). */
+static int64_t unix_time_now(void) {
+  EFI_TIME t;
+  if (EFI_ERROR(efi_rt->GetTime(&t, NULL)) || t.Month < 1 || t.Month > 12) return 0;
+  /* Days since 1970-01-01 of a proleptic Gregorian date, counting years
+   * from March so that the leap day ends the year. */
+  int64_t y = t.Year - (t.Month <= 2);
+  int64_t era = (y >= 0 ? y : y - 399) / 400;
+  int64_t yoe = y - era * 400;
+  int64_t doy = (153 * (t.Month + (t.Month > 2 ? -3 : 9)) + 2) / 5 + t.Day - 1;
+  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  int64_t days = era * 146097 + doe - 719468;
+  return days * 86400 + t.Hour * 3600 + t.Minute * 60 + t.Second;
 }
 
 /* Step 3. Load options count only when they are text (UCS-2, printable
@@ -102,23 +128,6 @@ static const char *command_line(const EFI_LOADED_IMAGE *li, EFI_FILE_HANDLE root
   }
   *source = text ? "none" : "none (load options were not text)";
   return line;
-}
-
-/* Step 2b: the wall clock, for gettimeofday (UEFI 2.10, 8.3.1 GetTime).
- * PC firmware keeps the RTC in local time and mostly reports the zone as
- * unspecified; the time is taken as it is (as if UTC). */
-static int64_t unix_time_now(void) {
-  EFI_TIME t;
-  if (EFI_ERROR(efi_rt->GetTime(&t, NULL)) || t.Month < 1 || t.Month > 12) return 0;
-  /* Days since 1970-01-01 of a proleptic Gregorian date, counting years
-   * from March so that the leap day ends the year. */
-  int64_t y = t.Year - (t.Month <= 2);
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  int64_t yoe = y - era * 400;
-  int64_t doy = (153 * (t.Month + (t.Month > 2 ? -3 : 9)) + 2) / 5 + t.Day - 1;
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  int64_t days = era * 146097 + doe - 719468;
-  return days * 86400 + t.Hour * 3600 + t.Minute * 60 + t.Second;
 }
 
 /* Step 4: the RSDP, preferring the ACPI 2.0 entry (UEFI 2.10, 4.6

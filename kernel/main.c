@@ -42,7 +42,7 @@ const char *plat_name(void) { return "efi"; }
 /* The stages of efi_main, with their times since its start. */
 static void log_boot_stages(const struct boot_info *info) {
   for (uint32_t i = 0; i < info->stage_count && i < BOOT_STAGES_MAX; i++) {
-    uint64_t us = (info->stages[i].tsc - info->entry_tsc) * 1000000 / info->tsc_hz;
+    uint64_t us = (info->stages[i].tsc - info->entry_tsc) * 1000000 / time_tsc_hz();
     log_info("boot: %-34s at %4llu.%03llu ms", info->stages[i].name,
              (unsigned long long)(us / 1000), (unsigned long long)(us % 1000));
   }
@@ -72,7 +72,6 @@ void kernel_start(struct boot_info *info) {
   cpu_init_boot();                 /* our GDT and IDT: exceptions are reported from here on */
   console_init();                  /* COM1 */
   if (info->magic != BOOT_INFO_MAGIC) panic("boot info has a bad magic number");
-  log_boot_stages(info);
   if (boot_options_init(info->cmdline) != 0 || log_init_from_options() != 0)
     kernel_exit(EXIT_STATUS_BAD_COMMAND_LINE);
 
@@ -89,6 +88,7 @@ void kernel_start(struct boot_info *info) {
   hpet_init();                     /* reference counters for the TSC ... */
   acpi_pm_timer_init();
   time_calibrate();                /* ... its frequency from CPUID or measured against them */
+  log_boot_stages(info);           /* efi_main's stages, timed with the calibrated TSC */
   if (irq_init() != 0)             /* local APIC, I/O APICs, interrupts on */
     panic("cannot set up the interrupt controllers");
   pci_init();                      /* every PCI function of the MCFG's ECAM windows */

@@ -62,19 +62,23 @@ TEST(boot_info_stages_and_clocks) {
     ASSERT_GE(b->stages[i].tsc, prev);
     prev = b->stages[i].tsc;
   }
-  /* boot/'s 10 ms Stall estimate against the calibrated frequency. Under
-   * emulation on a loaded host the Stall can stretch by tens of percent, so
-   * only a factor of two is checked: enough to catch a unit error. */
+  /* boot/'s Stall estimate against the calibrated frequency. A Stall lasts
+   * at least what was asked, so the estimate is not much below; under
+   * emulation on a loaded host it can be far above (the virtual CPU is
+   * descheduled during the Stall), so the upper bound only catches unit
+   * errors. */
   uint64_t hz = time_tsc_hz();
-  ASSERT_GT(b->tsc_hz, hz / 2);
-  ASSERT_LT(b->tsc_hz, hz * 2);
+  ASSERT_GT(b->tsc_hz, hz - hz / 10);
+  ASSERT_LT(b->tsc_hz, hz * 20);
   ASSERT_GT(b->unix_time, 1600000000);
 }
 
 TEST(boot_info_command_line_and_stack) {
   const struct boot_info *b = kernel_boot_info();
   ASSERT_TRUE(strstr(b->cmdline, "test=") != NULL);
-  ASSERT_STR_EQ(b->cmdline_source, "\\cmdline.txt");
+  /* OVMF's boot entry passes binary load options: the line comes from the
+   * file, and the source says why. */
+  ASSERT_EQ(strncmp(b->cmdline_source, "\\cmdline.txt", 12), 0);
   int local;
   uint64_t sp = (uint64_t)(uintptr_t)&local;
   ASSERT_TRUE(sp > b->stack.base + 4096 && sp < b->stack.base + b->stack.size);
