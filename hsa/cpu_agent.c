@@ -295,7 +295,7 @@ static enum packet_result run_packet(struct cpu_agent *ca, struct queue *q, cons
   atomic_thread_fence(memory_order_acquire);
   switch (type) {
     case HSA_PACKET_TYPE_KERNEL_DISPATCH:
-      if (!(q->amd.hsa_queue.features & HSA_QUEUE_FEATURE_KERNEL_DISPATCH)) return PACKET_ERROR;
+      if (!(q->packet_features & HSA_QUEUE_FEATURE_KERNEL_DISPATCH)) return PACKET_ERROR;
       *err = run_dispatch(ca, q, (const hsa_kernel_dispatch_packet_t *)slot);
       return *err == HSA_STATUS_SUCCESS ? PACKET_DONE : PACKET_ERROR;
     case HSA_PACKET_TYPE_BARRIER_AND:
@@ -303,7 +303,7 @@ static enum packet_result run_packet(struct cpu_agent *ca, struct queue *q, cons
       return run_barrier((const hsa_barrier_and_packet_t *)slot, type == HSA_PACKET_TYPE_BARRIER_OR,
                          err);
     case HSA_PACKET_TYPE_AGENT_DISPATCH:
-      if (!(q->amd.hsa_queue.features & HSA_QUEUE_FEATURE_AGENT_DISPATCH)) return PACKET_ERROR;
+      if (!(q->packet_features & HSA_QUEUE_FEATURE_AGENT_DISPATCH)) return PACKET_ERROR;
       return run_agent_dispatch((const hsa_agent_dispatch_packet_t *)slot, err);
     case HSA_PACKET_TYPE_VENDOR_SPECIFIC:
       if (((const hsa_amd_vendor_packet_header_t *)slot)->AmdFormat !=
@@ -320,7 +320,7 @@ enum serve_result { SERVE_IDLE, SERVE_PROGRESS, SERVE_BLOCKED, SERVE_DROPPED };
 static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
   if (atomic_load_explicit(&q->state, memory_order_relaxed) != QUEUE_ACTIVE) return SERVE_DROPPED;
   enum serve_result result = SERVE_IDLE;
-  uint64_t mask = q->amd.hsa_queue.size - 1;
+  uint64_t mask = q->ring_mask;
   for (int n = 0; n < PACKETS_PER_VISIT; n++) {
     uint64_t read = q->amd.read_dispatch_id; /* only this core writes it */
     uint8_t *slot = (uint8_t *)q->ring + (read & mask) * 64;
@@ -364,7 +364,7 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
 static bool queue_has_packet(struct queue *q) {
   if (atomic_load_explicit(&q->state, memory_order_relaxed) != QUEUE_ACTIVE) return false;
   const uint8_t *slot =
-      (const uint8_t *)q->ring + (q->amd.read_dispatch_id & (q->amd.hsa_queue.size - 1)) * 64;
+      (const uint8_t *)q->ring + (q->amd.read_dispatch_id & q->ring_mask) * 64;
   return ((__atomic_load_n((const uint16_t *)slot, __ATOMIC_ACQUIRE) >> HSA_PACKET_HEADER_TYPE) &
           0xff) != HSA_PACKET_TYPE_INVALID;
 }
@@ -375,6 +375,7 @@ static void processor_main(void *arg) {
   struct queue *local[CPU_AGENT_MAX_QUEUES];
   uint32_t count = 0, version = UINT32_MAX;
   uint64_t idle_since = 0, nap_ns = 1000;
+  uint32_t idle_polls = 0;
   for (;;) {
     uint32_t v = atomic_load_explicit(&ca->queues_version, memory_order_acquire);
     if (v != version) {
@@ -398,13 +399,15 @@ static void processor_main(void *arg) {
       progress |= async_work_poll();
       blocked |= async_work_pending(); /* handlers wait on signals: nap */
     }
-    uint64_t now = plat_now_ns();
-    if (progress || !idle_since) {
-      idle_since = progress ? 0 : now;
+    if (progress) {
+      idle_since = 0;
+      idle_polls = 0;
       nap_ns = 1000;
       continue;
     }
-    if (now - idle_since < IDLE_SPIN_NS) {
+    /* Idle: poll; read the clock only every 64 polls (it costs a poll). */
+    if (!idle_since) idle_since = plat_now_ns();
+    if ((++idle_polls & 63) != 0 || plat_now_ns() - idle_since < IDLE_SPIN_NS) {
       plat_cpu_relax();
       continue;
     }

@@ -39,6 +39,8 @@ static hsa_status_t queue_alloc(uint32_t size, uint32_t type, uint32_t features,
   hq->base_address = q->ring;
   hq->size = size;
   hq->id = atomic_fetch_add(&next_queue_id, 1);
+  q->ring_mask = size - 1;
+  q->packet_features = features;
   q->amd.queue_properties = AMD_QUEUE_PROPERTIES_IS_PTR64;
   memset(q->cu_mask, 0xff, sizeof q->cu_mask);
   q->priority = HSA_AMD_QUEUE_PRIORITY_NORMAL;

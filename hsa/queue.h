@@ -31,13 +31,19 @@ struct queue {
   void (*error_callback)(hsa_status_t status, hsa_queue_t *source, void *data);
   void *error_data;
   _Atomic uint32_t state; /* enum queue_state */
+  /* What a packet processor reads per packet, copied out of the first line
+   * of amd_queue_t, which producers write (write_dispatch_id) all the time. */
   void *ring;
+  uint64_t ring_mask;       /* size - 1 */
+  uint32_t packet_features; /* hsa_queue_feature_t bits */
   size_t ring_bytes;
-  volatile uint64_t doorbell_word;           /* CPU agents point the doorbell here */
   uint32_t cu_mask[QUEUE_MAX_CU_MASK_WORDS]; /* cores allowed to run its work */
   _Atomic bool profiling;                    /* fill start_ts/end_ts of completion signals */
   hsa_amd_queue_priority_t priority;
   struct signal_check completion_check; /* the processor's last validated completion signal */
+  /* CPU agents point the doorbell here; a line of its own, since the
+   * producer writes it for every packet. */
+  _Alignas(64) volatile uint64_t doorbell_word;
 };
 
 static inline struct queue *queue_from_hsa(const hsa_queue_t *q) {
