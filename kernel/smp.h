@@ -4,9 +4,9 @@
  * plat_wait/plat_wake, TLB shootdown).
  *
  *   uint32_t ticket;
- *   if (smp_run_async(2, work, arg, &ticket) == 0)   // core 2 runs work(arg)
- *     smp_wait_done(2, ticket, UINT64_MAX);          // ... and we wait for it
- *   smp_run(3, work, arg);                           // the same in one call
+ *   if (smp_run_async(2, work, arg, "work", &ticket) == 0)  // core 2 runs work(arg)
+ *     smp_wait_done(2, ticket, UINT64_MAX);                 // ... and we wait for it
+ *   smp_run(3, work, arg);                                  // the same in one call
  *
  * Core 0 is the boot core; it runs main() and is never given work. A core
  * runs one function at a time; while it runs one it stays busy (-EBUSY for

@@ -23,38 +23,38 @@ static struct {
   uint64_t mult;
   uint64_t hz;
   const char *source;
-} clock = {0, 0, 0, 0, "none"};
+} tsc_clock = {0, 0, 0, 0, "none"};
 
 void time_init_boot(const struct boot_info *info) {
-  clock.base_tsc = info->entry_tsc;
-  clock.base_ns = 0;
+  tsc_clock.base_tsc = info->entry_tsc;
+  tsc_clock.base_ns = 0;
   /* boot/ measured the TSC against BS->Stall; a guess if that failed. */
-  clock.hz = info->tsc_hz ? info->tsc_hz : 1000000000ull;
-  clock.mult = clock_mult_for_hz(clock.hz);
-  clock.source = "boot";
+  tsc_clock.hz = info->tsc_hz ? info->tsc_hz : 1000000000ull;
+  tsc_clock.mult = clock_mult_for_hz(tsc_clock.hz);
+  tsc_clock.source = "boot";
 }
 
 uint64_t time_ns(void) {
-  if (!clock.mult) return 0; /* before time_init_boot */
+  if (!tsc_clock.mult) return 0; /* before time_init_boot */
   uint64_t tsc = rdtsc();
   /* Another core's TSC may be a hair behind the boot core's at the base. */
-  if (tsc < clock.base_tsc) return clock.base_ns;
-  return clock.base_ns + clock_ticks_to_ns(tsc - clock.base_tsc, clock.mult);
+  if (tsc < tsc_clock.base_tsc) return tsc_clock.base_ns;
+  return tsc_clock.base_ns + clock_ticks_to_ns(tsc - tsc_clock.base_tsc, tsc_clock.mult);
 }
 
-uint64_t time_tsc_hz(void) { return clock.hz; }
-const char *time_source(void) { return clock.source; }
+uint64_t time_tsc_hz(void) { return tsc_clock.hz; }
+const char *time_source(void) { return tsc_clock.source; }
 uint64_t plat_now_ns(void) { return time_ns(); }
 
 static void set_frequency(uint64_t hz, const char *source) {
   uint64_t tsc = rdtsc();
-  uint64_t now = clock.base_ns + clock_ticks_to_ns(tsc - clock.base_tsc, clock.mult);
-  uint64_t old_hz = clock.hz;
-  clock.base_tsc = tsc;
-  clock.base_ns = now;
-  clock.hz = hz;
-  clock.mult = clock_mult_for_hz(hz);
-  clock.source = source;
+  uint64_t now = tsc_clock.base_ns + clock_ticks_to_ns(tsc - tsc_clock.base_tsc, tsc_clock.mult);
+  uint64_t old_hz = tsc_clock.hz;
+  tsc_clock.base_tsc = tsc;
+  tsc_clock.base_ns = now;
+  tsc_clock.hz = hz;
+  tsc_clock.mult = clock_mult_for_hz(hz);
+  tsc_clock.source = source;
   long long diff_ppm = (long long)(((__int128)old_hz - (__int128)hz) * 1000000 / (__int128)hz);
   log_info("TSC %llu.%03llu MHz from %s (boot estimate off by %lld ppm)",
            (unsigned long long)(hz / 1000000), (unsigned long long)(hz / 1000 % 1000), source,
