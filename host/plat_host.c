@@ -1,6 +1,5 @@
 /* plat_host.c - lib/plat.h on Linux user space: pthreads for workers, futex
  * for waiting, CLOCK_MONOTONIC for time, stderr for the log. */
-#define _GNU_SOURCE
 #include "lib/plat.h"
 
 #include <errno.h>
