@@ -134,6 +134,7 @@ TEST(vapu_isa_objdump_corpus) {
 TEST(vapu_isa_objdump_asm_objects) {
   size_t insts = 0;
   ASSERT_GE(check_dir(VAPU_ISA_BUILD_DIR "/vapu-isa", ".o.dis", &insts), 2);
+  ASSERT_GE(check_dir(VAPU_ISA_BUILD_DIR "/vapu-isa", ".co.dis", &insts), 4); /* cl_ops.cl builds */
 }
 
 /* Each table entry names an instruction llvm-objdump printed for

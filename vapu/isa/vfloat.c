@@ -417,6 +417,41 @@ static void v_ldexp_f64(struct wave *w, const struct inst *in) {
   vdst64(w, in, r);
 }
 
+/* v_trig_preop_f64 (Vega ISA V_TRIG_PREOP_F64): segment S1[4:0] of 2/pi for
+ * the range reduction of S0: the 53 fraction bits of 2/pi that start at bit
+ * 53 * segment (plus exponent(S0) - 1077 for large S0), as a double scaled
+ * to their place (2^(-53 - start), 2^128 more when exponent(S0) >= 1968),
+ * rounded toward zero. 2/pi to 1216 fraction bits, most significant first;
+ * computed with Machin's formula (pi/4 = 4 atan(1/5) - atan(1/239)) in
+ * integer arithmetic. */
+static const uint32_t two_over_pi[38] = {
+    0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041, 0xfe5163ab, 0xdebbc561,
+    0xb7246e3a, 0x424dd2e0, 0x06492eea, 0x09d1921c, 0xfe1deb1c, 0xb129a73e, 0xe88235f5, 0x2ebb4484,
+    0xe99c7026, 0xb45f7e41, 0x3991d639, 0x835339f4, 0x9c845f8b, 0xbdf9283b, 0x1ff897ff, 0xde05980f,
+    0xef2f118b, 0x5a0a6d1f, 0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d, 0x7527bac7, 0xebe5f17b,
+    0x3d0739f7, 0x8a5292ea, 0x6bfb5fb1, 0x1f8d5d08, 0x56033046, 0xfc7b6bab};
+static uint64_t two_over_pi_bits(unsigned start) { /* 53 bits from fraction bit `start` (0 = 2^-1) */
+  uint64_t v = 0;
+  for (unsigned i = start; i < start + 53; i++) {
+    unsigned bit = i < 38 * 32 ? (two_over_pi[i / 32] >> (31 - i % 32)) & 1 : 0;
+    v = v << 1 | bit;
+  }
+  return v;
+}
+static void v_trig_preop_f64(struct wave *w, const struct inst *in) {
+  uint64_t s0[LANES], r[LANES];
+  uint32_t b1[LANES];
+  vsrc64(w, in, 0, s0);
+  const uint32_t *s1 = vsrc32(w, in, 1, b1);
+  FOR_LANES(l) {
+    int e = f64_exp_field(s0[l]);
+    unsigned shift = (s1[l] & 31) * 53 + (e > 1077 ? (unsigned)(e - 1077) : 0);
+    int scale = -53 - (int)shift + (e >= 1968 ? 128 : 0);
+    r[l] = f64_bits(fp_fma64((double)two_over_pi_bits(shift), 1.0, 0.0, scale, FP_RTZ));
+  }
+  vdst64(w, in, r);
+}
+
 /* ---- f16 (computed exactly in double, rounded once to half) --------------------- */
 #define F16_OP2(fn, EXPR)                                                            \
   static void fn(struct wave *w, const struct inst *in) {                            \
@@ -564,4 +599,5 @@ const struct opinfo vop_float_ops[1024] = {
     OP(0x283, "v_max_f64", v_max_f64, T_F64, T_F64, T_F64, T_NONE, V3),
     OP(0x284, "v_ldexp_f64", v_ldexp_f64, T_F64, T_F64, T_B32, T_NONE, V3),
     OP(0x288, "v_ldexp_f32", v_ldexp_f32, T_F32, T_F32, T_B32, T_NONE, V3),
+    OP(0x292, "v_trig_preop_f64", v_trig_preop_f64, T_F64, T_F64, T_B32, T_NONE, V3),
 };

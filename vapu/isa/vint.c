@@ -332,7 +332,8 @@ static void v_mad_i64_i32(struct wave *w, const struct inst *in) { mad64(w, in, 
 #define Z16 OPF_ZERO_HI16
 #define P16 OPF_OPSEL_PRESERVE
 const struct opinfo vop_int_ops[1024] = {
-    OP(0x100, "v_cndmask_b32", v_cndmask_b32, T_B32, T_B32, T_B32, T_MASK, 0),
+    /* The VOP3 form takes f32 input modifiers (LLVM VOP2e_I32_I32_I32_I1 profile). */
+    OP(0x100, "v_cndmask_b32", v_cndmask_b32, T_B32, T_F32, T_F32, T_MASK, OPF_FLOAT),
     OP(0x106, "v_mul_i32_i24", v_mul_i32_i24, T_B32, T_B32, T_B32, T_NONE, 0),
     OP(0x107, "v_mul_hi_i32_i24", v_mul_hi_i32_i24, T_B32, T_B32, T_B32, T_NONE, 0),
     OP(0x108, "v_mul_u32_u24", v_mul_u32_u24, T_B32, T_B32, T_B32, T_NONE, 0),

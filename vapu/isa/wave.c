@@ -7,6 +7,9 @@
 
 #include "vapu/isa/wave.h"
 
+#define LOG_TAG "vapu-isa"
+#include "lib/plat.h"
+
 uint64_t literal_for_type(uint32_t lit, enum optype t) {
   switch (t) {
   case T_F64: return (uint64_t)lit << 32; /* the high dword of a double */
@@ -122,6 +125,21 @@ out_of_range:
             (unsigned long long)in->pc);
 }
 
+/* loglevel=trace: each instruction with the first active lane's result
+ * (its VGPR destination, or SCC and the first SGPR destination). */
+static void trace(struct wave *w, const struct inst *in) {
+  char m[48];
+  inst_mnemonic(in, m, sizeof m);
+  uint64_t e = exec_mask(w);
+  unsigned l = e ? (unsigned)__builtin_ctzll(e) : 0;
+  bool valu = in->enc >= ENC_VOP2 && in->enc <= ENC_VOP3P && !(in->op->flags & OPF_SDST_SGPR) &&
+              in->opcode >= 0x100;
+  log_trace("w%u pc %llx %-24s exec %016llx %s%u=%08x%s scc %u", w->index, (unsigned long long)in->pc, m,
+            (unsigned long long)e, valu ? "v" : "s", valu ? in->vdst : in->sdst,
+            valu ? w->v[in->vdst][l] : (in->sdst < 128 ? w->s[in->sdst] : 0),
+            valu && optype_is64((enum optype)in->op->dst) ? "+" : "", w->scc);
+}
+
 void wave_run(struct wave *w, unsigned budget) {
   struct vapu_exec *x = w->x;
   uint64_t insts = 0, lanes = 0;
@@ -141,6 +159,7 @@ void wave_run(struct wave *w, unsigned budget) {
     }
     in->fn(w, in);
   next:
+    if (__builtin_expect(x->trace, 0)) trace(w, in);
     if (w->state != WAVE_RUNNING || w->sleep) break;
   }
   x->stats.instructions += insts;

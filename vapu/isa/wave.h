@@ -226,6 +226,7 @@ struct vapu_exec {
   uint32_t wg_id[3];
   struct vapu_stop stop;  /* first error of the running work-group */
   bool stopped;
+  bool trace;             /* log every instruction (loglevel=trace), set per dispatch */
   struct vapu_exec_stats stats;
 };
 

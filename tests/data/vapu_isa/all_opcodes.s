@@ -1337,6 +1337,7 @@ all_opcodes:
 	v_nop
 	v_clrexcp
 	ds_nop
+	v_trig_preop_f64 v[2:3], v[4:5], v6
 	s_dcache_inv
 	s_dcache_wb
 	s_dcache_inv_vol
