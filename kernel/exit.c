@@ -8,12 +8,14 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/portio.h"
+#include "kernel/power.h"
 #include "lib/plat.h"
 
 #define LOG_TAG "exit"
 
 /* QEMU hw/misc/debugexit.c: a write of v to the port makes QEMU exit with
- * (v << 1) | 1; the port is set by -device isa-debug-exit,iobase=0xf4. */
+ * (v << 1) | 1; the port is set by -device isa-debug-exit,iobase=0xf4.
+ * Without that device the write goes nowhere. */
 #define QEMU_DEBUG_EXIT_PORT 0xf4
 /* Reset: the 8042 keyboard controller's "pulse reset line" command 0xfe on
  * port 0x64, then the reset control register 0xcf9 (hard reset 0x06) of
@@ -22,10 +24,6 @@
 #define KBC_PULSE_RESET 0xfe
 #define RESET_CONTROL_PORT 0xcf9
 #define RESET_CONTROL_HARD 0x06
-
-static void (*power_off_fn)(void);
-
-void exit_set_power_off(void (*power_off)(void)) { power_off_fn = power_off; }
 
 void kernel_exit(int status) {
   if (status < 0 || status > EXIT_STATUS_MAX) {
@@ -36,8 +34,9 @@ void kernel_exit(int status) {
   log_info("run ends with exit status %d", status);
   if (cpu_under_hypervisor()) outb(QEMU_DEBUG_EXIT_PORT, (uint8_t)status);
   /* Still here: no debug-exit device (a board). */
-  if (power_off_fn) power_off_fn();
+  power_off_acpi();
   log_error("power-off did not happen; resetting");
+  reset_acpi();
   outb(KBC_COMMAND_PORT, KBC_PULSE_RESET);
   outb(RESET_CONTROL_PORT, RESET_CONTROL_HARD);
   /* Last resort: a triple fault (an empty IDT cannot deliver int3). */

@@ -3,9 +3,10 @@
  *
  * kernel_exit(status) ends the run with an exit status: QEMU's isa-debug-exit
  * device when running under a hypervisor (QEMU then exits with
- * (status << 1) | 1), else the power-off that kernel-platform registers
- * (ACPI S5 from the FADT), else a reset. Application statuses are 0-127;
- * the kernel uses the top of that range for its own failures.
+ * (status << 1) | 1), else ACPI power-off (S5, kernel/power.c), else a
+ * reset (ACPI reset register, 8042, 0xCF9, triple fault). The status is in
+ * the log's last line either way. Application statuses are 0-127; the
+ * kernel uses the top of that range for its own failures.
  */
 #ifndef KERNEL_EXIT_H
 #define KERNEL_EXIT_H
@@ -21,9 +22,5 @@ void kernel_exit(int status) __attribute__((noreturn));
 /* Prints "PANIC: <reason>" and a backtrace, then ends the run with
  * EXIT_STATUS_PANIC. */
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-
-/* kernel-platform registers the ACPI power-off (FADT, \_S5) here; it
- * returns only if the machine did not switch off. */
-void exit_set_power_off(void (*power_off)(void));
 
 #endif

@@ -101,11 +101,13 @@ $(EFI_DIR)/ksyms_empty.o: kernel/gen_ksyms.sh
 	$(Q)kernel/gen_ksyms.sh < /dev/null > $(EFI_DIR)/ksyms_empty.S
 	$(Q)$(EFI_CC) -c $(EFI_DIR)/ksyms_empty.S -o $@
 
-# The ESP of an app, as it goes on a USB stick: \EFI\BOOT\BOOTX64.EFI, and
-# the app's own files (apps/<app>/esp/, if any) at the root.
-$(BUILD)/%.img: $(BUILD)/%.efi qemu/mkesp.sh
+# The ESP of an app, as it goes on a USB stick: \EFI\BOOT\BOOTX64.EFI, the
+# app's own files (apps/<app>/esp/, if any) at the root, and its GPU kernels
+# (mk/gpu-agent.mk) in \kernels.
+$(BUILD)/%.img: $(BUILD)/%.efi qemu/mkesp.sh $$(APP_KERNELS_$$*)
 	@echo "ESP     $@"
-	$(Q)qemu/mkesp.sh $@ $< $(if $(wildcard apps/$*/esp),--tree apps/$*/esp)
+	$(Q)qemu/mkesp.sh $@ $< $(if $(wildcard apps/$*/esp),--tree apps/$*/esp) \
+	    $(if $(APP_KERNELS_$*),--add kernels=$(APP_KERNELS_DIR)/$*)
 
 .PHONY: image run
 image: deps $(BUILD)/$(APP).efi $(BUILD)/$(APP).img
@@ -149,16 +151,19 @@ suite-image-smp1: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
 suite-image-smp4: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
 	$(Q)$(call image_test_boot,4)
 
-# One boot of the failure path: an unknown boot option is a clear error and
-# ends the run with status 120 (kernel/exit.h), before any test runs.
+# One boot of the failure paths: an unknown boot option is a clear error and
+# ends the run with status 120 (kernel/exit.h) before any test runs; and
+# without QEMU's debug-exit device the kernel ends it as on a board, by
+# ACPI power-off (kernel/power.c).
 comma := ,
-IMAGE_BAD_OPTION_TEST := image_unknown_boot_option_ends_the_run
+IMAGE_BAD_OPTION_TEST := image_unknown_boot_option_ends_the_run_by_acpi_power_off
 .PHONY: suite-image-bad-option
 suite-image-bad-option: $(BUILD)/test.efi
 	$(Q)run=$(if $(TESTS),0,1); for p in $(subst $(comma), ,$(TESTS)); do \
 	  case $(IMAGE_BAD_OPTION_TEST) in $$p) run=1 ;; esac; done; \
 	if [ $$run = 0 ]; then echo "no test of this suite matches TESTS"; exit 0; fi; \
-	if qemu/boot.sh --quiet --expect-status 120 --expect-log 'unknown boot option "bogus"' \
-	    --expect-log 'loglevel ' --timeout $(IMAGE_TEST_TIMEOUT) \
+	if qemu/boot.sh --quiet --no-debug-exit --expect-status 120 \
+	    --expect-log 'unknown boot option "bogus"' --expect-log 'loglevel ' \
+	    --expect-log 'powering off (ACPI S5)' --timeout $(IMAGE_TEST_TIMEOUT) \
 	    --log $(BUILD)/test-logs/image-bad-option.serial.log $(BUILD)/test.efi bogus=1 'test=*'; \
 	then echo "[PASS] $(IMAGE_BAD_OPTION_TEST)"; else echo "[FAIL] $(IMAGE_BAD_OPTION_TEST)"; exit 1; fi
