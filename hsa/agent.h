@@ -21,7 +21,10 @@
  *                   read_dispatch_id, and on a malformed packet calls
  *                   queue_report_error(q, status) and stops that queue.
  *   queue_detach  - hsa_queue_destroy/inactivate: when it returns, the
- *                   processor no longer reads the queue or its packets.
+ *                   processor no longer reads the queue or its packets. It
+ *                   may come twice, and for a queue in QUEUE_ERROR (maybe
+ *                   from its error callback, on the processor's own core):
+ *                   then the processor has dropped it; do not wait.
  *   get_info      - the attributes that differ between kinds (see
  *                   agent_get_info in agent.c for what the common code
  *                   answers from struct agent's fields); returns

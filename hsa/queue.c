@@ -153,10 +153,14 @@ hsa_status_t hsa_soft_queue_create(hsa_region_t region, uint32_t size, hsa_queue
   return HSA_STATUS_SUCCESS;
 }
 
-static void queue_stop(struct queue *q, enum queue_state state) {
-  /* An errored queue is still on its agent's list: detach it too. */
-  uint32_t old = atomic_exchange(&q->state, state);
-  if (q->agent && old != QUEUE_INACTIVE) q->agent->ops->queue_detach(q->agent, q);
+/* Active -> inactive, and off its agent's list. An errored queue keeps
+ * QUEUE_ERROR: its processor dropped it already, so detaching does not wait
+ * for the processor (which may be the caller: an error callback that
+ * destroys its queue). Detaching twice is harmless. */
+static void queue_stop(struct queue *q) {
+  uint32_t expected = QUEUE_ACTIVE;
+  atomic_compare_exchange_strong(&q->state, &expected, QUEUE_INACTIVE);
+  if (q->agent) q->agent->ops->queue_detach(q->agent, q);
 }
 
 hsa_status_t hsa_queue_destroy(hsa_queue_t *queue) {
@@ -164,7 +168,7 @@ hsa_status_t hsa_queue_destroy(hsa_queue_t *queue) {
   if (!queue) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct queue *q = queue_from_hsa(queue);
   if (!object_set_remove(&rt.queues, q)) return HSA_STATUS_ERROR_INVALID_QUEUE;
-  if (atomic_load(&q->state) != QUEUE_INACTIVE) queue_stop(q, QUEUE_INACTIVE);
+  if (atomic_load(&q->state) != QUEUE_INACTIVE) queue_stop(q);
   if (q->agent) {
     lock_acquire(&rt.lock);
     q->agent->queue_count--;
@@ -179,7 +183,7 @@ hsa_status_t hsa_queue_inactivate(hsa_queue_t *queue) {
   if (!queue) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct queue *q = queue_from_hsa(queue);
   if (!object_set_contains(&rt.queues, q)) return HSA_STATUS_ERROR_INVALID_QUEUE;
-  if (atomic_load(&q->state) != QUEUE_INACTIVE) queue_stop(q, QUEUE_INACTIVE);
+  if (atomic_load(&q->state) != QUEUE_INACTIVE) queue_stop(q);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -196,7 +200,7 @@ void queue_report_error(struct queue *q, hsa_status_t status) {
 void queues_fini(void) {
   struct queue *q;
   while ((q = object_set_pop(&rt.queues)) != NULL) {
-    if (atomic_load(&q->state) != QUEUE_INACTIVE) queue_stop(q, QUEUE_INACTIVE);
+    if (atomic_load(&q->state) != QUEUE_INACTIVE) queue_stop(q);
     if (q->agent) q->agent->queue_count--;
     queue_free(q);
   }

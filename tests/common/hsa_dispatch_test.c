@@ -391,3 +391,44 @@ TEST(hsa_dispatch_malformed_packets_stop_only_their_queue) {
   expect_rejected(&v, hsa_test_header(HSA_PACKET_TYPE_VENDOR_SPECIFIC, false),
                   HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
 }
+
+struct destroying_callback {
+  _Atomic int calls;
+  _Atomic int destroy_status;
+};
+
+static void destroy_source(hsa_status_t status, hsa_queue_t *source, void *data) {
+  (void)status;
+  struct destroying_callback *d = data;
+  atomic_store(&d->destroy_status, (int)hsa_queue_destroy(source));
+  atomic_fetch_add(&d->calls, 1);
+}
+
+TEST(hsa_dispatch_error_callback_may_destroy_its_queue) {
+  HSA_ASSERT_OK(hsa_init());
+  hsa_agent_t cpu;
+  hsa_test_cpu_agents(&cpu, 1);
+  struct destroying_callback d = {0, -1};
+  hsa_queue_t *q;
+  HSA_ASSERT_OK(hsa_queue_create(cpu, 64, HSA_QUEUE_TYPE_MULTI, destroy_source, &d, 0, 0, &q));
+  hsa_kernel_dispatch_packet_t p = good_dispatch();
+  p.kernel_object = 0; /* malformed */
+  hsa_test_submit(q, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false));
+  uint64_t deadline = plat_now_ns() + 5000000000ull;
+  while (atomic_load(&d.calls) == 0 && plat_now_ns() < deadline) plat_sleep_ns(100000);
+  ASSERT_EQ(atomic_load(&d.calls), 1);
+  ASSERT_EQ(atomic_load(&d.destroy_status), HSA_STATUS_SUCCESS);
+  /* The agent goes on serving other queues. */
+  hsa_queue_t *other;
+  HSA_ASSERT_OK(hsa_queue_create(cpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &other));
+  hsa_signal_t done;
+  HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
+  hsa_barrier_and_packet_t b;
+  memset(&b, 0, sizeof b);
+  b.completion_signal = done;
+  hsa_test_submit(other, &b, hsa_test_header(HSA_PACKET_TYPE_BARRIER_AND, false));
+  ASSERT_EQ(hsa_test_wait_eq(done, 0), 0);
+  HSA_ASSERT_OK(hsa_queue_destroy(other));
+  HSA_ASSERT_OK(hsa_signal_destroy(done));
+  HSA_ASSERT_OK(hsa_shut_down());
+}
