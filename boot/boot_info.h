@@ -38,14 +38,19 @@ enum efi_memory_type {
 /* Memory types that are RAM (everything but reserved, unusable, MMIO, PAL). */
 static inline bool boot_mem_type_is_ram(uint32_t type) {
   switch (type) {
-  case EFI_MEM_LOADER_CODE: case EFI_MEM_LOADER_DATA:
-  case EFI_MEM_BOOT_SERVICES_CODE: case EFI_MEM_BOOT_SERVICES_DATA:
-  case EFI_MEM_RUNTIME_SERVICES_CODE: case EFI_MEM_RUNTIME_SERVICES_DATA:
-  case EFI_MEM_CONVENTIONAL: case EFI_MEM_ACPI_RECLAIM: case EFI_MEM_ACPI_NVS:
-  case EFI_MEM_PERSISTENT:
-    return true;
-  default:
-    return false;
+    case EFI_MEM_LOADER_CODE:
+    case EFI_MEM_LOADER_DATA:
+    case EFI_MEM_BOOT_SERVICES_CODE:
+    case EFI_MEM_BOOT_SERVICES_DATA:
+    case EFI_MEM_RUNTIME_SERVICES_CODE:
+    case EFI_MEM_RUNTIME_SERVICES_DATA:
+    case EFI_MEM_CONVENTIONAL:
+    case EFI_MEM_ACPI_RECLAIM:
+    case EFI_MEM_ACPI_NVS:
+    case EFI_MEM_PERSISTENT:
+      return true;
+    default:
+      return false;
   }
 }
 #define EFI_MEM_ATTR_UC 0x1ull /* EFI_MEMORY_UC */
@@ -54,21 +59,21 @@ static inline bool boot_mem_type_is_ram(uint32_t type) {
 /* One range of the firmware's memory map, in our own fixed layout (the
  * firmware's descriptor stride varies; boot/ copies the fields over). */
 struct boot_mem_range {
-  uint64_t base;   /* physical, 4 KiB aligned */
-  uint64_t pages;  /* 4 KiB pages */
-  uint32_t type;   /* enum efi_memory_type */
+  uint64_t base;  /* physical, 4 KiB aligned */
+  uint64_t pages; /* 4 KiB pages */
+  uint32_t type;  /* enum efi_memory_type */
   uint32_t pad;
-  uint64_t attr;   /* EFI_MEMORY_* capability bits */
+  uint64_t attr; /* EFI_MEMORY_* capability bits */
 };
 
 /* The GOP framebuffer, when the firmware has one (UEFI 2.10, 12.9). */
 enum boot_pixel_format { BOOT_PIXEL_RGBX = 0, BOOT_PIXEL_BGRX = 1, BOOT_PIXEL_OTHER = 2 };
 struct boot_framebuffer {
-  uint64_t base;    /* physical; 0 when there is no framebuffer */
-  uint64_t size;    /* bytes */
+  uint64_t base; /* physical; 0 when there is no framebuffer */
+  uint64_t size; /* bytes */
   uint32_t width, height;
   uint32_t pixels_per_line;
-  uint32_t format;  /* enum boot_pixel_format */
+  uint32_t format; /* enum boot_pixel_format */
 };
 
 /* A stack boot/ allocated: [base, base + size) with the lowest page reserved
@@ -85,7 +90,7 @@ struct boot_stack {
  *   contents, each BOOTFS_DATA_ALIGN aligned.
  * Offsets count from the start of the header. The writer is boot/bootfs_build.c,
  * the reader kernel/bootfs.c, which checks every offset before use. */
-#define BOOTFS_MAGIC 0x53466f6f42737368ull /* "hssBooFS" */
+#define BOOTFS_MAGIC      0x53466f6f42737368ull /* "hssBooFS" */
 #define BOOTFS_DATA_ALIGN 64
 struct bootfs_header {
   uint64_t magic;
@@ -112,23 +117,23 @@ struct boot_stage {
 
 struct boot_info {
   uint64_t magic;
-  uint64_t entry_tsc;        /* TSC when efi_main started: time origin of the log */
-  uint64_t tsc_hz;           /* TSC ticks per second, measured with BS->Stall */
-  int64_t unix_time;         /* seconds since 1970 at entry (RT->GetTime), 0 if unknown */
-  const char *cmdline;       /* boot options, NUL-terminated ASCII ("" if none) */
+  uint64_t entry_tsc;         /* TSC when efi_main started: time origin of the log */
+  uint64_t tsc_hz;            /* TSC ticks per second, measured with BS->Stall */
+  int64_t unix_time;          /* seconds since 1970 at entry (RT->GetTime), 0 if unknown */
+  const char *cmdline;        /* boot options, NUL-terminated ASCII ("" if none) */
   const char *cmdline_source; /* "load options", "\cmdline.txt" or "none" */
 
-  struct boot_mem_range *mem;  /* the final memory map, sorted by base */
+  struct boot_mem_range *mem; /* the final memory map, sorted by base */
   uint32_t mem_count;
   uint32_t exit_boot_attempts; /* ExitBootServices calls it took (stale map key) */
 
-  uint64_t acpi_rsdp;        /* physical address of the RSDP, 0 if none */
-  uint32_t acpi_revision;    /* 2 when found through the ACPI 2.0 GUID, else 1 */
+  uint64_t acpi_rsdp;     /* physical address of the RSDP, 0 if none */
+  uint32_t acpi_revision; /* 2 when found through the ACPI 2.0 GUID, else 1 */
   uint32_t pad0;
 
   struct boot_framebuffer framebuffer;
 
-  uint64_t image_base;       /* where the firmware loaded this image */
+  uint64_t image_base; /* where the firmware loaded this image */
   uint64_t image_size;
 
   const struct bootfs_header *bootfs; /* never NULL: empty when no files */
@@ -137,9 +142,9 @@ struct boot_info {
   uint32_t stage_count;
   uint32_t pad1;
 
-  struct boot_stack stack;   /* the boot core's stack, which kernel_start runs on */
-  uint64_t heap_base;        /* the heap's first pages (AllocatePages), */
-  uint64_t heap_size;        /* from which the kernel starts before it owns RAM */
+  struct boot_stack stack; /* the boot core's stack, which kernel_start runs on */
+  uint64_t heap_base;      /* the heap's first pages (AllocatePages), */
+  uint64_t heap_size;      /* from which the kernel starts before it owns RAM */
 };
 
 /* Entered once, on boot_info->stack, with the firmware gone. Never returns. */

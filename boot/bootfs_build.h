@@ -34,7 +34,7 @@ struct bootfs_writer {
   uint32_t count;
   uint64_t names_at; /* next free byte for a name */
   uint64_t names_end;
-  uint64_t data_at;  /* next free byte for contents */
+  uint64_t data_at; /* next free byte for contents */
 };
 
 /* Returns 0, or -1 when `capacity` is smaller than the plan needs. */

@@ -9,7 +9,7 @@
 #include "boot/efi_util.h"
 
 #define PATH_MAX_CHARS 256
-#define MAX_DEPTH 8
+#define MAX_DEPTH      8
 
 EFI_FILE_HANDLE boot_open_volume(EFI_HANDLE device) {
   EFI_GUID guid = SIMPLE_FILE_SYSTEM_PROTOCOL;
@@ -78,7 +78,7 @@ struct file_list {
   struct listed_file {
     CHAR16 path[PATH_MAX_CHARS];
     uint64_t size;
-  } *files;
+  } * files;
   size_t count, capacity;
 };
 
@@ -160,8 +160,8 @@ static void bootfs_name(const CHAR16 *path, char *out) {
   out[i] = '\0';
 }
 
-const struct bootfs_header *boot_capture_folders(EFI_FILE_HANDLE root,
-                                                 const CHAR16 *const *folders, size_t count) {
+const struct bootfs_header *boot_capture_folders(EFI_FILE_HANDLE root, const CHAR16 *const *folders,
+                                                 size_t count) {
   struct file_list list = {0};
   CHAR16 path[PATH_MAX_CHARS];
   for (size_t i = 0; root && i < count; i++) {
@@ -170,7 +170,8 @@ const struct bootfs_header *boot_capture_folders(EFI_FILE_HANDLE root,
   }
 
   struct bootfs_plan plan = {0};
-  for (size_t i = 0; i < list.count; i++) bootfs_plan_add(&plan, wlen(list.files[i].path), list.files[i].size);
+  for (size_t i = 0; i < list.count; i++)
+    bootfs_plan_add(&plan, wlen(list.files[i].path), list.files[i].size);
   uint64_t total = bootfs_plan_size(&plan);
   void *block = boot_alloc_pages(total, "boot file system");
   struct bootfs_writer w;

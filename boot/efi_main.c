@@ -31,9 +31,9 @@
 /* Folders of the boot volume copied into the boot file system, recursively. */
 static const CHAR16 *const bootfs_folders[] = {u"\\amdgpu", u"\\data", u"\\kernels"};
 
-#define KERNEL_STACK_SIZE (1024 * 1024)  /* the boot core's stack, guard page excluded */
-#define INITIAL_HEAP_SIZE (16ull << 20)  /* the kernel grows the heap past it later */
-#define CMDLINE_MAX 4096
+#define KERNEL_STACK_SIZE (1024 * 1024) /* the boot core's stack, guard page excluded */
+#define INITIAL_HEAP_SIZE (16ull << 20) /* the kernel grows the heap past it later */
+#define CMDLINE_MAX       4096
 
 /* Step 1: the loaded image protocol (UEFI 2.10, 9.1). */
 static EFI_LOADED_IMAGE *loaded_image(EFI_HANDLE image) {
@@ -49,7 +49,7 @@ static EFI_LOADED_IMAGE *loaded_image(EFI_HANDLE image) {
  * time (UEFI 2.10, 7.5.2) and more when the firmware is interrupted or, in
  * a virtual machine, the virtual CPU is descheduled: the shortest of
  * several short stalls is the closest to the truth. */
-#define TSC_STALL_US 2000
+#define TSC_STALL_US     2000
 #define TSC_STALL_ROUNDS 5
 static uint64_t measure_tsc_hz(void) {
   uint64_t best = UINT64_MAX;
@@ -116,7 +116,8 @@ static const char *command_line(const EFI_LOADED_IMAGE *li, EFI_FILE_HANDLE root
   size_t size = 0;
   void *file = root ? boot_read_file(root, u"\\cmdline.txt", &size, false) : NULL;
   if (file) {
-    if (size >= CMDLINE_MAX) boot_fatal("\\cmdline.txt: longer than 4095 bytes", EFI_BAD_BUFFER_SIZE);
+    if (size >= CMDLINE_MAX)
+      boot_fatal("\\cmdline.txt: longer than 4095 bytes", EFI_BAD_BUFFER_SIZE);
     memcpy(line, file, size);
     line[size] = '\0';
     for (char *c = line; *c; c++)
@@ -161,9 +162,10 @@ static void find_framebuffer(struct boot_info *info) {
   fb->width = mode->Info->HorizontalResolution;
   fb->height = mode->Info->VerticalResolution;
   fb->pixels_per_line = mode->Info->PixelsPerScanLine;
-  fb->format = mode->Info->PixelFormat == PixelRedGreenBlueReserved8BitPerColor   ? BOOT_PIXEL_RGBX
-               : mode->Info->PixelFormat == PixelBlueGreenRedReserved8BitPerColor ? BOOT_PIXEL_BGRX
-                                                                                  : BOOT_PIXEL_OTHER;
+  fb->format = mode->Info->PixelFormat == PixelRedGreenBlueReserved8BitPerColor ? BOOT_PIXEL_RGBX
+               : mode->Info->PixelFormat == PixelBlueGreenRedReserved8BitPerColor
+                   ? BOOT_PIXEL_BGRX
+                   : BOOT_PIXEL_OTHER;
 }
 
 /* Step 7: the kernel stack with one guard page below it, and the first heap
@@ -198,13 +200,12 @@ static void exit_boot_services(EFI_HANDLE image, struct boot_info *info) {
   UINTN capacity = map_size + 32 * desc_size;
   UINT8 *raw = boot_alloc_pages(capacity, "memory map");
   size_t max_ranges = capacity / desc_size;
-  struct boot_mem_range *ranges =
-      boot_alloc_pages(max_ranges * sizeof *ranges, "memory ranges");
+  struct boot_mem_range *ranges = boot_alloc_pages(max_ranges * sizeof *ranges, "memory ranges");
 
   for (uint32_t attempt = 1;; attempt++) {
     map_size = capacity;
     EFI_STATUS st = efi_bs->GetMemoryMap(&map_size, (EFI_MEMORY_DESCRIPTOR *)raw, &key, &desc_size,
-                                     &desc_version);
+                                         &desc_version);
     if (EFI_ERROR(st)) boot_fatal("GetMemoryMap", st);
     st = efi_bs->ExitBootServices(image, key);
     if (!EFI_ERROR(st)) {
@@ -249,8 +250,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab) {
   find_rsdp(info);
   find_framebuffer(info);
   stage_done(info, "command line, RSDP, GOP");
-  info->bootfs = boot_capture_folders(root, bootfs_folders,
-                                      sizeof bootfs_folders / sizeof bootfs_folders[0]);
+  info->bootfs =
+      boot_capture_folders(root, bootfs_folders, sizeof bootfs_folders / sizeof bootfs_folders[0]);
   if (root) root->Close(root);
   stage_done(info, "boot files captured");
   allocate_stack_and_heap(info);
@@ -263,12 +264,13 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab) {
    * memory, which the kernel reclaims. The SysV ABI wants RSP 16-aligned at
    * the call, which a page-aligned stack top is. */
   uint64_t top = info->stack.base + info->stack.size;
-  __asm__ volatile("mov %0, %%rsp\n\t"
-                   "xor %%ebp, %%ebp\n\t"
-                   "call *%1\n\t"
-                   "ud2"
-                   :
-                   : "r"(top), "r"(kernel_start), "D"(info)
-                   : "memory");
+  __asm__ volatile(
+      "mov %0, %%rsp\n\t"
+      "xor %%ebp, %%ebp\n\t"
+      "call *%1\n\t"
+      "ud2"
+      :
+      : "r"(top), "r"(kernel_start), "D"(info)
+      : "memory");
   __builtin_unreachable();
 }

@@ -45,8 +45,8 @@ void boot_fatal(const char *what, EFI_STATUS st) {
 
 void *boot_alloc_pages(size_t size, const char *what) {
   EFI_PHYSICAL_ADDRESS addr = 0;
-  EFI_STATUS st = efi_bs->AllocatePages(AllocateAnyPages, EfiLoaderData,
-                                        EFI_SIZE_TO_PAGES(size), &addr);
+  EFI_STATUS st =
+      efi_bs->AllocatePages(AllocateAnyPages, EfiLoaderData, EFI_SIZE_TO_PAGES(size), &addr);
   if (EFI_ERROR(st)) {
     boot_print("boot: cannot allocate %zu bytes for the %s", size, what);
     boot_fatal("AllocatePages", st);
@@ -93,10 +93,8 @@ uint32_t boot_convert_memory_map(const void *raw, size_t raw_size, size_t desc_s
   uint32_t n = 0;
   for (size_t off = 0; off + desc_size <= raw_size && n < max_out; off += desc_size) {
     const EFI_MEMORY_DESCRIPTOR *d = (const EFI_MEMORY_DESCRIPTOR *)((const UINT8 *)raw + off);
-    struct boot_mem_range r = {.base = d->PhysicalStart,
-                               .pages = d->NumberOfPages,
-                               .type = d->Type,
-                               .attr = d->Attribute};
+    struct boot_mem_range r = {
+        .base = d->PhysicalStart, .pages = d->NumberOfPages, .type = d->Type, .attr = d->Attribute};
     /* Insertion sort: the map has a few hundred entries at most. */
     uint32_t i = n++;
     while (i > 0 && out[i - 1].base > r.base) {

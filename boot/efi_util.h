@@ -58,7 +58,7 @@ void *boot_read_file(EFI_FILE_HANDLE root, const CHAR16 *path, size_t *size, boo
 /* Every file under the given folders (recursively) in one read-only boot
  * file system block; folders that do not exist are skipped; root NULL
  * gives an empty block. */
-const struct bootfs_header *boot_capture_folders(EFI_FILE_HANDLE root,
-                                                 const CHAR16 *const *folders, size_t count);
+const struct bootfs_header *boot_capture_folders(EFI_FILE_HANDLE root, const CHAR16 *const *folders,
+                                                 size_t count);
 
 #endif

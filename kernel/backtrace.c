@@ -32,8 +32,10 @@ const char *ksym_lookup(uint64_t addr, uint64_t *offset) {
   if (hi == 0 || e[0].addr > rel) return NULL;
   while (hi - lo > 1) {
     size_t mid = lo + (hi - lo) / 2;
-    if (e[mid].addr <= rel) lo = mid;
-    else hi = mid;
+    if (e[mid].addr <= rel)
+      lo = mid;
+    else
+      hi = mid;
   }
   const char *names = (const char *)&ksym_table.entries[ksym_table.count];
   *offset = rel - e[lo].addr;

@@ -16,10 +16,10 @@ struct cpu_core cpu_cores[CPU_MAX];
  * Descriptor in 64-bit mode") -------------------------------------------- */
 #define GDT_ENTRIES (GDT_TSS_FIRST / 8 + 2 * CPU_MAX)
 /* 64-bit code: present, DPL 0, code, readable, L=1. Data: present, writable. */
-#define DESC_KERNEL_CODE 0x00af9a000000ffffull
-#define DESC_KERNEL_DATA 0x00cf92000000ffffull
+#define DESC_KERNEL_CODE   0x00af9a000000ffffull
+#define DESC_KERNEL_DATA   0x00cf92000000ffffull
 #define TSS_TYPE_AVAILABLE 0x9ull
-#define DESC_PRESENT (1ull << 47)
+#define DESC_PRESENT       (1ull << 47)
 
 static uint64_t gdt[GDT_ENTRIES] __attribute__((aligned(16)));
 
@@ -72,18 +72,19 @@ static void load_gdt_and_segments(void) {
    * GS are left alone: loading them would reset the bases that per-core
    * data may use (SDM vol. 3A, 3.4.4 "Segment Loading Instructions in
    * IA-32e Mode"). */
-  __asm__ volatile("lgdt %0\n\t"
-                   "pushq %1\n\t"
-                   "leaq 1f(%%rip), %%rax\n\t"
-                   "pushq %%rax\n\t"
-                   "lretq\n"
-                   "1:\n\t"
-                   "movw %w2, %%ds\n\t"
-                   "movw %w2, %%es\n\t"
-                   "movw %w2, %%ss\n\t"
-                   :
-                   : "m"(p), "i"(GDT_KERNEL_CODE), "r"(GDT_KERNEL_DATA)
-                   : "rax", "memory");
+  __asm__ volatile(
+      "lgdt %0\n\t"
+      "pushq %1\n\t"
+      "leaq 1f(%%rip), %%rax\n\t"
+      "pushq %%rax\n\t"
+      "lretq\n"
+      "1:\n\t"
+      "movw %w2, %%ds\n\t"
+      "movw %w2, %%es\n\t"
+      "movw %w2, %%ss\n\t"
+      :
+      : "m"(p), "i"(GDT_KERNEL_CODE), "r"(GDT_KERNEL_DATA)
+      : "rax", "memory");
 }
 
 static void load_idt(void) {

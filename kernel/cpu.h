@@ -25,24 +25,39 @@
 /* GDT selectors (kernel/gdt.c). */
 #define GDT_KERNEL_CODE 0x08
 #define GDT_KERNEL_DATA 0x10
-#define GDT_TSS_FIRST 0x18 /* core i's TSS at GDT_TSS_FIRST + 16 * i */
+#define GDT_TSS_FIRST   0x18 /* core i's TSS at GDT_TSS_FIRST + 16 * i */
 
 /* IST slots (Intel SDM vol. 3A, 6.14.5 "Interrupt Stack Table"): these
  * exceptions switch to a known-good stack, so that a kernel stack overflow
  * (#DF from a #PF that cannot push its frame) is still reported. */
-#define IST_DOUBLE_FAULT 1
-#define IST_NMI 2
+#define IST_DOUBLE_FAULT  1
+#define IST_NMI           2
 #define IST_MACHINE_CHECK 3
-#define IST_COUNT 3
-#define IST_STACK_SIZE (16 * 1024)
+#define IST_COUNT         3
+#define IST_STACK_SIZE    (16 * 1024)
 
 /* Exception vectors (Intel SDM vol. 3A, 6.15, Table 6-1). */
 enum {
-  VEC_DIVIDE = 0, VEC_DEBUG = 1, VEC_NMI = 2, VEC_BREAKPOINT = 3, VEC_OVERFLOW = 4,
-  VEC_BOUND = 5, VEC_INVALID_OPCODE = 6, VEC_DEVICE_NA = 7, VEC_DOUBLE_FAULT = 8,
-  VEC_INVALID_TSS = 10, VEC_SEGMENT_NP = 11, VEC_STACK_FAULT = 12, VEC_GP = 13,
-  VEC_PAGE_FAULT = 14, VEC_X87 = 16, VEC_ALIGNMENT = 17, VEC_MACHINE_CHECK = 18,
-  VEC_SIMD = 19, VEC_VIRTUALIZATION = 20, VEC_CONTROL_PROTECTION = 21,
+  VEC_DIVIDE = 0,
+  VEC_DEBUG = 1,
+  VEC_NMI = 2,
+  VEC_BREAKPOINT = 3,
+  VEC_OVERFLOW = 4,
+  VEC_BOUND = 5,
+  VEC_INVALID_OPCODE = 6,
+  VEC_DEVICE_NA = 7,
+  VEC_DOUBLE_FAULT = 8,
+  VEC_INVALID_TSS = 10,
+  VEC_SEGMENT_NP = 11,
+  VEC_STACK_FAULT = 12,
+  VEC_GP = 13,
+  VEC_PAGE_FAULT = 14,
+  VEC_X87 = 16,
+  VEC_ALIGNMENT = 17,
+  VEC_MACHINE_CHECK = 18,
+  VEC_SIMD = 19,
+  VEC_VIRTUALIZATION = 20,
+  VEC_CONTROL_PROTECTION = 21,
   VEC_FIRST_IRQ = 32,
 };
 
@@ -50,7 +65,7 @@ enum {
  * The FPU/SSE state is saved too (FXSAVE, 512 bytes) at `fx`: interrupted
  * code may be in the middle of floating point work. */
 struct trap_frame {
-  uint8_t *fx;  /* the FXSAVE area of this entry */
+  uint8_t *fx; /* the FXSAVE area of this entry */
   uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
   uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
   uint64_t vector;
@@ -102,18 +117,18 @@ void trap_exception(struct trap_frame *f);
 void irq_dispatch(struct trap_frame *f);
 
 /* ---- Registers (Intel SDM vol. 3A, 2.5 "Control Registers", vol. 4 MSRs) */
-#define CR0_MP (1ull << 1)
-#define CR0_EM (1ull << 2)
-#define CR0_TS (1ull << 3)
-#define CR0_NE (1ull << 5)
-#define CR0_WP (1ull << 16)
-#define CR4_PGE (1ull << 7)
-#define CR4_OSFXSR (1ull << 9)
+#define CR0_MP         (1ull << 1)
+#define CR0_EM         (1ull << 2)
+#define CR0_TS         (1ull << 3)
+#define CR0_NE         (1ull << 5)
+#define CR0_WP         (1ull << 16)
+#define CR4_PGE        (1ull << 7)
+#define CR4_OSFXSR     (1ull << 9)
 #define CR4_OSXMMEXCPT (1ull << 10)
-#define MSR_EFER 0xc0000080
-#define EFER_NXE (1ull << 11)
-#define MSR_PAT 0x277
-#define RFLAGS_IF_BIT (1ull << 9)
+#define MSR_EFER       0xc0000080
+#define EFER_NXE       (1ull << 11)
+#define MSR_PAT        0x277
+#define RFLAGS_IF_BIT  (1ull << 9)
 
 static inline uint64_t rdmsr(uint32_t msr) {
   uint32_t lo, hi;
@@ -123,14 +138,34 @@ static inline uint64_t rdmsr(uint32_t msr) {
 static inline void wrmsr(uint32_t msr, uint64_t v) {
   __asm__ volatile("wrmsr" ::"c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)));
 }
-static inline uint64_t read_cr0(void) { uint64_t v; __asm__ volatile("mov %%cr0, %0" : "=r"(v)); return v; }
-static inline uint64_t read_cr2(void) { uint64_t v; __asm__ volatile("mov %%cr2, %0" : "=r"(v)); return v; }
-static inline uint64_t read_cr3(void) { uint64_t v; __asm__ volatile("mov %%cr3, %0" : "=r"(v)); return v; }
-static inline uint64_t read_cr4(void) { uint64_t v; __asm__ volatile("mov %%cr4, %0" : "=r"(v)); return v; }
+static inline uint64_t read_cr0(void) {
+  uint64_t v;
+  __asm__ volatile("mov %%cr0, %0" : "=r"(v));
+  return v;
+}
+static inline uint64_t read_cr2(void) {
+  uint64_t v;
+  __asm__ volatile("mov %%cr2, %0" : "=r"(v));
+  return v;
+}
+static inline uint64_t read_cr3(void) {
+  uint64_t v;
+  __asm__ volatile("mov %%cr3, %0" : "=r"(v));
+  return v;
+}
+static inline uint64_t read_cr4(void) {
+  uint64_t v;
+  __asm__ volatile("mov %%cr4, %0" : "=r"(v));
+  return v;
+}
 static inline void write_cr0(uint64_t v) { __asm__ volatile("mov %0, %%cr0" ::"r"(v) : "memory"); }
 static inline void write_cr3(uint64_t v) { __asm__ volatile("mov %0, %%cr3" ::"r"(v) : "memory"); }
 static inline void write_cr4(uint64_t v) { __asm__ volatile("mov %0, %%cr4" ::"r"(v) : "memory"); }
-static inline uint64_t read_rflags(void) { uint64_t v; __asm__ volatile("pushfq; popq %0" : "=r"(v)); return v; }
+static inline uint64_t read_rflags(void) {
+  uint64_t v;
+  __asm__ volatile("pushfq; popq %0" : "=r"(v));
+  return v;
+}
 
 static inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]) {
   __asm__ volatile("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));

@@ -20,8 +20,8 @@
 /* Reset: the 8042 keyboard controller's "pulse reset line" command 0xfe on
  * port 0x64, then the reset control register 0xcf9 (hard reset 0x06) of
  * PC chipsets (Intel ICH9 datasheet 13.7.5 "RST_CNT"). */
-#define KBC_COMMAND_PORT 0x64
-#define KBC_PULSE_RESET 0xfe
+#define KBC_COMMAND_PORT   0x64
+#define KBC_PULSE_RESET    0xfe
 #define RESET_CONTROL_PORT 0xcf9
 #define RESET_CONTROL_HARD 0x06
 

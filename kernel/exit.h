@@ -11,11 +11,11 @@
 #ifndef KERNEL_EXIT_H
 #define KERNEL_EXIT_H
 
-#define EXIT_STATUS_MAX 127          /* larger statuses are reported as this */
+#define EXIT_STATUS_MAX              127 /* larger statuses are reported as this */
 #define EXIT_STATUS_BAD_COMMAND_LINE 120 /* unknown or malformed boot option */
-#define EXIT_STATUS_SIGNAL 121       /* abort() or kill() of the application */
-#define EXIT_STATUS_PANIC 125        /* panic(): the kernel cannot go on */
-#define EXIT_STATUS_CPU_EXCEPTION 126 /* an exception outside a test */
+#define EXIT_STATUS_SIGNAL           121 /* abort() or kill() of the application */
+#define EXIT_STATUS_PANIC            125 /* panic(): the kernel cannot go on */
+#define EXIT_STATUS_CPU_EXCEPTION    126 /* an exception outside a test */
 
 void kernel_exit(int status) __attribute__((noreturn));
 

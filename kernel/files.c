@@ -13,8 +13,8 @@
 #include "kernel/spinlock.h"
 #include "lib/plat.h"
 
-#define LOG_TAG "files"
-#define FIRST_FILE_FD 3
+#define LOG_TAG        "files"
+#define FIRST_FILE_FD  3
 #define MAX_OPEN_FILES 32
 
 static const struct bootfs_header *bootfs;
@@ -134,8 +134,10 @@ off_t lseek(int fd, off_t offset, int whence) {
   }
   struct open_file *f = file_of(fd);
   if (!f) return -1;
-  int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (int64_t)f->pos
-               : whence == SEEK_END ? (int64_t)f->size : -1;
+  int64_t base = whence == SEEK_SET   ? 0
+                 : whence == SEEK_CUR ? (int64_t)f->pos
+                 : whence == SEEK_END ? (int64_t)f->size
+                                      : -1;
   if (base < 0 || (offset < 0 && -offset > base)) {
     errno = EINVAL;
     return -1;

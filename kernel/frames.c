@@ -5,7 +5,7 @@
 #include "kernel/spinlock.h"
 #include "lib/plat.h"
 
-#define LOG_TAG "frames"
+#define LOG_TAG    "frames"
 #define MAX_RANGES 512
 
 static struct frame_range storage[MAX_RANGES];
@@ -33,9 +33,9 @@ static void add_type(const struct boot_info *info, uint32_t type) {
 void frames_init(const struct boot_info *info) {
   for (uint32_t i = 0; i < info->mem_count; i++) {
     const struct boot_mem_range *r = &info->mem[i];
-    log_debug("memory map: 0x%012llx-0x%012llx type %2u attr 0x%llx",
-              (unsigned long long)r->base, (unsigned long long)(r->base + r->pages * FRAME_SIZE),
-              r->type, (unsigned long long)r->attr);
+    log_debug("memory map: 0x%012llx-0x%012llx type %2u attr 0x%llx", (unsigned long long)r->base,
+              (unsigned long long)(r->base + r->pages * FRAME_SIZE), r->type,
+              (unsigned long long)r->attr);
     if (boot_mem_type_is_ram(r->type)) ram_bytes += r->pages * FRAME_SIZE;
   }
   frame_pool_init(&pool, storage, MAX_RANGES);

@@ -13,8 +13,8 @@
 
 #define LOG_TAG "heap"
 
-static uint64_t heap_base; /* first byte */
-static uint64_t heap_brk;  /* current break */
+static uint64_t heap_base;      /* first byte */
+static uint64_t heap_brk;       /* current break */
 static uint64_t heap_owned_end; /* end of the memory the heap owns (page aligned) */
 static bool out_of_memory_logged;
 

@@ -7,7 +7,7 @@
 #include "kernel/vm.h"
 #include "lib/plat.h"
 
-#define LOG_TAG "kstack"
+#define LOG_TAG    "kstack"
 #define MAX_STACKS (CPU_MAX * (1 + IST_COUNT) + 64)
 
 static struct kstack stacks[MAX_STACKS];

@@ -28,7 +28,7 @@
 #include "kernel/time.h"
 #include "lib/plat.h"
 
-#define LOG_TAG "libc"
+#define LOG_TAG     "libc"
 #define CONSOLE_FDS 3
 
 static int64_t unix_time_at_boot(void) { return kernel_boot_info()->unix_time; }
@@ -93,15 +93,15 @@ int gettimeofday(struct timeval *tv, void *tz) {
 int clock_gettime(clockid_t clock, struct timespec *ts) {
   uint64_t ns = time_ns();
   switch (clock) {
-  case CLOCK_REALTIME:
-    ts->tv_sec = (time_t)(unix_time_at_boot() + (int64_t)(ns / 1000000000));
-    break;
-  case CLOCK_MONOTONIC:
-    ts->tv_sec = (time_t)(ns / 1000000000);
-    break;
-  default:
-    errno = EINVAL;
-    return -1;
+    case CLOCK_REALTIME:
+      ts->tv_sec = (time_t)(unix_time_at_boot() + (int64_t)(ns / 1000000000));
+      break;
+    case CLOCK_MONOTONIC:
+      ts->tv_sec = (time_t)(ns / 1000000000);
+      break;
+    default:
+      errno = EINVAL;
+      return -1;
   }
   ts->tv_nsec = (long)(ns % 1000000000);
   return 0;
@@ -127,13 +127,20 @@ clock_t times(struct tms *t) {
 /* newlib leaves sysconf to the platform (libc/include/sys/unistd.h names). */
 long sysconf(int name) {
   switch (name) {
-  case _SC_PAGESIZE: return FRAME_SIZE;
-  case _SC_CLK_TCK: return CLOCKS_PER_SEC;
-  case _SC_NPROCESSORS_CONF:
-  case _SC_NPROCESSORS_ONLN: return (long)smp_core_count();
-  case _SC_PHYS_PAGES: return (long)(frames_ram_bytes() / FRAME_SIZE);
-  case _SC_AVPHYS_PAGES: return (long)(frames_free_bytes() / FRAME_SIZE);
-  default: errno = EINVAL; return -1;
+    case _SC_PAGESIZE:
+      return FRAME_SIZE;
+    case _SC_CLK_TCK:
+      return CLOCKS_PER_SEC;
+    case _SC_NPROCESSORS_CONF:
+    case _SC_NPROCESSORS_ONLN:
+      return (long)smp_core_count();
+    case _SC_PHYS_PAGES:
+      return (long)(frames_ram_bytes() / FRAME_SIZE);
+    case _SC_AVPHYS_PAGES:
+      return (long)(frames_free_bytes() / FRAME_SIZE);
+    default:
+      errno = EINVAL;
+      return -1;
   }
 }
 
@@ -151,13 +158,37 @@ static int unsupported(int err) {
   errno = err;
   return -1;
 }
-int link(const char *a, const char *b) { (void)a, (void)b; return unsupported(EROFS); }
-int unlink(const char *p) { (void)p; return unsupported(EROFS); }
-int mkdir(const char *p, mode_t m) { (void)p, (void)m; return unsupported(EROFS); }
+int link(const char *a, const char *b) {
+  (void)a, (void)b;
+  return unsupported(EROFS);
+}
+int unlink(const char *p) {
+  (void)p;
+  return unsupported(EROFS);
+}
+int mkdir(const char *p, mode_t m) {
+  (void)p, (void)m;
+  return unsupported(EROFS);
+}
 int fork(void) { return unsupported(ENOSYS); }
-int execve(const char *p, char *const a[], char *const e[]) { (void)p, (void)a, (void)e; return unsupported(ENOSYS); }
+int execve(const char *p, char *const a[], char *const e[]) {
+  (void)p, (void)a, (void)e;
+  return unsupported(ENOSYS);
+}
 int wait(int *s);
-int wait(int *s) { (void)s; return unsupported(ECHILD); }
-int fcntl(int fd, int cmd, ...) { (void)fd, (void)cmd; return unsupported(ENOSYS); }
-int getentropy(void *buf, size_t n) { (void)buf, (void)n; return unsupported(ENOSYS); }
-int sigprocmask(int how, const sigset_t *set, sigset_t *old) { (void)how, (void)set, (void)old; return unsupported(ENOSYS); }
+int wait(int *s) {
+  (void)s;
+  return unsupported(ECHILD);
+}
+int fcntl(int fd, int cmd, ...) {
+  (void)fd, (void)cmd;
+  return unsupported(ENOSYS);
+}
+int getentropy(void *buf, size_t n) {
+  (void)buf, (void)n;
+  return unsupported(ENOSYS);
+}
+int sigprocmask(int how, const sigset_t *set, sigset_t *old) {
+  (void)how, (void)set, (void)old;
+  return unsupported(ENOSYS);
+}

@@ -11,10 +11,11 @@
 #include "kernel/time.h"
 #include "lib/plat.h"
 
-#define LOG_TAG "log"
+#define LOG_TAG  "log"
 #define LINE_MAX 512
 
-PLAT_OPTION(loglevel, "loglevel", "error|warn|info|debug|trace (or 0-4): console log level (default info)");
+PLAT_OPTION(loglevel, "loglevel",
+            "error|warn|info|debug|trace (or 0-4): console log level (default info)");
 
 static const char *const level_names[] = {"error", "warn", "info", "debug", "trace"};
 static const char level_letters[] = "EWIDT";
@@ -26,9 +27,9 @@ void plat_vlog(enum log_level level, const char *tag, const char *fmt, va_list a
   if (!plat_log_enabled(level)) return;
   char line[LINE_MAX];
   uint64_t ns = time_ns();
-  int n = snprintf(line, sizeof line, "[%4llu.%06llu c%u] %c %s: ",
-                   (unsigned long long)(ns / 1000000000), (unsigned long long)(ns / 1000 % 1000000),
-                   cpu_index(), level_letters[level], tag);
+  int n = snprintf(
+      line, sizeof line, "[%4llu.%06llu c%u] %c %s: ", (unsigned long long)(ns / 1000000000),
+      (unsigned long long)(ns / 1000 % 1000000), cpu_index(), level_letters[level], tag);
   int m = vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
   size_t len = (size_t)n + (m > 0 ? (size_t)m : 0);
   if (len > sizeof line - 2) { /* truncated: say so */

@@ -31,8 +31,8 @@
 
 #define LOG_TAG "kernel"
 
-int main(int argc, char **argv);       /* the application's */
-extern const char kernel_app_name[];   /* generated per image by mk/image.mk */
+int main(int argc, char **argv);     /* the application's */
+extern const char kernel_app_name[]; /* generated per image by mk/image.mk */
 
 static const struct boot_info *boot_info;
 const struct boot_info *kernel_boot_info(void) { return boot_info; }
@@ -46,9 +46,10 @@ static void log_boot_stages(const struct boot_info *info) {
     log_info("boot: %-34s at %4llu.%03llu ms", info->stages[i].name,
              (unsigned long long)(us / 1000), (unsigned long long)(us % 1000));
   }
-  log_info("kernel entered: TSC %llu MHz (boot estimate), %u ExitBootServices call(s), "
-           "command line from %s", (unsigned long long)(info->tsc_hz / 1000000),
-           info->exit_boot_attempts, info->cmdline_source);
+  log_info(
+      "kernel entered: TSC %llu MHz (boot estimate), %u ExitBootServices call(s), "
+      "command line from %s",
+      (unsigned long long)(info->tsc_hz / 1000000), info->exit_boot_attempts, info->cmdline_source);
   const struct boot_framebuffer *fb = &info->framebuffer;
   if (fb->base)
     log_info("framebuffer %ux%u (%u pixels per line) at 0x%llx", fb->width, fb->height,
@@ -68,32 +69,32 @@ static int run_application(void) {
 
 void kernel_start(struct boot_info *info) {
   boot_info = info;
-  time_init_boot(info);            /* log time stamps count from efi_main */
-  cpu_init_boot();                 /* our GDT and IDT: exceptions are reported from here on */
-  console_init();                  /* COM1 */
+  time_init_boot(info); /* log time stamps count from efi_main */
+  cpu_init_boot();      /* our GDT and IDT: exceptions are reported from here on */
+  console_init();       /* COM1 */
   if (info->magic != BOOT_INFO_MAGIC) panic("boot info has a bad magic number");
   if (boot_options_init(info->cmdline) != 0 || log_init_from_options() != 0)
     kernel_exit(EXIT_STATUS_BAD_COMMAND_LINE);
 
-  frames_init(info);               /* free RAM from the UEFI map */
-  smp_reserve_trampoline();        /* low pages for starting the other cores, before anyone takes them */
-  heap_init(info);                 /* malloc works from here on */
+  frames_init(info);        /* free RAM from the UEFI map */
+  smp_reserve_trampoline(); /* low pages for starting the other cores, before anyone takes them */
+  heap_init(info);          /* malloc works from here on */
   kstack_register(info->stack.base, info->stack.size, "boot");
-  if (cpu_init_core(0) != 0)       /* TSS with IST stacks, SSE, NX, PAT */
+  if (cpu_init_core(0) != 0) /* TSS with IST stacks, SSE, NX, PAT */
     panic("cannot set up the boot core");
-  vm_init(info);                   /* our page tables: W^X, guard pages, MMIO uncached */
+  vm_init(info);                      /* our page tables: W^X, guard pages, MMIO uncached */
   frames_reclaim_boot_services(info); /* nothing of the firmware is in use any more */
   if (files_init(info) != 0) panic("the boot file system is malformed");
-  acpi_init(info->acpi_rsdp);      /* the firmware's tables, checked and listed */
-  hpet_init();                     /* reference counters for the TSC ... */
+  acpi_init(info->acpi_rsdp); /* the firmware's tables, checked and listed */
+  hpet_init();                /* reference counters for the TSC ... */
   acpi_pm_timer_init();
-  time_calibrate();                /* ... its frequency from CPUID or measured against them */
-  log_boot_stages(info);           /* efi_main's stages, timed with the calibrated TSC */
-  if (irq_init() != 0)             /* local APIC, I/O APICs, interrupts on */
+  time_calibrate();      /* ... its frequency from CPUID or measured against them */
+  log_boot_stages(info); /* efi_main's stages, timed with the calibrated TSC */
+  if (irq_init() != 0)   /* local APIC, I/O APICs, interrupts on */
     panic("cannot set up the interrupt controllers");
-  pci_init();                      /* every PCI function of the MCFG's ECAM windows */
-  smp_init();                      /* the other cores, parked until given work */
-  pci_probe_drivers();             /* drivers declared with PCI_DRIVER() */
+  pci_init();          /* every PCI function of the MCFG's ECAM windows */
+  smp_init();          /* the other cores, parked until given work */
+  pci_probe_drivers(); /* drivers declared with PCI_DRIVER() */
   log_info("kernel ready: %llu MiB free", (unsigned long long)(frames_free_bytes() >> 20));
 
   if (plat_option("help")) {
@@ -106,5 +107,5 @@ void kernel_start(struct boot_info *info) {
    * (newlib is built without stdio locks). */
   setvbuf(stdout, NULL, _IONBF, 0);
   setvbuf(stderr, NULL, _IONBF, 0);
-  exit(run_application());         /* flushes stdio, then kernel_exit */
+  exit(run_application()); /* flushes stdio, then kernel_exit */
 }

@@ -16,7 +16,7 @@
 
 #include "lib/plat.h"
 
-#define OPTIONS_MAX 64
+#define OPTIONS_MAX      64
 #define OPTIONS_ARGS_MAX 64
 #define OPTIONS_TEXT_MAX 4096
 

@@ -4,9 +4,15 @@
 
 #include <stdint.h>
 
-static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port)); }
-static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port)); }
-static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port)); }
+static inline void outb(uint16_t port, uint8_t v) {
+  __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port));
+}
+static inline void outw(uint16_t port, uint16_t v) {
+  __asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port));
+}
+static inline void outl(uint16_t port, uint32_t v) {
+  __asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port));
+}
 
 static inline uint8_t inb(uint16_t port) {
   uint8_t v;

@@ -19,10 +19,10 @@
 
 #define LOG_TAG "power"
 
-#define PM1_SCI_EN (1u << 0)
+#define PM1_SCI_EN        (1u << 0)
 #define PM1_SLP_TYP_SHIFT 10
-#define PM1_SLP_TYP_MASK (7u << 10)
-#define PM1_SLP_EN (1u << 13)
+#define PM1_SLP_TYP_MASK  (7u << 10)
+#define PM1_SLP_EN        (1u << 13)
 
 static bool gas_usable(const struct acpi_gas *g) {
   return g->address != 0 && (g->space_id == ACPI_SPACE_IO || g->space_id == ACPI_SPACE_MEMORY);
@@ -35,13 +35,17 @@ static uint16_t read16(const struct acpi_gas *g) {
 }
 
 static void write16(const struct acpi_gas *g, uint16_t v) {
-  if (g->space_id == ACPI_SPACE_IO) outw((uint16_t)g->address, v);
-  else *(volatile uint16_t *)(uintptr_t)g->address = v;
+  if (g->space_id == ACPI_SPACE_IO)
+    outw((uint16_t)g->address, v);
+  else
+    *(volatile uint16_t *)(uintptr_t)g->address = v;
 }
 
 static void write8(const struct acpi_gas *g, uint8_t v) {
-  if (g->space_id == ACPI_SPACE_IO) outb((uint16_t)g->address, v);
-  else *(volatile uint8_t *)(uintptr_t)g->address = v;
+  if (g->space_id == ACPI_SPACE_IO)
+    outb((uint16_t)g->address, v);
+  else
+    *(volatile uint8_t *)(uintptr_t)g->address = v;
 }
 
 static void wait_ns(uint64_t ns) {
@@ -86,8 +90,8 @@ void power_off_acpi(void) {
     return;
   }
   if (!f->s5_found || !gas_usable(&f->pm1a_control)) {
-    log_warn("no ACPI power-off: %s", f->s5_found ? "no usable PM1a control register"
-                                                  : "no \\_S5 object in the DSDT");
+    log_warn("no ACPI power-off: %s",
+             f->s5_found ? "no usable PM1a control register" : "no \\_S5 object in the DSDT");
     return;
   }
   log_info("powering off (ACPI S5)");

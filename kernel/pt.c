@@ -2,15 +2,15 @@
 #include "kernel/pt.h"
 
 /* Entry bits (SDM vol. 3A, Tables 4-15..4-20). */
-#define E_P (1ull << 0)
-#define E_RW (1ull << 1)
-#define E_PWT (1ull << 3)
-#define E_PCD (1ull << 4)
-#define E_PS (1ull << 7) /* in PDPTE/PDE: maps a 1 GiB / 2 MiB page */
-#define E_NX (1ull << 63)
+#define E_P       (1ull << 0)
+#define E_RW      (1ull << 1)
+#define E_PWT     (1ull << 3)
+#define E_PCD     (1ull << 4)
+#define E_PS      (1ull << 7) /* in PDPTE/PDE: maps a 1 GiB / 2 MiB page */
+#define E_NX      (1ull << 63)
 #define ADDR_MASK 0x000ffffffffff000ull /* bits 51:12 */
 
-#define LEVELS 4 /* level 3 = PML4 ... level 0 = page table */
+#define LEVELS   4 /* level 3 = PML4 ... level 0 = page table */
 #define VA_LIMIT (1ull << 48)
 
 static uint64_t span(int level) { return 1ull << (12 + 9 * level); }
@@ -21,9 +21,12 @@ static bool is_leaf(uint64_t e, int level) { return level == 0 || (e & E_PS); }
  * a large page) stays clear and PCD/PWT alone pick the type. */
 static uint64_t cache_bits(unsigned attrs) {
   switch (attrs & PT_CACHE_MASK) {
-  case PT_CACHE_WC: return E_PWT;         /* PAT index 1 */
-  case PT_CACHE_UC: return E_PCD | E_PWT; /* PAT index 3 */
-  default: return 0;                      /* PAT index 0: WB */
+    case PT_CACHE_WC:
+      return E_PWT; /* PAT index 1 */
+    case PT_CACHE_UC:
+      return E_PCD | E_PWT; /* PAT index 3 */
+    default:
+      return 0; /* PAT index 0: WB */
   }
 }
 
@@ -41,8 +44,10 @@ static unsigned leaf_attrs(uint64_t e) {
   unsigned a = PT_PRESENT;
   if (e & E_RW) a |= PT_WRITE;
   if (!(e & E_NX)) a |= PT_EXEC;
-  if ((e & (E_PCD | E_PWT)) == (E_PCD | E_PWT)) a |= PT_CACHE_UC;
-  else if (e & E_PWT) a |= PT_CACHE_WC;
+  if ((e & (E_PCD | E_PWT)) == (E_PCD | E_PWT))
+    a |= PT_CACHE_UC;
+  else if (e & E_PWT)
+    a |= PT_CACHE_WC;
   return a;
 }
 
@@ -70,7 +75,8 @@ static uint64_t split(struct pt_ctx *c, uint64_t e, uint64_t base, int level) {
   if (!phys) return 0;
   uint64_t *t = c->table_ptr(c->arg, phys);
   unsigned attrs = leaf_attrs(e);
-  for (int i = 0; i < 512; i++) t[i] = leaf_entry(base + (uint64_t)i * span(level - 1), attrs, level - 1);
+  for (int i = 0; i < 512; i++)
+    t[i] = leaf_entry(base + (uint64_t)i * span(level - 1), attrs, level - 1);
   return phys;
 }
 

@@ -21,13 +21,13 @@
 #include <stdint.h>
 
 /* Rights and memory type of a mapping (our encoding, not the entry's). */
-#define PT_PRESENT 0x1u
-#define PT_WRITE 0x2u
-#define PT_EXEC 0x4u
+#define PT_PRESENT    0x1u
+#define PT_WRITE      0x2u
+#define PT_EXEC       0x4u
 #define PT_CACHE_MASK 0x30u
-#define PT_CACHE_WB 0x00u /* write-back: RAM */
-#define PT_CACHE_WC 0x10u /* write-combining: framebuffers, doorbell pages */
-#define PT_CACHE_UC 0x20u /* uncached: MMIO registers */
+#define PT_CACHE_WB   0x00u /* write-back: RAM */
+#define PT_CACHE_WC   0x10u /* write-combining: framebuffers, doorbell pages */
+#define PT_CACHE_UC   0x20u /* uncached: MMIO registers */
 
 /* The PAT layout the kernel programs (cpu.c) and this file encodes: index
  * = PAT*4 + PCD*2 + PWT; entries 0-3 are WB, WC, UC-, UC and 4-7 repeat

@@ -6,20 +6,20 @@
 
 #include "kernel/portio.h"
 
-#define COM1 0x3f8
-#define REG_DATA 0     /* THR/RBR; DLL when LCR.DLAB = 1 */
-#define REG_IER 1      /* interrupt enable; DLM when LCR.DLAB = 1 */
-#define REG_FCR 2      /* FIFO control (write) */
-#define REG_LCR 3      /* line control */
-#define REG_MCR 4      /* modem control */
-#define REG_LSR 5      /* line status */
-#define REG_SCRATCH 7
-#define LCR_DLAB 0x80
-#define LCR_8N1 0x03
-#define FCR_ENABLE_CLEAR 0x07 /* enable FIFOs, clear RX and TX */
-#define MCR_DTR_RTS_OUT2 0x0b
-#define LSR_DATA_READY 0x01
-#define LSR_THR_EMPTY 0x20
+#define COM1                0x3f8
+#define REG_DATA            0 /* THR/RBR; DLL when LCR.DLAB = 1 */
+#define REG_IER             1 /* interrupt enable; DLM when LCR.DLAB = 1 */
+#define REG_FCR             2 /* FIFO control (write) */
+#define REG_LCR             3 /* line control */
+#define REG_MCR             4 /* modem control */
+#define REG_LSR             5 /* line status */
+#define REG_SCRATCH         7
+#define LCR_DLAB            0x80
+#define LCR_8N1             0x03
+#define FCR_ENABLE_CLEAR    0x07 /* enable FIFOs, clear RX and TX */
+#define MCR_DTR_RTS_OUT2    0x0b
+#define LSR_DATA_READY      0x01
+#define LSR_THR_EMPTY       0x20
 #define BAUD_DIVISOR_115200 1 /* 1.8432 MHz / (16 * 115200) */
 
 /* A UART that never drains (absent on a board) must not hang the kernel:

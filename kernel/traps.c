@@ -20,24 +20,35 @@
 
 /* SDM vol. 3A, Table 6-1; AMD APM vol. 2, 8.2 for 29 and 30. */
 static const char *const names[32] = {
-    [0] = "#DE divide error",         [1] = "#DB debug",
-    [2] = "NMI",                      [3] = "#BP breakpoint",
-    [4] = "#OF overflow",             [5] = "#BR bound range",
-    [6] = "#UD invalid opcode",       [7] = "#NM device not available",
-    [8] = "#DF double fault",         [10] = "#TS invalid TSS",
-    [11] = "#NP segment not present", [12] = "#SS stack fault",
-    [13] = "#GP general protection",  [14] = "#PF page fault",
-    [16] = "#MF x87 error",           [17] = "#AC alignment check",
-    [18] = "#MC machine check",       [19] = "#XM SIMD exception",
-    [20] = "#VE virtualization",      [21] = "#CP control protection",
-    [29] = "#VC VMM communication",   [30] = "#SX security exception",
+    [0] = "#DE divide error",
+    [1] = "#DB debug",
+    [2] = "NMI",
+    [3] = "#BP breakpoint",
+    [4] = "#OF overflow",
+    [5] = "#BR bound range",
+    [6] = "#UD invalid opcode",
+    [7] = "#NM device not available",
+    [8] = "#DF double fault",
+    [10] = "#TS invalid TSS",
+    [11] = "#NP segment not present",
+    [12] = "#SS stack fault",
+    [13] = "#GP general protection",
+    [14] = "#PF page fault",
+    [16] = "#MF x87 error",
+    [17] = "#AC alignment check",
+    [18] = "#MC machine check",
+    [19] = "#XM SIMD exception",
+    [20] = "#VE virtualization",
+    [21] = "#CP control protection",
+    [29] = "#VC VMM communication",
+    [30] = "#SX security exception",
 };
 
 /* #PF error code bits (SDM vol. 3A, 4.7, Figure 4-12). */
-#define PF_PRESENT (1u << 0)
-#define PF_WRITE (1u << 1)
+#define PF_PRESENT  (1u << 0)
+#define PF_WRITE    (1u << 1)
 #define PF_RESERVED (1u << 3)
-#define PF_FETCH (1u << 4)
+#define PF_FETCH    (1u << 4)
 
 static void (*test_hook)(int vector);
 static unsigned test_core; /* the core that runs the tests */
@@ -48,19 +59,21 @@ void traps_set_test_hook(void (*hook)(int vector)) {
 }
 
 static void describe_page_fault(uint64_t error, uint64_t cr2) {
-  const char *what = error & PF_RESERVED ? "reserved bit set in a page-table entry"
-                     : error & PF_FETCH  ? (error & PF_PRESENT ? "execute in no-execute memory"
-                                                               : "execute in unmapped memory")
-                     : error & PF_WRITE  ? (error & PF_PRESENT ? "write to read-only memory"
-                                                               : "write to unmapped memory")
-                                         : "read of unmapped memory";
+  const char *what =
+      error & PF_RESERVED ? "reserved bit set in a page-table entry"
+      : error & PF_FETCH
+          ? (error & PF_PRESENT ? "execute in no-execute memory" : "execute in unmapped memory")
+      : error & PF_WRITE
+          ? (error & PF_PRESENT ? "write to read-only memory" : "write to unmapped memory")
+          : "read of unmapped memory";
   console_printf("  %s at 0x%016llx\n", what, (unsigned long long)cr2);
 }
 
 static void describe_stack_overflow(uint64_t cr2, uint64_t rsp) {
   const struct kstack *s = kstack_guard_at(cr2);
   if (!s) s = kstack_guard_at(rsp);
-  if (s) console_printf("  kernel stack overflow: the guard page of stack \"%s\" was hit\n", s->name);
+  if (s)
+    console_printf("  kernel stack overflow: the guard page of stack \"%s\" was hit\n", s->name);
 }
 
 static void print_registers(const struct trap_frame *f, uint64_t cr2) {
@@ -68,18 +81,17 @@ static void print_registers(const struct trap_frame *f, uint64_t cr2) {
                  (unsigned long long)f->rip, (unsigned long long)f->rsp,
                  (unsigned long long)f->rflags, (unsigned long long)cr2);
   console_printf("  rax %016llx  rbx %016llx  rcx %016llx  rdx %016llx\n",
-                 (unsigned long long)f->rax, (unsigned long long)f->rbx,
-                 (unsigned long long)f->rcx, (unsigned long long)f->rdx);
+                 (unsigned long long)f->rax, (unsigned long long)f->rbx, (unsigned long long)f->rcx,
+                 (unsigned long long)f->rdx);
   console_printf("  rsi %016llx  rdi %016llx  rbp %016llx  r8  %016llx\n",
-                 (unsigned long long)f->rsi, (unsigned long long)f->rdi,
-                 (unsigned long long)f->rbp, (unsigned long long)f->r8);
+                 (unsigned long long)f->rsi, (unsigned long long)f->rdi, (unsigned long long)f->rbp,
+                 (unsigned long long)f->r8);
   console_printf("  r9  %016llx  r10 %016llx  r11 %016llx  r12 %016llx\n",
-                 (unsigned long long)f->r9, (unsigned long long)f->r10,
-                 (unsigned long long)f->r11, (unsigned long long)f->r12);
+                 (unsigned long long)f->r9, (unsigned long long)f->r10, (unsigned long long)f->r11,
+                 (unsigned long long)f->r12);
   console_printf("  r13 %016llx  r14 %016llx  r15 %016llx  cs %llx ss %llx\n",
-                 (unsigned long long)f->r13, (unsigned long long)f->r14,
-                 (unsigned long long)f->r15, (unsigned long long)f->cs,
-                 (unsigned long long)f->ss);
+                 (unsigned long long)f->r13, (unsigned long long)f->r14, (unsigned long long)f->r15,
+                 (unsigned long long)f->cs, (unsigned long long)f->ss);
 }
 
 void trap_exception(struct trap_frame *f) {

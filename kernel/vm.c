@@ -19,9 +19,7 @@
  * driver can protect them as a few ranges. */
 #define TABLE_CHUNK_SIZE (512 * 1024ull)
 #define MAX_TABLE_CHUNKS 32
-static struct {
-  uint64_t base, used;
-} chunks[MAX_TABLE_CHUNKS];
+static struct { uint64_t base, used; } chunks[MAX_TABLE_CHUNKS];
 static unsigned chunk_count;
 static uint64_t free_tables; /* freed tables, linked through their first word */
 
@@ -104,7 +102,8 @@ void vm_init(const struct boot_info *info) {
   map_or_panic(0, mapped_top, VM_MMIO, "the physical address space");
   for (uint32_t i = 0; i < info->mem_count; i++) {
     const struct boot_mem_range *m = &info->mem[i];
-    bool wb = boot_mem_type_is_ram(m->type) || (m->type == EFI_MEM_RESERVED && (m->attr & EFI_MEM_ATTR_WB));
+    bool wb = boot_mem_type_is_ram(m->type) ||
+              (m->type == EFI_MEM_RESERVED && (m->attr & EFI_MEM_ATTR_WB));
     if (wb) map_or_panic(m->base, m->pages * FRAME_SIZE, VM_RAM, "RAM");
   }
   /* 2. The image: W^X by region. */
@@ -172,8 +171,10 @@ int vm_set_attrs(uint64_t addr, uint64_t size, unsigned attrs) {
   }
   bool in_text = overlaps(addr, addr + size, ADDR(__text_start), ADDR(__text_end));
   if ((attrs & PT_EXEC) || (in_text && (attrs & PT_WRITE))) {
-    log_error("vm_set_attrs(0x%llx, %llu, 0x%x): refused (W^X: no new executable memory, "
-              "text stays read-only)", (unsigned long long)addr, (unsigned long long)size, attrs);
+    log_error(
+        "vm_set_attrs(0x%llx, %llu, 0x%x): refused (W^X: no new executable memory, "
+        "text stays read-only)",
+        (unsigned long long)addr, (unsigned long long)size, attrs);
     return -1;
   }
   return change(addr, size, attrs, "vm_set_attrs");

@@ -27,11 +27,11 @@
 struct boot_info;
 
 /* Attribute sets (PT_* of kernel/pt.h). */
-#define VM_RAM (PT_PRESENT | PT_WRITE | PT_CACHE_WB)
-#define VM_MMIO (PT_PRESENT | PT_WRITE | PT_CACHE_UC)
-#define VM_MMIO_WC (PT_PRESENT | PT_WRITE | PT_CACHE_WC)
+#define VM_RAM      (PT_PRESENT | PT_WRITE | PT_CACHE_WB)
+#define VM_MMIO     (PT_PRESENT | PT_WRITE | PT_CACHE_UC)
+#define VM_MMIO_WC  (PT_PRESENT | PT_WRITE | PT_CACHE_WC)
 #define VM_READONLY (PT_PRESENT | PT_CACHE_WB)
-#define VM_TEXT (PT_PRESENT | PT_EXEC | PT_CACHE_WB)
+#define VM_TEXT     (PT_PRESENT | PT_EXEC | PT_CACHE_WB)
 
 /* Builds the identity map and loads it on the calling core. Panics when
  * the tables cannot be built (nothing can run without them). */

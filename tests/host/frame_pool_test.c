@@ -17,8 +17,8 @@ TEST(frame_pool_add_coalesces_and_rejects_overlap) {
   ASSERT_EQ(pool.count, 1);
   ASSERT_EQ_U(pool.ranges[0].base, 4 * MiB);
   ASSERT_EQ_U(pool.ranges[0].end, 7 * MiB);
-  ASSERT_EQ(frame_pool_add(&pool, 6 * MiB, FRAME_SIZE), -1); /* double free */
-  ASSERT_EQ(frame_pool_add(&pool, 3 * MiB, 2 * MiB), -1);    /* overlaps the start */
+  ASSERT_EQ(frame_pool_add(&pool, 6 * MiB, FRAME_SIZE), -1);     /* double free */
+  ASSERT_EQ(frame_pool_add(&pool, 3 * MiB, 2 * MiB), -1);        /* overlaps the start */
   ASSERT_EQ(frame_pool_add(&pool, 4 * MiB + 1, FRAME_SIZE), -1); /* misaligned */
   ASSERT_EQ_U(frame_pool_free_bytes(&pool), 3 * MiB);
 }
@@ -32,7 +32,7 @@ TEST(frame_pool_alloc_top_down_aligned_and_limited) {
   uint64_t b = frame_pool_alloc(&pool, 2 * MiB, 2 * MiB, UINT64_MAX);
   ASSERT_EQ_U(b, 20 * MiB); /* highest 2 MiB-aligned block below a */
   uint64_t c = frame_pool_alloc(&pool, FRAME_SIZE, FRAME_SIZE, 2 * MiB);
-  ASSERT_EQ_U(c, 2 * MiB - FRAME_SIZE); /* below the limit */
+  ASSERT_EQ_U(c, 2 * MiB - FRAME_SIZE);                                      /* below the limit */
   ASSERT_EQ_U(frame_pool_alloc(&pool, 64 * MiB, FRAME_SIZE, UINT64_MAX), 0); /* too big */
   ASSERT_EQ_U(frame_pool_alloc(&pool, FRAME_SIZE, 3 * FRAME_SIZE, UINT64_MAX), 0); /* bad align */
   ASSERT_EQ_U(frame_pool_alloc(&pool, 100, FRAME_SIZE, UINT64_MAX), 0); /* not whole pages */
@@ -55,7 +55,7 @@ TEST(frame_pool_claim_exact_ranges) {
   ASSERT_EQ(frame_pool_add(&pool, 8 * MiB, 4 * MiB), 0);
   ASSERT_EQ(frame_pool_claim(&pool, 9 * MiB, MiB), 0); /* splits the range */
   ASSERT_EQ(pool.count, 2);
-  ASSERT_EQ(frame_pool_claim(&pool, 9 * MiB, FRAME_SIZE), -1); /* taken already */
+  ASSERT_EQ(frame_pool_claim(&pool, 9 * MiB, FRAME_SIZE), -1);                   /* taken already */
   ASSERT_EQ(frame_pool_claim(&pool, 10 * MiB - FRAME_SIZE, 2 * FRAME_SIZE), -1); /* half free */
   ASSERT_EQ(frame_pool_claim(&pool, 8 * MiB, MiB), 0);
   ASSERT_EQ_U(frame_pool_free_bytes(&pool), 2 * MiB);

@@ -26,7 +26,8 @@ TEST(options_parse_quotes_and_equals_in_values) {
 }
 
 TEST(options_parse_application_arguments) {
-  ASSERT_EQ(options_parse(&o, "loglevel=info -- input.bin \"two words\" -- x=1", err, sizeof err), 0);
+  ASSERT_EQ(options_parse(&o, "loglevel=info -- input.bin \"two words\" -- x=1", err, sizeof err),
+            0);
   ASSERT_EQ(o.count, 1);
   ASSERT_EQ(o.arg_count, 4);
   ASSERT_STR_EQ(o.args[0], "input.bin");

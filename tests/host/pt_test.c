@@ -8,10 +8,10 @@
 #include "kernel/pt.h"
 #include "lib/test.h"
 
-#define GiB (1ull << 30)
-#define MiB (1ull << 20)
+#define GiB    (1ull << 30)
+#define MiB    (1ull << 20)
 #define WINDOW (4 * GiB) /* the reference covers [0, WINDOW) */
-#define PAGES (WINDOW / 4096)
+#define PAGES  (WINDOW / 4096)
 
 struct host_tables {
   unsigned live, limit; /* tables allocated now; allocation fails beyond limit */
@@ -36,8 +36,11 @@ static uint64_t *host_ptr(void *arg, uint64_t phys) {
 }
 
 static struct pt_ctx make_ctx(struct host_tables *h, bool allow_1g) {
-  struct pt_ctx c = {.allow_1g = allow_1g, .alloc_table = host_alloc, .free_table = host_free,
-                     .table_ptr = host_ptr, .arg = h};
+  struct pt_ctx c = {.allow_1g = allow_1g,
+                     .alloc_table = host_alloc,
+                     .free_table = host_free,
+                     .table_ptr = host_ptr,
+                     .arg = h};
   ASSERT_EQ(pt_init(&c), 0);
   return c;
 }
@@ -122,7 +125,7 @@ TEST(pt_out_of_table_memory_fails_cleanly) {
   struct pt_ctx c = make_ctx(&h, true);
   ASSERT_EQ(pt_map(&c, 0, GiB, PT_PRESENT), 0);
   ASSERT_EQ(pt_map(&c, 2 * MiB, 2 * MiB, PT_PRESENT | PT_WRITE), 0); /* needs the PD */
-  ASSERT_EQ(pt_map(&c, 4096, 4096, 0), -1);                       /* needs a PT */
+  ASSERT_EQ(pt_map(&c, 4096, 4096, 0), -1);                          /* needs a PT */
   uint64_t ps;
   ASSERT_EQ(pt_query(&c, 4096, &ps), PT_PRESENT); /* unchanged */
   h.limit = 100;

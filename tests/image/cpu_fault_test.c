@@ -50,9 +50,7 @@ static __attribute__((noinline)) unsigned recurse(unsigned depth) {
   return recurse(depth + 1) + frame[0] + frame[511];
 }
 
-TEST_EXPECT_FAULT(cpu_fault_stack_overflow_hits_guard_page, VEC_DOUBLE_FAULT) {
-  (void)recurse(0);
-}
+TEST_EXPECT_FAULT(cpu_fault_stack_overflow_hits_guard_page, VEC_DOUBLE_FAULT) { (void)recurse(0); }
 
 /* A divide by zero (#DE) is caught like any other exception. */
 TEST_EXPECT_FAULT(cpu_fault_divide_by_zero, VEC_DIVIDE) {
