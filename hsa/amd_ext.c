@@ -92,8 +92,6 @@ hsa_status_t hsa_amd_register_system_event_handler(hsa_amd_system_event_callback
   return taken ? HSA_STATUS_ERROR_INVALID_ARGUMENT : HSA_STATUS_SUCCESS;
 }
 
-/* Agents (the GPU agent: memory faults, resets) report events here. */
-void runtime_report_system_event(const hsa_amd_event_t *event);
 void runtime_report_system_event(const hsa_amd_event_t *event) {
   lock_acquire(&event_lock);
   hsa_amd_system_event_callback_t cb = event_callback;

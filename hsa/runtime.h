@@ -45,6 +45,11 @@ static inline bool runtime_initialized(void) {
 /* Timestamps are nanoseconds of plat_now_ns: the frequency is 1 GHz. */
 #define RUNTIME_TIMESTAMP_FREQUENCY_HZ 1000000000ull
 
+/* Agents report GPU memory faults and resets here: the program's
+ * hsa_amd_register_system_event_handler callback, if any, runs (on the
+ * reporting thread). */
+void runtime_report_system_event(const hsa_amd_event_t *event);
+
 /* 64-byte aligned allocation (signals, queues: cache-line objects). */
 void *runtime_alloc_aligned(size_t size, size_t align);
 
