@@ -298,7 +298,6 @@ enum vapu_result vapu_run_workgroup(struct vapu_exec *x, const uint32_t wg[3], s
 
 stopped:
   *stop = x->stop;
-  log_error("work-group (%u, %u, %u) wave %u: %s: %s", wg[0], wg[1], wg[2], stop->wave,
-            vapu_result_name(stop->result), stop->detail);
+  log_error("work-group (%u, %u, %u) wave %u: %s", wg[0], wg[1], wg[2], stop->wave, stop->detail);
   return stop->result;
 }

@@ -121,7 +121,7 @@ static void exec_indexed(struct wave *w, const struct inst *in) {
   in->fn(w, &moved);
   return;
 out_of_range:
-  wave_stop(w, in, VAPU_ILLEGAL_INSTRUCTION, "VGPR index %u (M0) past v255 at 0x%llx", idx,
+  wave_stop(w, in, VAPU_ILLEGAL_INSTRUCTION, "illegal instruction: VGPR index %u (M0) past v255 at 0x%llx", idx,
             (unsigned long long)in->pc);
 }
 
