@@ -23,6 +23,7 @@ include mk/image.mk
 include mk/kernels.mk
 include mk/loader.mk
 include mk/vapu-isa.mk
+include mk/gpu-agent.mk
 include mk/fuzz.mk
 include mk/bench.mk
 include mk/test.mk

@@ -114,5 +114,12 @@ hsa_status_t cpu_agents_create(void);
 bool cpu_agent_serve_async_work(void);
 /* Wakes that processor: async work was queued. */
 void cpu_agent_kick_async_server(void);
+/* GPU agents (hsa/gpu_agent.c): gpu_driver_start brings up the devices
+ * drivers/amdgpu finds (before the CPU agents: the virtual APU needs a core
+ * of its own), gpu_agents_create registers one agent per device,
+ * gpu_driver_stop stops them after every agent shut down. */
+hsa_status_t gpu_driver_start(void);
+hsa_status_t gpu_agents_create(void);
+void gpu_driver_stop(void);
 
 #endif

@@ -4,7 +4,8 @@
  * 2.1-2.2).
  *
  * Bring-up order, read top to bottom in runtime_start():
- *   memory pools, CPU agents (workers on the spare cores), [GPU agent].
+ *   memory pools, the GPU driver (its model takes a core before the CPU
+ *   agents take the spare ones), CPU agents, GPU agents.
  * Tear-down runs the other way after the last hsa_shut_down.
  */
 #define LOG_TAG "hsa"
@@ -38,6 +39,7 @@ static void runtime_stop(void) {
     rt.agents[i] = NULL;
   }
   rt.agent_count = 0;
+  gpu_driver_stop();
   signals_fini();
   object_set_free(&rt.signal_groups);
   memory_fini();
@@ -45,7 +47,9 @@ static void runtime_stop(void) {
 
 static hsa_status_t runtime_start(void) {
   hsa_status_t st = memory_init();          /* the system memory pools */
+  if (st == HSA_STATUS_SUCCESS) st = gpu_driver_start();  /* the GPUs drivers/amdgpu finds */
   if (st == HSA_STATUS_SUCCESS) st = cpu_agents_create(); /* cores that run AQL */
+  if (st == HSA_STATUS_SUCCESS) st = gpu_agents_create(); /* one per GPU */
   if (st != HSA_STATUS_SUCCESS) runtime_stop();
   return st;
 }

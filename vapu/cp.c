@@ -51,6 +51,8 @@ static bool cp_service(struct vapu *v, void *ctx) {
   for (unsigned n = 0; n < HQD_COUNT; n++) {
     struct hqd *h = hqd_at(cp, (cp->next + n) % HQD_COUNT);
     if (!__atomic_load_n(&h->active, __ATOMIC_ACQUIRE)) continue;
+    /* A halted MEC (CP_MEC_CNTL) touches nothing: its queues wait. */
+    if (!vapu_mec_running(v, h->me)) continue;
     if (__atomic_load_n(&h->stop_requested, __ATOMIC_ACQUIRE)) {
       hqd_leave(h);
       busy = true;

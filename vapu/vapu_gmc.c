@@ -46,6 +46,7 @@ static const struct vapu_hub_layout hub_layouts[2] = {
 #define L2_CNTL_ENABLE_L2_CACHE 0x1u
 #define L1_TLB_CNTL_ENABLE 0x1u
 #define CTX_ENABLE 0x1u
+#define CTX_RETRY_FAULT 0x00000080u /* RETRY_PERMISSION_OR_INVALID_PAGE_FAULT (gc_9_1_sh_mask.h) */
 #define CTX_DEPTH(c) (((c) >> 1) & 0x3u)
 #define CTX_BLOCK_SIZE(c) (((c) >> 3) & 0xfu)
 #define CTX_INT_RANGE 0x00000200u
@@ -77,6 +78,12 @@ static const struct vapu_hub_layout hub_layouts[2] = {
 #define STATUS_VMID_SHIFT 20
 
 #define IH_CLIENT_VMC 0x12
+/* IV src_data[1] of a page fault: address [47:44] in [3:0], write 0x20,
+ * retry 0x80 (Linux gmc_v9_0.c gmc_v9_0_process_interrupt). */
+#define IV_FAULT_WRITE 0x20u
+#define IV_FAULT_RETRY 0x80u
+#define RETRY_ATTEMPTS 3
+#define RETRY_WAIT_NS 500000000ull /* the driver's answer to a retry fault; then it is a fault */
 #define IH_CLIENT_UTCL2 0x1b
 
 static uint32_t hub_reg(struct vapu *v, int hub, uint32_t offset) {
@@ -102,8 +109,10 @@ static void invalidate_request(struct vapu *v, uint32_t index, uint32_t value, v
   /* Drop every cached translation of the named VMIDs: TLB entries carry the
    * generation they were filled in. */
   for (int vmid = 0; vmid < 16; vmid++)
-    if (vmids & (1u << vmid))
+    if (vmids & (1u << vmid)) {
       __atomic_add_fetch(&v->hubs[hub].tlb_generation[vmid], 1, __ATOMIC_ACQ_REL);
+      plat_wake(&v->hubs[hub].tlb_generation[vmid]); /* requesters waiting on a retry fault */
+    }
   vapu_stat_add(&v->stats.invalidations);
   vapu_reg_set(v, v->hubs[hub].base + l->inv_ack0 + engine, vmids);
 }
@@ -306,6 +315,36 @@ static struct vapu_tlb_entry *tlb_find(struct vapu *v, struct vapu_tlb *tlb,
   return NULL;
 }
 
+/* A retry fault (XNACK replay): the page is not valid and the context
+ * retries, so the UTCL2 tells the driver through the IH ring (retry bit,
+ * no status latched) and the request waits until the driver invalidated
+ * the VMID, having mapped the page or not. True if the walk is worth
+ * trying again; false when the IH ring is off or the driver never
+ * answered (then it is an ordinary fault). */
+static bool retry_fault(struct vapu *v, const struct vapu_requester *rq, uint64_t va,
+                        unsigned access, uint32_t generation) {
+  int hub = rq->hub;
+  const uint32_t src_data[4] = {(uint32_t)(va >> 12),
+                                ((uint32_t)(va >> 44) & 0xfu) | IV_FAULT_RETRY |
+                                    (access & VAPU_GMC_WRITE ? IV_FAULT_WRITE : 0),
+                                0, 0};
+  if (!vapu_ih_post(v, hub == VAPU_GFXHUB ? IH_CLIENT_UTCL2 : IH_CLIENT_VMC, 0, 0, rq->vmid,
+                    hub == VAPU_MMHUB, src_data))
+    return false;
+  const volatile uint32_t *gen = &v->hubs[hub].tlb_generation[rq->vmid];
+  uint64_t until = plat_now_ns() + RETRY_WAIT_NS;
+  while (__atomic_load_n(gen, __ATOMIC_ACQUIRE) == generation) {
+    uint64_t now = plat_now_ns();
+    if (now >= until) {
+      log_warn("retry fault at 0x%llx (VMID %u): no invalidation from the driver",
+               (unsigned long long)va, rq->vmid);
+      return false;
+    }
+    plat_wait(gen, generation, until - now);
+  }
+  return true;
+}
+
 void *vapu_translate(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
                      uint64_t va, unsigned access, size_t *contiguous) {
   if (rq->vmid > 15 || (rq->hub != VAPU_GFXHUB && rq->hub != VAPU_MMHUB)) return NULL;
@@ -329,6 +368,15 @@ void *vapu_translate(struct vapu *v, const struct vapu_requester *rq, struct vap
     } else if (hub_reg(v, hub, l->ctx0_cntl + rq->vmid) & CTX_ENABLE) {
       reason = walk(v, hub, rq->vmid, va, &t);
       if (reason == STATUS_MAPPING_ERROR && rq->vmid == 0) reason = aperture(v, hub, va, &t);
+      /* An invalid PDE or PTE in a context that retries: ask the driver. */
+      for (int attempt = 0; attempt < RETRY_ATTEMPTS && rq->vmid != 0 &&
+                            (reason == STATUS_PERM_VALID || reason == STATUS_WALKER_PDE) &&
+                            (hub_reg(v, hub, l->ctx0_cntl + rq->vmid) & CTX_RETRY_FAULT) &&
+                            retry_fault(v, rq, va, access, generation);
+           attempt++) {
+        generation = __atomic_load_n(&v->hubs[hub].tlb_generation[rq->vmid], __ATOMIC_ACQUIRE);
+        reason = walk(v, hub, rq->vmid, va, &t);
+      }
     } else {
       reason = rq->vmid == 0 ? aperture(v, hub, va, &t) : STATUS_MAPPING_ERROR;
     }

@@ -75,6 +75,7 @@ struct amdgpu_gmc {
   uint64_t *gart_table;        /* VMID 0, flat */
   void *dummy_page;            /* where faulting accesses land */
   struct gmc_vm compute_vm;    /* VMIDs 8..15: the single address space */
+  volatile uint32_t map_lock;  /* compute_vm updates: callers and retry faults */
   bool hw_up;
 };
 
@@ -227,6 +228,15 @@ void gmc_vm_free(struct gmc_vm *vm);
 
 /* RAM of the single address space (platform file): calls fn for each range. */
 int amdgpu_for_each_ram_range(int (*fn)(void *ctx, uint64_t start, uint64_t size), void *ctx);
+/* Whether RAM can appear after bring-up (host: the process maps memory as
+ * it runs; image: every range is known at boot), and the range holding
+ * `address` now: 0, or -ENOENT if the address is no RAM of the platform. */
+bool amdgpu_ram_grows(void);
+int amdgpu_ram_range_of(uint64_t address, uint64_t *start, uint64_t *size);
+/* A retry fault in a compute VMID (amdgpu_gmc.c): maps the RAM range
+ * holding `address` if the platform has one there, then invalidates the
+ * VMID so the waiting request walks again. */
+void gmc_handle_retry_fault(struct amdgpu_device *dev, uint32_t vmid, uint64_t address);
 
 /* ---- Interrupts ---- */
 void amdgpu_ih_interrupt(struct amdgpu_device *dev); /* the MSI handler */

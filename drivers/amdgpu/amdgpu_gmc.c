@@ -181,9 +181,13 @@ static bool aperture_high_erratum(const struct amdgpu_device *dev) {
   return dev->chip->family == AMDGPU_RAVEN2 || dev->chip->family == AMDGPU_RENOIR;
 }
 
-static uint32_t context_cntl(unsigned depth) {
-  /* Every protection fault lands on the default page and interrupts. */
+static uint32_t context_cntl(unsigned depth, bool retry) {
+  /* Every protection fault lands on the default page and interrupts. An
+   * invalid page of a context that retries first asks the driver (a retry
+   * fault, gmc_handle_retry_fault; Linux gfxhub_v1_0.c sets the bit unless
+   * noretry). */
   return VM_CONTEXT_CNTL__ENABLE_CONTEXT | depth << VM_CONTEXT_CNTL__PAGE_TABLE_DEPTH_SHIFT |
+         (retry ? VM_CONTEXT_CNTL__RETRY_PERMISSION_OR_INVALID_PAGE_FAULT : 0) |
          GMC_PAGE_TABLE_BLOCK_SIZE << VM_CONTEXT_CNTL__PAGE_TABLE_BLOCK_SIZE_SHIFT |
          VM_CONTEXT_CNTL__RANGE_PROTECTION_FAULT_ENABLE_DEFAULT |
          VM_CONTEXT_CNTL__RANGE_PROTECTION_FAULT_ENABLE_INTERRUPT |
@@ -245,7 +249,7 @@ static void hub_enable(struct amdgpu_device *dev, enum gmc_hub hub) {
   hub_w(dev, hub, r->l2_cntl4, VM_L2_CNTL4_DEFAULT & ~(VM_L2_CNTL4__VMC_TAP_PDE_REQUEST_PHYSICAL | VM_L2_CNTL4__VMC_TAP_PTE_REQUEST_PHYSICAL));
 
   /* VMID 0 on (flat table), identity aperture off. */
-  hub_w(dev, hub, r->ctx0_cntl, context_cntl(0));
+  hub_w(dev, hub, r->ctx0_cntl, context_cntl(0, false));
   hub_w(dev, hub, r->identity_low_lo, 0xffffffff);
   hub_w(dev, hub, r->identity_low_hi, 0x0000000f);
   hub_w(dev, hub, r->identity_high_lo, 0);
@@ -258,7 +262,8 @@ static void hub_enable(struct amdgpu_device *dev, enum gmc_hub hub) {
   uint64_t root = (uint64_t)(uintptr_t)g->compute_vm.root | GMC_PTE_VALID | GMC_PTE_SYSTEM;
   for (uint32_t vmid = 1; vmid < 16; vmid++) {
     bool compute = vmid >= AMDGPU_COMPUTE_VMID_FIRST;
-    hub_w(dev, hub, r->ctx0_cntl + vmid, compute ? context_cntl(GMC_PAGE_TABLE_DEPTH) : 0);
+    hub_w(dev, hub, r->ctx0_cntl + vmid,
+          compute ? context_cntl(GMC_PAGE_TABLE_DEPTH, amdgpu_ram_grows()) : 0);
     hub_w64(dev, hub, r->ctx0_pt_start_lo + 2 * vmid, 0);
     hub_w64(dev, hub, r->ctx0_pt_end_lo + 2 * vmid, compute ? COMPUTE_MAX_PFN - 1 : 0);
     hub_w64(dev, hub, r->ctx0_pt_base_lo + 2 * vmid, compute ? root : 0);
@@ -381,11 +386,38 @@ void gmc_gart_unmap(struct amdgpu_device *dev, uint64_t mc_address, size_t size)
   for (int hub = 0; hub < 2; hub++) gmc_flush_tlb(dev, hub, 0);
 }
 
+static void map_lock(struct amdgpu_device *dev) {
+  while (__atomic_exchange_n(&dev->gmc.map_lock, 1, __ATOMIC_ACQUIRE)) plat_cpu_relax();
+}
+static void map_unlock(struct amdgpu_device *dev) { __atomic_store_n(&dev->gmc.map_lock, 0, __ATOMIC_RELEASE); }
+
 int amdgpu_map_system_range(struct amdgpu_device *dev, const void *start, size_t size) {
   if (!dev || !start || !size) return -EINVAL;
   uint64_t s = (uint64_t)(uintptr_t)start & ~0xfffull;
   uint64_t e = ((uint64_t)(uintptr_t)start + size + 0xfff) & ~0xfffull;
+  map_lock(dev);
   int r = map_ram_range(dev, s, e - s);
   if (!r && dev->gmc.hw_up) r = gmc_flush_compute_vmids(dev);
+  map_unlock(dev);
   return r;
+}
+
+/* Linux amdgpu_vm_handle_fault fills the page tables for a recoverable
+ * fault; here that is memory the program mapped after bring-up. Whatever
+ * happens the VMID is invalidated: the waiting request walks again and, if
+ * nothing was mapped, faults for good. */
+void gmc_handle_retry_fault(struct amdgpu_device *dev, uint32_t vmid, uint64_t address) {
+  uint64_t start, size;
+  map_lock(dev);
+  if (vmid >= AMDGPU_COMPUTE_VMID_FIRST && amdgpu_ram_range_of(address, &start, &size) == 0) {
+    int r = map_ram_range(dev, start, size);
+    if (r) log_error("retry fault at 0x%llx: mapping 0x%llx+0x%llx failed (%d)", (unsigned long long)address,
+                     (unsigned long long)start, (unsigned long long)size, r);
+    else log_debug("retry fault at 0x%llx: mapped 0x%llx+0x%llx", (unsigned long long)address,
+                   (unsigned long long)start, (unsigned long long)size);
+  } else {
+    log_debug("retry fault at 0x%llx (VMID %u): no memory there", (unsigned long long)address, vmid);
+  }
+  for (int hub = 0; hub < 2; hub++) gmc_flush_tlb(dev, hub, vmid);
+  map_unlock(dev);
 }

@@ -121,6 +121,13 @@ static void report(struct amdgpu_device *dev, const struct amdgpu_fault *f) {
 }
 
 static void vm_fault(struct amdgpu_device *dev, const uint32_t iv[8]) {
+  /* A retry fault latched no status: the request waits for the page
+   * (Linux gmc_v9_0_process_interrupt hands it to amdgpu_vm_handle_fault). */
+  if (iv[5] & IH_VM_FAULT_RETRY) {
+    gmc_handle_retry_fault(dev, IH_IV_VMID(iv[0]),
+                           (uint64_t)iv[4] << 12 | (uint64_t)(iv[5] & IH_VM_FAULT_ADDR_HI_MASK) << 44);
+    return;
+  }
   struct amdgpu_fault f = {.kind = AMDGPU_FAULT_VM, .ih_client_id = IH_IV_CLIENT_ID(iv[0]),
                            .ih_source_id = IH_IV_SOURCE_ID(iv[0])};
   struct amdgpu_vm_fault *vm = &f.vm;

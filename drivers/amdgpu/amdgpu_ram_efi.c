@@ -2,6 +2,8 @@
  * every range of the firmware's memory map that is memory
  * (boot_mem_type_is_ram), adjacent ranges merged so the compute VMIDs' page
  * tables use the largest pages they can. */
+#include <errno.h>
+
 #include "boot/boot_info.h"
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "kernel/kernel.h"
@@ -25,4 +27,13 @@ int amdgpu_for_each_ram_range(int (*fn)(void *ctx, uint64_t start, uint64_t size
     end = top;
   }
   return end ? fn(ctx, start, end - start) : 0;
+}
+
+/* Every RAM range is mapped at bring-up: a fault is never memory the
+ * program could have allocated since. */
+bool amdgpu_ram_grows(void) { return false; }
+
+int amdgpu_ram_range_of(uint64_t address, uint64_t *start, uint64_t *size) {
+  (void)address, (void)start, (void)size;
+  return -ENOENT;
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <hsa/hsa_ext_amd.h>
 
@@ -385,4 +386,30 @@ TEST(gpu_cp_start_refuses_what_the_firmware_cannot_run) {
   rig_down(&r);
   free(amd);
   free(ring);
+}
+
+/* Memory the process maps after the driver's bring-up is not in the GPU's
+ * page tables: the first GPU access is a retry fault, the driver maps the
+ * mapping it lies in, and the access goes on (XNACK replay). */
+TEST(gpu_cp_memory_mapped_later_is_reached_through_a_retry_fault) {
+  struct rig r;
+  ASSERT_TRUE(rig_up(&r, VAPU_RAVEN));
+  int q = rig_add_queue(&r, 0, 0);
+  ASSERT_EQ(q, 0);
+  amd_signal_t *late = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_TRUE(late != MAP_FAILED);
+  late[5].kind = AMD_SIGNAL_KIND_USER;
+  late[5].value = 1; /* no event mailbox: the only interrupt is the retry fault's */
+  struct vapu_stats before, after;
+  vapu_get_stats(r.v, &before);
+  hsa_barrier_and_packet_t p = barrier(HSA_PACKET_TYPE_BARRIER_AND, &late[5]);
+  rig_submit(&r, q, &p);
+  ASSERT_TRUE(rig_wait_value(&late[5].value, 0, WAIT_NS));
+  vapu_get_stats(r.v, &after);
+  ASSERT_GE(after.ih_entries, before.ih_entries + 1);
+  ASSERT_EQ(__atomic_load_n(&r.vm_faults, __ATOMIC_ACQUIRE), 0);
+  /* (An address the process never mapped ends in a fault: the test of a
+   * dependency at 0x700000000000 above takes that path.) */
+  rig_down(&r);
+  munmap(late, 1 << 20); /* after the GPU is gone: it still maps the range */
 }

@@ -1,0 +1,204 @@
+/*
+ * gpu_agent.c - the GPU agent: one per device the driver brought up
+ * (drivers/amdgpu/amdgpu.h), with the attributes ROCr reports for an APU
+ * (HSA Runtime PRM 1.2, 2.2; ROCr hsa_ext_amd.h; ROCR-Runtime
+ * amd_gpu_agent.cpp for the AMD attributes' meaning).
+ *
+ * The GPU shares the single address space: every CPU pointer is a GPU
+ * address, so the profile is FULL and the agent lists the system pools as
+ * its own. Queues are AQL rings loaded into hardware queue slots by the
+ * driver (gpu_agent_queue.c).
+ */
+#define LOG_TAG "gpu-agent"
+#include "hsa/gpu_agent.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hsa/isa.h"
+#include "hsa/memory.h"
+#include "hsa/runtime.h"
+#include "hsa/signal.h"
+#include "lib/plat.h"
+
+PLAT_OPTION(gpu_scratch, "gpu_scratch",
+            "scratch bytes per work-item of each GPU queue (default 1024, up to 65536)");
+
+#define DEFAULT_SCRATCH_LANE_BYTES 1024u
+#define MAX_SCRATCH_LANE_BYTES 65536u
+#define GPU_QUEUE_MIN_PACKETS 64
+#define GPU_QUEUE_MAX_PACKETS (1u << 16) /* the driver's 4 MiB ring limit */
+#define GPU_CACHELINE_BYTES 64  /* gfx9 L2 line (ROCr/KFD report 64 for gfx9 APUs) */
+#define GPU_L1_BYTES (16 * 1024) /* vector L1 per CU (AMD Vega ISA guide, 1.2) */
+#define AMDGPU_FAMILY_RV 142    /* Raven/Picasso/Renoir (Linux include/uapi/drm/amdgpu_drm.h) */
+
+static bool driver_up; /* amdgpu_init succeeded: amdgpu_fini at shut-down */
+
+/* Wakes signal waiters after a completion event from the GPU (the CP wrote
+ * a signal's event mailbox and raised its end-of-pipe interrupt). Interrupt
+ * context: only a notification. */
+static void on_end_of_pipe(void *ctx, uint32_t me, uint32_t pipe, uint32_t queue) {
+  (void)ctx;
+  event_notify(&rt.signal_event);
+}
+
+static hsa_status_t gpu_get_info(const struct agent *agent, int attribute, void *value) {
+  const struct gpu_agent *ga = agent->impl;
+  const struct amdgpu_device_info *in = &ga->info;
+  switch (attribute) {
+    case HSA_AMD_AGENT_INFO_CHIP_ID: *(uint32_t *)value = in->pci_device_id; return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_ASIC_REVISION: *(uint32_t *)value = in->pci_revision; return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_ASIC_FAMILY_ID: *(uint32_t *)value = AMDGPU_FAMILY_RV; return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU: *(uint32_t *)value = in->simd_per_cu; return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU:
+      *(uint32_t *)value = in->simd_per_cu * in->waves_per_simd;
+      return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES: *(uint32_t *)value = in->shader_engines; return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE: *(uint32_t *)value = 1; return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY:
+      *(uint32_t *)value = in->max_memory_clock_mhz;
+      return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT:
+      *(uint32_t *)value = in->compute_units;
+      return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_NUM_XCC: *(uint32_t *)value = 1; return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS:
+    case HSA_AMD_AGENT_INFO_BDFID:
+    case HSA_AMD_AGENT_INFO_MEMORY_WIDTH:
+    case HSA_AMD_AGENT_INFO_DOMAIN:
+    case HSA_AMD_AGENT_INFO_UCODE_VERSION:
+    case HSA_AMD_AGENT_INFO_SDMA_UCODE_VERSION:
+    case HSA_AMD_AGENT_INFO_NUM_SDMA_ENG:
+    case HSA_AMD_AGENT_INFO_NUM_SDMA_XGMI_ENG:
+    case HSA_AMD_AGENT_INFO_DRIVER_UID: *(uint32_t *)value = 0; return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES: *(bool *)value = false; return HSA_STATUS_SUCCESS;
+    /* An APU reaches host memory directly (it is the same memory). */
+    case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS: *(bool *)value = true; return HSA_STATUS_SUCCESS;
+    /* ROCr's UUID for a GPU without a unique id. */
+    case HSA_AMD_AGENT_INFO_UUID: memcpy(value, "GPU-XX", 7); return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_IOMMU_SUPPORT:
+      *(hsa_amd_iommu_version_t *)value = HSA_IOMMU_SUPPORT_NONE;
+      return HSA_STATUS_SUCCESS;
+    /* No HDP on an APU: CPU and GPU share the memory controller. */
+    case HSA_AMD_AGENT_INFO_HDP_FLUSH: memset(value, 0, sizeof(hsa_amd_hdp_flush_t)); return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_MEMORY_PROPERTIES: {
+      uint8_t *bits = value;
+      memset(bits, 0, 8);
+      bits[0] = HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU;
+      return HSA_STATUS_SUCCESS;
+    }
+    case HSA_AMD_AGENT_INFO_AQL_EXTENSIONS: memset(value, 0, 8); return HSA_STATUS_SUCCESS;
+  }
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+static void gpu_shut_down(struct agent *agent) {
+  struct gpu_agent *ga = gpu_agent_of(agent);
+  amdgpu_set_eop_handler(ga->dev, NULL, NULL);
+  plat_dma_free((void *)ga->event_mailbox, 4096);
+  free(ga);
+}
+
+static const struct agent_ops gpu_agent_ops = {
+    .queue_attach = gpu_queue_attach,
+    .queue_detach = gpu_queue_detach,
+    .get_info = gpu_get_info,
+    .shut_down = gpu_shut_down,
+};
+
+static uint32_t scratch_lane_bytes(void) {
+  const char *v = plat_option("gpu_scratch");
+  if (!v || !*v) return DEFAULT_SCRATCH_LANE_BYTES;
+  char *end;
+  unsigned long n = strtoul(v, &end, 0);
+  if (*end || n > MAX_SCRATCH_LANE_BYTES) {
+    log_warn("gpu_scratch=%s ignored (want 0..%u bytes per work-item)", v, MAX_SCRATCH_LANE_BYTES);
+    return DEFAULT_SCRATCH_LANE_BYTES;
+  }
+  return (uint32_t)n;
+}
+
+static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
+  struct gpu_agent *ga = calloc(1, sizeof *ga);
+  if (!ga) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  ga->dev = dev;
+  if (amdgpu_device_query(dev, &ga->info)) {
+    free(ga);
+    return HSA_STATUS_ERROR;
+  }
+  const struct amdgpu_device_info *in = &ga->info;
+  struct agent *a = &ga->agent;
+  a->ops = &gpu_agent_ops;
+  a->impl = ga;
+  a->device_type = HSA_DEVICE_TYPE_GPU;
+  a->features = HSA_AGENT_FEATURE_KERNEL_DISPATCH;
+  a->profile = HSA_PROFILE_FULL; /* ROCr: an APU's profile is FULL */
+  a->isa = isa_find(in->gfx_target);
+  if (!a->isa) {
+    log_error("GPU %s: target %s is not an ISA this runtime knows", in->chip_name, in->gfx_target);
+    free(ga);
+    return HSA_STATUS_ERROR_INVALID_ISA;
+  }
+  snprintf(a->name, sizeof a->name, "%s", in->gfx_target); /* ROCr names GPU agents by target */
+  snprintf(a->vendor_name, sizeof a->vendor_name, "AMD");
+  snprintf(a->product_name, sizeof a->product_name, "AMD %s%s", in->chip_name,
+           in->virtual_apu ? " (virtual APU)" : "");
+  a->compute_units = in->compute_units;
+  a->max_clock_mhz = in->max_engine_clock_mhz;
+  a->cacheline_size = GPU_CACHELINE_BYTES;
+  a->wavefront_size = in->wave_size;
+  a->workgroup_max_dim[0] = a->workgroup_max_dim[1] = a->workgroup_max_dim[2] = 1024;
+  a->workgroup_max_size = 1024; /* 16 waves of 64 (AMDGPUUsage: max flat work-group size) */
+  a->grid_max_dim = (hsa_dim3_t){UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  a->grid_max_size = UINT32_MAX;
+  a->queues_max = GPU_QUEUES_MAX;
+  a->queue_min_size = GPU_QUEUE_MIN_PACKETS;
+  a->queue_max_size = GPU_QUEUE_MAX_PACKETS;
+  a->caches[0] = (struct cache_info){"L1", 1, GPU_L1_BYTES};
+  a->cache_count = 1;
+  a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM);
+  a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM_COARSE);
+  ga->scratch_lane_bytes = scratch_lane_bytes();
+  ga->event_mailbox = plat_dma_alloc(4096, 4096);
+  if (!ga->event_mailbox || amdgpu_map_system_range(dev, (const void *)ga->event_mailbox, 4096)) {
+    plat_dma_free((void *)ga->event_mailbox, 4096);
+    free(ga);
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  hsa_status_t st = agent_register(a);
+  if (st != HSA_STATUS_SUCCESS) {
+    plat_dma_free((void *)ga->event_mailbox, 4096);
+    free(ga);
+    return st;
+  }
+  amdgpu_set_eop_handler(dev, on_end_of_pipe, ga);
+  log_info("GPU agent %u: %s, %s, %u CUs, %u MHz", a->node, a->product_name, a->isa->name,
+           a->compute_units, a->max_clock_mhz);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t gpu_driver_start(void) {
+  int n = amdgpu_init();
+  if (n < 0) {
+    /* The CPU agents still work; the log says why there is no GPU. */
+    log_error("GPU driver bring-up failed (%d): no GPU agent", n);
+    return HSA_STATUS_SUCCESS;
+  }
+  driver_up = true;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t gpu_agents_create(void) {
+  if (!driver_up) return HSA_STATUS_SUCCESS;
+  for (int i = 0; i < amdgpu_device_count(); i++) {
+    hsa_status_t st = gpu_agent_create(amdgpu_device_get(i));
+    if (st != HSA_STATUS_SUCCESS) return st; /* hsa_init unwinds: agents shut down, driver stops */
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+void gpu_driver_stop(void) {
+  if (driver_up) amdgpu_fini();
+  driver_up = false;
+}

@@ -1,0 +1,37 @@
+/*
+ * gpu_agent.h - the GPU agent's state, shared by gpu_agent.c (creation,
+ * attributes, shut-down) and gpu_agent_queue.c (AQL queues in hardware
+ * queue slots, doorbells, queue errors). Everything it does to the GPU goes
+ * through drivers/amdgpu/amdgpu.h.
+ */
+#ifndef HSA_GPU_AGENT_H
+#define HSA_GPU_AGENT_H
+
+#include "drivers/amdgpu/amdgpu.h"
+#include "hsa/agent.h"
+#include "hsa/lock.h"
+
+#define GPU_QUEUES_MAX 32 /* the driver's slots: MEC1, 4 pipes x 8 queues (amdgpu.h) */
+
+struct gpu_queue;
+
+struct gpu_agent {
+  struct agent agent;
+  struct amdgpu_device *dev;
+  struct amdgpu_device_info info;
+  /* Where the command processor writes the event id of a queue's
+   * queue_inactive_signal before its end-of-pipe interrupt. */
+  volatile uint32_t *event_mailbox;
+  uint32_t scratch_lane_bytes; /* scratch of each queue, bytes per work-item */
+  struct lock queues_lock;
+  struct gpu_queue *queues[GPU_QUEUES_MAX]; /* attached queues, unordered */
+  uint32_t queue_count;
+};
+
+static inline struct gpu_agent *gpu_agent_of(struct agent *a) { return a->impl; }
+
+/* Queue hooks (gpu_agent_queue.c). */
+hsa_status_t gpu_queue_attach(struct agent *agent, struct queue *q);
+void gpu_queue_detach(struct agent *agent, struct queue *q);
+
+#endif

@@ -1,0 +1,267 @@
+/*
+ * gpu_agent_queue.c - the GPU agent's queues: the runtime's AQL ring and
+ * amd_queue_t loaded into a hardware queue slot by the driver, the
+ * doorbell signal pointed at the slot's doorbell, and queue errors turned
+ * into the queue's error callback.
+ *
+ * Errors reach the agent two ways, as on gfx9 with ROCr:
+ *   - the command processor writes an error code into the queue's
+ *     queue_inactive_signal (a packet it refuses; the trap handler's codes
+ *     for an illegal instruction, an aperture violation, s_trap 2) and
+ *     raises the signal's event;
+ *   - the driver's fault path stops the queue (VM fault, SQ error) and
+ *     calls gpu_queue_stopped with the HSA status.
+ * Either way the error callback runs on the runtime's async-handler thread
+ * (an async handler on queue_inactive_signal, as ROCr's AqlQueue has),
+ * never in interrupt context; the first report wins.
+ */
+#define LOG_TAG "gpu-agent"
+#include <errno.h>
+#include <stdlib.h>
+
+#include "hsa/gpu_agent.h"
+#include "hsa/queue.h"
+#include "hsa/runtime.h"
+#include "hsa/signal.h"
+#include "lib/plat.h"
+
+#define DESTROY_TIMEOUT_NS 1000000000ull
+#define HANDLER_EXIT_TIMEOUT_NS 5000000000ull
+
+/* Codes in queue_inactive_signal's value, as the CP firmware and ROCr's
+ * gfx9 trap handler write them (ROCR-Runtime amd_aql_queue.cpp,
+ * AqlQueue::DynamicQueueEventsHandler; amd_blit_shaders.h SIGNAL_CODE_*). */
+#define CODE_SCRATCH 0x1ull
+#define CODE_INVALID_DIM 0x2ull
+#define CODE_GROUP_MEMORY 0x4ull
+#define CODE_INVALID_CODE 0x8ull
+#define CODE_INVALID_FORMAT 0x20ull
+#define CODE_GROUP_TOO_LARGE 0x40ull
+#define CODE_OUT_OF_VGPRS 0x80ull
+#define CODE_VENDOR_FORMAT 0x100ull
+#define CODE_MEMORY_VIOLATION 0x20000000ull
+#define CODE_ILLEGAL_INSTRUCTION 0x40000000ull
+#define CODE_TRAP 0x80000000ull
+/* The agent's own marks, above the 32 bits of firmware codes: the driver
+ * stopped the queue (status in driver_status); the queue is being
+ * destroyed (ROCr stores 1 << 63 for that too). */
+#define MARK_DRIVER_STOPPED (1ull << 62)
+#define MARK_DETACHING (1ull << 63)
+
+struct gpu_queue {
+  struct gpu_agent *ga;
+  struct queue *q;
+  struct amdgpu_queue *hw;
+  struct signal *inactive;       /* amd_queue_t.queue_inactive_signal */
+  _Atomic int driver_status;     /* set by gpu_queue_stopped, 0 = none */
+  _Atomic bool handler_done;     /* the async handler will not run again */
+};
+
+/* The agent's record of a runtime queue. */
+static bool track(struct gpu_agent *ga, struct gpu_queue *gq) {
+  lock_acquire(&ga->queues_lock);
+  bool room = ga->queue_count < GPU_QUEUES_MAX;
+  if (room) ga->queues[ga->queue_count++] = gq;
+  lock_release(&ga->queues_lock);
+  return room;
+}
+
+static struct gpu_queue *untrack(struct gpu_agent *ga, const struct queue *q) {
+  struct gpu_queue *found = NULL;
+  lock_acquire(&ga->queues_lock);
+  for (uint32_t i = 0; i < ga->queue_count; i++)
+    if (ga->queues[i]->q == q) {
+      found = ga->queues[i];
+      ga->queues[i] = ga->queues[--ga->queue_count];
+      break;
+    }
+  lock_release(&ga->queues_lock);
+  return found;
+}
+
+static hsa_status_t status_of_code(uint64_t code) {
+  if (code & CODE_INVALID_DIM) return HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS;
+  if (code & CODE_GROUP_MEMORY) return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  if (code & CODE_INVALID_CODE) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+  if (code & (CODE_INVALID_FORMAT | CODE_VENDOR_FORMAT)) return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+  if (code & CODE_GROUP_TOO_LARGE) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (code & CODE_OUT_OF_VGPRS) return (hsa_status_t)HSA_STATUS_ERROR_OUT_OF_REGISTERS;
+  if (code & CODE_MEMORY_VIOLATION) return (hsa_status_t)HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION;
+  if (code & CODE_ILLEGAL_INSTRUCTION) return (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION;
+  if (code & CODE_TRAP) return HSA_STATUS_ERROR_EXCEPTION;
+  /* Scratch the queue cannot give (regrow_scratch failed). */
+  if (code & CODE_SCRATCH) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  return HSA_STATUS_ERROR;
+}
+
+/* ROCr's answer to "insufficient scratch" (AqlQueue::HandleInsufficientScratch):
+ * the waiting dispatch's private segment per work-item becomes the queue's
+ * slot size; the queue's scratch memory is cut into fewer, larger wave
+ * slots (COMPUTE_TMPRING_SIZE: WAVES [11:0], WAVESIZE [24:12] in KiB per
+ * wave; gc_9_1_sh_mask.h). False if even the waves of one work-group do
+ * not fit. */
+#define TMPRING_WAVES_MAX 0xfffu
+#define TMPRING_WAVESIZE_SHIFT 12
+#define TMPRING_WAVESIZE_MAX 0x1fffu
+#define SCRATCH_WAVE_UNIT 1024u /* WAVESIZE granule: bytes per wave */
+static bool regrow_scratch(struct gpu_queue *gq) {
+  amd_queue_t *a = &gq->q->amd;
+  uint64_t index = __atomic_load_n(&a->read_dispatch_id, __ATOMIC_ACQUIRE);
+  const hsa_kernel_dispatch_packet_t *p =
+      (const hsa_kernel_dispatch_packet_t *)gq->q->ring + (index & (a->hsa_queue.size - 1));
+  uint32_t lane = (p->private_segment_size + SCRATCH_WAVE_UNIT / 64 - 1) & ~(SCRATCH_WAVE_UNIT / 64 - 1);
+  uint64_t wave_bytes = (uint64_t)lane * 64;
+  uint64_t group_waves =
+      ((uint64_t)p->workgroup_size_x * p->workgroup_size_y * p->workgroup_size_z + 63) / 64;
+  uint64_t waves = wave_bytes ? a->scratch_backing_memory_byte_size / wave_bytes : 0;
+  if (!lane || waves < group_waves || wave_bytes / SCRATCH_WAVE_UNIT > TMPRING_WAVESIZE_MAX) {
+    log_error("queue %llu: a dispatch needs %u scratch bytes per work-item, more than the queue's "
+              "%llu KiB hold for one work-group (boot option gpu_scratch)",
+              (unsigned long long)a->hsa_queue.id, p->private_segment_size,
+              (unsigned long long)(a->scratch_backing_memory_byte_size >> 10));
+    return false;
+  }
+  if (waves > TMPRING_WAVES_MAX) waves = TMPRING_WAVES_MAX;
+  a->scratch_wave64_lane_byte_size = lane;
+  a->compute_tmpring_size =
+      (uint32_t)waves | (uint32_t)(wave_bytes / SCRATCH_WAVE_UNIT) << TMPRING_WAVESIZE_SHIFT;
+  log_debug("queue %llu: scratch re-cut to %llu waves of %u bytes per work-item",
+            (unsigned long long)a->hsa_queue.id, (unsigned long long)waves, lane);
+  return true;
+}
+
+/* Runs on the runtime's async-handler thread once queue_inactive_signal
+ * is non-zero. One-shot after an error: the queue is dead then. */
+static bool on_queue_inactive(hsa_signal_value_t value, void *arg) {
+  struct gpu_queue *gq = arg;
+  uint64_t v = (uint64_t)value;
+  if (v & MARK_DETACHING) {
+    atomic_store(&gq->handler_done, true);
+    return false;
+  }
+  int driver = atomic_load(&gq->driver_status);
+  /* Only a scratch request: answer it and let the queue go on. */
+  if (!driver && (v & 0xffffffffull) == CODE_SCRATCH && regrow_scratch(gq)) {
+    __atomic_store_n(&gq->inactive->amd.value, 0, __ATOMIC_RELEASE);
+    signal_notify(gq->inactive);
+    return true;
+  }
+  hsa_status_t status = driver ? (hsa_status_t)driver : status_of_code(v & 0xffffffffull);
+  struct queue *q = gq->q;
+  /* Done before the callback: it may destroy the queue (and gq with it). */
+  atomic_store(&gq->handler_done, true);
+  queue_report_error(q, status);
+  return false;
+}
+
+/* The driver stopped the queue (interrupt context or the abort caller):
+ * note the status and wake the async handler. Must not block. */
+static void gpu_queue_stopped(void *ctx, struct amdgpu_queue *hw,
+                              const struct amdgpu_queue_error *error) {
+  struct gpu_queue *gq = ctx;
+  int none = 0;
+  atomic_compare_exchange_strong(&gq->driver_status, &none, (int)error->status);
+  __atomic_fetch_or(&gq->inactive->amd.value, (int64_t)MARK_DRIVER_STOPPED, __ATOMIC_SEQ_CST);
+  signal_notify(gq->inactive);
+}
+
+/* The doorbell signal's store also tells the hardware (the model's CP). */
+static void ring_doorbell(struct signal *s, int64_t value) {
+  amdgpu_queue_ring_doorbell(s->ring_arg, (uint64_t)value);
+}
+
+static enum amdgpu_queue_priority priority_of(hsa_amd_queue_priority_t p) {
+  switch (p) {
+    case HSA_AMD_QUEUE_PRIORITY_LOW: return AMDGPU_QUEUE_PRIORITY_LOW;
+    case HSA_AMD_QUEUE_PRIORITY_HIGH: return AMDGPU_QUEUE_PRIORITY_HIGH;
+    default: return AMDGPU_QUEUE_PRIORITY_NORMAL;
+  }
+}
+
+hsa_status_t gpu_queue_attach(struct agent *agent, struct queue *q) {
+  struct gpu_agent *ga = gpu_agent_of(agent);
+  struct gpu_queue *gq = calloc(1, sizeof *gq);
+  if (!gq) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  gq->ga = ga;
+  gq->q = q;
+  hsa_status_t st = signal_create(AMD_SIGNAL_KIND_USER, 0, 0, &gq->inactive);
+  if (st != HSA_STATUS_SUCCESS) {
+    free(gq);
+    return st;
+  }
+  /* The CP reaches the signal and writes its event to the agent's mailbox. */
+  gq->inactive->amd.event_mailbox_ptr = (uint64_t)(uintptr_t)ga->event_mailbox;
+  gq->inactive->amd.event_id = (uint32_t)q->amd.hsa_queue.id;
+  if (amdgpu_map_system_range(ga->dev, gq->inactive, sizeof *gq->inactive)) {
+    st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    goto fail_signal;
+  }
+  q->amd.queue_inactive_signal = signal_handle(gq->inactive);
+  struct amdgpu_queue_desc desc = {
+      .amd_queue = &q->amd,
+      .ring_bytes = (uint32_t)q->ring_bytes,
+      .priority = priority_of(q->priority),
+      .scratch_bytes_per_lane = ga->scratch_lane_bytes,
+      .error_fn = gpu_queue_stopped,
+      .error_ctx = gq,
+  };
+  int r = amdgpu_queue_create(ga->dev, &desc, &gq->hw);
+  if (r) {
+    log_error("queue %llu: the driver could not create it (%d)", (unsigned long long)q->amd.hsa_queue.id, r);
+    st = r == -EBUSY ? HSA_STATUS_ERROR_OUT_OF_RESOURCES : HSA_STATUS_ERROR_INVALID_QUEUE_CREATION;
+    goto fail_signal;
+  }
+  struct amdgpu_queue_info info;
+  amdgpu_queue_get_info(gq->hw, &info);
+  q->doorbell->amd.hardware_doorbell_ptr = info.doorbell;
+  q->doorbell->ring = ring_doorbell;
+  q->doorbell->ring_arg = gq->hw;
+  if (!track(ga, gq)) {
+    st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    amdgpu_queue_destroy(gq->hw, DESTROY_TIMEOUT_NS);
+    goto fail_signal;
+  }
+  st = hsa_amd_signal_async_handler(signal_handle(gq->inactive), HSA_SIGNAL_CONDITION_NE, 0,
+                                    on_queue_inactive, gq);
+  if (st != HSA_STATUS_SUCCESS) {
+    untrack(ga, q);
+    amdgpu_queue_destroy(gq->hw, DESTROY_TIMEOUT_NS);
+    goto fail_signal;
+  }
+  log_debug("queue %llu on ME %u pipe %u queue %u, VMID %u, doorbell %u",
+            (unsigned long long)q->amd.hsa_queue.id, info.me, info.pipe, info.queue, info.vmid,
+            info.doorbell_index);
+  return HSA_STATUS_SUCCESS;
+
+fail_signal:
+  q->amd.queue_inactive_signal.handle = 0;
+  signal_destroy(gq->inactive);
+  free(gq);
+  return st;
+}
+
+void gpu_queue_detach(struct agent *agent, struct queue *q) {
+  struct gpu_queue *gq = untrack(gpu_agent_of(agent), q);
+  if (!gq) return;
+  /* The hardware lets go of the queue first: no more fetches, no more
+   * driver reports. */
+  int r = amdgpu_queue_destroy(gq->hw, DESTROY_TIMEOUT_NS);
+  if (r) log_error("queue %llu: dequeue failed (%d); its slot stays reserved", (unsigned long long)q->amd.hsa_queue.id, r);
+  /* Then the async handler: make it run once more and leave, unless it
+   * already did (it may be the caller, inside the error callback). */
+  if (!atomic_load(&gq->handler_done)) {
+    __atomic_fetch_or(&gq->inactive->amd.value, (int64_t)MARK_DETACHING, __ATOMIC_SEQ_CST);
+    signal_notify(gq->inactive);
+    uint64_t until = plat_now_ns() + HANDLER_EXIT_TIMEOUT_NS;
+    while (!atomic_load(&gq->handler_done)) {
+      if (plat_now_ns() > until) {
+        log_error("queue %llu: its error handler did not stop; leaking it", (unsigned long long)q->amd.hsa_queue.id);
+        return;
+      }
+      plat_sleep_ns(100000);
+    }
+  }
+  q->amd.queue_inactive_signal.handle = 0;
+  signal_destroy(gq->inactive);
+  free(gq);
+}
