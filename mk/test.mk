@@ -16,6 +16,8 @@ test: deps
 
 test-build: $(TEST_BUILD_DEPS)
 
+# HSAR_FILES: the host's "boot file system" is the image tests' ESP tree
+# (synthetic GPU firmware under amdgpu/, drivers/amdgpu/module.mk).
 suite-host-unit: $(HOST_UNIT_TESTS)
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    $(HOST_UNIT_TESTS) $(TESTS)
+	    HSAR_FILES=$(abspath $(BUILD)/test-esp) $(HOST_UNIT_TESTS) $(TESTS)

@@ -44,6 +44,9 @@ struct vapu_faults {
   bool bad_discovery_signature;
   uint8_t missing_bars;       /* bit n set: BAR n is not implemented (reads as 0) */
   bool mec_ignores_dequeue;   /* the MEC never lets a queue go (CP_HQD_ACTIVE stays 1) */
+  uint32_t psp_firmware_status; /* non-zero: the PSP answers every LOAD_IP_FW with it */
+  bool psp_ring_silent;       /* the PSP takes ring frames but never completes them */
+  uint8_t psp_drops_fw_type;  /* non-zero: LOAD_IP_FW of this type succeeds but installs nothing */
 };
 
 struct vapu_config {
@@ -85,6 +88,8 @@ enum vapu_client {
   VAPU_CLIENT_CPF = 4, VAPU_CLIENT_CPC = 5, VAPU_CLIENT_CPG = 6, VAPU_CLIENT_RLC = 7,
   VAPU_CLIENT_TCP = 8, VAPU_CLIENT_SQC_INST = 9, VAPU_CLIENT_SQC_DATA = 10,
 };
+/* MM hub requesters (gmc_v9_0.c mmhub_client_ids_raven / _renoir). */
+enum vapu_mmhub_client { VAPU_MMHUB_CLIENT_MP1 = 0, VAPU_MMHUB_CLIENT_MP0 = 1 };
 
 struct vapu_requester {
   enum vapu_hub hub;
@@ -132,6 +137,15 @@ void vapu_kick(struct vapu *v); /* wakes the worker after a doorbell or register
 /* BAR0 (carve-out) and BAR2 (doorbells) memory, for the model's own blocks. */
 void *vapu_carveout(struct vapu *v, uint64_t *size);
 volatile uint32_t *vapu_doorbells(struct vapu *v, uint64_t *size);
+
+/* What the PSP loaded and which engines run, for tests. */
+struct vapu_firmware_state {
+  bool psp_ring_up, tmr_set;
+  uint32_t loaded_types;      /* bit n: LOAD_IP_FW of PSP firmware type n succeeded */
+  uint32_t psp_commands, psp_failed_commands;
+  bool mec1_running, rlc_running, sdma_powered, gfxoff_allowed;
+};
+void vapu_get_firmware_state(struct vapu *v, struct vapu_firmware_state *out);
 
 /* Statistics for tests. */
 struct vapu_stats {

@@ -14,6 +14,9 @@
  * NBIO 2.5.0): consistent with Linux, not copied from a silicon dump.
  * Shader arrays: one SE with one SH on all four; CUs per SH are the full
  * dies' (Raven/Picasso 11, Raven2 3, Renoir 8) from AMD's product data.
+ * GB_ADDR_CONFIG after the VBIOS: the golden values of Linux gfx_v9_0.c
+ * (RAVEN_GB_ADDR_CONFIG_GOLDEN, RAVEN2_GB_ADDR_CONFIG_GOLDEN, and
+ * golden_settings_gc_9_1_rn for Renoir, whose driver reads it back).
  * Errata: the system aperture's high bound on Raven2 and Renoir (Linux
  * gfxhub_v1_0.c / mmhub_v1_0.c work around it), Renoir's IH_CHICKEN gate
  * for bus addresses (Linux vega10_ih.c vega10_ih_irq_init). */
@@ -36,14 +39,14 @@ const struct vapu_chip_desc vapu_chips[VAPU_CHIP_COUNT] = {
         .name = "raven", .pci_device_id = 0x15dd, .pci_revision = 0xc4, .ati_rev_id = 0x1,
         .shader_engines = 1, .sh_per_se = 1, .cu_per_sh = 11,
         .max_waves_per_simd = 10, .lds_bytes = 65536, .max_scratch_slots_per_cu = 32,
-        .max_gfxclk_mhz = 1300, .smu_version = 0x001e4100, .sos_version = 0x000a0012,
+        .gb_addr_config = 0x24000042, .max_gfxclk_mhz = 1300, .smu_version = 0x001e4100, .sos_version = 0x000a0012,
         .ip_count = 12, .ips = {RAVEN_FAMILY_IPS(1, 0, 1, 0, 0, 0)},
     },
     [VAPU_PICASSO] = {
         .name = "picasso", .pci_device_id = 0x15d8, .pci_revision = 0xc1, .ati_rev_id = 0x1,
         .shader_engines = 1, .sh_per_se = 1, .cu_per_sh = 11,
         .max_waves_per_simd = 10, .lds_bytes = 65536, .max_scratch_slots_per_cu = 32,
-        .max_gfxclk_mhz = 1400, .smu_version = 0x00225000, .sos_version = 0x000a0017,
+        .gb_addr_config = 0x24000042, .max_gfxclk_mhz = 1400, .smu_version = 0x00225000, .sos_version = 0x000a0017,
         .ip_count = 12, .ips = {RAVEN_FAMILY_IPS(1, 0, 1, 0, 0, 0)},
     },
     [VAPU_RAVEN2] = {
@@ -51,7 +54,7 @@ const struct vapu_chip_desc vapu_chips[VAPU_CHIP_COUNT] = {
         .aperture_high_exclusive = true,
         .shader_engines = 1, .sh_per_se = 1, .cu_per_sh = 3,
         .max_waves_per_simd = 10, .lds_bytes = 65536, .max_scratch_slots_per_cu = 32,
-        .max_gfxclk_mhz = 1200, .smu_version = 0x00053a00, .sos_version = 0x000a0017,
+        .gb_addr_config = 0x26013041, .max_gfxclk_mhz = 1200, .smu_version = 0x00053a00, .sos_version = 0x000a0017,
         .ip_count = 12, .ips = {RAVEN_FAMILY_IPS(2, 2, 2, 1, 1, 1)},
     },
     [VAPU_RENOIR] = {
@@ -59,7 +62,7 @@ const struct vapu_chip_desc vapu_chips[VAPU_CHIP_COUNT] = {
         .discovery_table = true, .aperture_high_exclusive = true, .ih_needs_gpa_enable = true,
         .shader_engines = 1, .sh_per_se = 1, .cu_per_sh = 8,
         .max_waves_per_simd = 10, .lds_bytes = 65536, .max_scratch_slots_per_cu = 32,
-        .max_gfxclk_mhz = 1600, .smu_version = 0x00373400, .sos_version = 0x000c0021,
+        .gb_addr_config = 0x24000042, .max_gfxclk_mhz = 1600, .smu_version = 0x00373400, .sos_version = 0x000c0021,
         .ip_count = 11,
         .ips = {
             {HWID_GC, 0, 9, 3, 0, 3, {0x00002000, 0x0000A000, 0x02402C00}},

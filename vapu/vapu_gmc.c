@@ -264,6 +264,11 @@ static uint32_t walk(struct vapu *v, int hub, uint8_t vmid, uint64_t va, struct 
   return 0;
 }
 
+void vapu_gmc_frame_buffer(struct vapu *v, uint64_t *mc_base, uint64_t *size) {
+  *mc_base = FB_MC_BASE;
+  *size = v->carveout_bytes;
+}
+
 const char *vapu_gmc_context_problem(struct vapu *v, enum vapu_hub hub, unsigned vmid, uint64_t va,
                                      uint64_t size) {
   const struct vapu_hub_layout *l = hub_layouts + hub;

@@ -3,7 +3,8 @@
  * AQL queue to the command processor's engine when the driver sets
  * CP_HQD_ACTIVE, and takes it back on CP_HQD_DEQUEUE_REQUEST.
  *
- * The queue starts only when its registers are consistent: the MEC running,
+ * The queue starts only when its registers are consistent: the MEC with
+ * firmware and not halted,
  * an AQL queue with slot-based write pointers, a ring, read and write
  * pointer addresses, an EOP buffer, a VMID whose VM context has
  * a page table covering the ring, the doorbell enabled, 64-bit aligned and
@@ -85,7 +86,8 @@ static const char *problem(struct vapu *v, unsigned me, const struct vapu_hqd_ba
   r->aql = AQL_CONTROL0(b->reg[HQD_AQL_CONTROL]) != 0;
   r->sh_mem_bases = vapu_sh_mem_bases(v, r->vmid);
 
-  if (!vapu_mec_running(v, me)) return "the MEC is halted (CP_MEC_CNTL)";
+  if (!vapu_mec_has_firmware(v, me)) return "the PSP has loaded no MEC firmware with this ME's jump table";
+  if (!vapu_mec_unhalted(v, me)) return "the MEC is halted (CP_MEC_CNTL)";
   if (!r->aql) return "not an AQL queue (CP_HQD_AQL_CONTROL.CONTROL0 = 0)";
   if (PQ_SLOT_BASED_WPTR(pq) != 2) return "AQL write pointers must count 64-byte slots (CP_HQD_PQ_CONTROL.SLOT_BASED_WPTR != 2)";
   if (!r->ring_address) return "no ring (CP_HQD_PQ_BASE = 0)";

@@ -42,6 +42,7 @@ struct vapu_chip_desc {
   uint32_t shader_engines, sh_per_se, cu_per_sh;
   uint32_t max_waves_per_simd, lds_bytes, max_scratch_slots_per_cu;
   uint32_t max_gfxclk_mhz;
+  uint32_t gb_addr_config;    /* GB_ADDR_CONFIG as the VBIOS leaves it */
   uint32_t smu_version, sos_version;
   int ip_count;
   struct vapu_ip ips[VAPU_MAX_IPS];
@@ -109,8 +110,23 @@ struct vapu_hqd_bank {
 
 struct vapu_gfx {
   uint32_t gc_base;               /* dword index of GC segment 0 */
+  uint32_t rlc_cntl;              /* dword index of RLC_CNTL */
   uint32_t sh_mem_config[16], sh_mem_bases[16];
   struct vapu_hqd_bank hqd[VAPU_CP_MES][VAPU_CP_PIPES][VAPU_CP_QUEUES];
+};
+
+/* The PSP's secure OS state (vapu_psp.c). */
+struct vapu_psp_state {
+  struct vapu_lock lock;          /* command, command_pending: written by the driver's thread */
+  uint32_t command;
+  bool command_pending;
+  bool ring_up;
+  uint64_t ring_address;
+  uint32_t ring_bytes, rptr;      /* rptr in dwords */
+  uint8_t *tmr;                   /* host address of the TMR, NULL before SETUP_TMR */
+  uint64_t tmr_mc, tmr_size, tmr_used;
+  uint32_t loaded_types;          /* bit per PSP firmware type */
+  uint32_t commands, failed_commands;
 };
 
 struct vapu {
@@ -148,6 +164,8 @@ struct vapu {
   int service_count;
 
   struct vapu_gfx gfx;
+  struct vapu_psp_state psp;
+  bool sdma_powered, gfxoff_allowed;
   struct vapu_cp *cp;             /* the command processor's engine (vapu/cp*.c) */
 
   struct vapu_stats stats;
@@ -179,9 +197,27 @@ void vapu_hqd_init(struct vapu *v);
 /* The GRBM_GFX_CNTL selection (vapu_gfx.c). */
 struct vapu_grbm_select { uint32_t me, pipe, queue, vmid; };
 struct vapu_grbm_select vapu_grbm_selected(struct vapu *v);
-/* CP_MEC_CNTL lets ME `me` (1 or 2) run. */
+/* ME `me` (1 or 2) of the MEC: CP_MEC_CNTL lets it run; the PSP loaded
+ * its firmware; both (vapu_gfx.c). */
+bool vapu_mec_unhalted(struct vapu *v, unsigned me);
+bool vapu_mec_has_firmware(struct vapu *v, unsigned me);
 bool vapu_mec_running(struct vapu *v, unsigned me);
 uint32_t vapu_sh_mem_bases(struct vapu *v, unsigned vmid);
+/* The PSP (vapu_psp.c): ring and command processing on the worker. */
+void vapu_psp_init(struct vapu *v);
+bool vapu_psp_service(struct vapu *v);
+/* Every PSP firmware type in `types_mask` (bit per type) has been loaded. */
+bool vapu_psp_firmware_loaded(struct vapu *v, uint32_t types_mask);
+/* PSP firmware types (Linux psp_gfx_if.h enum psp_gfx_fw_type). */
+#define VAPU_FW_CP_MEC 4
+#define VAPU_FW_CP_MEC_ME1 5
+#define VAPU_FW_CP_MEC_ME2 6
+#define VAPU_FW_RLC_G 8
+#define VAPU_FW_SDMA0 9
+/* The frame buffer's MC range (MC_VM_FB_LOCATION as the BIOS set it). */
+void vapu_gmc_frame_buffer(struct vapu *v, uint64_t *mc_base, uint64_t *size);
+/* RLC_CNTL.RLC_ENABLE_F32 with RLC firmware loaded (vapu_gfx.c). */
+bool vapu_rlc_running(struct vapu *v);
 /* Why the hub's VM context `vmid` cannot translate [va, va + size), or NULL
  * if it can (enabled, valid page table base, range inside it). */
 const char *vapu_gmc_context_problem(struct vapu *v, enum vapu_hub hub, unsigned vmid, uint64_t va,

@@ -22,6 +22,9 @@
 #define SMU_MSG_TestMessage 0x1
 #define SMU_MSG_GetSmuVersion 0x2
 #define SMU_MSG_PowerUpGfx 0x6
+#define SMU_MSG_EnableGfxOff 0x7
+#define SMU_MSG_DisableGfxOff 0x8
+#define SMU_MSG_PowerDownSdma 0xD
 #define SMU_MSG_PowerUpSdma 0xE
 #define SMU_MSG_GetMaxGfxclkFrequency 0x2D
 #define SMU_RESULT_OK 0x1
@@ -45,16 +48,19 @@ void vapu_mp_init(struct vapu *v) {
   vapu_reg_set(v, vapu_reg_index(v, HWID_MP1, 0, MP1_SMN_C2PMSG_90), SMU_RESULT_OK);
   vapu_reg_hook(v, vapu_reg_index(v, HWID_MP1, 0, MP1_SMN_C2PMSG_66), NULL, smu_message_write,
                 NULL);
+  v->gfxoff_allowed = true; /* the SMU may power the graphics core down until told otherwise */
+  if (!v->config.faults.psp_dead) vapu_psp_init(v);
 }
 
 /* The SMU firmware: one message at a time, answer in the argument and
  * response registers. */
 bool vapu_mp_service(struct vapu *v, void *ctx) {
+  bool psp_busy = v->config.faults.psp_dead ? false : vapu_psp_service(v);
   vapu_lock(&v->smu_lock);
   uint32_t pending = v->smu_pending;
   v->smu_pending = 0;
   vapu_unlock(&v->smu_lock);
-  if (!pending || v->config.faults.smu_silent) return false;
+  if (!pending || v->config.faults.smu_silent) return psp_busy;
   uint32_t message = pending - 1;
   uint32_t arg_reg = vapu_reg_index(v, HWID_MP1, 0, MP1_SMN_C2PMSG_82);
   uint32_t response = SMU_RESULT_OK;
@@ -62,8 +68,12 @@ bool vapu_mp_service(struct vapu *v, void *ctx) {
     case SMU_MSG_TestMessage: vapu_reg_set(v, arg_reg, vapu_reg_get(v, arg_reg) + 1); break;
     case SMU_MSG_GetSmuVersion: vapu_reg_set(v, arg_reg, v->chip->smu_version); break;
     case SMU_MSG_GetMaxGfxclkFrequency: vapu_reg_set(v, arg_reg, v->chip->max_gfxclk_mhz); break;
-    case SMU_MSG_PowerUpGfx:
-    case SMU_MSG_PowerUpSdma: break;
+    case SMU_MSG_PowerUpGfx: break;
+    case SMU_MSG_EnableGfxOff: v->gfxoff_allowed = true; break;
+    case SMU_MSG_DisableGfxOff: v->gfxoff_allowed = false; break;
+    /* SDMA0 comes up only with firmware to run (loaded through the PSP). */
+    case SMU_MSG_PowerUpSdma: v->sdma_powered = vapu_psp_firmware_loaded(v, 1u << VAPU_FW_SDMA0); break;
+    case SMU_MSG_PowerDownSdma: v->sdma_powered = false; break;
     default: response = SMU_RESULT_UNKNOWN_CMD; break;
   }
   vapu_stat_add(&v->stats.smu_messages);

@@ -4,6 +4,7 @@
  * 3.0, 6.8.1: capability list from offset 0x34, MSI capability ID 5). */
 #define LOG_TAG "amdgpu"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "drivers/amdgpu/amdgpu_vapu.h"
@@ -85,10 +86,12 @@ struct vapu *amdgpu_vapu_of(struct amdgpu_device *dev) {
   return dev && dev->bus == &vapu_bus ? model(dev) : NULL;
 }
 
-int amdgpu_vapu_probe(const struct vapu_config *config, struct amdgpu_device **out) {
+int amdgpu_vapu_probe(const struct vapu_config *config, const char *firmware_dir,
+                      struct amdgpu_device **out) {
   *out = NULL;
   struct amdgpu_device *dev = calloc(1, sizeof *dev);
   if (!dev) return -ENOMEM;
+  if (firmware_dir) snprintf(dev->firmware_dir, sizeof dev->firmware_dir, "%s", firmware_dir);
   struct vapu_config c = *config;
   c.msi = amdgpu_vapu_msi_deliver;
   c.msi_ctx = dev;

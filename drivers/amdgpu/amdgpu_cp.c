@@ -5,7 +5,7 @@
  *   - the doorbell range the MEC answers to,
  *   - end-of-pipe and error interrupts of the MEC1 pipes,
  *   - COMPUTE_TMPRING_SIZE cleared (AQL queues carry their own, MQD),
- *   - MEC1/MEC2 out of halt.
+ *   - MEC1 out of halt (its firmware came through the PSP; MEC2 has none).
  * Sequences: Linux gfx_v9_0.c (gfx_v9_0_init_compute_vmid,
  * gfx_v9_0_kiq_init_register's doorbell range, gfx_v9_0_cp_compute_enable,
  * gfx_v9_0_set_compute_eop_interrupt_state), amdgpu_amdkfd_gfx_v9.c
@@ -61,7 +61,8 @@ int cp_init_hw(struct amdgpu_device *dev) {
   WREG(dev, IP_GC, 0, GC_CP_MEC_DOORBELL_RANGE_UPPER, (DOORBELL64_USERQUEUE_END * 2) << 2);
   WREG(dev, IP_GC, 0, GC_COMPUTE_TMPRING_SIZE, 0);
   set_pipe_interrupts(dev, true);
-  WREG(dev, IP_GC, 0, GC_CP_MEC_CNTL, 0); /* both MEs run */
+  /* ME1 runs the queues; ME2 has no firmware loaded and stays halted. */
+  WREG(dev, IP_GC, 0, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME2_HALT);
   log_info("MEC running: %d HQDs on ME%d, doorbells %u-%u, LDS aperture 0x%llx, scratch 0x%llx",
            AMDGPU_HQD_SLOTS, AMDGPU_HQD_ME, DOORBELL64_USERQUEUE_START, DOORBELL64_USERQUEUE_END,
            (unsigned long long)AMDGPU_LDS_APERTURE_BASE, (unsigned long long)AMDGPU_SCRATCH_APERTURE_BASE);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "drivers/amdgpu/amdgpu.h"
+#include "drivers/amdgpu/amdgpu_ucode.h"
 
 struct amdgpu_device;
 
@@ -113,6 +114,18 @@ struct amdgpu_queues {
   struct amdgpu_queue_errors by_vmid, by_slot;
 };
 
+/* The PSP's kernel-mode ring and what it needs (amdgpu_psp.c). */
+struct psp_rb_frame;
+struct psp_cmd_resp;
+struct amdgpu_psp {
+  struct psp_rb_frame *ring;   /* carve-out */
+  volatile uint32_t *fence;    /* carve-out */
+  struct psp_cmd_resp *cmd;    /* carve-out */
+  void *tmr;                   /* carve-out, PSP_TMR_BYTES */
+  uint32_t fence_value;
+  bool ring_up;
+};
+
 struct local_block { uint64_t offset, size; bool used; };
 #define AMDGPU_LOCAL_BLOCKS 256
 
@@ -136,7 +149,12 @@ struct amdgpu_device {
 
   struct amdgpu_gmc gmc;
   struct amdgpu_ih ih;
+  struct amdgpu_psp psp;
   struct amdgpu_queues queues;
+
+  /* Firmware files (amdgpu_firmware.c), by enum ucode_kind. */
+  char firmware_dir[64];
+  struct ucode_file firmware[3];
 
   struct local_block local[AMDGPU_LOCAL_BLOCKS];
   int local_count;
@@ -184,7 +202,16 @@ int ih_init_sw(struct amdgpu_device *dev);
 int ih_init_hw(struct amdgpu_device *dev);
 void ih_fini_hw(struct amdgpu_device *dev);
 void ih_fini_sw(struct amdgpu_device *dev);
-int gfx_init_hw(struct amdgpu_device *dev);
+int ucode_init_hw(struct amdgpu_device *dev);  /* reads and checks the firmware files */
+void ucode_fini_hw(struct amdgpu_device *dev);
+int psp_ring_init_hw(struct amdgpu_device *dev); /* ring, TMR, LOAD_IP_FW of every image */
+void psp_ring_fini_hw(struct amdgpu_device *dev);
+int sdma_init_hw(struct amdgpu_device *dev);   /* SDMA0 powered up by the SMU */
+void sdma_fini_hw(struct amdgpu_device *dev);
+int gfx_init_hw(struct amdgpu_device *dev);   /* golden settings, active CUs */
+void gfx_apply_golden_settings(struct amdgpu_device *dev);
+int rlc_init_hw(struct amdgpu_device *dev);    /* RLC started */
+void rlc_fini_hw(struct amdgpu_device *dev);
 int cp_init_hw(struct amdgpu_device *dev);   /* apertures, doorbell range, MEC interrupts and run */
 void cp_fini_hw(struct amdgpu_device *dev);  /* queues dequeued, MEC halted */
 
@@ -244,5 +271,9 @@ void amdgpu_ih_dispatch(struct amdgpu_device *dev, const uint32_t iv[8]);
 
 /* Local memory allocator reset (amdgpu_local.c). */
 void amdgpu_local_init(struct amdgpu_device *dev, uint64_t reserved_top_bytes);
+/* The MC (VMID 0) address of carve-out memory at CPU address p, and its
+ * system physical address. */
+uint64_t amdgpu_local_mc_address(const struct amdgpu_device *dev, const void *p);
+uint64_t amdgpu_local_physical_address(const struct amdgpu_device *dev, const void *p);
 
 #endif

@@ -20,7 +20,6 @@
 /* ATI revision strap before the IP bases are known: NBIO segment 2 is at
  * 0xd20 on every supported chip (vega10_ip_offset.h, renoir_ip_offset.h). */
 #define STRAP0_ABSOLUTE (0x0D20 + NBIO_RCC_DEV0_EPF0_STRAP0)
-#define LOCAL_RESERVED_TOP (1ull << 20) /* firmware area at the top of the carve-out */
 
 static struct amdgpu_device *devices[AMDGPU_MAX_DEVICES];
 static int device_count = -1; /* -1: amdgpu_init not run */
@@ -107,8 +106,11 @@ static void release_pci(struct amdgpu_device *dev) {
 /* ---- Bring-up ----
  * Software state of every block first, then the hardware in order: IP
  * bases (fixed table or discovery), the firmware that must already run
- * (PSP, SMU), the bus interface and HDP, the memory controller with its
- * page tables, the interrupt ring, the shader array configuration. */
+ * (PSP, SMU), the firmware files we hand the PSP, the bus interface and
+ * HDP, the memory controller with its page tables, the interrupt ring, the
+ * PSP's ring loading SDMA/MEC/RLC firmware into its TMR, SDMA power, the
+ * graphics core's settings, the RLC, the compute side of the CP.
+ * (Linux soc15 order for these APUs: common, gmc, ih, psp, smu, gfx, sdma.) */
 struct block {
   const char *name;
   int (*init_sw)(struct amdgpu_device *dev);
@@ -120,12 +122,16 @@ struct block {
 static const struct block blocks[] = {
     {"soc15", soc15_ip_init_sw, NULL, NULL, NULL},       /* where each IP's registers are */
     {"psp", NULL, psp_init_hw, NULL, NULL},              /* sOS alive (never loaded by us) */
-    {"smu", NULL, smu_init_hw, NULL, NULL},              /* SMU answers; version, clocks */
+    {"smu", NULL, smu_init_hw, NULL, NULL},              /* SMU answers; version, clocks; GFXOFF off */
+    {"ucode", NULL, ucode_init_hw, ucode_fini_hw, NULL}, /* firmware files read and checked */
     {"nbio", NULL, nbio_init_hw, nbio_fini_hw, NULL},    /* doorbell aperture, HDP */
     {"gmc", gmc_init_sw, gmc_init_hw, gmc_fini_hw, gmc_fini_sw}, /* apertures, VMIDs, TLBs */
     {"ih", ih_init_sw, ih_init_hw, ih_fini_hw, ih_fini_sw},      /* interrupt ring + MSI */
-    {"gfx", NULL, gfx_init_hw, NULL, NULL},              /* active CUs */
-    {"cp", NULL, cp_init_hw, cp_fini_hw, NULL},          /* apertures, doorbells, MEC running */
+    {"psp-ring", NULL, psp_ring_init_hw, psp_ring_fini_hw, NULL}, /* TMR, SDMA/MEC/RLC firmware */
+    {"sdma", NULL, sdma_init_hw, sdma_fini_hw, NULL},    /* SDMA0 powered up */
+    {"gfx", NULL, gfx_init_hw, NULL, NULL},              /* golden settings, active CUs */
+    {"rlc", NULL, rlc_init_hw, rlc_fini_hw, NULL},       /* RLC started */
+    {"cp", NULL, cp_init_hw, cp_fini_hw, NULL},          /* apertures, doorbells, MEC1 running */
 };
 #define BLOCK_COUNT ((int)(sizeof blocks / sizeof blocks[0]))
 
@@ -170,7 +176,6 @@ int amdgpu_device_bring_up(struct amdgpu_device *dev) {
     return r;
   }
   dev->blocks_up = BLOCK_COUNT;
-  amdgpu_local_init(dev, LOCAL_RESERVED_TOP);
   log_info("%s up in %llu ms", dev->chip->name, (unsigned long long)((plat_now_ns() - t0) / 1000000));
   return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "drivers/amdgpu/regs/gc_9_1.h"
+#include "drivers/amdgpu/regs/gc_9_1_cp.h"
 #include "lib/plat.h"
 
 #define GFX9_WAVES_PER_SIMD 10
@@ -23,6 +24,8 @@ static void select_se_sh(struct amdgpu_device *dev, uint32_t se, uint32_t sh, bo
 }
 
 int gfx_init_hw(struct amdgpu_device *dev) {
+  gfx_apply_golden_settings(dev);
+  log_info("golden settings applied, GB_ADDR_CONFIG 0x%08x", RREG(dev, IP_GC, 0, GC_GB_ADDR_CONFIG));
   if (!dev->chip->uses_discovery) { /* Renoir's came from the discovery GC table */
     dev->shader_engines = dev->chip->shader_engines;
     dev->sh_per_se = dev->chip->sh_per_se;

@@ -23,6 +23,7 @@
 #include "drivers/amdgpu/regs/nbio_7_0.h"
 #include "lib/plat.h"
 
+#define LOCAL_RESERVED_TOP (1ull << 20) /* firmware area at the top of the carve-out (discovery table) */
 #define GART_SIZE (32ull << 20)           /* VMID 0 range for driver structures */
 #define INVALIDATION_ENGINES 18
 #define FLUSH_ENGINE 17                   /* Linux gmc_v9_0: engine 17 for the driver's flushes */
@@ -136,6 +137,7 @@ int gmc_init_sw(struct amdgpu_device *dev) {
     log_error("no room for the GART below the frame buffer at 0x%llx", (unsigned long long)g->fb_start);
     return -EINVAL;
   }
+  amdgpu_local_init(dev, LOCAL_RESERVED_TOP);
   g->gart_table = plat_dma_alloc((g->gart_size >> GMC_PAGE_SHIFT) * 8, 4096);
   g->dummy_page = plat_dma_alloc(4096, 4096);
   if (!g->gart_table || !g->dummy_page) return -ENOMEM;

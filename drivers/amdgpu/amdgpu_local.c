@@ -18,6 +18,14 @@ void amdgpu_local_init(struct amdgpu_device *dev, uint64_t reserved_top_bytes) {
   dev->local_count = size ? 1 : 0;
 }
 
+uint64_t amdgpu_local_mc_address(const struct amdgpu_device *dev, const void *p) {
+  return dev->gmc.fb_start + ((uint64_t)(uintptr_t)p - dev->bar_address[0]);
+}
+
+uint64_t amdgpu_local_physical_address(const struct amdgpu_device *dev, const void *p) {
+  return dev->gmc.fb_physical + ((uint64_t)(uintptr_t)p - dev->bar_address[0]);
+}
+
 void *amdgpu_local_alloc(struct amdgpu_device *dev, size_t size, size_t align) {
   if (!dev || !size || (align & (align - 1))) return NULL;
   if (align < 4096) align = 4096;

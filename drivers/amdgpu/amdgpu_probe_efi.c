@@ -11,6 +11,7 @@
 #include "lib/plat.h"
 
 PLAT_OPTION(vapu, "vapu", "raven|picasso|raven2|renoir: add the virtual APU of that chip as a GPU");
+PLAT_OPTION(amdgpu_fw, "amdgpu_fw", "directory of the GPU firmware files on the ESP (default /amdgpu)");
 
 static struct pci_function *claimed[AMDGPU_MAX_DEVICES];
 static unsigned claimed_count;
@@ -63,7 +64,7 @@ static int bring_up_model(const char *name) {
   }
   struct vapu_config config = {.chip = (enum vapu_chip_id)chip};
   struct amdgpu_device *dev;
-  int r = amdgpu_vapu_probe(&config, &dev);
+  int r = amdgpu_vapu_probe(&config, NULL, &dev);
   if (!r) {
     r = amdgpu_device_register(dev);
     if (r) amdgpu_device_remove(dev);

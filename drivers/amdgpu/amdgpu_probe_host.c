@@ -16,7 +16,7 @@ int amdgpu_platform_probe(void) {
   }
   struct vapu_config config = {.chip = (enum vapu_chip_id)chip};
   struct amdgpu_device *dev;
-  int r = amdgpu_vapu_probe(&config, &dev);
+  int r = amdgpu_vapu_probe(&config, NULL, &dev);
   if (r) return r;
   r = amdgpu_device_register(dev);
   if (r) amdgpu_device_remove(dev);

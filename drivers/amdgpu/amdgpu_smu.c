@@ -52,8 +52,24 @@ int smu_init_hw(struct amdgpu_device *dev) {
   if (r) return r;
   r = smu_send_message(dev, PPSMC_MSG_GetMaxGfxclkFrequency, 0, &dev->max_gfxclk_mhz);
   if (r) return r;
-  log_info("SMU %u.%u firmware %u.%u.%u, max GFX clock %u MHz", dev->ip[IP_MP1].major,
+  /* GFXOFF powers the graphics core down when it looks idle; a compute
+   * queue the driver programs through registers must not find it off, so
+   * it stays disabled (Linux smu10_disable_gfx_off, amdgpu_gfx_off_ctrl). */
+  r = smu_send_message(dev, PPSMC_MSG_DisableGfxOff, 0, NULL);
+  if (r) return r;
+  log_info("SMU %u.%u firmware %u.%u.%u, max GFX clock %u MHz, GFXOFF disabled", dev->ip[IP_MP1].major,
            dev->ip[IP_MP1].minor, dev->smu_version >> 16, (dev->smu_version >> 8) & 0xff,
            dev->smu_version & 0xff, dev->max_gfxclk_mhz);
   return 0;
 }
+
+/* SDMA is power gated by default on these APUs (smu_v12_0_ppsmc.h); the
+ * SMU powers it up once its firmware is loaded (Linux sdma_v4_0_hw_init on
+ * an APU: amdgpu_dpm_set_powergating_by_smu -> PowerUpSdma). */
+int sdma_init_hw(struct amdgpu_device *dev) {
+  int r = smu_send_message(dev, PPSMC_MSG_PowerUpSdma, 0, NULL);
+  if (!r) log_info("SDMA0 powered up");
+  return r;
+}
+
+void sdma_fini_hw(struct amdgpu_device *dev) { smu_send_message(dev, PPSMC_MSG_PowerDownSdma, 0, NULL); }

@@ -11,9 +11,11 @@
 #include "vapu/vapu.h"
 
 /* Creates a model from `config` (its msi fields are set here), binds a
- * device to it and brings it up. On failure everything is released and
- * *out is NULL. */
-int amdgpu_vapu_probe(const struct vapu_config *config, struct amdgpu_device **out);
+ * device to it and brings it up with the firmware files of `firmware_dir`
+ * (NULL: the amdgpu_fw boot option, else /amdgpu). On failure everything
+ * is released and *out is NULL. */
+int amdgpu_vapu_probe(const struct vapu_config *config, const char *firmware_dir,
+                      struct amdgpu_device **out);
 struct vapu *amdgpu_vapu_of(struct amdgpu_device *dev);
 
 /* Stops a device and frees it (and its model). */

@@ -5,7 +5,9 @@ AMDGPU_PORTABLE_SRCS := drivers/amdgpu/amdgpu_chip.c drivers/amdgpu/amdgpu_reg.c
     drivers/amdgpu/amdgpu_smu.c drivers/amdgpu/amdgpu_nbio.c drivers/amdgpu/amdgpu_gmc.c \
     drivers/amdgpu/amdgpu_vm.c drivers/amdgpu/amdgpu_ih.c drivers/amdgpu/amdgpu_gfx.c \
     drivers/amdgpu/amdgpu_local.c drivers/amdgpu/amdgpu_device.c drivers/amdgpu/amdgpu_bus_vapu.c \
-    drivers/amdgpu/amdgpu_cp.c drivers/amdgpu/amdgpu_mqd.c drivers/amdgpu/amdgpu_queue.c
+    drivers/amdgpu/amdgpu_cp.c drivers/amdgpu/amdgpu_mqd.c drivers/amdgpu/amdgpu_queue.c \
+    drivers/amdgpu/amdgpu_ucode.c drivers/amdgpu/amdgpu_firmware.c drivers/amdgpu/amdgpu_golden.c \
+    drivers/amdgpu/amdgpu_rlc.c
 # The image gets the driver with its platform files: the PCI probe and the
 # vapu= option, the PCI binding, the RAM map from the firmware's memory
 # map, the model's MSI as an IPI.
@@ -31,3 +33,13 @@ suite-image-vapu-raven: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
 	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) \
 	    $(AMDGPU_IMAGE_LOG_CHECKS) \
 	    $(BUILD)/test.efi vapu=raven 'test=$(or $(TESTS),amdgpu_*$(comma)vapu_*$(comma)gpu_*)'
+
+# Synthetic firmware with the real header formats (never real firmware, never
+# committed): generated into the test ESP tree, where the image finds it under
+# \amdgpu\ and the host tests through HSAR_FILES (mk/test.mk).
+AMDGPU_TEST_FIRMWARE := $(BUILD)/test-esp/amdgpu/raven_mec.bin
+$(AMDGPU_TEST_FIRMWARE): tests/amdgpu/make_firmware.py
+	$(Q)python3 $< $(BUILD)/test-esp
+IMAGE_TEST_GEN_FILES += $(AMDGPU_TEST_FIRMWARE)
+TEST_BUILD_DEPS += $(AMDGPU_TEST_FIRMWARE)
+suite-host-unit suite-image-vapu-raven: $(AMDGPU_TEST_FIRMWARE)

@@ -15,7 +15,7 @@ static int probe(enum vapu_chip_id chip, const struct vapu_faults *faults, struc
   amdgpu_test_need_model();
   struct vapu_config config = {.chip = chip, .carveout_bytes = TEST_CARVEOUT};
   if (faults) config.faults = *faults;
-  return amdgpu_vapu_probe(&config, dev);
+  return amdgpu_vapu_probe(&config, NULL, dev);
 }
 
 /* Expected facts per chip: Linux amdgpu_drv.c IDs, LLVM AMDGPUUsage
@@ -82,7 +82,7 @@ TEST(amdgpu_harvested_cus_are_not_counted) {
   amdgpu_test_need_model();
   struct vapu_config config = {.chip = VAPU_RAVEN, .carveout_bytes = TEST_CARVEOUT, .inactive_cus = 0x0c0};
   struct amdgpu_device *dev;
-  ASSERT_EQ(amdgpu_vapu_probe(&config, &dev), 0);
+  ASSERT_EQ(amdgpu_vapu_probe(&config, NULL, &dev), 0);
   struct amdgpu_device_info info;
   ASSERT_EQ(amdgpu_device_query(dev, &info), 0);
   ASSERT_EQ(info.compute_units, 9);

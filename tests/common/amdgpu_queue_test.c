@@ -381,7 +381,7 @@ TEST(amdgpu_queue_destroy_times_out_when_the_mec_holds_on) {
   struct vapu_config config = {.chip = VAPU_RAVEN, .carveout_bytes = AMDGPU_TEST_CARVEOUT,
                                .faults.mec_ignores_dequeue = true};
   struct amdgpu_device *dev;
-  ASSERT_EQ(amdgpu_vapu_probe(&config, &dev), 0);
+  ASSERT_EQ(amdgpu_vapu_probe(&config, NULL, &dev), 0);
   struct amdgpu_test_queue t;
   ASSERT_EQ(amdgpu_test_queue_alloc(&t, 64), 0);
   int r;

@@ -25,7 +25,7 @@ struct amdgpu_device *amdgpu_test_bring_up(enum vapu_chip_id chip, struct amdgpu
   amdgpu_test_need_model();
   struct vapu_config config = {.chip = chip, .carveout_bytes = AMDGPU_TEST_CARVEOUT};
   struct amdgpu_device *dev = NULL;
-  if (amdgpu_vapu_probe(&config, &dev)) return NULL;
+  if (amdgpu_vapu_probe(&config, NULL, &dev)) return NULL;
   memset(log, 0, sizeof *log);
   amdgpu_set_fault_handler(dev, record_fault, log);
   return dev;

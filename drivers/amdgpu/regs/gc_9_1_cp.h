@@ -142,6 +142,7 @@
 /* ---- RLC (BASE_IDX 1) ---- */
 #define GC_RLC_CNTL                                    0x4c00
 #define RLC_CNTL__RLC_ENABLE_F32                       0x00000001u
+#define GC_RLC_CGCG_CGLS_CTRL                          0x4c49
 #define GC_RLC_CP_SCHEDULERS                           0x4caa
 
 /* ---- Doorbell layout of SOC15 chips: 64-bit doorbells, numbered

@@ -12,9 +12,10 @@
 /* MP0_SMN_C2PMSG_n is at 0x0040 + n. */
 #define MP0_SMN_C2PMSG_35   0x0063 /* bootloader command / ready bit 31 */
 #define MP0_SMN_C2PMSG_64   0x0080 /* ring command / response, ready bit 31 */
-#define MP0_SMN_C2PMSG_69   0x0085
-#define MP0_SMN_C2PMSG_70   0x0086
-#define MP0_SMN_C2PMSG_71   0x0087
+#define MP0_SMN_C2PMSG_67   0x0083 /* ring write pointer, dwords */
+#define MP0_SMN_C2PMSG_69   0x0085 /* ring address, low */
+#define MP0_SMN_C2PMSG_70   0x0086 /* ring address, high */
+#define MP0_SMN_C2PMSG_71   0x0087 /* ring size, bytes */
 #define MP0_SMN_C2PMSG_81   0x0091 /* sOS sign of life: non-zero once sOS runs */
 
 /* MP1_SMN_C2PMSG_n is at 0x0240 + n. */

@@ -9,6 +9,9 @@
 #define PPSMC_MSG_TestMessage      0x1
 #define PPSMC_MSG_GetSmuVersion    0x2
 #define PPSMC_MSG_PowerUpGfx       0x6
+#define PPSMC_MSG_EnableGfxOff     0x7
+#define PPSMC_MSG_DisableGfxOff    0x8
+#define PPSMC_MSG_PowerDownSdma    0xD
 #define PPSMC_MSG_PowerUpSdma      0xE
 #define PPSMC_MSG_GetMaxGfxclkFrequency 0x2D /* MHz in the argument register */
 
