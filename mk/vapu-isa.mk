@@ -94,6 +94,17 @@ bench-vapu-isa: $(BENCH_VAPU_ISA) $(KERNEL_CORPUS)
 	$(Q)$(BENCH_VAPU_ISA)
 bench: bench-vapu-isa
 
+# The instructions the interpreter implements, from its tables, as Markdown.
+VAPU_ISA_LIST := $(HOST_DIR)/bin/vapu-isa-list
+$(VAPU_ISA_LIST): $(call host_obj,$(VAPU_ISA_SRCS) $(LIB_SRCS) $(HOST_PLAT_SRCS) tests/vapu_isa/vapu_isa_list.c)
+	@mkdir -p $(dir $@)
+	@echo "LD      $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LDLIBS)
+
+.PHONY: vapu-isa-list
+vapu-isa-list: $(VAPU_ISA_LIST)
+	$(Q)$(VAPU_ISA_LIST)
+
 # The interpreter's lane loops are written for the vectoriser: -O3 turns it
 # on fully in the host builds (the image build sets its own flags).
 $(call host_obj,$(VAPU_ISA_SRCS)): HOST_OPT := -O3

@@ -158,9 +158,6 @@ static bool listed(const struct listing *l, size_t n, const char *prefix, const 
   return false;
 }
 
-extern const struct opinfo vop_cmp_ops[256], vop_int_ops[1024], vop_float_ops[1024],
-    vop_conv_ops[1024], vop_lane_ops[1024];
-
 TEST(vapu_isa_objdump_tables_complete) {
   size_t n;
   struct listing *l = read_listing(VAPU_ISA_BUILD_DIR "/vapu-isa/all_opcodes.o.dis", &n);

@@ -77,11 +77,6 @@ static bool decode_src(unsigned code, enum optype t, uint32_t literal, struct sr
   return false;
 }
 
-/* VALU opcode facts, from the per-file tables (VOP3 opcode space). */
-extern const struct opinfo vop_cmp_ops[256], vop_int_ops[1024], vop_float_ops[1024],
-    vop_conv_ops[1024], vop_lane_ops[1024];
-
-const struct opinfo *valu_opinfo(unsigned op);
 const struct opinfo *valu_opinfo(unsigned op) {
   if (op < 256) return vop_cmp_ops[op].name ? &vop_cmp_ops[op] : NULL;
   if (op >= 1024) return NULL;

@@ -306,12 +306,18 @@ bool decode_words(const uint32_t *words, unsigned avail, struct inst *out);
 /* LLVM-style mnemonic of a decoded instruction ("v_add_f32_e32", ...). */
 void inst_mnemonic(const struct inst *in, char *buf, unsigned len);
 
-/* Opcode tables (optab.c), indexed by the opcode in each encoding. VALU
- * encodings share the VOP3 opcode space (VOPC 0x000-0x0ff, VOP2 0x100-0x13f,
- * VOP1 0x140-0x1bf, VOP3-only 0x1c0-0x2ff). */
+/* Opcode tables, indexed by the opcode in each encoding, each next to the
+ * code it names (salu.c, smem.c, vop3p.c, ds.c, vmem.c). */
 extern const struct opinfo optab_sop2[64], optab_sopk[32], optab_sop1[64], optab_sopc[32],
-    optab_sopp[32], optab_smem[256], optab_valu[1024], optab_vop3p[128], optab_ds[256],
-    optab_flat[128], optab_mubuf[128];
+    optab_sopp[32], optab_smem[256], optab_vop3p[128], optab_ds[256], optab_flat[128],
+    optab_mubuf[128];
+/* The VALU encodings share the VOP3 opcode space (VOPC 0x000-0x0ff, VOP2
+ * 0x100-0x13f, VOP1 0x140-0x1bf, VOP3-only 0x1c0-0x3ff), split over the
+ * files by kind (vcmp.c, vint.c, vfloat.c, vconv.c, vlane.c); an opcode is
+ * in one of them. valu_opinfo (decode.c) finds it, NULL if none has it. */
+extern const struct opinfo vop_cmp_ops[256], vop_int_ops[1024], vop_float_ops[1024],
+    vop_conv_ops[1024], vop_lane_ops[1024];
+const struct opinfo *valu_opinfo(unsigned op);
 
 /* Atomic read-modify-write operations of DS and FLAT/GLOBAL/MUBUF (ds.c):
  * new value from old `t` and data `a` (and `b`: the second data operand of
