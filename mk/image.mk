@@ -119,7 +119,7 @@ QEMU_TIMEOUT ?= 120
 run: image
 	$(Q)qemu/boot.sh --smp $(QEMU_SMP) --timeout $(QEMU_TIMEOUT) \
 	    --log $(BUILD)/run/$(APP).serial.log --esp-from $(BUILD)/$(APP).img \
-	    $(BUILD)/$(APP).efi $(ARGS)
+	    $(foreach t,$(RUN_ESP_TREES),--tree $(t)) $(BUILD)/$(APP).efi $(ARGS)
 
 -include $(shell find $(EFI_DIR)/obj -name '*.d' 2>/dev/null)
 

@@ -36,10 +36,17 @@ suite-image-vapu-raven: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
 
 # Synthetic firmware with the real header formats (never real firmware, never
 # committed): generated into the test ESP tree, where the image finds it under
-# \amdgpu\ and the host tests through HSAR_FILES (mk/test.mk).
+# \amdgpu\ and the host tests through HSAR_FILES (mk/test.mk), with the
+# failure cases; and, without them, into the tree `make run` adds to a QEMU
+# boot's ESP copy (the virtual APU needs firmware as a board does).
 AMDGPU_TEST_FIRMWARE := $(BUILD)/test-esp/amdgpu/raven_mec.bin
 $(AMDGPU_TEST_FIRMWARE): tests/amdgpu/make_firmware.py
-	$(Q)python3 $< $(BUILD)/test-esp
+	$(Q)python3 $< --failure-cases $(BUILD)/test-esp
+AMDGPU_RUN_FIRMWARE := $(BUILD)/vapu-firmware/amdgpu/raven_mec.bin
+$(AMDGPU_RUN_FIRMWARE): tests/amdgpu/make_firmware.py
+	$(Q)python3 $< $(BUILD)/vapu-firmware
 IMAGE_TEST_GEN_FILES += $(AMDGPU_TEST_FIRMWARE)
 TEST_BUILD_DEPS += $(AMDGPU_TEST_FIRMWARE)
-suite-host-unit suite-image-vapu-raven: $(AMDGPU_TEST_FIRMWARE)
+RUN_ESP_TREES += $(BUILD)/vapu-firmware
+suite-host-unit suite-image-vapu-raven suite-gpu-chips: $(AMDGPU_TEST_FIRMWARE)
+run: $(AMDGPU_RUN_FIRMWARE)

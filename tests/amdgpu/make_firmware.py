@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""make_firmware.py OUT_DIR - synthetic GPU firmware files for the tests.
+"""make_firmware.py [--failure-cases] OUT_DIR - synthetic GPU firmware files
+for the tests and for QEMU runs of the virtual APU.
 
 Never real firmware: the payloads are a counter-based pattern. The files
 carry the real linux-firmware header formats (Linux amdgpu_ucode.h:
@@ -11,6 +12,7 @@ Writes, under OUT_DIR (the image captures only \amdgpu\, \data\ and
 \kernels\ of the ESP, so the failure cases are folders inside amdgpu/):
   amdgpu/<chip>_{mec,rlc,sdma}.bin     for raven, picasso, raven2, renoir
   amdgpu/raven_kicker_rlc.bin
+with --failure-cases also:
   amdgpu/missing/raven_{kicker_rlc,sdma}.bin  no MEC file: a missing-file test
   amdgpu/bad/raven_{mec,kicker_rlc,sdma}.bin  a MEC file with a bad header version
 """
@@ -83,9 +85,12 @@ def write(path, data):
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    failure_cases = "--failure-cases" in args
+    args = [a for a in args if a != "--failure-cases"]
+    if len(args) != 1:
         sys.exit(__doc__)
-    out = sys.argv[1]
+    out = args[0]
     for seed, chip in enumerate(CHIPS):
         write(os.path.join(out, "amdgpu", chip + "_mec.bin"), mec(seed))
         write(os.path.join(out, "amdgpu", chip + "_rlc.bin"), rlc(seed))
@@ -93,6 +98,8 @@ def main():
     # Raven with SMU firmware 0x41e2b or later takes the "kicker" RLC
     # (Linux gfx_v9_0_init_rlc_microcode); the model's Raven SMU is that new.
     write(os.path.join(out, "amdgpu", "raven_kicker_rlc.bin"), rlc(7))
+    if not failure_cases:
+        return
     write(os.path.join(out, "amdgpu", "missing", "raven_kicker_rlc.bin"), rlc(0))
     write(os.path.join(out, "amdgpu", "missing", "raven_sdma.bin"), sdma(0))
     write(os.path.join(out, "amdgpu", "bad", "raven_mec.bin"), mec(0, header_major=2))
