@@ -61,7 +61,10 @@ struct cpu_core {
 /* The kernel dispatch being shared between the agent's cores. `claim`
  * packs (generation << 32 | next work-group): a core that looked at an
  * older dispatch fails its compare-exchange instead of running a group of
- * the new one. */
+ * the new one. Once a dispatch is done its claim is parked at index
+ * CLAIM_EXHAUSTED (no dispatch has that many groups) before the fields are
+ * rewritten, so a late core never mistakes a new `total` for its own. The
+ * other fields are read only after a successful claim. */
 struct dispatch_job {
   _Atomic uint64_t claim;
   _Atomic uint64_t done;
@@ -69,9 +72,11 @@ struct dispatch_job {
   const hsa_cpu_kernel_descriptor_t *kernel;
   _Atomic uint32_t cu_mask[QUEUE_MAX_CU_MASK_WORDS]; /* copied: the queue may go first */
   uint32_t groups[3];
-  uint64_t total;
+  _Atomic uint64_t total; /* < 2^32: grids hold at most UINT32_MAX items */
   uint32_t group_segment_size;
 };
+
+#define CLAIM_EXHAUSTED 0xffffffffu
 
 struct cpu_agent {
   struct agent agent;
@@ -123,7 +128,9 @@ static void claim_and_run(struct cpu_core *core, struct dispatch_job *job, uint3
   uint64_t ran = 0;
   for (;;) {
     uint64_t c = atomic_load_explicit(&job->claim, memory_order_acquire);
-    if ((uint32_t)(c >> 32) != generation || (c & 0xffffffffu) >= job->total) break;
+    if ((uint32_t)(c >> 32) != generation ||
+        (c & 0xffffffffu) >= atomic_load_explicit(&job->total, memory_order_relaxed))
+      break;
     if (!atomic_compare_exchange_weak_explicit(&job->claim, &c, c + 1, memory_order_acq_rel,
                                                memory_order_acquire))
       continue;
@@ -177,10 +184,11 @@ static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
   job->groups[0] = (p->grid_size_x + p->workgroup_size_x - 1) / p->workgroup_size_x;
   job->groups[1] = (p->grid_size_y + p->workgroup_size_y - 1) / p->workgroup_size_y;
   job->groups[2] = (p->grid_size_z + p->workgroup_size_z - 1) / p->workgroup_size_z;
-  job->total = (uint64_t)job->groups[0] * job->groups[1] * job->groups[2];
+  uint64_t total = (uint64_t)job->groups[0] * job->groups[1] * job->groups[2];
+  atomic_store_explicit(&job->total, total, memory_order_relaxed);
   struct cpu_core *self = &ca->core[0];
-  if (job->total == 1 || ca->cores == 1) {
-    for (uint64_t g = 0; g < job->total; g++) run_group(self, job, g);
+  if (total == 1 || ca->cores == 1) {
+    for (uint64_t g = 0; g < total; g++) run_group(self, job, g);
     return HSA_STATUS_SUCCESS;
   }
   /* Publish: fields first, then the claim word of the new generation. */
@@ -190,7 +198,8 @@ static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
   atomic_store_explicit(&ca->job_generation, gen, memory_order_release);
   event_notify(&ca->job_event);
   claim_and_run(self, job, gen);
-  while (atomic_load_explicit(&job->done, memory_order_acquire) != job->total) plat_cpu_relax();
+  while (atomic_load_explicit(&job->done, memory_order_acquire) != total) plat_cpu_relax();
+  atomic_store_explicit(&job->claim, (uint64_t)gen << 32 | CLAIM_EXHAUSTED, memory_order_release);
   return HSA_STATUS_SUCCESS;
 }
 
