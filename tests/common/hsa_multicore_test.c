@@ -60,3 +60,45 @@ TEST(hsa_multicore_dispatch_spreads_groups_over_the_agents_cores) {
   HSA_ASSERT_OK(hsa_signal_destroy(done));
   HSA_ASSERT_OK(hsa_shut_down());
 }
+
+struct count_groups_args {
+  _Atomic uint32_t *hits; /* one counter per work-group of this dispatch */
+};
+
+HSA_CPU_KERNEL(multicore_count_groups, sizeof(struct count_groups_args)) {
+  const struct count_groups_args *a = hsa_dispatch->kernarg;
+  atomic_fetch_add(&a->hits[hsa_dispatch->workgroup_id[0]], 1);
+}
+
+#define BACK_TO_BACK 200
+#define GROUPS       16
+
+TEST(hsa_multicore_back_to_back_dispatches_run_each_group_once) {
+  HSA_ASSERT_OK(hsa_init());
+  hsa_agent_t agent;
+  hsa_test_cpu_agents(&agent, 1);
+  hsa_queue_t *q;
+  HSA_ASSERT_OK(hsa_queue_create(agent, 1024, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, 0, 0, &q));
+  static _Atomic uint32_t hits[BACK_TO_BACK][GROUPS];
+  static struct count_groups_args args[BACK_TO_BACK];
+  for (int d = 0; d < BACK_TO_BACK; d++) {
+    for (int g = 0; g < GROUPS; g++) atomic_store(&hits[d][g], 0);
+    args[d].hits = hits[d];
+  }
+  hsa_signal_t done;
+  HSA_ASSERT_OK(hsa_signal_create(BACK_TO_BACK, 0, NULL, &done));
+  /* Many short multi-group dispatches in a row: helpers that arrive late
+   * for one must not run a group of the next. */
+  const uint32_t grid[3] = {GROUPS, 1, 1}, wg[3] = {1, 1, 1};
+  for (int d = 0; d < BACK_TO_BACK; d++) {
+    hsa_kernel_dispatch_packet_t p = hsa_test_dispatch_packet(
+        &hsa_cpu_kernel_multicore_count_groups, 1, grid, wg, &args[d], done);
+    hsa_test_submit(q, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false));
+  }
+  ASSERT_EQ(hsa_test_wait_eq(done, 0), 0);
+  for (int d = 0; d < BACK_TO_BACK; d++)
+    for (int g = 0; g < GROUPS; g++) ASSERT_EQ(atomic_load(&hits[d][g]), 1);
+  HSA_ASSERT_OK(hsa_queue_destroy(q));
+  HSA_ASSERT_OK(hsa_signal_destroy(done));
+  HSA_ASSERT_OK(hsa_shut_down());
+}
