@@ -16,23 +16,28 @@ AMDGPU_SRCS      := $(AMDGPU_PORTABLE_SRCS) drivers/amdgpu/amdgpu_probe_efi.c \
 AMDGPU_HOST_SRCS := $(AMDGPU_PORTABLE_SRCS) drivers/amdgpu/amdgpu_ram_host.c \
     drivers/amdgpu/amdgpu_msi_host.c drivers/amdgpu/amdgpu_probe_host.c
 
-# The boot image with the virtual APU (issue 5's QEMU check): the driver's
-# tests and the GPU tests run on the model, which runs on a core of its own;
-# the boot log must show every block of the bring-up and the compute VMIDs'
-# page tables mapping the address space.
+# The boot image with the virtual APU (issue 5's QEMU check, issue 6's
+# "through the driver on every chip"): for each chip, a boot with
+# vapu=<chip> whose log must show every block of the bring-up, the compute
+# VMIDs' page tables mapping the address space and the MEC running; raven
+# runs all the driver's and model's tests, every chip the driver's init and
+# the GPU agent's tests (the runtime on the driver's queues).
+AMDGPU_IMAGE_CHIPS := raven picasso raven2 renoir
+AMDGPU_IMAGE_TESTS_raven := amdgpu_*,vapu_model_*,gpu_agent_*
+AMDGPU_IMAGE_TESTS_OTHER := amdgpu_init_*,amdgpu_firmware_reaches_*,gpu_agent_*
 AMDGPU_IMAGE_LOG_CHECKS := --expect-log 'soc15 init_sw done' --expect-log 'psp init_hw done' \
-    --expect-log 'smu init_hw done' --expect-log 'nbio init_hw done' --expect-log 'gmc init_sw done' \
-    --expect-log 'gmc init_hw done' --expect-log 'ih init_hw done' --expect-log 'gfx init_hw done' \
-    --expect-log 'cp init_hw done' --expect-log 'page-table pages map RAM at CPU addresses' \
-    --expect-log 'MEC running' --expect-log 'raven up in' 
-TEST_SUITES += image-vapu-raven
-.PHONY: suite-image-vapu-raven
-suite-image-vapu-raven: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
+    --expect-log 'smu init_hw done' --expect-log 'ucode init_hw done' --expect-log 'nbio init_hw done' \
+    --expect-log 'gmc init_sw done' --expect-log 'gmc init_hw done' --expect-log 'ih init_hw done' \
+    --expect-log 'psp-ring init_hw done' --expect-log 'sdma init_hw done' --expect-log 'gfx init_hw done' \
+    --expect-log 'rlc init_hw done' --expect-log 'cp init_hw done' \
+    --expect-log 'page-table pages map RAM at CPU addresses' --expect-log 'MEC running'
+TEST_SUITES += $(addprefix image-vapu-,$(AMDGPU_IMAGE_CHIPS))
+.PHONY: $(addprefix suite-image-vapu-,$(AMDGPU_IMAGE_CHIPS))
+$(addprefix suite-image-vapu-,$(AMDGPU_IMAGE_CHIPS)): suite-image-vapu-%: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
 	$(Q)qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp 4 --timeout $(IMAGE_TEST_TIMEOUT) \
-	    --log $(BUILD)/test-logs/image-vapu-raven.serial.log \
-	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) \
-	    $(AMDGPU_IMAGE_LOG_CHECKS) \
-	    $(BUILD)/test.efi vapu=raven 'test=$(or $(TESTS),amdgpu_*$(comma)vapu_*$(comma)gpu_*)'
+	    --log $(BUILD)/test-logs/image-vapu-$*.serial.log \
+	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) $(AMDGPU_IMAGE_LOG_CHECKS) --expect-log '$* up in' \
+	    $(BUILD)/test.efi vapu=$* 'test=$(or $(TESTS),$(or $(AMDGPU_IMAGE_TESTS_$*),$(AMDGPU_IMAGE_TESTS_OTHER)))'
 
 # Synthetic firmware with the real header formats (never real firmware, never
 # committed): generated into the test ESP tree, where the image finds it under
@@ -48,5 +53,5 @@ $(AMDGPU_RUN_FIRMWARE): tests/amdgpu/make_firmware.py
 IMAGE_TEST_GEN_FILES += $(AMDGPU_TEST_FIRMWARE)
 TEST_BUILD_DEPS += $(AMDGPU_TEST_FIRMWARE)
 RUN_ESP_TREES += $(BUILD)/vapu-firmware
-suite-host-unit suite-image-vapu-raven suite-gpu-chips: $(AMDGPU_TEST_FIRMWARE)
+suite-host-unit suite-gpu-chips $(addprefix suite-image-vapu-,$(AMDGPU_IMAGE_CHIPS)): $(AMDGPU_TEST_FIRMWARE)
 run: $(AMDGPU_RUN_FIRMWARE)
