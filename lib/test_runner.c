@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "lib/plat.h"
 
@@ -103,9 +104,28 @@ static __attribute__((noinline)) enum outcome run_one(const struct test_case *t)
   return running_outcome;
 }
 
+/* Tests run in the order of their source: by file name, then line. The
+ * compiler may emit a file's test records in any order (gcc reverses them). */
+static int compare_source_order(const void *a, const void *b) {
+  const struct test_case *ta = *(const struct test_case *const *)a;
+  const struct test_case *tb = *(const struct test_case *const *)b;
+  int by_file = strcmp(ta->file, tb->file);
+  return by_file ? by_file : (ta->line > tb->line) - (ta->line < tb->line);
+}
+
 int test_run(const char *pattern) {
   unsigned passed = 0, failed = 0, skipped = 0;
-  for (const struct test_case *t = __start_test_cases; t < __stop_test_cases; t++) {
+  size_t count = (size_t)(__stop_test_cases - __start_test_cases);
+  const struct test_case **order = malloc((count ? count : 1) * sizeof *order);
+  if (!order) {
+    printf("[FAIL] test_runner: out of memory for %zu tests\n", count);
+    return 1;
+  }
+  for (size_t i = 0; i < count; i++) order[i] = &__start_test_cases[i];
+  qsort(order, count, sizeof *order, compare_source_order);
+
+  for (size_t i = 0; i < count; i++) {
+    const struct test_case *t = order[i];
     if (!test_name_matches(pattern, t->name)) continue;
     uint64_t start = plat_now_ns();
     switch (run_one(t)) {
@@ -119,6 +139,7 @@ int test_run(const char *pattern) {
     }
     fflush(stdout);
   }
+  free(order);
   printf("%u passed, %u failed, %u skipped\n", passed, failed, skipped);
   fflush(stdout);
   return (int)failed;
