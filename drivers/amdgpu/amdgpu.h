@@ -219,6 +219,14 @@ int amdgpu_queue_get_info(const struct amdgpu_queue *q, struct amdgpu_queue_info
  * virtual APU's CP at once. */
 void amdgpu_queue_ring_doorbell(struct amdgpu_queue *q, uint64_t value);
 
+/* Gives the queue scratch for `bytes_per_lane` per work-item (0: none),
+ * replacing what it had: new backing memory, amd_queue_t's descriptor and
+ * sizes rewritten. Only while the CP does not dispatch from the queue:
+ * idle, or waiting after asking for scratch (ROCr's protocol: the queue's
+ * inactive signal holds 1 until the runtime stores 0). -EINVAL (too
+ * large), -ENOMEM (the old scratch is kept). */
+int amdgpu_queue_set_scratch(struct amdgpu_queue *q, uint32_t bytes_per_lane);
+
 /* Stops the queue's waves at once (dequeue with reset, bounded by
  * timeout_ns) and reports AMDGPU_QUEUE_ERROR_ABORTED with `status` to its
  * error callback. For a dispatch that overran its time limit. 0,

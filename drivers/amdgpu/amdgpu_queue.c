@@ -236,12 +236,23 @@ static void free_queue(struct amdgpu_queue *q) {
 
 /* Scratch for `lane_bytes` per work-item: every wave slot of every CU
  * (ROCr FillComputeTmpRingSize), described for the queue's dispatches in
- * amd_queue_t (V#, backing memory, COMPUTE_TMPRING_SIZE). */
+ * amd_queue_t (V#, backing memory, COMPUTE_TMPRING_SIZE). On failure the
+ * queue keeps what it had. */
 static int setup_scratch(struct amdgpu_queue *q, uint32_t lane_bytes, uint32_t *tmpring) {
   struct amdgpu_device *dev = q->dev;
   amd_queue_t *a = q->amd;
-  *tmpring = 0;
-  if (!lane_bytes) return 0;
+  *tmpring = a->compute_tmpring_size;
+  if (!lane_bytes) {
+    if (q->scratch) plat_dma_free(q->scratch, q->scratch_bytes);
+    q->scratch = NULL;
+    q->scratch_bytes = 0;
+    memset(a->scratch_resource_descriptor, 0, sizeof a->scratch_resource_descriptor);
+    a->scratch_backing_memory_location = 0;
+    a->scratch_backing_memory_byte_size = 0;
+    a->scratch_wave64_lane_byte_size = 0;
+    a->compute_tmpring_size = *tmpring = 0;
+    return 0;
+  }
   uint32_t wave_units = (lane_bytes * 64 + SCRATCH_WAVE_ALIGN - 1) / SCRATCH_WAVE_ALIGN;
   uint32_t waves = dev->active_cus * SCRATCH_SLOTS_PER_CU;
   if (wave_units > COMPUTE_TMPRING_SIZE__WAVESIZE_MASK >> COMPUTE_TMPRING_SIZE__WAVESIZE_SHIFT ||
@@ -251,14 +262,19 @@ static int setup_scratch(struct amdgpu_queue *q, uint32_t lane_bytes, uint32_t *
   }
   uint64_t bytes = (uint64_t)waves * wave_units * SCRATCH_WAVE_ALIGN;
   if (bytes > UINT32_MAX) return -EINVAL; /* NUM_RECORDS is 32 bits */
-  q->scratch = plat_dma_alloc(bytes, 4096);
-  if (!q->scratch) {
+  void *memory = plat_dma_alloc(bytes, 4096);
+  if (!memory) {
     log_error("no memory for %llu KiB of queue scratch", (unsigned long long)(bytes >> 10));
     return -ENOMEM;
   }
+  int r = amdgpu_map_system_range(dev, memory, bytes);
+  if (r) {
+    plat_dma_free(memory, bytes);
+    return r;
+  }
+  if (q->scratch) plat_dma_free(q->scratch, q->scratch_bytes);
+  q->scratch = memory;
   q->scratch_bytes = bytes;
-  int r = amdgpu_map_system_range(dev, q->scratch, bytes);
-  if (r) return r;
   uint64_t base = (uint64_t)(uintptr_t)q->scratch;
   a->scratch_resource_descriptor[0] = (uint32_t)base;
   a->scratch_resource_descriptor[1] = (uint32_t)(base >> 32) & 0xffff; /* STRIDE 0 */
@@ -432,6 +448,15 @@ int amdgpu_queue_get_info(const struct amdgpu_queue *q, struct amdgpu_queue_info
 void amdgpu_queue_ring_doorbell(struct amdgpu_queue *q, uint64_t value) {
   __atomic_store_n(q->doorbell, value, __ATOMIC_RELEASE);
   if (q->dev->bus->doorbell_written) q->dev->bus->doorbell_written(q->dev);
+}
+
+int amdgpu_queue_set_scratch(struct amdgpu_queue *q, uint32_t bytes_per_lane) {
+  if (!q) return -EINVAL;
+  uint32_t tmpring;
+  int r = setup_scratch(q, bytes_per_lane, &tmpring);
+  /* The MQD's copy too, for the next load of the HQD. */
+  if (!r) q->mqd[MQD_COMPUTE_TMPRING_SIZE] = tmpring;
+  return r;
 }
 
 int amdgpu_queue_abort(struct amdgpu_queue *q, hsa_status_t status, uint64_t timeout_ns) {

@@ -396,3 +396,41 @@ TEST(amdgpu_queue_destroy_times_out_when_the_mec_holds_on) {
   amdgpu_device_remove(dev); /* MEC halted, then the queue freed */
   amdgpu_test_queue_free(&t);
 }
+
+TEST(amdgpu_queue_scratch_can_be_replaced) {
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RENOIR, &log);
+  ASSERT_NOT_NULL(dev);
+  struct amdgpu_device_info dinfo;
+  ASSERT_EQ(amdgpu_device_query(dev, &dinfo), 0);
+  struct amdgpu_test_queue t;
+  ASSERT_EQ(amdgpu_test_queue_alloc(&t, 64), 0);
+  int r;
+  struct amdgpu_queue *q = create(dev, &t, NULL, 0, &r);
+  ASSERT_EQ(r, 0);
+  ASSERT_EQ_U(t.amd->scratch_backing_memory_byte_size, 0);
+  ASSERT_EQ_U(t.amd->compute_tmpring_size, 0);
+  /* ROCr's scratch request answered: 1 KiB per lane = 64 KiB per wave. */
+  ASSERT_EQ(amdgpu_queue_set_scratch(q, 1024), 0);
+  ASSERT_EQ(t.amd->scratch_wave64_lane_byte_size, 1024);
+  ASSERT_EQ_U(t.amd->compute_tmpring_size, 32 * dinfo.compute_units | 64u << 12);
+  ASSERT_EQ_U(t.amd->scratch_backing_memory_byte_size, 65536ull * 32 * dinfo.compute_units);
+  /* The queue's VMID reaches the last byte of it. */
+  struct amdgpu_queue_info info;
+  amdgpu_queue_get_info(q, &info);
+  struct vapu_requester wave = {VAPU_GFXHUB, (uint8_t)info.vmid, VAPU_CLIENT_TCP};
+  uint8_t byte = 0x5a;
+  ASSERT_EQ(vapu_gpu_write(amdgpu_vapu_of(dev), &wave, NULL,
+                           t.amd->scratch_backing_memory_location + t.amd->scratch_backing_memory_byte_size - 1,
+                           &byte, 1), 0);
+  /* Too much is refused and the old scratch stays. */
+  uint64_t before = t.amd->scratch_backing_memory_location;
+  ASSERT_EQ(amdgpu_queue_set_scratch(q, 1u << 20), -EINVAL);
+  ASSERT_EQ_U(t.amd->scratch_backing_memory_location, before);
+  ASSERT_EQ(amdgpu_queue_set_scratch(q, 0), 0);
+  ASSERT_EQ_U(t.amd->scratch_backing_memory_byte_size, 0);
+  ASSERT_EQ(amdgpu_queue_destroy(q, SECOND_NS), 0);
+  ASSERT_EQ(log.count, 0);
+  amdgpu_test_queue_free(&t);
+  amdgpu_device_remove(dev);
+}
