@@ -233,6 +233,16 @@ int amdgpu_queue_set_scratch(struct amdgpu_queue *q, uint32_t bytes_per_lane);
  * -EALREADY if the queue was already stopped, -ETIMEDOUT. */
 int amdgpu_queue_abort(struct amdgpu_queue *q, hsa_status_t status, uint64_t timeout_ns);
 
+/* Dispatch time limit of the queue (0: none; like Linux amdgpu's
+ * lockup_timeout for its own rings, here per queue). The driver has no
+ * timer of its own: the runtime calls amdgpu_queues_check_progress
+ * periodically (e.g. from its signal-wait or async thread), which aborts
+ * (as amdgpu_queue_abort with `status`) every queue whose read index has
+ * not moved for longer than its limit while packets wait. Returns how many
+ * it aborted. */
+void amdgpu_queue_set_time_limit(struct amdgpu_queue *q, uint64_t limit_ns);
+int amdgpu_queues_check_progress(struct amdgpu_device *dev, uint64_t now_ns, hsa_status_t status);
+
 /* Dequeues (drain: running work-groups finish, no new ones start; bounded
  * by timeout_ns) and frees the slot, the MQD, EOP buffer and scratch. On
  * -ETIMEDOUT the hardware still owns the queue: its slot and memory stay

@@ -60,6 +60,9 @@ struct amdgpu_queue {
   amdgpu_queue_error_fn error_fn;
   void *error_ctx;
   enum queue_state state;       /* under queues.lock */
+  /* Progress watch (amdgpu_queues_check_progress), under queues.lock. */
+  uint64_t time_limit_ns;
+  uint64_t last_read_index, last_progress_ns;
 };
 
 static uint32_t slot_pipe(uint32_t slot) { return slot / AMDGPU_HQD_QUEUES; }
@@ -459,14 +462,8 @@ int amdgpu_queue_set_scratch(struct amdgpu_queue *q, uint32_t bytes_per_lane) {
   return r;
 }
 
-int amdgpu_queue_abort(struct amdgpu_queue *q, hsa_status_t status, uint64_t timeout_ns) {
-  if (!q) return -EINVAL;
-  struct amdgpu_device *dev = q->dev;
-  lock(dev);
-  if (q->state != QUEUE_RUNNING) {
-    unlock(dev);
-    return -EALREADY;
-  }
+/* Stops a running queue's waves and reports ABORTED; caller holds the lock. */
+static int abort_locked(struct amdgpu_queue *q, hsa_status_t status, uint64_t timeout_ns) {
   int r = hqd_dequeue(q, CP_HQD_DEQUEUE_RESET_WAVES, timeout_ns);
   q->state = r ? QUEUE_LOST : QUEUE_STOPPED;
   log_error("queue ME%u pipe %u queue %u aborted (HSA status 0x%x)%s", AMDGPU_HQD_ME,
@@ -474,8 +471,51 @@ int amdgpu_queue_abort(struct amdgpu_queue *q, hsa_status_t status, uint64_t tim
             r ? ": the hardware did not let it go" : "");
   struct amdgpu_queue_error error = {.kind = AMDGPU_QUEUE_ERROR_ABORTED, .status = status};
   if (q->error_fn) q->error_fn(q->error_ctx, q, &error);
+  return r;
+}
+
+int amdgpu_queue_abort(struct amdgpu_queue *q, hsa_status_t status, uint64_t timeout_ns) {
+  if (!q) return -EINVAL;
+  struct amdgpu_device *dev = q->dev;
+  lock(dev);
+  int r = q->state == QUEUE_RUNNING ? abort_locked(q, status, timeout_ns) : -EALREADY;
   unlock(dev);
   return r;
+}
+
+void amdgpu_queue_set_time_limit(struct amdgpu_queue *q, uint64_t limit_ns) {
+  if (!q) return;
+  lock(q->dev);
+  q->time_limit_ns = limit_ns;
+  q->last_read_index = __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE);
+  q->last_progress_ns = plat_now_ns();
+  unlock(q->dev);
+}
+
+int amdgpu_queues_check_progress(struct amdgpu_device *dev, uint64_t now_ns, hsa_status_t status) {
+  if (!dev) return -EINVAL;
+  int aborted = 0;
+  lock(dev);
+  for (uint32_t slot = 0; slot < AMDGPU_HQD_SLOTS; slot++) {
+    struct amdgpu_queue *q = dev->queues.slot[slot];
+    if (!q || q->state != QUEUE_RUNNING || !q->time_limit_ns) continue;
+    uint64_t read = __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE);
+    uint64_t write = __atomic_load_n(&q->amd->write_dispatch_id, __ATOMIC_ACQUIRE);
+    if (read != q->last_read_index || read >= write) { /* moved, or nothing waits */
+      q->last_read_index = read;
+      q->last_progress_ns = now_ns;
+      continue;
+    }
+    if (now_ns - q->last_progress_ns <= q->time_limit_ns) continue;
+    log_error("queue ME%u pipe %u queue %u: packet %llu unfinished after %llu ms (limit %llu ms)",
+              AMDGPU_HQD_ME, slot_pipe(slot), slot_queue(slot), (unsigned long long)read,
+              (unsigned long long)((now_ns - q->last_progress_ns) / 1000000),
+              (unsigned long long)(q->time_limit_ns / 1000000));
+    abort_locked(q, status, ERROR_DEQUEUE_TIMEOUT_NS);
+    aborted++;
+  }
+  unlock(dev);
+  return aborted;
 }
 
 /* Takes q out of its slot; caller holds the lock. */

@@ -434,3 +434,57 @@ TEST(amdgpu_queue_scratch_can_be_replaced) {
   amdgpu_test_queue_free(&t);
   amdgpu_device_remove(dev);
 }
+
+TEST(amdgpu_queue_over_its_time_limit_is_aborted) {
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
+  ASSERT_NOT_NULL(dev);
+  struct amdgpu_test_queue ta, tb;
+  ASSERT_EQ(amdgpu_test_queue_alloc(&ta, 64), 0);
+  ASSERT_EQ(amdgpu_test_queue_alloc(&tb, 64), 0);
+  struct queue_errors ea = {0}, eb = {0};
+  int r;
+  struct amdgpu_queue *a = create(dev, &ta, &ea, 0, &r);
+  ASSERT_EQ(r, 0);
+  struct amdgpu_queue *b = create(dev, &tb, &eb, 0, &r);
+  ASSERT_EQ(r, 0);
+  amdgpu_queue_set_time_limit(a, 50000000);
+  amdgpu_queue_set_time_limit(b, 50000000);
+  /* Queue a waits on a barrier whose dependency never reaches 0. */
+  amd_signal_t *never = plat_dma_alloc(2 * sizeof *never, 64), *done = never + 1;
+  ASSERT_EQ(amdgpu_map_system_range(dev, never, 2 * sizeof *never), 0);
+  never->kind = AMD_SIGNAL_KIND_USER;
+  never->value = 1;
+  hsa_barrier_and_packet_t *p = ta.amd->hsa_queue.base_address;
+  memset((uint8_t *)p + 2, 0, sizeof *p - 2);
+  p->dep_signal[0].handle = (uint64_t)(uintptr_t)never;
+  done->kind = AMD_SIGNAL_KIND_USER;
+  done->value = 1;
+  p->completion_signal.handle = (uint64_t)(uintptr_t)done;
+  __atomic_store_n(&ta.amd->write_dispatch_id, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&p->header, (uint16_t)(HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE),
+                   __ATOMIC_RELEASE);
+  amdgpu_queue_ring_doorbell(a, 0);
+  /* Within the limit nothing happens; past it queue a is stopped and
+   * reported, queue b (idle) is left alone. */
+  uint64_t t0 = plat_now_ns();
+  ASSERT_EQ(amdgpu_queues_check_progress(dev, t0, HSA_STATUS_ERROR_EXCEPTION), 0);
+  ASSERT_EQ(amdgpu_queues_check_progress(dev, t0 + 20000000, HSA_STATUS_ERROR_EXCEPTION), 0);
+  ASSERT_EQ(ea.count, 0);
+  ASSERT_EQ(amdgpu_queues_check_progress(dev, t0 + 200000000, HSA_STATUS_ERROR_EXCEPTION), 1);
+  ASSERT_EQ(ea.count, 1);
+  ASSERT_EQ(ea.kind, AMDGPU_QUEUE_ERROR_ABORTED);
+  ASSERT_EQ(ea.status, HSA_STATUS_ERROR_EXCEPTION);
+  ASSERT_FALSE(hqd_running(dev, a));
+  ASSERT_EQ(done->value, 1); /* the barrier never completed */
+  ASSERT_TRUE(hqd_running(dev, b));
+  ASSERT_TRUE(run_barrier(&tb, b, done));
+  ASSERT_EQ(amdgpu_queues_check_progress(dev, t0 + 400000000, HSA_STATUS_ERROR_EXCEPTION), 0);
+  ASSERT_EQ(eb.count, 0);
+  ASSERT_EQ(amdgpu_queue_destroy(a, SECOND_NS), 0);
+  ASSERT_EQ(amdgpu_queue_destroy(b, SECOND_NS), 0);
+  plat_dma_free(never, 2 * sizeof *never);
+  amdgpu_test_queue_free(&ta);
+  amdgpu_test_queue_free(&tb);
+  amdgpu_device_remove(dev);
+}
