@@ -350,13 +350,11 @@ static bool retry_fault(struct vapu *v, const struct vapu_requester *rq, uint64_
   return true;
 }
 
-void *vapu_translate(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
-                     uint64_t va, unsigned access, size_t *contiguous) {
-  if (rq->vmid > 15 || (rq->hub != VAPU_GFXHUB && rq->hub != VAPU_MMHUB)) return NULL;
-  if (!vapu_pci_bus_master(v)) {
-    log_warn("GPU access to 0x%llx dropped: bus mastering is off", (unsigned long long)va);
-    return NULL;
-  }
+/* The translation of `va` (from the TLB or a walk that fills it): 0, or the
+ * fault status reason. Raises no fault (a retry fault, which the driver
+ * answers by mapping the page, may be posted for `access`). */
+static uint32_t lookup(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb, uint64_t va,
+                       unsigned access, struct translation *out) {
   struct vapu_tlb_entry *hit = tlb ? tlb_find(v, tlb, rq, va) : NULL;
   struct translation t;
   if (hit) {
@@ -385,15 +383,39 @@ void *vapu_translate(struct vapu *v, const struct vapu_requester *rq, struct vap
     } else {
       reason = rq->vmid == 0 ? aperture(v, hub, va, &t) : STATUS_MAPPING_ERROR;
     }
-    if (reason) {
-      raise_fault(v, rq, va, access, reason);
-      return NULL;
-    }
+    if (reason) return reason;
     if (tlb) {
       struct vapu_tlb_entry *e = &tlb->e[(va >> 12) % VAPU_TLB_ENTRIES];
       *e = (struct vapu_tlb_entry){t.va, t.pa, t.size, generation, rq->vmid, (uint8_t)hub,
                                    (uint8_t)t.allowed};
     }
+  }
+  *out = t;
+  return 0;
+}
+
+bool vapu_translate_probe(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
+                          uint64_t va, struct vapu_gmc_page *page) {
+  struct translation t;
+  if (rq->vmid > 15 || (rq->hub != VAPU_GFXHUB && rq->hub != VAPU_MMHUB) || !vapu_pci_bus_master(v) ||
+      lookup(v, rq, tlb, va, VAPU_GMC_READ, &t))
+    return false;
+  *page = (struct vapu_gmc_page){t.va, t.size, (uint8_t *)(uintptr_t)t.pa, t.allowed};
+  return true;
+}
+
+void *vapu_translate(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
+                     uint64_t va, unsigned access, size_t *contiguous) {
+  if (rq->vmid > 15 || (rq->hub != VAPU_GFXHUB && rq->hub != VAPU_MMHUB)) return NULL;
+  if (!vapu_pci_bus_master(v)) {
+    log_warn("GPU access to 0x%llx dropped: bus mastering is off", (unsigned long long)va);
+    return NULL;
+  }
+  struct translation t;
+  uint32_t reason = lookup(v, rq, tlb, va, access, &t);
+  if (reason) {
+    raise_fault(v, rq, va, access, reason);
+    return NULL;
   }
   unsigned denied = access & ~t.allowed;
   if (denied) {

@@ -5,6 +5,7 @@
 
 #include "drivers/amdgpu/amdgpu_vapu.h"
 #include "drivers/amdgpu/regs/gc_9_1.h"
+#include "lib/plat.h"
 #include "lib/test.h"
 #include "tests/common/amdgpu_test_util.h"
 
@@ -48,4 +49,27 @@ TEST(vapu_model_raven2_aperture_erratum) {
     ASSERT_EQ(r, chips[c] == VAPU_RAVEN2 ? -EFAULT : 0);
     amdgpu_device_remove(dev);
   }
+}
+
+TEST(vapu_model_translate_probe_raises_nothing) {
+  amdgpu_test_need_model();
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
+  ASSERT_NOT_NULL(dev);
+  struct vapu *v = amdgpu_vapu_of(dev);
+  uint8_t *page = plat_dma_alloc(8192, 4096);
+  ASSERT_NOT_NULL(page);
+  ASSERT_EQ(amdgpu_map_system_range(dev, page, 8192), 0);
+  struct vapu_requester rq = {VAPU_GFXHUB, 9, VAPU_CLIENT_TCP};
+  struct vapu_gmc_page p;
+  ASSERT_TRUE(vapu_translate_probe(v, &rq, NULL, (uint64_t)(uintptr_t)page + 4100, &p));
+  ASSERT_PTR_EQ(p.host + ((uint64_t)(uintptr_t)page + 4100 - p.va), page + 4100);
+  ASSERT_LE(p.va, (uint64_t)(uintptr_t)page + 4100);
+  ASSERT_TRUE(p.allowed & VAPU_GMC_WRITE);
+  /* Unmapped: false, and no fault reaches the driver. */
+  ASSERT_FALSE(vapu_translate_probe(v, &rq, NULL, 0x0000800012345000ull, &p));
+  plat_sleep_ns(20000000);
+  ASSERT_EQ(log.count, 0);
+  amdgpu_device_remove(dev);
+  plat_dma_free(page, 8192);
 }
