@@ -2,7 +2,8 @@
 # Debian has several (the unversioned ld.lld may be another LLVM or absent).
 BUILD        ?= build
 APP          ?= demo
-ARGS         ?=
+# QEMU has no AMD GPU: `make run` boots with the virtual APU standing in.
+ARGS         ?= vapu=raven
 NEWLIB_DIR   ?= $(BUILD)/newlib
 HOST_CC      ?= gcc
 FUZZ_CC      ?= clang-19

@@ -8,6 +8,26 @@ $(GPU_TEST_OBJS): HOST_CPPFLAGS += -DGPU_TEST_KERNELS_DIR='"$(abspath $(KERNELS_
 # In the image the corpus is on the boot file system, in \kernels.
 $(call efi_obj,$(GPU_TEST_SRCS)): EFI_EXTRA_CPPFLAGS += -DGPU_TEST_KERNELS_DIR='"/kernels"'
 
+# The corpus is built for gfx902 (mk/kernels.mk); Renoir's gfx90c gets the
+# smoke subset the chip suite dispatches.
+GPU_SMOKE_KERNELS := $(KERNELS_DIR)/gfx90c/vector_add.O2.v5.co
+$(eval $(call gpu_kernel_rule,tests/kernels/vector_add.cl,gfx90c,O2,5))
+TEST_BUILD_DEPS += $(GPU_SMOKE_KERNELS)
+
+# Every chip variant through the runtime: the GPU agent's tests and one
+# corpus kernel on picasso, raven2 and renoir (host-unit runs raven).
+GPU_CHIP_VARIANTS := picasso raven2 renoir
+GPU_CHIP_TESTS    := gpu_agent_*,gpu_corpus_vector_add
+TEST_SUITES += gpu-chips
+.PHONY: suite-gpu-chips
+suite-gpu-chips: $(HOST_UNIT_TESTS) $(GPU_SMOKE_KERNELS)
+	$(Q)fail=0; for chip in $(GPU_CHIP_VARIANTS); do \
+	  echo "== vapu=$$chip"; \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  HSAR_FILES=$(abspath $(BUILD)/test-esp) HSAR_OPTIONS="vapu=$$chip" \
+	    $(HOST_UNIT_TESTS) '$(or $(TESTS),$(GPU_CHIP_TESTS))' || fail=1; \
+	done; exit $$fail
+
 # The apps' GPU kernels: apps/<app>/*.cl built for every GPU target the
 # image drives (code object v5, -O2) into
 #   $(APP_KERNELS_DIR)/<app>/<mcpu>/<name>.co
@@ -31,3 +51,45 @@ $(foreach app,$(IMAGE_APPS),$(foreach src,$(wildcard apps/$(app)/*.cl),$(foreach
 .PHONY: app-kernels
 app-kernels: $(foreach app,$(IMAGE_APPS),$(APP_KERNELS_$(app)))
 host: app-kernels
+
+# The corpus on the GPU agent in the boot image: QEMU with the virtual APU
+# on a core of its own (vapu=raven), the code objects on the ESP in
+# \kernels. Under emulation the interpreter is slow, so the image runs one
+# variant of every kernel (gpu_corpus=smoke, the image's default; the whole
+# corpus takes about 6 minutes: GPU_IMAGE_ARGS=gpu_corpus=full).
+GPU_IMAGE_TIMEOUT ?= 600
+GPU_IMAGE_ARGS    ?=
+TEST_SUITES += image-gpu-corpus
+.PHONY: suite-image-gpu-corpus
+suite-image-gpu-corpus: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES) $(KERNEL_CORPUS)
+	$(Q)qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp 4 --timeout $(GPU_IMAGE_TIMEOUT) \
+	    --log $(BUILD)/test-logs/image-gpu-corpus.serial.log \
+	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) --add kernels=$(KERNELS_DIR) \
+	    $(BUILD)/test.efi vapu=raven $(GPU_IMAGE_ARGS) 'test=$(or $(TESTS),gpu_corpus_*)'
+
+# The demo (`make run`'s app) as a test: on the host against the host
+# library, and booted in QEMU with the virtual APU. Each passes when every
+# result matched (exit status 0, "all results match").
+DEMO_HOST := $(HOST_DIR)/bin/demo
+# $(call gpu_test_selected,name): a shell condition, true unless TESTS names
+# other tests only.
+gpu_test_selected = { run=$(if $(TESTS),0,1); for p in $(subst $(comma), ,$(TESTS)); do \
+    case $(1) in $$p) run=1 ;; esac; done; [ $$run = 1 ]; }
+TEST_SUITES += demo-host image-demo
+TEST_BUILD_DEPS += $(DEMO_HOST) $(APP_KERNELS_demo) $(BUILD)/demo.efi $(BUILD)/demo.img
+.PHONY: suite-demo-host suite-image-demo
+suite-demo-host: $(DEMO_HOST) $(APP_KERNELS_demo) $(AMDGPU_TEST_FIRMWARE)
+	$(Q)$(call gpu_test_selected,demo_host_gpu_and_cpu_results_match) || { echo "no test of this suite matches TESTS"; exit 0; }; \
+	mkdir -p $(BUILD)/test-logs; \
+	if HSAR_FILES=$(abspath $(BUILD)/test-esp) $(DEMO_HOST) $(APP_KERNELS_DIR)/demo \
+	    > $(BUILD)/test-logs/demo-host.out 2>&1 && grep -q 'all results match' $(BUILD)/test-logs/demo-host.out; \
+	then echo "[PASS] demo_host_gpu_and_cpu_results_match"; \
+	else cat $(BUILD)/test-logs/demo-host.out; echo "[FAIL] demo_host_gpu_and_cpu_results_match"; exit 1; fi
+suite-image-demo: $(BUILD)/demo.efi $(BUILD)/demo.img $(AMDGPU_RUN_FIRMWARE)
+	$(Q)$(call gpu_test_selected,image_demo_gpu_and_cpu_results_match) || { echo "no test of this suite matches TESTS"; exit 0; }; \
+	if qemu/boot.sh --quiet --smp 4 --timeout $(GPU_IMAGE_TIMEOUT) --expect-status 0 \
+	    --expect-log 'demo: all results match' --log $(BUILD)/test-logs/image-demo.serial.log \
+	    --esp-from $(BUILD)/demo.img $(foreach t,$(RUN_ESP_TREES),--tree $(t)) $(BUILD)/demo.efi vapu=raven; \
+	then echo "[PASS] image_demo_gpu_and_cpu_results_match"; \
+	else echo "[FAIL] image_demo_gpu_and_cpu_results_match"; exit 1; fi
+

@@ -35,7 +35,7 @@ void *rig_alloc(struct rig *r, size_t size) {
 bool rig_up(struct rig *r, enum vapu_chip_id chip) {
   memset(r, 0, sizeof *r);
   struct vapu_config config = {.chip = chip, .carveout_bytes = 32ull << 20};
-  if (amdgpu_vapu_probe(&config, &r->dev)) return false;
+  if (amdgpu_vapu_probe(&config, NULL, &r->dev)) return false; /* firmware from /amdgpu */
   r->v = amdgpu_vapu_of(r->dev);
   amdgpu_set_eop_handler(r->dev, on_eop, r);
   amdgpu_set_fault_handler(r->dev, on_fault, r);
