@@ -14,6 +14,16 @@ GPU_SMOKE_KERNELS := $(KERNELS_DIR)/gfx90c/vector_add.O2.v5.co
 $(eval $(call gpu_kernel_rule,tests/kernels/vector_add.cl,gfx90c,O2,5))
 TEST_BUILD_DEPS += $(GPU_SMOKE_KERNELS)
 
+# Kernels that stop their queue (tests/data/gpu/*.cl), next to the corpus
+# so that the image finds them in \kernels too.
+GPU_FAULT_KERNELS := $(KERNELS_DIR)/gpu-faults/gfx902/faults.co
+$(GPU_FAULT_KERNELS): tests/data/gpu/faults.cl | deps
+	@mkdir -p $(dir $@)
+	@echo "GPUCC   $@"
+	$(Q)$(GPU_CC) $(GPU_CFLAGS) $(GPU_CFLAGS_cl) -mcpu=gfx902 -mcode-object-version=5 -O2 -c $< -o $@.o
+	$(Q)$(GPU_LD) -shared $@.o -o $@ && rm -f $@.o
+TEST_BUILD_DEPS += $(GPU_FAULT_KERNELS)
+
 # Every chip variant through the runtime: the GPU agent's tests and one
 # corpus kernel on picasso, raven2 and renoir (host-unit runs raven).
 GPU_CHIP_VARIANTS := picasso raven2 renoir
@@ -61,11 +71,11 @@ GPU_IMAGE_TIMEOUT ?= 600
 GPU_IMAGE_ARGS    ?=
 TEST_SUITES += image-gpu-corpus
 .PHONY: suite-image-gpu-corpus
-suite-image-gpu-corpus: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES) $(KERNEL_CORPUS)
+suite-image-gpu-corpus: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES) $(KERNEL_CORPUS) $(GPU_FAULT_KERNELS)
 	$(Q)qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp 4 --timeout $(GPU_IMAGE_TIMEOUT) \
 	    --log $(BUILD)/test-logs/image-gpu-corpus.serial.log \
 	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) --add kernels=$(KERNELS_DIR) \
-	    $(BUILD)/test.efi vapu=raven $(GPU_IMAGE_ARGS) 'test=$(or $(TESTS),gpu_corpus_*)'
+	    $(BUILD)/test.efi vapu=raven $(GPU_IMAGE_ARGS) 'test=$(or $(TESTS),gpu_corpus_*$(comma)gpu_fault_*)'
 
 # The demo (`make run`'s app) as a test: on the host against the host
 # library, and booted in QEMU with the virtual APU. Each passes when every

@@ -21,13 +21,11 @@ struct cp_mem {
   struct vapu *v;
   struct vapu_requester rq;
   struct vapu_tlb tlb;
-  uint64_t raised_fault_page; /* page of the last fault the GMC raised + 1, 0: none */
 };
 
 void cp_mem_init(struct cp_mem *m, struct vapu *v, uint8_t vmid);
-/* After the interpreter stopped on a memory fault at `va`: makes sure the
- * GMC has raised it for the access the shader made (a permission the page
- * lacks is found by the interpreter, not by the translation). */
+/* After the interpreter stopped on a memory fault at `va`: the GMC raises
+ * it for the access the shader made (translations only probe). */
 void cp_mem_raise_fault(struct cp_mem *m, uint64_t va, uint32_t access);
 
 /* Where a queue is in its packet stream. */

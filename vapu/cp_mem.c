@@ -7,10 +7,10 @@
  *
  * The interpreter asks for a page without saying which access it is about
  * to make and checks the page's permissions itself. So a page is looked up
- * for reading (what every mapped page of a compute VMID allows), its real
- * permissions come from the GMC's translation, and when the interpreter
- * then stops on a permission it lacked, cp_mem_raise_fault replays that
- * access through the GMC so the fault is raised with its real kind.
+ * without raising anything (vapu_translate_probe), and when the interpreter
+ * then stops on a fault, cp_mem_raise_fault replays the access it made
+ * through the GMC, which raises the fault with its real kind (read, write,
+ * execute) and address.
  */
 #include <string.h>
 
@@ -18,31 +18,14 @@
 
 static bool translate(void *ctx, uint64_t va, struct vapu_page *page) {
   struct cp_mem *m = ctx;
-  size_t run;
-  uint8_t *host = vapu_translate(m->v, &m->rq, &m->tlb, va, VAPU_GMC_READ, &run);
-  if (!host) {
-    m->raised_fault_page = (va >> 12) + 1;
-    return false;
-  }
-  /* The translation the GMC just used (or reused) is in our TLB: its
-   * fragment bounds and permissions describe the page. */
-  for (int i = 0; i < VAPU_TLB_ENTRIES; i++) {
-    const struct vapu_tlb_entry *e = &m->tlb.e[i];
-    if (e->size && e->vmid == m->rq.vmid && e->hub == m->rq.hub && va - e->va < e->size) {
-      page->va = e->va;
-      page->size = e->size;
-      page->host = host - (va - e->va);
-      page->allowed = (e->access & VAPU_GMC_READ ? VAPU_ACCESS_READ : 0) |
-                      (e->access & VAPU_GMC_WRITE ? VAPU_ACCESS_WRITE : 0) |
-                      (e->access & VAPU_GMC_EXECUTE ? VAPU_ACCESS_EXEC : 0);
-      return true;
-    }
-  }
-  /* Not cached (cannot happen with a TLB given): the byte run only. */
-  page->va = va;
-  page->size = run;
-  page->host = host;
-  page->allowed = VAPU_ACCESS_READ;
+  struct vapu_gmc_page p;
+  if (!vapu_translate_probe(m->v, &m->rq, &m->tlb, va, &p)) return false;
+  page->va = p.va;
+  page->size = p.size;
+  page->host = p.host; /* of p.va, the fragment's start */
+  page->allowed = (p.allowed & VAPU_GMC_READ ? VAPU_ACCESS_READ : 0) |
+                  (p.allowed & VAPU_GMC_WRITE ? VAPU_ACCESS_WRITE : 0) |
+                  (p.allowed & VAPU_GMC_EXECUTE ? VAPU_ACCESS_EXEC : 0);
   return true;
 }
 
@@ -55,11 +38,11 @@ void cp_mem_init(struct cp_mem *m, struct vapu *v, uint8_t vmid) {
 }
 
 void cp_mem_raise_fault(struct cp_mem *m, uint64_t va, uint32_t access) {
-  if (m->raised_fault_page == (va >> 12) + 1) return; /* the walk already raised it */
   unsigned kind = (access & VAPU_ACCESS_WRITE ? VAPU_GMC_WRITE : 0) |
                   (access & VAPU_ACCESS_READ ? VAPU_GMC_READ : 0) |
                   (access & VAPU_ACCESS_EXEC ? VAPU_GMC_EXECUTE : 0);
   size_t run;
-  if (vapu_translate(m->v, &m->rq, &m->tlb, va, kind ? kind : VAPU_GMC_READ, &run)) return;
-  m->raised_fault_page = (va >> 12) + 1;
+  /* Succeeds only if the page became valid meanwhile: then there is no
+   * fault left to raise. */
+  vapu_translate(m->v, &m->rq, &m->tlb, va, kind ? kind : VAPU_GMC_READ, &run);
 }

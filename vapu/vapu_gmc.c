@@ -82,7 +82,6 @@ static const struct vapu_hub_layout hub_layouts[2] = {
  * retry 0x80 (Linux gmc_v9_0.c gmc_v9_0_process_interrupt). */
 #define IV_FAULT_WRITE 0x20u
 #define IV_FAULT_RETRY 0x80u
-#define RETRY_ATTEMPTS 3
 #define RETRY_WAIT_NS 500000000ull /* the driver's answer to a retry fault; then it is a fault */
 #define IH_CLIENT_UTCL2 0x1b
 
@@ -371,12 +370,11 @@ static uint32_t lookup(struct vapu *v, const struct vapu_requester *rq, struct v
     } else if (hub_reg(v, hub, l->ctx0_cntl + rq->vmid) & CTX_ENABLE) {
       reason = walk(v, hub, rq->vmid, va, &t);
       if (reason == STATUS_MAPPING_ERROR && rq->vmid == 0) reason = aperture(v, hub, va, &t);
-      /* An invalid PDE or PTE in a context that retries: ask the driver. */
-      for (int attempt = 0; attempt < RETRY_ATTEMPTS && rq->vmid != 0 &&
-                            (reason == STATUS_PERM_VALID || reason == STATUS_WALKER_PDE) &&
-                            (hub_reg(v, hub, l->ctx0_cntl + rq->vmid) & CTX_RETRY_FAULT) &&
-                            retry_fault(v, rq, va, access, generation);
-           attempt++) {
+      /* An invalid PDE or PTE in a context that retries: ask the driver,
+       * once (a second failure is its answer: nothing to map there). */
+      if (rq->vmid != 0 && (reason == STATUS_PERM_VALID || reason == STATUS_WALKER_PDE) &&
+          (hub_reg(v, hub, l->ctx0_cntl + rq->vmid) & CTX_RETRY_FAULT) &&
+          retry_fault(v, rq, va, access, generation)) {
         generation = __atomic_load_n(&v->hubs[hub].tlb_generation[rq->vmid], __ATOMIC_ACQUIRE);
         reason = walk(v, hub, rq->vmid, va, &t);
       }

@@ -1,0 +1,123 @@
+/* A kernel that stops on the GPU stops its queue only: the queue's error
+ * callback gets the matching HSA status (through queue_inactive_signal or
+ * the driver's fault path), its completion signal is never decremented,
+ * and another queue keeps running packets. Kernels: tests/data/gpu/faults.cl. */
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+#include <hsa/hsa_kernarg_hidden.h>
+
+#include "lib/plat.h"
+#include "lib/test.h"
+#include "tests/common/gpu_test_util.h"
+#include "tests/common/hsa_test_util.h"
+
+#define ERROR_WAIT_NS 60000000000ull
+#define UNMAPPED_ADDRESS 0x0000700000000000ull /* no memory of the host process or the image */
+
+static void run_faulting_kernel(const char *kernel, void *out, hsa_status_t want) {
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  hsa_agent_t gpu = gpu_test_agent();
+  char path[256];
+  snprintf(path, sizeof path, "%s/gpu-faults/gfx902/faults.co", GPU_TEST_KERNELS_DIR);
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) test_fail(__FILE__, __LINE__, "cannot open %s (make test builds it)", path);
+  hsa_code_object_reader_t reader;
+  ASSERT_EQ(hsa_code_object_reader_create_from_file(fd, &reader), HSA_STATUS_SUCCESS);
+  close(fd);
+  hsa_executable_t exec;
+  ASSERT_EQ(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exec),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_load_agent_code_object(exec, gpu, reader, NULL, NULL), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_freeze(exec, NULL), HSA_STATUS_SUCCESS);
+  char name[64];
+  snprintf(name, sizeof name, "%s.kd", kernel);
+  hsa_executable_symbol_t sym;
+  ASSERT_EQ(hsa_executable_get_symbol_by_name(exec, name, &gpu, &sym), HSA_STATUS_SUCCESS);
+  uint64_t object;
+  uint32_t kernarg_size, group_size;
+  ASSERT_EQ(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &group_size),
+            HSA_STATUS_SUCCESS);
+
+  struct hsa_test_queue_error err = {0}, good_err = {0};
+  hsa_queue_t *bad, *good;
+  ASSERT_EQ(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, hsa_test_queue_error_callback, &err, UINT32_MAX,
+                             UINT32_MAX, &bad),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, hsa_test_queue_error_callback, &good_err,
+                             UINT32_MAX, UINT32_MAX, &good),
+            HSA_STATUS_SUCCESS);
+  hsa_amd_memory_pool_t pool = hsa_test_kernarg_pool(gpu);
+  void *kernarg;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, kernarg_size, 0, &kernarg), HSA_STATUS_SUCCESS);
+  memset(kernarg, 0, kernarg_size);
+  memcpy(kernarg, &out, sizeof out);
+  hsa_signal_t done, ok;
+  ASSERT_EQ(hsa_signal_create(1, 0, NULL, &done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, NULL, &ok), HSA_STATUS_SUCCESS);
+  hsa_kernel_dispatch_packet_t p;
+  memset(&p, 0, sizeof p);
+  p.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+  p.workgroup_size_x = 128;
+  p.workgroup_size_y = p.workgroup_size_z = 1;
+  p.grid_size_x = 256;
+  p.grid_size_y = p.grid_size_z = 1;
+  p.group_segment_size = group_size;
+  p.kernel_object = object;
+  p.kernarg_address = kernarg;
+  p.completion_signal = done;
+  ASSERT_EQ(hsa_kernarg_fill_hidden(&p, bad, kernarg, kernarg_size), HSA_STATUS_SUCCESS);
+  hsa_test_submit(bad, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true));
+
+  uint64_t until = plat_now_ns() + ERROR_WAIT_NS;
+  while (atomic_load(&err.calls) == 0) {
+    if (plat_now_ns() > until) test_fail(__FILE__, __LINE__, "%s: no queue error reported", kernel);
+    plat_sleep_ns(1000000);
+  }
+  if (atomic_load(&err.status) != (int)want)
+    test_fail(__FILE__, __LINE__, "%s: queue error 0x%x, want 0x%x", kernel, atomic_load(&err.status), want);
+  /* The dispatch never completes; the other queue goes on. */
+  hsa_barrier_and_packet_t b;
+  memset(&b, 0, sizeof b);
+  b.completion_signal = ok;
+  hsa_test_submit(good, &b, hsa_test_header(HSA_PACKET_TYPE_BARRIER_AND, true));
+  ASSERT_EQ(hsa_test_wait_eq(ok, 0), 0);
+  ASSERT_EQ(hsa_signal_load_scacquire(done), 1);
+  ASSERT_EQ(atomic_load(&err.calls), 1);
+  ASSERT_EQ(atomic_load(&good_err.calls), 0);
+
+  ASSERT_EQ(hsa_queue_destroy(bad), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_queue_destroy(good), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_destroy(done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_destroy(ok), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_free(kernarg), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_destroy(exec), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_code_object_reader_destroy(reader), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+}
+
+static int *output_buffer(void) {
+  static int out[256];
+  return out;
+}
+
+TEST(gpu_fault_trap_is_an_exception) {
+  run_faulting_kernel("trap_kernel", output_buffer(), HSA_STATUS_ERROR_EXCEPTION);
+}
+
+TEST(gpu_fault_illegal_instruction) {
+  run_faulting_kernel("illegal_kernel", output_buffer(), (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION);
+}
+
+TEST(gpu_fault_unmapped_store_is_a_memory_fault) {
+  run_faulting_kernel("store_kernel", (void *)(uintptr_t)UNMAPPED_ADDRESS,
+                      (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT);
+}
