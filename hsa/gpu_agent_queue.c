@@ -96,14 +96,18 @@ static hsa_status_t status_of_code(uint64_t code) {
 
 /* ROCr's answer to "insufficient scratch" (AqlQueue::HandleInsufficientScratch):
  * the waiting dispatch's private segment per work-item becomes the queue's
- * slot size; the queue's scratch memory is cut into fewer, larger wave
- * slots (COMPUTE_TMPRING_SIZE: WAVES [11:0], WAVESIZE [24:12] in KiB per
- * wave; gc_9_1_sh_mask.h). False if even the waves of one work-group do
- * not fit. */
+ * slot size. If the queue's scratch memory holds the waves of one
+ * work-group at that size, it is cut into fewer, larger wave slots (fewer
+ * waves may use scratch at once: COMPUTE_TMPRING_SIZE WAVES [11:0],
+ * WAVESIZE [24:12] in KiB per wave; gc_9_1_sh_mask.h), as ROCr's reduced
+ * "use once" scratch; otherwise the driver gives the queue new scratch.
+ * False if neither works. */
 #define TMPRING_WAVES_MAX 0xfffu
 #define TMPRING_WAVESIZE_SHIFT 12
 #define TMPRING_WAVESIZE_MAX 0x1fffu
 #define SCRATCH_WAVE_UNIT 1024u /* WAVESIZE granule: bytes per wave */
+#define SCRATCH_SLOTS_PER_CU 32u /* KFD's max_slots_scratch_cu on gfx9 */
+#define SCRATCH_LIMIT_BYTES (128ull << 20) /* ROCr's DEFAULT_SCRATCH_SINGLE_LIMIT */
 static bool regrow_scratch(struct gpu_queue *gq) {
   amd_queue_t *a = &gq->q->amd;
   uint64_t index = __atomic_load_n(&a->read_dispatch_id, __ATOMIC_ACQUIRE);
@@ -113,13 +117,31 @@ static bool regrow_scratch(struct gpu_queue *gq) {
   uint64_t wave_bytes = (uint64_t)lane * 64;
   uint64_t group_waves =
       ((uint64_t)p->workgroup_size_x * p->workgroup_size_y * p->workgroup_size_z + 63) / 64;
-  uint64_t waves = wave_bytes ? a->scratch_backing_memory_byte_size / wave_bytes : 0;
-  if (!lane || waves < group_waves || wave_bytes / SCRATCH_WAVE_UNIT > TMPRING_WAVESIZE_MAX) {
-    log_error("queue %llu: a dispatch needs %u scratch bytes per work-item, more than the queue's "
-              "%llu KiB hold for one work-group (boot option gpu_scratch)",
+  if (!lane || wave_bytes / SCRATCH_WAVE_UNIT > TMPRING_WAVESIZE_MAX) {
+    log_error("queue %llu: a dispatch asks for %u scratch bytes per work-item (at most %u)",
               (unsigned long long)a->hsa_queue.id, p->private_segment_size,
-              (unsigned long long)(a->scratch_backing_memory_byte_size >> 10));
+              TMPRING_WAVESIZE_MAX * SCRATCH_WAVE_UNIT / 64);
     return false;
+  }
+  uint64_t waves = a->scratch_backing_memory_byte_size / wave_bytes;
+  if (waves < group_waves) {
+    /* Too little memory even for one work-group: the driver allocates
+     * scratch of the new size for every wave slot of the chip (KFD's 32
+     * per CU), unless that passes ROCr's limit for one queue's scratch. */
+    uint64_t chip_bytes = (uint64_t)gq->ga->info.compute_units * SCRATCH_SLOTS_PER_CU * wave_bytes;
+    if (chip_bytes > SCRATCH_LIMIT_BYTES) {
+      log_error("queue %llu: %u scratch bytes per work-item would take %llu MiB for the chip (limit %llu MiB)",
+                (unsigned long long)a->hsa_queue.id, lane, (unsigned long long)(chip_bytes >> 20),
+                (unsigned long long)(SCRATCH_LIMIT_BYTES >> 20));
+      return false;
+    }
+    int r = amdgpu_queue_set_scratch(gq->hw, lane);
+    if (r) {
+      log_error("queue %llu: no scratch of %u bytes per work-item (%d)", (unsigned long long)a->hsa_queue.id,
+                lane, r);
+      return false;
+    }
+    return true;
   }
   if (waves > TMPRING_WAVES_MAX) waves = TMPRING_WAVES_MAX;
   a->scratch_wave64_lane_byte_size = lane;

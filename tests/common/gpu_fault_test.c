@@ -20,7 +20,10 @@
 #define ERROR_WAIT_NS 60000000000ull
 #define UNMAPPED_ADDRESS 0x0000700000000000ull /* no memory of the host process or the image */
 
-static void run_faulting_kernel(const char *kernel, void *out, hsa_status_t want) {
+/* Dispatches `kernel` (one work-group of 256, 4 waves) with `out` as its
+ * argument and `private_size` bytes of scratch per work-item, and checks
+ * that its queue stops with `want` while another queue goes on. */
+static void run_faulting_kernel(const char *kernel, void *out, uint32_t private_size, hsa_status_t want) {
   ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
   hsa_agent_t gpu = gpu_test_agent();
   char path[256];
@@ -66,11 +69,12 @@ static void run_faulting_kernel(const char *kernel, void *out, hsa_status_t want
   hsa_kernel_dispatch_packet_t p;
   memset(&p, 0, sizeof p);
   p.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-  p.workgroup_size_x = 128;
+  p.workgroup_size_x = 256;
   p.workgroup_size_y = p.workgroup_size_z = 1;
   p.grid_size_x = 256;
   p.grid_size_y = p.grid_size_z = 1;
   p.group_segment_size = group_size;
+  p.private_segment_size = private_size;
   p.kernel_object = object;
   p.kernarg_address = kernarg;
   p.completion_signal = done;
@@ -110,14 +114,21 @@ static int *output_buffer(void) {
 }
 
 TEST(gpu_fault_trap_is_an_exception) {
-  run_faulting_kernel("trap_kernel", output_buffer(), HSA_STATUS_ERROR_EXCEPTION);
+  run_faulting_kernel("trap_kernel", output_buffer(), 0, HSA_STATUS_ERROR_EXCEPTION);
 }
 
 TEST(gpu_fault_illegal_instruction) {
-  run_faulting_kernel("illegal_kernel", output_buffer(), (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION);
+  run_faulting_kernel("illegal_kernel", output_buffer(), 0, (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION);
 }
 
 TEST(gpu_fault_unmapped_store_is_a_memory_fault) {
-  run_faulting_kernel("store_kernel", (void *)(uintptr_t)UNMAPPED_ADDRESS,
+  run_faulting_kernel("store_kernel", (void *)(uintptr_t)UNMAPPED_ADDRESS, 0,
                       (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT);
+}
+
+/* Scratch the GPU cannot give (128 KiB per work-item: 8 MiB per wave, the
+ * most COMPUTE_TMPRING_SIZE describes, for the whole chip): the CP asks
+ * the runtime (ROCr's protocol), the runtime cannot, the queue stops. */
+TEST(gpu_fault_scratch_beyond_the_gpu_is_out_of_resources) {
+  run_faulting_kernel("store_kernel", output_buffer(), 131056, HSA_STATUS_ERROR_OUT_OF_RESOURCES);
 }
