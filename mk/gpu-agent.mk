@@ -103,3 +103,16 @@ suite-image-demo: $(BUILD)/demo.efi $(BUILD)/demo.img $(AMDGPU_RUN_FIRMWARE)
 	then echo "[PASS] image_demo_gpu_and_cpu_results_match"; \
 	else echo "[FAIL] image_demo_gpu_and_cpu_results_match"; exit 1; fi
 
+
+# `make bench` also runs bench-gpu: AQL round trips and dispatch throughput
+# on the virtual APU through the driver's hardware queue (host, -O2).
+BENCH_GPU        := $(HOST_DIR)/bin/bench-gpu
+BENCH_GPU_ROUNDS ?= 1000
+$(BENCH_GPU): $(call host_obj,bench/gpu_dispatch.c) $(HOST_RUNTIME_LIB)
+	@mkdir -p $(dir $@)
+	@echo "LD      $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LDLIBS)
+.PHONY: bench-gpu
+bench-gpu: $(BENCH_GPU) $(KERNEL_CORPUS) $(AMDGPU_RUN_FIRMWARE)
+	$(Q)HSAR_FILES=$(abspath $(BUILD)/vapu-firmware) $(BENCH_GPU) $(abspath $(KERNELS_DIR)) $(BENCH_GPU_ROUNDS)
+bench: bench-gpu

@@ -1,0 +1,186 @@
+/* bench-gpu - the GPU agent on the virtual APU (host): what one AQL round
+ * trip costs through the driver's hardware queue, the command processor
+ * and the interpreter. Prints figures, asserts nothing.
+ *
+ *   barrier round trip   an empty barrier-AND packet: doorbell, CP fetch,
+ *                        completion signal, the waiter wakes
+ *   dispatch round trip  vector_add over one wave (64 items)
+ *   dispatch throughput  vector_add over 1 Mi items: work-items per second
+ *
+ * Usage: bench-gpu <kernels dir> [rounds]   (the corpus folder mk/kernels.mk
+ * builds: <dir>/gfx902/vector_add.O2.v5.co)
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+#include <hsa/hsa_kernarg_hidden.h>
+
+#define WAIT_NS 60000000000ull
+
+static uint64_t now_ns(void) {
+  uint64_t t = 0;
+  hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &t); /* 1 GHz: ns */
+  return t;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void report(const char *what, uint64_t *ns, unsigned n) {
+  qsort(ns, n, sizeof *ns, cmp_u64);
+  uint64_t sum = 0;
+  for (unsigned i = 0; i < n; i++) sum += ns[i];
+  printf("%-22s median %8.1f us   mean %8.1f us   p99 %8.1f us   (%u rounds)\n", what, ns[n / 2] / 1e3,
+         sum / 1e3 / n, ns[n * 99 / 100] / 1e3, n);
+}
+
+static hsa_status_t find_gpu(hsa_agent_t a, void *data) {
+  hsa_device_type_t t;
+  hsa_agent_get_info(a, HSA_AGENT_INFO_DEVICE, &t);
+  if (t != HSA_DEVICE_TYPE_GPU) return HSA_STATUS_SUCCESS;
+  *(hsa_agent_t *)data = a;
+  return HSA_STATUS_INFO_BREAK;
+}
+
+static hsa_status_t find_kernarg(hsa_amd_memory_pool_t p, void *data) {
+  uint32_t flags = 0;
+  hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
+  if (!(flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT)) return HSA_STATUS_SUCCESS;
+  *(hsa_amd_memory_pool_t *)data = p;
+  return HSA_STATUS_INFO_BREAK;
+}
+
+/* Writes the packet at the next slot, header last, rings, waits. */
+static int round_trip(hsa_queue_t *q, void *packet, uint16_t header, hsa_signal_t done) {
+  hsa_signal_store_relaxed(done, 1);
+  uint64_t index = hsa_queue_add_write_index_scacq_screl(q, 1);
+  uint8_t *slot = (uint8_t *)q->base_address + (index & (q->size - 1)) * 64;
+  memcpy(slot + 2, (uint8_t *)packet + 2, 62);
+  __atomic_store_n((uint16_t *)slot, header, __ATOMIC_RELEASE);
+  hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)index);
+  return hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, WAIT_NS, HSA_WAIT_STATE_BLOCKED) == 0 ? 0 : -1;
+}
+
+static uint16_t header_of(hsa_packet_type_t type) {
+  return (uint16_t)(type << HSA_PACKET_HEADER_TYPE | 1 << HSA_PACKET_HEADER_BARRIER |
+                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
+                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s <kernels dir> [rounds]\n", argv[0]);
+    return 2;
+  }
+  unsigned rounds = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : 1000;
+  if (rounds < 10) rounds = 10;
+  if (hsa_init() != HSA_STATUS_SUCCESS) return 1;
+  hsa_agent_t gpu = {0};
+  hsa_iterate_agents(find_gpu, &gpu);
+  hsa_amd_memory_pool_t pool = {0};
+  if (gpu.handle) hsa_amd_agent_iterate_memory_pools(gpu, find_kernarg, &pool);
+  hsa_queue_t *q = NULL;
+  hsa_signal_t done;
+  if (!gpu.handle || !pool.handle ||
+      hsa_queue_create(gpu, 256, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, UINT32_MAX, UINT32_MAX, &q) ||
+      hsa_signal_create(1, 0, NULL, &done)) {
+    fprintf(stderr, "bench-gpu: no GPU agent, queue or signal\n");
+    return 1;
+  }
+  uint64_t *ns = calloc(rounds, sizeof *ns);
+
+  hsa_barrier_and_packet_t barrier;
+  memset(&barrier, 0, sizeof barrier);
+  barrier.completion_signal = done;
+  for (unsigned i = 0; i < rounds; i++) {
+    uint64_t t0 = now_ns();
+    if (round_trip(q, &barrier, header_of(HSA_PACKET_TYPE_BARRIER_AND), done)) return 1;
+    ns[i] = now_ns() - t0;
+  }
+  report("barrier round trip", ns, rounds);
+
+  char path[512];
+  snprintf(path, sizeof path, "%s/gfx902/vector_add.O2.v5.co", argv[1]);
+  int fd = open(path, O_RDONLY);
+  hsa_code_object_reader_t reader;
+  hsa_executable_t exec;
+  hsa_executable_symbol_t sym;
+  if (fd < 0 || hsa_code_object_reader_create_from_file(fd, &reader) ||
+      hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exec) ||
+      hsa_executable_load_agent_code_object(exec, gpu, reader, NULL, NULL) ||
+      hsa_executable_freeze(exec, NULL) ||
+      hsa_executable_get_symbol_by_name(exec, "vector_add.kd", &gpu, &sym)) {
+    fprintf(stderr, "bench-gpu: cannot load %s\n", path);
+    return 1;
+  }
+  close(fd);
+  uint64_t object;
+  uint32_t kernarg_size;
+  hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object);
+  hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size);
+  const uint32_t big = 1u << 20;
+  float *a, *b, *c;
+  void *kernarg;
+  if (hsa_amd_memory_pool_allocate(pool, big * 4, 0, (void **)&a) ||
+      hsa_amd_memory_pool_allocate(pool, big * 4, 0, (void **)&b) ||
+      hsa_amd_memory_pool_allocate(pool, big * 4, 0, (void **)&c) ||
+      hsa_amd_memory_pool_allocate(pool, kernarg_size, 0, &kernarg))
+    return 1;
+  for (uint32_t i = 0; i < big; i++) a[i] = (float)i, b[i] = 1.0f;
+  /* vector_add(const float *a, const float *b, float *c, uint n) */
+  struct { const float *a, *b; float *c; uint32_t n; } args = {a, b, c, 64};
+  hsa_kernel_dispatch_packet_t p;
+  memset(&p, 0, sizeof p);
+  p.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+  p.workgroup_size_x = 64;
+  p.workgroup_size_y = p.workgroup_size_z = 1;
+  p.grid_size_x = 64;
+  p.grid_size_y = p.grid_size_z = 1;
+  p.kernel_object = object;
+  p.kernarg_address = kernarg;
+  p.completion_signal = done;
+  memset(kernarg, 0, kernarg_size);
+  memcpy(kernarg, &args, sizeof args);
+  hsa_kernarg_fill_hidden(&p, q, kernarg, kernarg_size);
+  for (unsigned i = 0; i < rounds; i++) {
+    uint64_t t0 = now_ns();
+    if (round_trip(q, &p, header_of(HSA_PACKET_TYPE_KERNEL_DISPATCH), done)) return 1;
+    ns[i] = now_ns() - t0;
+  }
+  report("dispatch round trip", ns, rounds);
+
+  args.n = big;
+  p.grid_size_x = big;
+  p.workgroup_size_x = 256;
+  memcpy(kernarg, &args, sizeof args);
+  hsa_kernarg_fill_hidden(&p, q, kernarg, kernarg_size);
+  unsigned big_rounds = 5;
+  for (unsigned i = 0; i < big_rounds; i++) {
+    uint64_t t0 = now_ns();
+    if (round_trip(q, &p, header_of(HSA_PACKET_TYPE_KERNEL_DISPATCH), done)) return 1;
+    ns[i] = now_ns() - t0;
+  }
+  qsort(ns, big_rounds, sizeof *ns, cmp_u64);
+  printf("%-22s %8.1f M work-items/s (vector_add over %u items, median of %u: %.1f ms)\n",
+         "dispatch throughput", big / (ns[big_rounds / 2] / 1e9) / 1e6, big, big_rounds,
+         ns[big_rounds / 2] / 1e6);
+  for (uint32_t i = 0; i < big; i++)
+    if (c[i] != a[i] + b[i]) {
+      fprintf(stderr, "bench-gpu: wrong result at %u\n", i);
+      return 1;
+    }
+  hsa_executable_destroy(exec);
+  hsa_code_object_reader_destroy(reader);
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(done);
+  free(ns);
+  hsa_shut_down();
+  return 0;
+}
