@@ -7,6 +7,7 @@
 #include "kernel/backtrace.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
+#include "kernel/libc_reent.h"
 #include "kernel/portio.h"
 #include "kernel/power.h"
 #include "lib/plat.h"
@@ -31,6 +32,7 @@ void kernel_exit(int status) {
              EXIT_STATUS_MAX);
     status = EXIT_STATUS_MAX;
   }
+  libc_flush_all_cores(); /* what the cores' stdout/stderr still buffer */
   log_info("run ends with exit status %d", status);
   if (cpu_under_hypervisor()) outb(QEMU_DEBUG_EXIT_PORT, (uint8_t)status);
   /* Still here: no debug-exit device (a board). */

@@ -1,14 +1,11 @@
-/* heap.c - sbrk() and newlib's malloc lock (see heap.h). */
+/* heap.c - sbrk() for newlib's malloc (see heap.h). */
 #include "kernel/heap.h"
 
 #include <errno.h>
-#include <reent.h>
 #include <stdbool.h>
 
 #include "boot/boot_info.h"
-#include "kernel/cpu.h"
 #include "kernel/frames.h"
-#include "kernel/spinlock.h"
 #include "lib/plat.h"
 
 #define LOG_TAG "heap"
@@ -23,12 +20,8 @@ void heap_init(const struct boot_info *info) {
   heap_owned_end = info->heap_base + info->heap_size;
 }
 
-void heap_extent(uint64_t *base, uint64_t *end) {
-  *base = heap_base;
-  *end = heap_owned_end;
-}
-
-/* Called by newlib's malloc with its lock held (one caller at a time). */
+/* Called by newlib's malloc with its lock held (one caller at a time:
+ * __lock___malloc_recursive_mutex, kernel/libc_locks.c). */
 void *sbrk(ptrdiff_t incr);
 void *sbrk(ptrdiff_t incr) {
   uint64_t old = heap_brk;
@@ -55,38 +48,4 @@ void *sbrk(ptrdiff_t incr) {
   }
   heap_brk = want;
   return (void *)(uintptr_t)old;
-}
-
-/* newlib's malloc is not reentrant; it brackets its work with these
- * (newlib libc/stdlib/mlock.c). Recursive (realloc calls malloc inside),
- * and with interrupts off so that a handler on the same core cannot enter
- * malloc in the middle. */
-static struct spinlock malloc_lock = SPINLOCK_INIT;
-static volatile int malloc_owner = -1;
-static unsigned malloc_depth;
-static uint64_t malloc_saved_flags;
-
-void __malloc_lock(struct _reent *r);
-void __malloc_unlock(struct _reent *r);
-
-void __malloc_lock(struct _reent *r) {
-  uint64_t flags = read_rflags();
-  __asm__ volatile("cli" ::: "memory");
-  int me = (int)cpu_index();
-  if (malloc_owner == me) {
-    malloc_depth++;
-    return;
-  }
-  spin_lock(&malloc_lock);
-  malloc_owner = me;
-  malloc_depth = 1;
-  malloc_saved_flags = flags;
-}
-
-void __malloc_unlock(struct _reent *r) {
-  if (--malloc_depth > 0) return;
-  uint64_t flags = malloc_saved_flags;
-  malloc_owner = -1;
-  spin_unlock(&malloc_lock);
-  if (flags & RFLAGS_IF_BIT) __asm__ volatile("sti" ::: "memory");
 }

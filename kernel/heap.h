@@ -5,6 +5,8 @@
  * RAM range and grows upwards into the rest of that range, page by page
  * from the frame allocator, so it can take all the free memory that range
  * holds (the identity map keeps heap pointers usable as device addresses).
+ * It is the application's memory: a device such as the GPU may be given
+ * any of it (kernel/kmem.h says what no device reaches).
  */
 #ifndef KERNEL_HEAP_H
 #define KERNEL_HEAP_H
@@ -15,8 +17,5 @@
 struct boot_info;
 
 void heap_init(const struct boot_info *info);
-
-/* Extent of the heap so far: [*base, *end) (for kernel_protected_ranges). */
-void heap_extent(uint64_t *base, uint64_t *end);
 
 #endif

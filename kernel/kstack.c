@@ -3,6 +3,7 @@
 
 #include "kernel/cpu.h"
 #include "kernel/frames.h"
+#include "kernel/kmem.h"
 #include "kernel/spinlock.h"
 #include "kernel/vm.h"
 #include "lib/plat.h"
@@ -28,19 +29,24 @@ static int add(uint64_t base, uint64_t size, const char *name) {
   return 0;
 }
 
-void kstack_register(uint64_t base, uint64_t size, const char *name) { add(base, size, name); }
+/* Stacks, guard pages included, are kernel memory no device reaches
+ * (kmem.h): one kind, so neighbouring stacks are listed as one range. */
+static const char kind[] = "stacks";
+
+void kstack_register(uint64_t base, uint64_t size, const char *name) {
+  kmem_record(base, size, kind);
+  add(base, size, name);
+}
 
 uint64_t kstack_alloc(size_t size, const char *name) {
   uint64_t pages = (size + FRAME_SIZE - 1) / FRAME_SIZE + 1;
-  uint64_t base = frames_alloc(pages * FRAME_SIZE, FRAME_SIZE);
+  uint64_t base = kmem_alloc(pages * FRAME_SIZE, kind);
   if (!base) {
     log_error("no memory for the %zu-byte stack \"%s\"", size, name);
     return 0;
   }
-  if (vm_unmap(base, KSTACK_GUARD_SIZE) != 0 || add(base, pages * FRAME_SIZE, name) != 0) {
-    frames_free(base, pages * FRAME_SIZE);
-    return 0;
-  }
+  /* On failure the block stays kernel memory, unused (kmem has no free). */
+  if (vm_unmap(base, KSTACK_GUARD_SIZE) != 0 || add(base, pages * FRAME_SIZE, name) != 0) return 0;
   return base + pages * FRAME_SIZE;
 }
 

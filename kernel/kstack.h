@@ -23,7 +23,7 @@ struct kstack {
 void kstack_register(uint64_t base, uint64_t size, const char *name);
 
 /* A new stack of `size` usable bytes (rounded up to pages) plus its guard
- * page, from the frame allocator; the guard is unmapped. Returns the top
+ * page, from kernel memory (kmem.h); the guard is unmapped. Returns the top
  * (the initial RSP, 16-byte aligned), or 0 when out of memory. */
 uint64_t kstack_alloc(size_t size, const char *name);
 
@@ -33,7 +33,7 @@ bool kstack_contains(uint64_t addr, size_t len);
 /* The stack whose guard page holds `addr`, or NULL. */
 const struct kstack *kstack_guard_at(uint64_t addr);
 
-/* Calls fn for every stack (for kernel_protected_ranges). */
+/* Calls fn for every stack (vm_init unmaps their guard pages). */
 void kstack_for_each(void (*fn)(const struct kstack *s, void *ctx), void *ctx);
 
 #endif

@@ -5,7 +5,6 @@
  * with the firmware gone and interrupts off. Each step logs its time since
  * efi_main (the log prefix).
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "boot/boot_info.h"
@@ -22,6 +21,7 @@
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
 #include "kernel/kstack.h"
+#include "kernel/libc_reent.h"
 #include "kernel/log.h"
 #include "kernel/pci.h"
 #include "kernel/smp.h"
@@ -101,11 +101,6 @@ void kernel_start(struct boot_info *info) {
     boot_options_print_help();
     kernel_exit(0);
   }
-  /* Unbuffered stdout/stderr: newlib then formats each printf into a
-   * buffer on the caller's stack and writes it at once (vfprintf's
-   * __sbprintf), so output from several cores never shares a FILE buffer
-   * (newlib is built without stdio locks). */
-  setvbuf(stdout, NULL, _IONBF, 0);
-  setvbuf(stderr, NULL, _IONBF, 0);
+  libc_reent_start_core(); /* this core's stdout/stderr line buffered (kernel/libc_reent.c) */
   exit(run_application()); /* flushes stdio, then kernel_exit */
 }

@@ -7,8 +7,9 @@
 #include "kernel/msi.h"
 
 #include <errno.h>
-#include <stdlib.h>
+#include <string.h>
 
+#include "kernel/spinlock.h"
 #include "lib/plat.h"
 
 /* MSI capability (PCI 3.0, 6.8.1.1-6.8.1.6). */
@@ -174,13 +175,44 @@ static int setup_msix(struct pci_function *f, struct msi_state *s, unsigned want
   return 0;
 }
 
+/* The states are kernel data, not heap blocks: the heap is the
+ * application's memory, which a device such as the GPU may be given
+ * (kernel/kmem.h), and a state holds the handlers the interrupts call. */
+static struct msi_state states[MSI_MAX_FUNCTIONS];
+static bool state_in_use[MSI_MAX_FUNCTIONS];
+static struct spinlock states_lock = SPINLOCK_INIT;
+
+static struct msi_state *state_alloc(void) {
+  struct msi_state *s = NULL;
+  spin_lock(&states_lock);
+  for (unsigned i = 0; i < MSI_MAX_FUNCTIONS && !s; i++)
+    if (!state_in_use[i]) {
+      state_in_use[i] = true;
+      s = &states[i];
+      memset(s, 0, sizeof *s);
+    }
+  spin_unlock(&states_lock);
+  return s;
+}
+
+static void state_free(struct msi_state *s) {
+  spin_lock(&states_lock);
+  state_in_use[s - states] = false;
+  spin_unlock(&states_lock);
+}
+
 int msi_alloc(struct pci_function *f, unsigned want, unsigned allow) {
   if (!f || want == 0 || !(allow & (MSI_ALLOW_MSI | MSI_ALLOW_MSIX))) return -EINVAL;
   if (f->msi) return -EBUSY;
   bool use_msix = (allow & MSI_ALLOW_MSIX) && f->msix_cap;
   if (!use_msix && !((allow & MSI_ALLOW_MSI) && f->msi_cap)) return -ENODEV;
-  struct msi_state *s = calloc(1, sizeof(*s));
-  if (!s) return -ENOMEM;
+  struct msi_state *s = state_alloc();
+  if (!s) {
+    char name[16];
+    pci_function_name(f, name);
+    log_error("%s: no MSI: %d functions use MSI already", name, MSI_MAX_FUNCTIONS);
+    return -ENOMEM;
+  }
   if (want > MSI_MAX_VECTORS) want = MSI_MAX_VECTORS;
   f->msi = s;
   int err = use_msix ? setup_msix(f, s, want) : setup_msi(f, s, want);
@@ -189,7 +221,7 @@ int msi_alloc(struct pci_function *f, unsigned want, unsigned allow) {
     err = setup_msi(f, s, want);
   if (err) {
     f->msi = NULL;
-    free(s);
+    state_free(s);
     return err;
   }
   for (unsigned i = 0; i < s->count; i++) {
@@ -268,5 +300,5 @@ void msi_free(struct pci_function *f) {
     irq_vector_free(s->entries[i].vector, 1);
   }
   f->msi = NULL;
-  free(s);
+  state_free(s);
 }

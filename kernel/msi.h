@@ -43,6 +43,9 @@
 /* Vectors one function may have; MSI allows 32, MSI-X 2048, no device of
  * ours needs more than a handful. */
 #define MSI_MAX_VECTORS 32
+/* Functions with MSI or MSI-X vectors at the same time (their state is
+ * kernel data, kernel/msi.c). */
+#define MSI_MAX_FUNCTIONS 16
 
 enum msi_mode { MSI_MODE_NONE = 0, MSI_MODE_MSI, MSI_MODE_MSIX };
 
@@ -67,7 +70,8 @@ struct msi_state {
  * size), programs and enables the capability with every entry masked, and
  * turns INTx off. Returns the number of vectors (index 0..n-1), or
  * -ENODEV (no allowed capability), -EBUSY (already allocated), -ENOSPC (no
- * vectors), -EINVAL (bad argument or a broken MSI-X table location). */
+ * vectors), -ENOMEM (MSI_MAX_FUNCTIONS functions use MSI already), -EINVAL
+ * (bad argument or a broken MSI-X table location). */
 int msi_alloc(struct pci_function *f, unsigned want, unsigned allow);
 
 /* Handler for vector `index`; non-NULL fn unmasks it, NULL masks it.

@@ -16,10 +16,11 @@
 
 #include "kernel/acpi.h"
 #include "kernel/cpu.h"
-#include "kernel/frames.h"
 #include "kernel/irq.h"
+#include "kernel/kmem.h"
 #include "kernel/kstack.h"
 #include "kernel/lapic.h"
+#include "kernel/libc_reent.h"
 #include "kernel/percpu.h"
 #include "kernel/smp_trampoline.h"
 #include "kernel/time.h"
@@ -44,7 +45,7 @@ static unsigned core_limit = 1;
 int smp_reserve_trampoline(void) {
   /* Below 1 MiB: a start-up IPI names the page by an 8-bit vector (SDM
    * vol. 3A, 11.6.1 "Interrupt Command Register", delivery mode 110). */
-  trampoline = frames_alloc_below(TRAMP_PAGES * 4096, 4096, 1ull << 20);
+  trampoline = kmem_alloc_below(TRAMP_PAGES * 4096, 1ull << 20, "AP start-up code and tables");
   if (!trampoline) {
     log_error("no free memory below 1 MiB for the AP trampoline: only the boot core will run");
     return -ENOMEM;
@@ -180,6 +181,7 @@ void smp_ap_main(unsigned index) {
   lapic_init_core();
   if (lapic_id() != pc->apic_id)
     log_warn("core %u: local APIC ID %u, MADT said %u", index, lapic_id(), pc->apic_id);
+  libc_reent_start_core();
   __atomic_store_n(&pc->online, true, __ATOMIC_RELEASE);
   park(pc);
 }
@@ -216,8 +218,9 @@ static enum start_result start_core(unsigned index) {
   struct percpu *pc = &percpu[index];
   snprintf(stack_names[index], sizeof(stack_names[index]), "core %u", index);
   uint64_t stack = kstack_alloc(AP_STACK_SIZE, stack_names[index]);
-  if (!stack) {
-    log_error("core %u (APIC ID %u): no memory for its stack, left out", index, pc->apic_id);
+  if (!stack || libc_reent_prepare(index) != 0) {
+    log_error("core %u (APIC ID %u): no memory for its stack or libc state, left out", index,
+              pc->apic_id);
     return START_NO_ANSWER;
   }
   smp_ap_boot.index = index;

@@ -6,17 +6,16 @@
 #include "boot/boot_info.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
-#include "kernel/files.h"
 #include "kernel/frames.h"
-#include "kernel/heap.h"
+#include "kernel/kmem.h"
 #include "kernel/kstack.h"
 #include "kernel/spinlock.h"
 #include "lib/plat.h"
 
 #define LOG_TAG "vm"
 
-/* Page tables come from chunks of contiguous frames, so that the IOMMU
- * driver can protect them as a few ranges. */
+/* Page tables come from chunks of kernel memory (kmem.h: no device
+ * reaches them), so that they are a few ranges to protect. */
 #define TABLE_CHUNK_SIZE (512 * 1024ull)
 #define MAX_TABLE_CHUNKS 32
 static struct { uint64_t base, used; } chunks[MAX_TABLE_CHUNKS];
@@ -49,7 +48,7 @@ static uint64_t alloc_table(void *arg) {
   } else {
     if (chunk_count == 0 || chunks[chunk_count - 1].used == TABLE_CHUNK_SIZE) {
       if (chunk_count == MAX_TABLE_CHUNKS) return 0;
-      uint64_t base = frames_alloc(TABLE_CHUNK_SIZE, FRAME_SIZE);
+      uint64_t base = kmem_alloc(TABLE_CHUNK_SIZE, "page tables");
       if (!base) return 0;
       chunks[chunk_count++] = (typeof(chunks[0])){base, 0};
     }
@@ -190,34 +189,4 @@ unsigned vm_query(uint64_t addr, uint64_t *page_size) {
   unsigned attrs = pt_query(&ctx, addr, page_size);
   spin_unlock_irqrestore(&lock, flags);
   return attrs;
-}
-
-/* ---- kernel_protected_ranges ---- */
-struct range_list {
-  struct vm_range *out;
-  size_t max, count;
-};
-
-static void add_range(struct range_list *l, uint64_t base, uint64_t size, const char *what) {
-  if (l->count < l->max) l->out[l->count] = (struct vm_range){base, size, what};
-  l->count++;
-}
-
-static void add_stack(const struct kstack *s, void *arg) {
-  add_range(arg, s->base + KSTACK_GUARD_SIZE, s->size - KSTACK_GUARD_SIZE, s->name);
-}
-
-size_t kernel_protected_ranges(struct vm_range *out, size_t max) {
-  struct range_list l = {out, max, 0};
-  add_range(&l, ADDR(ImageBase), ADDR(__image_end) - ADDR(ImageBase), "kernel image");
-  for (unsigned i = 0; i < chunk_count; i++)
-    add_range(&l, chunks[i].base, TABLE_CHUNK_SIZE, "page tables");
-  kstack_for_each(add_stack, &l);
-  uint64_t heap_base, heap_end;
-  heap_extent(&heap_base, &heap_end);
-  add_range(&l, heap_base, heap_end - heap_base, "heap");
-  unsigned long long fs_size;
-  const void *fs = files_bootfs(&fs_size);
-  if (fs) add_range(&l, (uint64_t)(uintptr_t)fs, fs_size, "boot file system");
-  return l.count;
 }

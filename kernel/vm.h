@@ -59,15 +59,4 @@ unsigned vm_query(uint64_t addr, uint64_t *page_size);
 /* After a change, the other cores must drop stale translations. */
 void vm_set_tlb_shootdown(void (*shootdown)(void));
 
-/* ---- What must not be touched by devices (for the IOMMU driver) ---------
- * The kernel's own memory: text, rodata, data, page tables, stacks, the
- * heap so far, the boot file system. A device's DMA must never be allowed
- * to write these. */
-struct vm_range {
-  uint64_t base, size;
-  const char *what; /* "kernel text", "page tables", "stack bsp", ... */
-};
-/* Fills up to `max` ranges and returns how many there are in all. */
-size_t kernel_protected_ranges(struct vm_range *out, size_t max);
-
 #endif

@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "drivers/iommu/amd_iommu_regs.h"
@@ -49,24 +48,26 @@ static int next_domain_id(struct iommu_system *s, uint16_t *id) {
 
 int iommu_domain_create(struct iommu_system *s, struct iommu_unit *unit,
                         struct iommu_domain **out) {
-  struct iommu_domain *d = calloc(1, sizeof *d);
-  if (!d) return -ENOMEM;
+  struct iommu_domain *d = NULL;
+  for (unsigned i = 0; i < IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY && !d; i++)
+    if (!s->domain_pool[i].in_use) d = &s->domain_pool[i];
+  if (!d) return -ENOMEM; /* all kept by devices whose detach could not complete */
+  *d = (struct iommu_domain){.in_use = true, .unit = unit};
   int err = next_domain_id(s, &d->id);
   if (!err)
     err = iopt_init(&d->pt, s->levels,
                     (struct iopt_allocator){pool_table, pool_table_free, &s->memory});
   if (err) {
-    free(d);
+    d->in_use = false;
     return err;
   }
-  d->unit = unit;
   *out = d;
   return 0;
 }
 
 void iommu_domain_destroy(struct iommu_domain *d) {
   iopt_destroy(&d->pt);
-  free(d);
+  d->in_use = false;
 }
 
 /* ---- Protected memory ----------------------------------------------------- */
@@ -116,6 +117,8 @@ int iommu_map_unprotected_locked(struct iommu_system *s, struct iommu_domain *d,
   }
   return 0;
 }
+
+static int refill_tables(struct iommu_system *s);
 
 /* ---- Devices -------------------------------------------------------------- */
 
@@ -248,6 +251,7 @@ int iommu_attach(uint16_t segment, uint16_t bdf, const char *owner, struct iommu
   log_info("%s (%s) attached to domain %u%s%s%s", name, owner, d->id,
            dev->requester != bdf ? ", requests arrive as " : "", dev->requester != bdf ? req : "",
            shared ? " (shared with the other devices of that requester ID)" : "");
+  refill_tables(s);
   *out = dev;
   return 0;
 }
@@ -316,6 +320,7 @@ static int change_mapping(struct iommu_device *dev, uint64_t addr, uint64_t size
     if (!err) err = inv;
   }
   spin_unlock(&s->lock);
+  refill_tables(s);
   if (err)
     log_error("%s (%s): cannot map 0x%llx-0x%llx: %s", name, dev->owner, (unsigned long long)addr,
               (unsigned long long)(addr + size - 1), error_name(err));
@@ -374,36 +379,35 @@ unsigned iommu_all_domains(struct iommu_system *s, struct iommu_domain **out, un
   return n;
 }
 
-int iommu_protect(uint64_t addr, uint64_t size, const char *what) {
-  struct iommu_system *s = iommu_current();
-  if (!s) return -ENODEV;
-  if (!size || addr + size < addr || !what) return -EINVAL;
-  spin_lock(&s->lock);
-  if (s->protected_count == IOMMU_MAX_PROTECTED) {
-    spin_unlock(&s->lock);
-    log_error("cannot protect the %s: %d ranges protected already", what, IOMMU_MAX_PROTECTED);
-    return -ENOMEM;
-  }
-  s->protected_ranges[s->protected_count++] = (struct iommu_protected){addr, size, what};
+/* Removes [start, end) from every domain and queues the invalidations;
+ * sync[i] is set for each IOMMU that must then be waited for. With the
+ * lock held. */
+static int revoke_locked(struct iommu_system *s, uint64_t start, uint64_t end, const char *what,
+                         bool sync[IVRS_MAX_IOMMUS]) {
   struct iommu_domain *domains[IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY];
   unsigned n = s->mode == IOMMU_MODE_ON
                    ? iommu_all_domains(s, domains, IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY)
                    : 0;
-  bool sync[IVRS_MAX_IOMMUS] = {false};
   int err = 0;
-  uint64_t start = iommu_page_down(addr), end = iommu_page_up(addr + size);
   for (unsigned i = 0; i < n; i++) {
     uint64_t unmapped;
     int e = iopt_unmap(&domains[i]->pt, start, end - start, &unmapped);
     if (!e && unmapped) {
-      log_warn("domain %u could reach the %s (0x%llx-0x%llx): revoked", domains[i]->id, what,
-               (unsigned long long)start, (unsigned long long)(end - 1));
+      /* Usual for memory the kernel or the IOMMU takes for itself: a
+       * domain given all free RAM (the GPU's) reached it until now. */
+      log_debug("domain %u could reach the %s (0x%llx-0x%llx): revoked", domains[i]->id, what,
+                (unsigned long long)start, (unsigned long long)(end - 1));
       e = iommu_inv_pages(domains[i]->unit, domains[i]->id, start, end - start);
       sync[domains[i]->unit->index] = true;
     }
     if (e && !err) err = e;
   }
-  spin_unlock(&s->lock);
+  return err;
+}
+
+/* Waits for the IOMMUs marked in sync. Without the lock. */
+static int sync_units(struct iommu_system *s, const bool sync[IVRS_MAX_IOMMUS]) {
+  int err = 0;
   for (unsigned i = 0; i < s->unit_count; i++)
     if (sync[i]) {
       int e = iommu_sync(&s->units[i]);
@@ -412,23 +416,71 @@ int iommu_protect(uint64_t addr, uint64_t size, const char *what) {
   return err;
 }
 
-bool iommu_memory_unreachable(void *ctx, uint64_t base, uint64_t size) {
-  struct iommu_system *s = ctx;
-  struct iommu_domain *domains[IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY];
-  unsigned n = iommu_all_domains(s, domains, IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY);
-  for (unsigned i = 0; i < n; i++)
-    for (uint64_t page = base; page < base + size; page += PAGE) {
-      uint64_t phys, page_size;
-      unsigned prot;
-      if (iopt_translate(&domains[i]->pt, page, 0, &phys, &page_size, &prot)) {
-        log_error(
-            "new memory for IOMMU page tables at 0x%llx is reachable by domain %u: not "
-            "taken (the %u tables reserved at boot are in use)",
-            (unsigned long long)base, domains[i]->id, s->memory.tables_in_use);
-        return false;
-      }
+/* Keeps at least IOMMU_TABLE_LOW_WATER page tables free, so that no change
+ * runs out of them midway. Without the lock: a new chunk may be memory a
+ * device reaches; it is recorded first (no new mapping takes it), removed
+ * from every domain, and only once the IOMMUs have dropped what they
+ * cached are its tables handed out. The removal itself takes tables from
+ * what is left above zero (splitting a large page: two per domain). */
+static int refill_tables(struct iommu_system *s) {
+  while (s->mode == IOMMU_MODE_ON && iommu_memory_free_tables(&s->memory) < IOMMU_TABLE_LOW_WATER) {
+    void *chunk = iommu_memory_take_table_chunk(&s->memory);
+    if (!chunk) return -ENOMEM;
+    uint64_t base = (uint64_t)(uintptr_t)chunk;
+    bool sync[IVRS_MAX_IOMMUS] = {false};
+    spin_lock(&s->lock);
+    int err = revoke_locked(s, base, base + IOMMU_TABLE_CHUNK, "new IOMMU page tables", sync);
+    spin_unlock(&s->lock);
+    if (!err) err = sync_units(s, sync);
+    if (err) {
+      log_error("new IOMMU page tables at 0x%llx may still be reachable by a device (%d): not used",
+                (unsigned long long)base, err);
+      return err;
     }
-  return true;
+    iommu_memory_add_tables(&s->memory, chunk);
+  }
+  return 0;
+}
+
+/* A protected range right after or before one of the same name grows it
+ * (the kernel's stacks and page tables come one block at a time). With
+ * the lock held. */
+static int record_protected_locked(struct iommu_system *s, uint64_t addr, uint64_t size,
+                                   const char *what) {
+  for (unsigned i = 0; i < s->protected_count; i++) {
+    struct iommu_protected *p = &s->protected_ranges[i];
+    if (strcmp(p->what, what) != 0) continue;
+    if (p->base + p->size == addr) {
+      p->size += size;
+      return 0;
+    }
+    if (addr + size == p->base) {
+      p->base = addr;
+      p->size += size;
+      return 0;
+    }
+  }
+  if (s->protected_count == IOMMU_MAX_PROTECTED) return -ENOMEM;
+  s->protected_ranges[s->protected_count++] = (struct iommu_protected){addr, size, what};
+  return 0;
+}
+
+int iommu_protect(uint64_t addr, uint64_t size, const char *what) {
+  struct iommu_system *s = iommu_current();
+  if (!s) return -ENODEV;
+  if (!size || addr + size < addr || !what) return -EINVAL;
+  spin_lock(&s->lock);
+  if (record_protected_locked(s, addr, size, what) != 0) {
+    spin_unlock(&s->lock);
+    log_error("cannot protect the %s: %d ranges protected already", what, IOMMU_MAX_PROTECTED);
+    return -ENOMEM;
+  }
+  bool sync[IVRS_MAX_IOMMUS] = {false};
+  int err = revoke_locked(s, iommu_page_down(addr), iommu_page_up(addr + size), what, sync);
+  spin_unlock(&s->lock);
+  int e = sync_units(s, sync);
+  refill_tables(s);
+  return err ? err : e;
 }
 
 int iommu_set_fault_handler(struct iommu_device *dev, iommu_fault_fn fn, void *ctx) {

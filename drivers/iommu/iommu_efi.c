@@ -2,7 +2,7 @@
  * iommu_efi.c - the IOMMU driver in the boot image: the boot option, the
  * IVRS table from the ACPI layer, each IOMMU's PCI function (capability,
  * MMIO window, MSI), the errata Linux applies to these parts, and the
- * memory the kernel protects. Everything else is the portable driver.
+ * memory the kernel protects (kernel/kmem.h). The rest is the portable driver.
  *
  * It runs as the PCI driver of the IOMMU functions (class 0806) with
  * PCI_ORDER_IOMMU, so translation is on before any other driver lets a
@@ -19,6 +19,7 @@
 #include "kernel/acpi.h"
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
+#include "kernel/kmem.h"
 #include "kernel/msi.h"
 #include "kernel/pci.h"
 #include "kernel/vm.h"
@@ -159,8 +160,14 @@ static void setup_interrupt(unsigned i) {
   log_info("IOMMU %u: event log interrupt on vector %d", i, msi_vector(f, 0));
 }
 
+/* The kernel's own memory (kernel/kmem.h): what it holds now, and through
+ * kmem's hook every block it takes from now on, before it uses it. The
+ * hook goes in first, so that a block taken meanwhile is caught by one
+ * or the other. Everything else (the heap, DMA blocks, free RAM) is the
+ * application's: a driver may give it to its device (the GPU gets all). */
 static void protect_kernel_memory(void) {
-  static struct vm_range ranges[IOMMU_MAX_PROTECTED];
+  kmem_set_protect_hook(iommu_protect);
+  static struct kmem_range ranges[IOMMU_MAX_PROTECTED];
   size_t n = kernel_protected_ranges(ranges, IOMMU_MAX_PROTECTED);
   if (n > IOMMU_MAX_PROTECTED)
     log_error("the kernel has %zu protected ranges, only %d are passed on", n, IOMMU_MAX_PROTECTED);

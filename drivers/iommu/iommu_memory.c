@@ -18,12 +18,29 @@ void iommu_memory_init(struct iommu_memory *m) {
   m->lock = (struct spinlock)SPINLOCK_INIT;
 }
 
-/* Called with the lock held. */
+static const char table_extent[] = "page tables";
+
+/* Called with the lock held. A chunk of page tables right after or before
+ * another one extends its extent. */
 static struct iommu_extent *record_extent(struct iommu_memory *m, void *p, size_t size,
                                           const char *what) {
+  uint64_t base = (uint64_t)(uintptr_t)p;
+  for (unsigned i = 0; what == table_extent && i < m->extent_count; i++) {
+    struct iommu_extent *e = &m->extents[i];
+    if (e->what != table_extent) continue;
+    if (e->base + e->size == base) {
+      e->size += size;
+      return e;
+    }
+    if (base + size == e->base) {
+      e->base = base;
+      e->size += size;
+      return e;
+    }
+  }
   if (m->extent_count == IOMMU_MEM_MAX_EXTENTS) return NULL;
   struct iommu_extent *e = &m->extents[m->extent_count++];
-  *e = (struct iommu_extent){(uint64_t)(uintptr_t)p, size, what};
+  *e = (struct iommu_extent){base, size, what};
   return e;
 }
 
@@ -45,59 +62,38 @@ void *iommu_memory_alloc(struct iommu_memory *m, size_t size, size_t align, cons
   return p;
 }
 
-/* One more chunk of page tables on the free list, recorded as IOMMU
- * memory first. Memory a device can already reach is not taken. */
-static int add_chunk(struct iommu_memory *m) {
-  uint8_t *chunk = plat_dma_alloc(IOMMU_TABLE_CHUNK, IOMMU_TABLE_CHUNK);
-  if (!chunk) {
-    log_error("out of memory for IOMMU page tables (%u in use)", m->tables_in_use);
-    return -ENOMEM;
-  }
-  if (m->chunk_allowed &&
-      !m->chunk_allowed(m->chunk_allowed_ctx, (uint64_t)(uintptr_t)chunk, IOMMU_TABLE_CHUNK)) {
-    plat_dma_free(chunk, IOMMU_TABLE_CHUNK);
-    return -EPERM;
-  }
+void *iommu_memory_take_table_chunk(struct iommu_memory *m) {
+  return iommu_memory_alloc(m, IOMMU_TABLE_CHUNK, IOMMU_TABLE_CHUNK, table_extent);
+}
+
+void iommu_memory_add_tables(struct iommu_memory *m, void *chunk) {
   spin_lock(&m->lock);
-  struct iommu_extent *e = record_extent(m, chunk, IOMMU_TABLE_CHUNK, "page tables");
-  if (e) {
-    for (size_t off = 0; off < IOMMU_TABLE_CHUNK; off += TABLE_SIZE) {
-      *(void **)(chunk + off) = m->free_tables;
-      m->free_tables = chunk + off;
-    }
+  for (size_t off = 0; off < IOMMU_TABLE_CHUNK; off += TABLE_SIZE) {
+    *(void **)((uint8_t *)chunk + off) = m->free_tables;
+    m->free_tables = (uint8_t *)chunk + off;
   }
+  m->free_count += IOMMU_TABLE_CHUNK / TABLE_SIZE;
   spin_unlock(&m->lock);
-  if (!e) {
-    plat_dma_free(chunk, IOMMU_TABLE_CHUNK);
-    log_error("no room to record more IOMMU page-table memory (%d extents in use)",
-              IOMMU_MEM_MAX_EXTENTS);
-    return -ENOMEM;
-  }
-  return 0;
 }
 
 int iommu_memory_reserve_tables(struct iommu_memory *m, unsigned chunks) {
   for (unsigned i = 0; i < chunks; i++) {
-    int err = add_chunk(m);
-    if (err) return err;
+    void *chunk = iommu_memory_take_table_chunk(m);
+    if (!chunk) return -ENOMEM;
+    iommu_memory_add_tables(m, chunk);
   }
   return 0;
 }
 
-static void *pop_table(struct iommu_memory *m) {
+void *iommu_memory_table(struct iommu_memory *m) {
   spin_lock(&m->lock);
   void *t = m->free_tables;
   if (t) {
     m->free_tables = *(void **)t;
+    m->free_count--;
     m->tables_in_use++;
   }
   spin_unlock(&m->lock);
-  return t;
-}
-
-void *iommu_memory_table(struct iommu_memory *m) {
-  void *t = pop_table(m);
-  if (!t && add_chunk(m) == 0) t = pop_table(m);
   if (t) memset(t, 0, TABLE_SIZE);
   return t;
 }
@@ -106,8 +102,16 @@ void iommu_memory_table_free(struct iommu_memory *m, void *table) {
   spin_lock(&m->lock);
   *(void **)table = m->free_tables;
   m->free_tables = table;
+  m->free_count++;
   m->tables_in_use--;
   spin_unlock(&m->lock);
+}
+
+unsigned iommu_memory_free_tables(struct iommu_memory *m) {
+  spin_lock(&m->lock);
+  unsigned n = m->free_count;
+  spin_unlock(&m->lock);
+  return n;
 }
 
 unsigned iommu_memory_extents(struct iommu_memory *m, struct iommu_extent *out, unsigned max) {
@@ -123,5 +127,6 @@ void iommu_memory_release(struct iommu_memory *m) {
     plat_dma_free((void *)(uintptr_t)m->extents[i].base, m->extents[i].size);
   m->extent_count = 0;
   m->free_tables = NULL;
+  m->free_count = 0;
   m->tables_in_use = 0;
 }

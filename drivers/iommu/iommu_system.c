@@ -231,8 +231,6 @@ int iommu_system_start(struct iommu_system *s, enum iommu_mode mode, const struc
   s->levels = iopt_levels_for(max_address);
   if (!s->levels) return -ERANGE;
   int err = iommu_memory_reserve_tables(&s->memory, IOMMU_TABLE_RESERVE_CHUNKS);
-  s->memory.chunk_allowed = iommu_memory_unreachable;
-  s->memory.chunk_allowed_ctx = s;
   for (unsigned i = 0; i < ivrs->iommu_count && !err; i++) {
     struct iommu_unit *u = &s->units[i];
     err = iommu_unit_init(u, i, &ivrs->iommus[i], hw[i].regs, hw[i].regs_ctx, hw[i].cap_header,

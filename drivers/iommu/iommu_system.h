@@ -23,11 +23,16 @@
 #define IOMMU_MAX_UNITY     32
 /* Page tables reserved before any device is attached: 4 MiB, 1024 tables.
  * A domain mapping all RAM with large pages needs a few tables per
- * protected range it skips (about 110 on QEMU's 1 GiB); later growth only
- * takes memory no device reaches (iommu_memory_unreachable). */
+ * protected range it skips. After each change the free tables are topped
+ * up to the low-water mark, with memory removed from every domain first
+ * (iommu_domain.c refill_tables): one change may use that many, and taking
+ * a chunk away from domains that map it with large pages takes two per
+ * domain. */
 #define IOMMU_TABLE_RESERVE_CHUNKS 16
+#define IOMMU_TABLE_LOW_WATER      (2 * (IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY) + 64)
 
 struct iommu_domain {
+  bool in_use;
   uint16_t id;
   unsigned users; /* attached devices */
   struct iommu_unit *unit;
@@ -76,6 +81,9 @@ struct iommu_system {
    * the IOMMU while holding it. Order: this lock, then the memory pool's. */
   struct spinlock lock;
   struct iommu_device devices[IOMMU_MAX_DEVICES];
+  /* Every domain there can be (one per device, one per unity set): in the
+   * driver's own data, not the heap, which devices may be given. */
+  struct iommu_domain domain_pool[IOMMU_MAX_DEVICES + IOMMU_MAX_UNITY];
   unsigned protected_count;
   struct iommu_protected protected_ranges[IOMMU_MAX_PROTECTED];
   uint16_t next_domain_id;
@@ -132,10 +140,6 @@ int iommu_map_unity_locked(struct iommu_system *s, struct iommu_domain *d, uint1
 /* Every domain in use, each once: the attached devices' and the unity
  * ones. With the lock held. */
 unsigned iommu_all_domains(struct iommu_system *s, struct iommu_domain **out, unsigned max);
-/* iommu_memory's chunk_allowed: true when no domain maps any page of
- * [base, base + size). With the lock held (every table allocation after
- * the start is). */
-bool iommu_memory_unreachable(void *ctx, uint64_t base, uint64_t size);
 /* Points a device ID's DTE at what it has without a driver: its unity
  * domain, or blocked (passthrough mode: untranslated). With the lock held. */
 void iommu_set_default_dte(struct iommu_system *s, struct iommu_unit *unit, uint16_t devid);

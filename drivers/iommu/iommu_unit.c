@@ -158,7 +158,7 @@ static int alloc_structures(struct iommu_unit *u, struct iommu_memory *mem) {
   u->event_log = iommu_memory_alloc(mem, IOMMU_EVENT_ENTRIES * EVENT_SIZE,
                                     IOMMU_EVENT_ENTRIES * EVENT_SIZE, "event log");
   u->semaphore = iommu_memory_alloc(mem, 4096, 4096, "completion semaphore");
-  u->empty_root = iommu_memory_table(mem);
+  u->empty_root = iommu_memory_alloc(mem, 4096, 4096, "empty page table");
   if (!u->dev_table || !u->cmd_buf || !u->event_log || !u->semaphore || !u->empty_root)
     return -ENOMEM;
   return 0;

@@ -16,6 +16,19 @@ suite-image-iommu-passthrough: $(BUILD)/test.efi
 	    --log $(BUILD)/test-logs/image-iommu-passthrough.serial.log \
 	    $(BUILD)/test.efi iommu=passthrough 'test=$(or $(TESTS),iommu_*)'
 
+# One more boot with 256 MiB of RAM, all of it within the edu's 28-bit DMA
+# reach: the policy tests (tests/image/iommu_policy_test.c) then check by
+# real DMA that a device given all the application's memory reaches none
+# of the kernel's (page tables, stacks, text, data, IOMMU tables, memory
+# taken later). In the 1 GiB boots most of the kernel lies out of the
+# edu's reach and is checked in the IOMMU's tables only.
+TEST_SUITES += image-iommu-policy
+.PHONY: suite-image-iommu-policy
+suite-image-iommu-policy: $(BUILD)/test.efi
+	$(Q)qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp 2 --memory 256M \
+	    --timeout $(IMAGE_TEST_TIMEOUT) --log $(BUILD)/test-logs/image-iommu-policy.serial.log \
+	    $(BUILD)/test.efi 'test=$(or $(TESTS),iommu_*$(comma)kmem_*)'
+
 # libFuzzer target for the IVRS parser (mk/fuzz.mk), seeded with the
 # tables recorded from QEMU.
 FUZZ_SRCS_fuzz_ivrs  := drivers/iommu/ivrs.c tests/fuzz/fuzz_plat.c

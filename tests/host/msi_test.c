@@ -185,3 +185,22 @@ TEST(msi_alloc_rejects_bad_requests) {
   ASSERT_EQ(pci_read16(&m, 0x52) & 1, 0);
   fake_ecam_free(&e);
 }
+
+TEST(msi_state_of_each_function_is_kernel_data_with_a_limit) {
+  /* The states live in the kernel's data (kernel/msi.c): a fixed number of
+   * functions at a time, the next gets -ENOMEM, a freed one is reused. */
+  struct fake_ecam e = fake_ecam_new(1);
+  static struct pci_function f[MSI_MAX_FUNCTIONS + 1];
+  for (unsigned i = 0; i < MSI_MAX_FUNCTIONS; i++) {
+    f[i] = msi_function(&e, true);
+    ASSERT_EQ(msi_alloc(&f[i], 1, MSI_ALLOW_MSI), 1);
+    for (unsigned j = 0; j < i; j++) ASSERT_TRUE(f[i].msi != f[j].msi);
+  }
+  f[MSI_MAX_FUNCTIONS] = msi_function(&e, true);
+  ASSERT_EQ(msi_alloc(&f[MSI_MAX_FUNCTIONS], 1, MSI_ALLOW_MSI), -ENOMEM);
+  ASSERT_NULL(f[MSI_MAX_FUNCTIONS].msi);
+  msi_free(&f[3]);
+  ASSERT_EQ(msi_alloc(&f[MSI_MAX_FUNCTIONS], 1, MSI_ALLOW_MSI), 1);
+  for (unsigned i = 0; i <= MSI_MAX_FUNCTIONS; i++) msi_free(&f[i]);
+  fake_ecam_free(&e);
+}

@@ -107,25 +107,3 @@ TEST(vm_map_mmio_above_the_map) {
   ASSERT_EQ(vm_map_mmio((uint64_t)(uintptr_t)__text_start, 4096), -1);
   ASSERT_EQ(vm_map_mmio(bar, 0), -1);
 }
-
-TEST(vm_protected_ranges_cover_the_kernel) {
-  struct vm_range r[64];
-  size_t n = kernel_protected_ranges(r, 64);
-  ASSERT_GT(n, 4);
-  ASSERT_LE(n, 64);
-  bool text = false, tables = false, stack = false, heap = false;
-  int local;
-  void *h = malloc(8);
-  for (size_t i = 0; i < n; i++) {
-    uint64_t lo = r[i].base, hi = r[i].base + r[i].size;
-    text |= lo <= (uint64_t)(uintptr_t)__text_start && (uint64_t)(uintptr_t)__text_start < hi;
-    tables |= lo <= vm_root() && vm_root() < hi;
-    stack |= lo <= (uint64_t)(uintptr_t)&local && (uint64_t)(uintptr_t)&local < hi;
-    heap |= lo <= (uint64_t)(uintptr_t)h && (uint64_t)(uintptr_t)h < hi;
-  }
-  free(h);
-  ASSERT_TRUE(text);
-  ASSERT_TRUE(tables);
-  ASSERT_TRUE(stack);
-  ASSERT_TRUE(heap);
-}
