@@ -93,13 +93,17 @@ else
   "$here/mkesp.sh" "$esp" "$efi" --cmdline "$cmdline" "${adds[@]}" || exit 2
 fi
 
+# amd-iommu first: QEMU 7.2 gives a PCI device the IOMMU's DMA address
+# space only if the IOMMU exists when the device is created
+# (hw/i386/amd_iommu.c amdvi_sysbus_realize calls pci_setup_iommu on the
+# bus; hw/pci/pci.c takes a device's address space at its realize). It
+# takes the first free slot, 00:02.0 (00:01.0 is the VGA).
 qemu=(qemu-system-x86_64 -machine q35 -cpu max -m "$memory" -smp "$smp"
       -nographic -no-reboot -net none
       -drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf_code"
       -drive "if=pflash,format=raw,unit=1,file=$work/OVMF_VARS.fd"
       -drive "if=none,id=esp,format=raw,readonly=on,file=$esp"
-      -device virtio-blk-pci,drive=esp
-      -device amd-iommu -device edu)
+      -device amd-iommu -device virtio-blk-pci,drive=esp -device edu)
 [ "$debug_exit" = 1 ] && qemu+=(-device isa-debug-exit,iobase=0xf4,iosize=0x04)
 echo "boot.sh: ${qemu[*]}" > "$work/command"
 
