@@ -121,5 +121,8 @@ void cpu_agent_kick_async_server(void);
 hsa_status_t gpu_driver_start(void);
 hsa_status_t gpu_agents_create(void);
 void gpu_driver_stop(void);
+/* Called by signal waiters as they wake: stops GPU queues whose dispatch
+ * overran its time limit (hsa_queue_time_limit.h). */
+void gpu_agents_watchdog(uint64_t now_ns);
 
 #endif

@@ -24,6 +24,8 @@
 
 PLAT_OPTION(gpu_scratch, "gpu_scratch",
             "scratch bytes per work-item of each GPU queue (default 1024, up to 65536)");
+PLAT_OPTION(gpu_dispatch_timeout, "gpu_dispatch_timeout_ms",
+            "time limit of a GPU queue's oldest packet, ms (default 0: none; hsa_queue_time_limit.h)");
 
 #define DEFAULT_SCRATCH_LANE_BYTES 1024u
 #define MAX_SCRATCH_LANE_BYTES 65536u
@@ -107,16 +109,17 @@ static const struct agent_ops gpu_agent_ops = {
     .shut_down = gpu_shut_down,
 };
 
-static uint32_t scratch_lane_bytes(void) {
-  const char *v = plat_option("gpu_scratch");
-  if (!v || !*v) return DEFAULT_SCRATCH_LANE_BYTES;
+/* A numeric option in 0..max, or `fallback` (absent, or logged as wrong). */
+static uint64_t option_number(const char *key, uint64_t max, uint64_t fallback) {
+  const char *v = plat_option(key);
+  if (!v || !*v) return fallback;
   char *end;
-  unsigned long n = strtoul(v, &end, 0);
-  if (*end || n > MAX_SCRATCH_LANE_BYTES) {
-    log_warn("gpu_scratch=%s ignored (want 0..%u bytes per work-item)", v, MAX_SCRATCH_LANE_BYTES);
-    return DEFAULT_SCRATCH_LANE_BYTES;
+  unsigned long long n = strtoull(v, &end, 0);
+  if (*end || n > max) {
+    log_warn("%s=%s ignored (want 0..%llu)", key, v, (unsigned long long)max);
+    return fallback;
   }
-  return (uint32_t)n;
+  return n;
 }
 
 static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
@@ -159,7 +162,8 @@ static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
   a->cache_count = 1;
   a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM);
   a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM_COARSE);
-  ga->scratch_lane_bytes = scratch_lane_bytes();
+  ga->scratch_lane_bytes = (uint32_t)option_number("gpu_scratch", MAX_SCRATCH_LANE_BYTES, DEFAULT_SCRATCH_LANE_BYTES);
+  ga->time_limit_ns = option_number("gpu_dispatch_timeout_ms", 24ull * 3600 * 1000, 0) * 1000000ull;
   ga->event_mailbox = plat_dma_alloc(4096, 4096);
   if (!ga->event_mailbox || amdgpu_map_system_range(dev, (const void *)ga->event_mailbox, 4096)) {
     plat_dma_free((void *)ga->event_mailbox, 4096);

@@ -23,6 +23,7 @@ struct gpu_agent {
    * queue_inactive_signal before its end-of-pipe interrupt. */
   volatile uint32_t *event_mailbox;
   uint32_t scratch_lane_bytes; /* scratch of each queue, bytes per work-item */
+  uint64_t time_limit_ns;      /* of each new queue (gpu_dispatch_timeout_ms), 0: none */
   struct lock queues_lock;
   struct gpu_queue *queues[GPU_QUEUES_MAX]; /* attached queues, unordered */
   uint32_t queue_count;

@@ -19,6 +19,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include <hsa/hsa_queue_time_limit.h>
+
 #include "hsa/gpu_agent.h"
 #include "hsa/queue.h"
 #include "hsa/runtime.h"
@@ -243,6 +245,7 @@ hsa_status_t gpu_queue_attach(struct agent *agent, struct queue *q) {
     amdgpu_queue_destroy(gq->hw, DESTROY_TIMEOUT_NS);
     goto fail_signal;
   }
+  if (ga->time_limit_ns) amdgpu_queue_set_time_limit(gq->hw, ga->time_limit_ns);
   st = hsa_amd_signal_async_handler(signal_handle(gq->inactive), HSA_SIGNAL_CONDITION_NE, 0,
                                     on_queue_inactive, gq);
   if (st != HSA_STATUS_SUCCESS) {
@@ -287,3 +290,39 @@ void gpu_queue_detach(struct agent *agent, struct queue *q) {
   signal_destroy(gq->inactive);
   free(gq);
 }
+
+/* ---- Time limits (hsa_queue_time_limit.h) ---------------------------------- */
+
+hsa_status_t hsa_queue_set_time_limit(hsa_queue_t *queue, uint64_t limit_ns) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!queue || !object_set_contains(&rt.queues, queue_from_hsa(queue))) return HSA_STATUS_ERROR_INVALID_QUEUE;
+  struct queue *q = queue_from_hsa(queue);
+  if (!q->agent || q->agent->ops->queue_attach != gpu_queue_attach) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  struct gpu_agent *ga = gpu_agent_of(q->agent);
+  lock_acquire(&ga->queues_lock);
+  struct gpu_queue *gq = NULL;
+  for (uint32_t i = 0; i < ga->queue_count && !gq; i++)
+    if (ga->queues[i]->q == q) gq = ga->queues[i];
+  if (gq) amdgpu_queue_set_time_limit(gq->hw, limit_ns);
+  lock_release(&ga->queues_lock);
+  return gq ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_QUEUE;
+}
+
+/* A waiter woke up (signal_wait_loop): every few milliseconds, let the
+ * driver stop queues that overran their time limit. Cheap when no queue
+ * has one. */
+#define WATCHDOG_PERIOD_NS 5000000ull
+void gpu_agents_watchdog(uint64_t now_ns) {
+  static _Atomic uint64_t last;
+  uint64_t prev = atomic_load_explicit(&last, memory_order_relaxed);
+  if (now_ns - prev < WATCHDOG_PERIOD_NS ||
+      !atomic_compare_exchange_strong(&last, &prev, now_ns))
+    return;
+  for (uint32_t i = 0; i < agent_count(); i++) {
+    struct agent *a = agent_at(i);
+    if (a->ops->queue_attach != gpu_queue_attach) continue;
+    int n = amdgpu_queues_check_progress(gpu_agent_of(a)->dev, now_ns, HSA_STATUS_ERROR_EXCEPTION);
+    if (n > 0) log_warn("GPU agent %u: %d queue(s) stopped: a dispatch overran its time limit", a->node, n);
+  }
+}
+

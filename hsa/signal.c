@@ -363,6 +363,7 @@ bool signal_wait_loop(struct signal *const *signals, uint32_t count, bool (*chec
     if (nap > deadline_ns - now) nap = deadline_ns - now;
     event_commit_wait(&rt.signal_event, seen, nap);
     event_cancel_wait(&rt.signal_event);
+    gpu_agents_watchdog(plat_now_ns()); /* a runaway GPU dispatch never signals */
     if (sleep_ns < SIGNAL_WAIT_MAX_SLEEP_NS) sleep_ns *= 2;
     if (sleep_ns > SIGNAL_WAIT_MAX_SLEEP_NS) sleep_ns = SIGNAL_WAIT_MAX_SLEEP_NS;
   }

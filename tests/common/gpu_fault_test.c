@@ -11,6 +11,7 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_kernarg_hidden.h>
+#include <hsa/hsa_queue_time_limit.h>
 
 #include "lib/plat.h"
 #include "lib/test.h"
@@ -21,9 +22,11 @@
 #define UNMAPPED_ADDRESS 0x0000700000000000ull /* no memory of the host process or the image */
 
 /* Dispatches `kernel` (one work-group of 256, 4 waves) with `out` as its
- * argument and `private_size` bytes of scratch per work-item, and checks
- * that its queue stops with `want` while another queue goes on. */
-static void run_faulting_kernel(const char *kernel, void *out, uint32_t private_size, hsa_status_t want) {
+ * argument and `private_size` bytes of scratch per work-item on a queue
+ * with a time limit (0: none), and checks that the queue stops with `want`
+ * while another queue goes on. */
+static void run_faulting_kernel(const char *kernel, void *out, uint32_t private_size,
+                                uint64_t time_limit_ns, hsa_status_t want) {
   ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
   hsa_agent_t gpu = gpu_test_agent();
   char path[256];
@@ -58,6 +61,7 @@ static void run_faulting_kernel(const char *kernel, void *out, uint32_t private_
   ASSERT_EQ(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, hsa_test_queue_error_callback, &good_err,
                              UINT32_MAX, UINT32_MAX, &good),
             HSA_STATUS_SUCCESS);
+  if (time_limit_ns) ASSERT_EQ(hsa_queue_set_time_limit(bad, time_limit_ns), HSA_STATUS_SUCCESS);
   hsa_amd_memory_pool_t pool = hsa_test_kernarg_pool(gpu);
   void *kernarg;
   ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, kernarg_size, 0, &kernarg), HSA_STATUS_SUCCESS);
@@ -82,9 +86,11 @@ static void run_faulting_kernel(const char *kernel, void *out, uint32_t private_
   hsa_test_submit(bad, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true));
 
   uint64_t until = plat_now_ns() + ERROR_WAIT_NS;
+  /* Waiting on the dispatch's signal, as a program does (that is also when
+   * the runtime checks time limits); it never completes. */
   while (atomic_load(&err.calls) == 0) {
     if (plat_now_ns() > until) test_fail(__FILE__, __LINE__, "%s: no queue error reported", kernel);
-    plat_sleep_ns(1000000);
+    ASSERT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 10000000, HSA_WAIT_STATE_BLOCKED), 1);
   }
   if (atomic_load(&err.status) != (int)want)
     test_fail(__FILE__, __LINE__, "%s: queue error 0x%x, want 0x%x", kernel, atomic_load(&err.status), want);
@@ -114,15 +120,15 @@ static int *output_buffer(void) {
 }
 
 TEST(gpu_fault_trap_is_an_exception) {
-  run_faulting_kernel("trap_kernel", output_buffer(), 0, HSA_STATUS_ERROR_EXCEPTION);
+  run_faulting_kernel("trap_kernel", output_buffer(), 0, 0, HSA_STATUS_ERROR_EXCEPTION);
 }
 
 TEST(gpu_fault_illegal_instruction) {
-  run_faulting_kernel("illegal_kernel", output_buffer(), 0, (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION);
+  run_faulting_kernel("illegal_kernel", output_buffer(), 0, 0, (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION);
 }
 
 TEST(gpu_fault_unmapped_store_is_a_memory_fault) {
-  run_faulting_kernel("store_kernel", (void *)(uintptr_t)UNMAPPED_ADDRESS, 0,
+  run_faulting_kernel("store_kernel", (void *)(uintptr_t)UNMAPPED_ADDRESS, 0, 0,
                       (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT);
 }
 
@@ -130,5 +136,28 @@ TEST(gpu_fault_unmapped_store_is_a_memory_fault) {
  * most COMPUTE_TMPRING_SIZE describes, for the whole chip): the CP asks
  * the runtime (ROCr's protocol), the runtime cannot, the queue stops. */
 TEST(gpu_fault_scratch_beyond_the_gpu_is_out_of_resources) {
-  run_faulting_kernel("store_kernel", output_buffer(), 131056, HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+  run_faulting_kernel("store_kernel", output_buffer(), 131056, 0, HSA_STATUS_ERROR_OUT_OF_RESOURCES);
 }
+
+/* A kernel that never ends, on a queue with a 100 ms limit: stopped and
+ * reported (hsa_queue_time_limit.h). */
+TEST(gpu_fault_runaway_dispatch_stops_at_its_time_limit) {
+  int *flag = output_buffer();
+  flag[0] = 0;
+  run_faulting_kernel("spin_kernel", flag, 0, 100000000ull, HSA_STATUS_ERROR_EXCEPTION);
+}
+
+TEST(gpu_fault_time_limit_refuses_what_is_no_gpu_queue) {
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  hsa_agent_t cpus[4];
+  ASSERT_GE(hsa_test_cpu_agents(cpus, 4), 1);
+  hsa_queue_t *q;
+  ASSERT_EQ(hsa_queue_create(cpus[0], 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &q),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_queue_set_time_limit(q, 1000000), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_queue_set_time_limit(q, 1000000), HSA_STATUS_ERROR_INVALID_QUEUE);
+  ASSERT_EQ(hsa_queue_set_time_limit(NULL, 1000000), HSA_STATUS_ERROR_INVALID_QUEUE);
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+}
+

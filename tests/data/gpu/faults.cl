@@ -20,3 +20,9 @@ __kernel void illegal_kernel(__global int *out) {
   out[get_global_id(0)] = 1;
   __asm__ volatile(".long 0xd3ff0000\n.long 0x00000000");
 }
+
+/* Spins until flag[0] is set, which nobody does: a runaway dispatch. */
+__kernel void spin_kernel(__global volatile int *flag) {
+  while (flag[0] == 0) {
+  }
+}
