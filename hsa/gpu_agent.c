@@ -6,8 +6,8 @@
  *
  * The GPU shares the single address space: every CPU pointer is a GPU
  * address, so the profile is FULL and the agent lists the system pools as
- * its own. Queues are AQL rings loaded into hardware queue slots by the
- * driver (gpu_agent_queue.c).
+ * well as its local pool (the carve-out). Queues are AQL rings loaded into
+ * hardware queue slots by the driver (gpu_agent_queue.c).
  */
 #define LOG_TAG "gpu-agent"
 #include "hsa/gpu_agent.h"
@@ -102,6 +102,14 @@ static void gpu_shut_down(struct agent *agent) {
   free(ga);
 }
 
+/* The local pool: the frame buffer carve-out, which the compute VMIDs map
+ * at its CPU (BAR0) address; ROCr lists an APU's carve-out as the GPU's
+ * coarse-grained local pool. */
+static void *local_alloc(struct memory_pool *p, size_t size) {
+  return amdgpu_local_alloc(p->impl, size, MEMORY_GRANULE);
+}
+static void local_release(struct memory_pool *p, void *ptr) { amdgpu_local_free(p->impl, ptr); }
+
 static const struct agent_ops gpu_agent_ops = {
     .queue_attach = gpu_queue_attach,
     .queue_detach = gpu_queue_detach,
@@ -160,6 +168,12 @@ static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
   a->queue_max_size = GPU_QUEUE_MAX_PACKETS;
   a->caches[0] = (struct cache_info){"L1", 1, GPU_L1_BYTES};
   a->cache_count = 1;
+  const struct memory_pool local = {.name = "gpu-local", .segment = HSA_AMD_SEGMENT_GLOBAL,
+                                    .global_flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED,
+                                    .size = in->local_memory_size, .owner = a, .alloc = local_alloc,
+                                    .release = local_release, .impl = dev};
+  struct memory_pool *local_pool = in->local_memory_size ? memory_pool_add_local(&local) : NULL;
+  if (local_pool) a->pools[a->pool_count++] = local_pool; /* first: ROCr lists local memory first */
   a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM);
   a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM_COARSE);
   ga->scratch_lane_bytes = (uint32_t)option_number("gpu_scratch", MAX_SCRATCH_LANE_BYTES, DEFAULT_SCRATCH_LANE_BYTES);

@@ -18,7 +18,8 @@
 #include "hsa/runtime.h"
 #include "lib/plat.h"
 
-static struct memory_pool pools[MEMORY_POOL_COUNT];
+static struct memory_pool pools[MEMORY_POOL_COUNT + MEMORY_POOL_LOCAL_MAX];
+static int pool_count;
 
 struct dealloc_callback {
   hsa_amd_deallocation_callback_t fn;
@@ -103,13 +104,26 @@ static size_t system_memory_bytes(void) {
 hsa_status_t memory_init(void) {
   size_t size = system_memory_bytes();
   pools[MEMORY_POOL_SYSTEM] = (struct memory_pool){
-      "system", HSA_AMD_SEGMENT_GLOBAL,
-      HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT,
-      size, NULL};
-  pools[MEMORY_POOL_SYSTEM_COARSE] =
-      (struct memory_pool){"system-coarse", HSA_AMD_SEGMENT_GLOBAL,
-                           HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, size, NULL};
+      .name = "system", .segment = HSA_AMD_SEGMENT_GLOBAL,
+      .global_flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT,
+      .size = size};
+  pools[MEMORY_POOL_SYSTEM_COARSE] = (struct memory_pool){
+      .name = "system-coarse", .segment = HSA_AMD_SEGMENT_GLOBAL,
+      .global_flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, .size = size};
+  pool_count = MEMORY_POOL_COUNT;
   return HSA_STATUS_SUCCESS;
+}
+
+struct memory_pool *memory_pool_add_local(const struct memory_pool *desc) {
+  if (pool_count == MEMORY_POOL_COUNT + MEMORY_POOL_LOCAL_MAX) return NULL;
+  pools[pool_count] = *desc;
+  return &pools[pool_count++];
+}
+
+/* Gives a pool's block back to where it came from. */
+static void pool_release(struct memory_pool *p, void *ptr) {
+  if (p && p->release) p->release(p, ptr);
+  else free(ptr);
 }
 
 void memory_fini(void) {
@@ -117,7 +131,7 @@ void memory_fini(void) {
    * program allocated from pools included (locked memory stays its own). */
   lock_acquire(&table_lock);
   for (size_t i = 0; i < table_count; i++) {
-    if (table[i].type == HSA_EXT_POINTER_TYPE_HSA) free((void *)table[i].base);
+    if (table[i].type == HSA_EXT_POINTER_TYPE_HSA) pool_release(table[i].pool, (void *)table[i].base);
     while (table[i].callbacks) {
       struct dealloc_callback *next = table[i].callbacks->next;
       free(table[i].callbacks);
@@ -135,7 +149,7 @@ struct memory_pool *memory_pool(int index) {
 }
 
 struct memory_pool *memory_pool_from_handle(uint64_t handle) {
-  for (int i = 0; i < MEMORY_POOL_COUNT; i++)
+  for (int i = 0; i < pool_count; i++)
     if (handle == memory_pool_handle(&pools[i])) return &pools[i];
   return NULL;
 }
@@ -285,11 +299,11 @@ static hsa_status_t pool_allocate(struct memory_pool *p, size_t size, void **ptr
   if (size > p->size || size > SIZE_MAX - MEMORY_GRANULE)
     return HSA_STATUS_ERROR_INVALID_ALLOCATION;
   size_t rounded = (size + MEMORY_GRANULE - 1) & ~(size_t)(MEMORY_GRANULE - 1);
-  void *mem = aligned_alloc(MEMORY_GRANULE, rounded);
+  void *mem = p->alloc ? p->alloc(p, rounded) : aligned_alloc(MEMORY_GRANULE, rounded);
   if (!mem) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   struct allocation a = {(uintptr_t)mem, rounded, p, HSA_EXT_POINTER_TYPE_HSA, NULL, NULL};
   if (!table_insert(&a)) {
-    free(mem);
+    pool_release(p, mem);
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
   *ptr = mem;
@@ -313,7 +327,7 @@ static hsa_status_t pool_free(void *ptr) {
     return HSA_STATUS_ERROR_INVALID_ALLOCATION;
   }
   run_dealloc_callbacks(&a);
-  free(ptr);
+  pool_release(a.pool, ptr);
   return HSA_STATUS_SUCCESS;
 }
 

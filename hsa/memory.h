@@ -22,9 +22,20 @@ struct memory_pool {
   uint32_t global_flags; /* hsa_amd_memory_pool_global_flag_t bits */
   size_t size;           /* bytes of memory behind the pool */
   struct agent *owner;   /* hsa_amd_pointer_info's agentOwner */
+  /* Memory other than system RAM (a GPU's carve-out): its agent allocates
+   * (MEMORY_GRANULE-aligned, NULL when full) and frees it. NULL for the
+   * system pools. */
+  void *(*alloc)(struct memory_pool *p, size_t size);
+  void (*release)(struct memory_pool *p, void *ptr);
+  void *impl;
 };
 
 enum { MEMORY_POOL_SYSTEM = 0, MEMORY_POOL_SYSTEM_COARSE = 1, MEMORY_POOL_COUNT = 2 };
+
+/* Agent-local pools (hsa_init, while agents are created): a copy of
+ * `desc` becomes a pool; NULL when there is no room. */
+#define MEMORY_POOL_LOCAL_MAX 4
+struct memory_pool *memory_pool_add_local(const struct memory_pool *desc);
 
 /* The pool or region behind a handle, or NULL. */
 struct memory_pool *memory_pool_from_handle(uint64_t handle);

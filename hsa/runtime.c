@@ -39,10 +39,10 @@ static void runtime_stop(void) {
     rt.agents[i] = NULL;
   }
   rt.agent_count = 0;
-  gpu_driver_stop();
   signals_fini();
   object_set_free(&rt.signal_groups);
   memory_fini();
+  gpu_driver_stop(); /* last: the GPU's local pool memory was given back above */
 }
 
 static hsa_status_t runtime_start(void) {

@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include <hsa/amd_hsa_signal.h>
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
@@ -167,3 +168,64 @@ TEST(gpu_agent_refused_packet_calls_the_error_callback) {
   HSA_ASSERT_OK(hsa_queue_destroy(good));
   HSA_ASSERT_OK(hsa_shut_down());
 }
+
+static hsa_status_t first_pool(hsa_amd_memory_pool_t pool, void *data) {
+  *(hsa_amd_memory_pool_t *)data = pool;
+  return HSA_STATUS_INFO_BREAK;
+}
+
+/* The carve-out is the GPU's local pool: coarse-grained, listed first,
+ * owned by the GPU agent, and what it hands out the GPU reaches at the
+ * same address (the CP reads a barrier's dependency there). */
+TEST(gpu_agent_local_pool_is_the_carveout) {
+  HSA_ASSERT_OK(hsa_init());
+  hsa_agent_t gpu = gpu_test_agent();
+  hsa_amd_memory_pool_t local = {0};
+  ASSERT_EQ(hsa_amd_agent_iterate_memory_pools(gpu, first_pool, &local), HSA_STATUS_INFO_BREAK);
+  uint32_t flags = 0;
+  size_t size = 0;
+  bool alloc_allowed = false;
+  HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(local, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
+  HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(local, HSA_AMD_MEMORY_POOL_INFO_SIZE, &size));
+  HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(local, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &alloc_allowed));
+  ASSERT_EQ(flags, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
+  ASSERT_GT(size, 1u << 20);
+  ASSERT_LE(size, 1ull << 30);
+  ASSERT_TRUE(alloc_allowed);
+  uint64_t avail = 0;
+  HSA_ASSERT_OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_MEMORY_AVAIL, &avail));
+  ASSERT_EQ_U(avail, size);
+
+  amd_signal_t *dep;
+  HSA_ASSERT_OK(hsa_amd_memory_pool_allocate(local, 1u << 20, 0, (void **)&dep));
+  hsa_amd_pointer_info_t info = {.size = sizeof info};
+  HSA_ASSERT_OK(hsa_amd_pointer_info(dep, &info, NULL, NULL, NULL));
+  ASSERT_EQ(info.type, HSA_EXT_POINTER_TYPE_HSA);
+  ASSERT_EQ_U(info.agentOwner.handle, gpu.handle);
+  memset(dep, 0, sizeof *dep);
+  dep->kind = AMD_SIGNAL_KIND_USER;
+  dep->value = 1;
+  hsa_queue_t *q;
+  HSA_ASSERT_OK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &q));
+  hsa_signal_t done;
+  HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
+  hsa_barrier_and_packet_t p;
+  memset(&p, 0, sizeof p);
+  p.dep_signal[0].handle = (uint64_t)(uintptr_t)dep;
+  p.completion_signal = done;
+  hsa_test_submit(q, &p, hsa_test_header(HSA_PACKET_TYPE_BARRIER_AND, true));
+  ASSERT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 20000000, HSA_WAIT_STATE_BLOCKED), 1);
+  __atomic_store_n(&dep->value, 0, __ATOMIC_RELEASE);
+  ASSERT_EQ(hsa_test_wait_eq(done, 0), 0);
+
+  /* More than the pool holds is refused; the pool gives memory back. */
+  void *big;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(local, size + 4096, 0, &big), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  HSA_ASSERT_OK(hsa_amd_memory_pool_free(dep));
+  HSA_ASSERT_OK(hsa_amd_memory_pool_allocate(local, 1u << 20, 0, &big));
+  HSA_ASSERT_OK(hsa_amd_memory_pool_free(big));
+  HSA_ASSERT_OK(hsa_signal_destroy(done));
+  HSA_ASSERT_OK(hsa_queue_destroy(q));
+  HSA_ASSERT_OK(hsa_shut_down());
+}
+
