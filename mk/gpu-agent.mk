@@ -116,3 +116,16 @@ $(BENCH_GPU): $(call host_obj,bench/gpu_dispatch.c) $(HOST_RUNTIME_LIB)
 bench-gpu: $(BENCH_GPU) $(KERNEL_CORPUS) $(AMDGPU_RUN_FIRMWARE)
 	$(Q)HSAR_FILES=$(abspath $(BUILD)/vapu-firmware) $(BENCH_GPU) $(abspath $(KERNELS_DIR)) $(BENCH_GPU_ROUNDS)
 bench: bench-gpu
+
+# libFuzzer target over AQL packets through a GPU agent's queue
+# (tests/fuzz/fuzz_aql.c, run by suite-fuzz with the other targets): the
+# whole host runtime, the virtual APU's firmware and one corpus kernel.
+FUZZ_AQL_SEED_DIR := $(BUILD)/fuzz/aql-seeds
+FUZZ_SRCS_fuzz_aql  := $(RUNTIME_HOST_SRCS)
+FUZZ_SEEDS_fuzz_aql := $(addprefix $(FUZZ_AQL_SEED_DIR)/,dispatch.aql barrier_and.aql barrier_or.aql \
+                         barrier_value.aql mix.aql)
+$(FUZZ_SEEDS_fuzz_aql) &: tests/fuzz/aql_seed.py
+	$(Q)python3 $< $(FUZZ_AQL_SEED_DIR)
+$(BUILD)/fuzz/fuzz_aql: FUZZ_CFLAGS += -DFUZZ_GPU_FILES_DIR='"$(abspath $(BUILD)/vapu-firmware)"' \
+                                     -DFUZZ_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"'
+$(BUILD)/fuzz/fuzz_aql: | $(AMDGPU_RUN_FIRMWARE) $(KERNELS_DIR)/gfx902/vector_add.O2.v5.co

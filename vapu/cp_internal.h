@@ -39,7 +39,7 @@ enum hqd_state {
 struct hqd {
   struct vapu_cp *cp;
   unsigned me, pipe, queue;
-  _Atomic uint32_t active;         /* HQD owned by the engine (CP_HQD_ACTIVE) */
+  uint32_t active;                 /* HQD owned by the engine (CP_HQD_ACTIVE); __atomic accesses */
   volatile uint32_t stop_requested; /* dequeue request; also the interpreter's abort flag */
   struct vapu_cp_queue_regs regs;
   uint64_t queue_va;     /* amd_queue_t */

@@ -55,8 +55,10 @@ static bool cp_write(struct hqd *h, uint64_t va, const void *src, size_t n) {
   return vapu_gpu_write(h->cp->v, &h->rq, &h->tlb, va, src, n) == 0;
 }
 
-/* Host pointer of an aligned field, for atomics; NULL after a fault. */
+/* Host pointer of a naturally aligned field, for atomics; NULL after a
+ * fault or for a misaligned address (callers check alignment first). */
 static void *cp_field(struct hqd *h, uint64_t va, size_t n, unsigned access) {
+  if (va & (n - 1)) return NULL;
   size_t run;
   void *p = vapu_translate(h->cp->v, &h->rq, &h->tlb, va, access, &run);
   return p && run >= n ? p : NULL;
@@ -358,6 +360,26 @@ static void start_dispatch(struct hqd *h, uint64_t slot) {
 
 /* ---- The packet loop -------------------------------------------------------------- */
 
+/* A signal handle is the address of an amd_signal_t, which is 64-byte
+ * aligned (ROCr amd_hsa_signal.h AMD_SIGNAL_ALIGN_BYTES): anything else
+ * in a packet is no signal. 0 means none. */
+static bool is_signal_handle(uint64_t handle) { return (handle & (AMD_SIGNAL_ALIGN_BYTES - 1)) == 0; }
+
+static bool packet_signals_valid(const uint8_t raw[64], uint32_t type) {
+  hsa_signal_t s[6];
+  unsigned n = 0;
+  memcpy(&s[n++], raw + offsetof(hsa_kernel_dispatch_packet_t, completion_signal), 8);
+  if (type == HSA_PACKET_TYPE_BARRIER_AND || type == HSA_PACKET_TYPE_BARRIER_OR) {
+    memcpy(&s[n], raw + offsetof(hsa_barrier_and_packet_t, dep_signal), 5 * 8);
+    n += 5;
+  } else if (type == HSA_PACKET_TYPE_VENDOR_SPECIFIC) {
+    memcpy(&s[n++], raw + offsetof(hsa_amd_barrier_value_packet_t, signal), 8);
+  }
+  for (unsigned i = 0; i < n; i++)
+    if (!is_signal_handle(s[i].handle)) return false;
+  return true;
+}
+
 /* Looks at the packet at the read index and runs it if it can. True if the
  * queue moved (a packet finished or started). */
 static bool next_packet(struct hqd *h) {
@@ -386,6 +408,10 @@ static bool next_packet(struct hqd *h) {
   uint32_t release = (header >> HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE) & 3;
   if (acquire > HSA_FENCE_SCOPE_SYSTEM || release > HSA_FENCE_SCOPE_SYSTEM || (header >> 13)) {
     queue_error(h, VAPU_CP_ERROR_INVALID_FORMAT, "reserved fence scope or header bits");
+    return true;
+  }
+  if (!packet_signals_valid(raw, type)) {
+    queue_error(h, VAPU_CP_ERROR_INVALID_FORMAT, "a signal handle is not an amd_signal_t address");
     return true;
   }
   uint64_t start_ns = plat_now_ns();

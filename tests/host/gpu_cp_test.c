@@ -278,6 +278,23 @@ TEST(gpu_cp_refused_packets_stop_only_their_queue) {
   rig_down(&r);
 }
 
+/* A signal handle is an amd_signal_t's address, 64-byte aligned: any other
+ * value in a packet makes it malformed, before anything is read there. */
+TEST(gpu_cp_misaligned_signal_handle_is_a_malformed_packet) {
+  struct rig r;
+  ASSERT_TRUE(rig_up(&r, VAPU_RAVEN));
+  int q = rig_add_queue(&r, 0, 3);
+  ASSERT_EQ(q, 0);
+  hsa_barrier_and_packet_t p = barrier(HSA_PACKET_TYPE_BARRIER_OR, &r.signals[0]);
+  p.dep_signal[3].handle = (uint64_t)(uintptr_t)&r.signals[1] + 8; /* inside a real signal */
+  rig_submit(&r, q, &p);
+  ASSERT_TRUE(rig_wait_value(&r.q[q].inactive->value, (int64_t)VAPU_CP_ERROR_INVALID_FORMAT, WAIT_NS));
+  ASSERT_EQ(r.signals[0].value, 1);
+  ASSERT_EQ(r.signals[1].value, 1);
+  ASSERT_EQ(__atomic_load_n(&r.vm_faults, __ATOMIC_ACQUIRE), 0);
+  rig_down(&r);
+}
+
 TEST(gpu_cp_fault_on_a_signal_halts_the_queue_through_the_gmc) {
   struct rig r;
   ASSERT_TRUE(rig_up(&r, VAPU_RAVEN));
