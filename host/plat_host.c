@@ -192,10 +192,19 @@ void plat_wake(const volatile uint32_t *word) {
 }
 
 /* ---- Files ---- */
+/* The host's "boot file system": an absolute path names a file under
+ * HSAR_FILES when that is set, else under the tree `make host` generates for
+ * the virtual APU (its synthetic firmware under /amdgpu/), the way a board's
+ * ESP carries the GPU firmware. A relative path is taken as it is. */
+#ifndef HOST_FILES_DEFAULT_ROOT
+#define HOST_FILES_DEFAULT_ROOT ""
+#endif
+
 void *plat_file_load(const char *path, size_t *size) {
   char full[4096];
   const char *root = getenv("HSAR_FILES");
-  if (root && path[0] == '/')
+  if (!root) root = HOST_FILES_DEFAULT_ROOT;
+  if (path[0] == '/')
     snprintf(full, sizeof full, "%s%s", root, path);
   else
     snprintf(full, sizeof full, "%s", path);

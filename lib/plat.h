@@ -86,7 +86,8 @@ struct plat_option_decl {
       __attribute__((used, section("plat_options"), aligned(8))) = {key_, help_}
 
 /* Loads a whole file (image: the read-only boot file system, path like
- * "/amdgpu/raven_mec.bin"; host: a path relative to HSAR_FILES or cwd).
+ * "/amdgpu/raven_mec.bin"; host: an absolute path is looked up under
+ * $HSAR_FILES, by default under the build's virtual-APU tree; see host/).
  * Returns a malloc'ed copy the caller frees, or NULL with errno set. */
 void *plat_file_load(const char *path, size_t *size);
 

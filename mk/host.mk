@@ -25,7 +25,7 @@ HOST_UNIT_TESTS  := $(HOST_ASAN_DIR)/unit-tests
 HOST_APPS        := $(patsubst apps/%/,$(HOST_DIR)/bin/%,$(sort $(dir $(wildcard apps/*/main.c))))
 
 .PHONY: host host-lib host-unit-tests
-host: host-lib $(HOST_APPS) $(HOST_UNIT_TESTS) $(HOST_EXTRA_PROGRAMS)
+host: host-lib $(HOST_APPS) $(HOST_UNIT_TESTS) $(HOST_EXTRA_PROGRAMS) $(AMDGPU_RUN_FIRMWARE)
 host-lib: $(HOST_RUNTIME_LIB)
 host-unit-tests: $(HOST_UNIT_TESTS)
 
@@ -36,6 +36,13 @@ $(HOST_DIR)/obj/%.o: %.c | deps
 $(HOST_ASAN_DIR)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CPPFLAGS) $(HOST_CFLAGS) $(ASAN_OPT) -MMD -MP -c $< -o $@
+
+# Where host programs find the virtual APU's synthetic firmware when
+# HSAR_FILES is not set: the tree `make host` generates in this build folder.
+HOST_FILES_ROOT := $(abspath $(BUILD)/vapu-firmware)
+$(call host_obj,$(HOST_PLAT_SRCS)) $(call host_asan_obj,$(HOST_PLAT_SRCS)): \
+    HOST_CPPFLAGS += -DHOST_FILES_DEFAULT_ROOT='"$(HOST_FILES_ROOT)"'
+host-lib: $(AMDGPU_RUN_FIRMWARE)
 
 $(HOST_RUNTIME_LIB): $(call host_obj,$(RUNTIME_HOST_SRCS))
 	@mkdir -p $(dir $@)
