@@ -49,11 +49,13 @@ static void parse_options(void) {
   /* copy stays allocated: options point into it for the process lifetime. */
 }
 
+/* HSAR_OPTIONS first; then ROCr's own switches (HSA_XNACK, ...), which a
+ * ROCr program's user sets in the environment. */
 const char *plat_option(const char *key) {
   pthread_once(&options_once, parse_options);
   for (int i = option_count - 1; i >= 0; i--)
     if (strcmp(options[i].key, key) == 0) return options[i].value;
-  return NULL;
+  return strncmp(key, "HSA_", 4) == 0 ? getenv(key) : NULL;
 }
 
 /* ---- Logging ---- */

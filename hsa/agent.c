@@ -204,10 +204,9 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t handle, hsa_agent_info_t attribute, 
 hsa_status_t hsa_agent_get_exception_policies(hsa_agent_t agent, hsa_profile_t profile,
                                               uint16_t *mask) {
   RETURN_IF_NOT_INITIALIZED();
-  struct agent *a = agent_from_handle(agent);
-  if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
   if (!mask || (unsigned)profile > HSA_PROFILE_FULL) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  *mask = a->isa ? HSA_EXCEPTION_POLICY_DETECT : 0;
+  if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
+  *mask = 0; /* no exception policy is supported (ROCr answers the same) */
   return HSA_STATUS_SUCCESS;
 }
 

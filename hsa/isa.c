@@ -2,25 +2,49 @@
  * isa.c - the ISA table and the ISA / wavefront queries (PRM 1.2, 2.8).
  *
  * Entries: the GPUs of the embedded APUs this project targets (DESIGN.md):
- * gfx902 (Raven/Picasso), gfx90c (Renoir), gfx1036, gfx1103. Wavefront
- * sizes: gfx9 runs wave64 only; gfx10+ run wave32 natively (LLVM
- * AMDGPUUsage, "Processors" table). Waves per CU: 4 SIMDs x 10 waves on
- * gfx9, 2 SIMD32 pairs x 16 on gfx10.3/gfx11 (ROCr reports 32).
+ * gfx902 (Raven/Picasso), gfx90c (Renoir), gfx1036, gfx1103, each with the
+ * target IDs ROCr's ISA registry gives it (ROCR-Runtime core/runtime/
+ * isa.cpp, IsaRegistry::GetSupportedIsas: gfx902 and gfx90c have XNACK, so
+ * "gfxN", "gfxN:xnack-" and "gfxN:xnack+"; gfx10.3 and gfx11 have none).
+ * Wavefront sizes: gfx9 runs wave64 only; gfx10+ run wave32 natively (LLVM
+ * AMDGPUUsage, "Processors" table).
+ *
+ * XNACK state of an agent (ROCr KfdDriver::BindXnackMode and the GPU
+ * agent's constructor): HSA_XNACK=0/1 if given, else the driver's mode.
+ * Linux gives these APUs retry faults by default (amdgpu_gmc.c
+ * amdgpu_gmc_noretry_set: GC 9.1.0, 9.2.2 and, since 2024, 9.3.0 are not
+ * in the noretry list), and KFD then runs the process with XNACK on
+ * (kfd_process.c kfd_process_xnack_mode): ROCr names a Raven agent
+ * "gfx902:xnack+" unless HSA_XNACK=0.
  */
+#define LOG_TAG "isa"
 #include "hsa/isa.h"
 
 #include <string.h>
 
 #include "hsa/runtime.h"
+#include "lib/plat.h"
+
+PLAT_OPTION(hsa_xnack, "HSA_XNACK",
+            "1: GPU agents run with XNACK (page-fault replay) on, 0: off; default on for "
+            "gfx902/gfx90c, as ROCr on Linux");
+
+#define ISA_PREFIX "amdgcn-amd-amdhsa--"
+#define GFX9(processor, features, xnack) \
+  {ISA_PREFIX processor features, processor, 64, true, xnack}
+#define GFX10_3(processor) {ISA_PREFIX processor, processor, 32, true, ISA_FEATURE_UNSUPPORTED}
 
 static const struct isa isas[] = {
-    {"amdgcn-amd-amdhsa--gfx902", 64, 40, true},
-    {"amdgcn-amd-amdhsa--gfx90c", 64, 40, true},
-    {"amdgcn-amd-amdhsa--gfx1036", 32, 32, true},
-    {"amdgcn-amd-amdhsa--gfx1103", 32, 32, true},
+    GFX9("gfx902", "", ISA_FEATURE_ANY),
+    GFX9("gfx902", ":xnack-", ISA_FEATURE_OFF),
+    GFX9("gfx902", ":xnack+", ISA_FEATURE_ON),
+    GFX9("gfx90c", "", ISA_FEATURE_ANY),
+    GFX9("gfx90c", ":xnack-", ISA_FEATURE_OFF),
+    GFX9("gfx90c", ":xnack+", ISA_FEATURE_ON),
+    GFX10_3("gfx1036"),
+    GFX10_3("gfx1103"),
 };
-#define ISA_COUNT  (sizeof isas / sizeof isas[0])
-#define ISA_PREFIX "amdgcn-amd-amdhsa--"
+#define ISA_COUNT (sizeof isas / sizeof isas[0])
 
 const struct isa *isa_from_handle(hsa_isa_t handle) {
   for (size_t i = 0; i < ISA_COUNT; i++)
@@ -28,19 +52,37 @@ const struct isa *isa_from_handle(hsa_isa_t handle) {
   return NULL;
 }
 
+int isa_xnack_requested(void) {
+  const char *v = plat_option("HSA_XNACK");
+  if (v && strcmp(v, "1") == 0) return 1;
+  if (v && strcmp(v, "0") == 0) return 0;
+  if (v) log_warn("HSA_XNACK=%s ignored (want 0 or 1, as ROCr)", v);
+  return -1;
+}
+
 const struct isa *isa_find(const char *processor) {
+  enum isa_feature xnack = isa_xnack_requested() == 0 ? ISA_FEATURE_OFF : ISA_FEATURE_ON;
   for (size_t i = 0; i < ISA_COUNT; i++)
-    if (strcmp(isas[i].name + strlen(ISA_PREFIX), processor) == 0) return &isas[i];
+    if (strcmp(isas[i].processor, processor) == 0 &&
+        (isas[i].xnack == ISA_FEATURE_UNSUPPORTED || isas[i].xnack == xnack))
+      return &isas[i];
   return NULL;
 }
 
+bool isa_compatible(const struct isa *code_object, const struct isa *agent) {
+  if (strcmp(code_object->processor, agent->processor) != 0) return false;
+  if (code_object->xnack == ISA_FEATURE_ON || code_object->xnack == ISA_FEATURE_OFF)
+    return code_object->xnack == agent->xnack;
+  return true;
+}
+
+/* ROCr looks the whole name up in its registry: the features are part of
+ * it ("...--gfx902" and "...--gfx902:xnack+" are different ISAs). */
 hsa_status_t hsa_isa_from_name(const char *name, hsa_isa_t *isa) {
   RETURN_IF_NOT_INITIALIZED();
   if (!name || !isa) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  /* Target features (":xnack-", ":sramecc+") may follow the processor. */
-  size_t len = strcspn(name, ":");
   for (size_t i = 0; i < ISA_COUNT; i++)
-    if (strlen(isas[i].name) == len && strncmp(isas[i].name, name, len) == 0) {
+    if (strcmp(isas[i].name, name) == 0) {
       *isa = isa_handle(&isas[i]);
       return HSA_STATUS_SUCCESS;
     }
@@ -49,9 +91,9 @@ hsa_status_t hsa_isa_from_name(const char *name, hsa_isa_t *isa) {
 
 hsa_status_t hsa_isa_get_info_alt(hsa_isa_t handle, hsa_isa_info_t attribute, void *value) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr's order: pointer, then ISA */
   const struct isa *isa = isa_from_handle(handle);
   if (!isa) return HSA_STATUS_ERROR_INVALID_ISA;
-  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch (attribute) {
     case HSA_ISA_INFO_NAME_LENGTH:
       *(uint32_t *)value = (uint32_t)strlen(isa->name) + 1;
@@ -62,11 +104,12 @@ hsa_status_t hsa_isa_get_info_alt(hsa_isa_t handle, hsa_isa_info_t attribute, vo
     case HSA_ISA_INFO_CALL_CONVENTION_COUNT:
       *(uint32_t *)value = 1;
       break;
+    /* Deprecated; ROCr answers 64 and 40 whatever the ISA (Isa::GetInfo). */
     case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE:
-      *(uint32_t *)value = isa->wavefront_size;
+      *(uint32_t *)value = 64;
       break;
     case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT:
-      *(uint32_t *)value = isa->wavefronts_per_cu;
+      *(uint32_t *)value = 40;
       break;
     case HSA_ISA_INFO_MACHINE_MODELS: { /* bool[2]: small, large */
       bool *b = value;
@@ -104,8 +147,10 @@ hsa_status_t hsa_isa_get_info_alt(hsa_isa_t handle, hsa_isa_info_t attribute, vo
       d->x = d->y = d->z = UINT32_MAX;
       break;
     }
+    /* hsa.h says uint32_t, but ROCr writes a uint64_t (Isa::GetInfo) and
+     * its rocrinfo reads one: do as ROCr, or such a program reads garbage. */
     case HSA_ISA_INFO_GRID_MAX_SIZE:
-      *(uint32_t *)value = UINT32_MAX;
+      *(uint64_t *)value = UINT64_MAX;
       break;
     case HSA_ISA_INFO_FBARRIER_MAX_SIZE:
       *(uint32_t *)value = 32;
@@ -116,22 +161,22 @@ hsa_status_t hsa_isa_get_info_alt(hsa_isa_t handle, hsa_isa_info_t attribute, vo
   return HSA_STATUS_SUCCESS;
 }
 
+/* The index selects a call convention (deprecated): there is one. ROCr
+ * refuses any other index, whatever the attribute. */
 hsa_status_t hsa_isa_get_info(hsa_isa_t isa, hsa_isa_info_t attribute, uint32_t index,
                               void *value) {
   RETURN_IF_NOT_INITIALIZED();
-  /* The call-convention index selects among conventions; there is one. */
-  if ((attribute == HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE ||
-       attribute == HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT) &&
-      index != 0)
-    return HSA_STATUS_ERROR_INVALID_INDEX;
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (index != 0) return HSA_STATUS_ERROR_INVALID_INDEX;
   return hsa_isa_get_info_alt(isa, attribute, value);
 }
 
+/* No exception policy is supported: ROCr answers an empty mask. */
 hsa_status_t hsa_isa_get_exception_policies(hsa_isa_t isa, hsa_profile_t profile, uint16_t *mask) {
   RETURN_IF_NOT_INITIALIZED();
+  if ((unsigned)profile > HSA_PROFILE_FULL || !mask) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (!isa_from_handle(isa)) return HSA_STATUS_ERROR_INVALID_ISA;
-  if (!mask || (unsigned)profile > HSA_PROFILE_FULL) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  *mask = HSA_EXCEPTION_POLICY_DETECT;
+  *mask = 0;
   return HSA_STATUS_SUCCESS;
 }
 
@@ -139,21 +184,21 @@ hsa_status_t hsa_isa_get_round_method(hsa_isa_t isa, hsa_fp_type_t fp_type,
                                       hsa_flush_mode_t flush_mode,
                                       hsa_round_method_t *round_method) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!isa_from_handle(isa)) return HSA_STATUS_ERROR_INVALID_ISA;
   if (!round_method ||
       (fp_type != HSA_FP_TYPE_16 && fp_type != HSA_FP_TYPE_32 && fp_type != HSA_FP_TYPE_64) ||
       (flush_mode != HSA_FLUSH_MODE_FTZ && flush_mode != HSA_FLUSH_MODE_NON_FTZ))
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!isa_from_handle(isa)) return HSA_STATUS_ERROR_INVALID_ISA;
   *round_method = HSA_ROUND_METHOD_SINGLE; /* one rounding per operation (IEEE) */
   return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t hsa_isa_compatible(hsa_isa_t code_object_isa, hsa_isa_t agent_isa, bool *result) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!isa_from_handle(code_object_isa) || !isa_from_handle(agent_isa))
-    return HSA_STATUS_ERROR_INVALID_ISA;
-  if (!result) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  *result = code_object_isa.handle == agent_isa.handle;
+  if (!result) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr checks the pointer first */
+  const struct isa *code = isa_from_handle(code_object_isa), *agent = isa_from_handle(agent_isa);
+  if (!code || !agent) return HSA_STATUS_ERROR_INVALID_ISA;
+  *result = isa_compatible(code, agent);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -162,8 +207,8 @@ hsa_status_t hsa_isa_compatible(hsa_isa_t code_object_isa, hsa_isa_t agent_isa, 
 hsa_status_t hsa_isa_iterate_wavefronts(
     hsa_isa_t isa, hsa_status_t (*callback)(hsa_wavefront_t wavefront, void *data), void *data) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!isa_from_handle(isa)) return HSA_STATUS_ERROR_INVALID_ISA;
   if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!isa_from_handle(isa)) return HSA_STATUS_ERROR_INVALID_ISA;
   hsa_wavefront_t w = {isa.handle | 1};
   return callback(w, data);
 }
@@ -171,10 +216,11 @@ hsa_status_t hsa_isa_iterate_wavefronts(
 hsa_status_t hsa_wavefront_get_info(hsa_wavefront_t wavefront, hsa_wavefront_info_t attribute,
                                     void *value) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   hsa_isa_t isa_h = {wavefront.handle & ~(uint64_t)1};
   const struct isa *isa = (wavefront.handle & 1) ? isa_from_handle(isa_h) : NULL;
   if (!isa) return HSA_STATUS_ERROR_INVALID_WAVEFRONT;
-  if (!value || attribute != HSA_WAVEFRONT_INFO_SIZE) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (attribute != HSA_WAVEFRONT_INFO_SIZE) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   *(uint32_t *)value = isa->wavefront_size;
   return HSA_STATUS_SUCCESS;
 }

@@ -3,25 +3,52 @@
  * 1.2, 2.8). An hsa_isa_t handle is the address of a struct isa in the
  * table in isa.c. GPU agents point agent->isa at their entry; CPU agents
  * have none (as in ROCr).
+ *
+ * Names are ROCr's: "amdgcn-amd-amdhsa--" and an LLVM target ID, the
+ * processor and the state of its target features. A processor with XNACK
+ * has three ISAs, as in ROCr's registry (core/runtime/isa.cpp): the plain
+ * name (XNACK any: what a code object built without the feature asks for),
+ * ":xnack-" and ":xnack+". An agent's ISA always has the state the process
+ * runs with, never "any".
  */
 #ifndef HSA_ISA_H
 #define HSA_ISA_H
 
 #include <hsa/hsa.h>
 
+enum isa_feature {
+  ISA_FEATURE_UNSUPPORTED, /* the processor has no such feature */
+  ISA_FEATURE_ANY,
+  ISA_FEATURE_OFF,
+  ISA_FEATURE_ON,
+};
+
 struct isa {
-  const char *name; /* "amdgcn-amd-amdhsa--gfx902" (LLVM target triple + processor) */
-  uint32_t wavefront_size;
-  uint32_t wavefronts_per_cu;
+  const char *name;      /* "amdgcn-amd-amdhsa--gfx902:xnack+" */
+  const char *processor; /* "gfx902" */
+  uint32_t wavefront_size; /* hsa_wavefront_get_info */
   bool fast_f16;
+  enum isa_feature xnack;
 };
 
 const struct isa *isa_from_handle(hsa_isa_t handle);
-/* The entry for a processor name such as "gfx902", or NULL. */
-const struct isa *isa_find(const char *processor);
 static inline hsa_isa_t isa_handle(const struct isa *isa) {
   hsa_isa_t h = {(uint64_t)(uintptr_t)isa};
   return h;
 }
+
+/* The ISA an agent with this processor ("gfx902") runs in this process:
+ * with XNACK on or off as HSA_XNACK asks (isa_xnack_requested), else as
+ * the GPU's driver default; NULL for a processor the runtime does not know. */
+const struct isa *isa_find(const char *processor);
+
+/* HSA_XNACK, ROCr's switch (boot option, or environment variable on the
+ * host): 1 on, 0 off, -1 not given (or neither "0" nor "1", which ROCr also
+ * treats as not given). */
+int isa_xnack_requested(void);
+
+/* ROCr's Isa::IsCompatible: same processor, and every feature the code
+ * object pins (on or off) in the state the agent's ISA has. */
+bool isa_compatible(const struct isa *code_object, const struct isa *agent);
 
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "hsa/agent.h"
+#include "hsa/isa.h"
 #include "lib/plat.h"
 
 struct runtime rt = {.lock = LOCK_INIT,
@@ -96,6 +97,16 @@ static bool extension_supported(uint16_t extension, uint16_t major) {
   return false;
 }
 
+/* The process runs with XNACK on when its GPU agents do (ROCr reports the
+ * mode it bound the driver to; the agents' ISAs carry it, isa.c). */
+static bool xnack_enabled(void) {
+  for (uint32_t i = 0; i < agent_count(); i++) {
+    const struct agent *a = agent_at(i);
+    if (a->isa && a->isa->xnack == ISA_FEATURE_ON) return true;
+  }
+  return false;
+}
+
 hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void *value) {
   RETURN_IF_NOT_INITIALIZED();
   if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
@@ -127,7 +138,7 @@ hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void *value) {
     case HSA_AMD_SYSTEM_INFO_MWAITX_ENABLED: *(bool *)value = false; break;
     case HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED: *(bool *)value = false; break;
     case HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED: *(bool *)value = false; break;
-    case HSA_AMD_SYSTEM_INFO_XNACK_ENABLED: *(bool *)value = false; break;
+    case HSA_AMD_SYSTEM_INFO_XNACK_ENABLED: *(bool *)value = xnack_enabled(); break;
     case HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR:
       *(uint16_t *)value = HSA_AMD_INTERFACE_VERSION_MAJOR;
       break;

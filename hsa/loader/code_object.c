@@ -657,11 +657,13 @@ enum loader_status loader_code_object_check_isa(const struct loader_code_object 
     return loader_report(LOADER_ERROR_INVALID_ISA_NAME, co->source, why, why_size,
                          "agent ISA \"%s\" is not a target ID",
                          agent_isa_name ? agent_isa_name : "(null)");
-  /* An agent's feature is on or off. A name that leaves it out means the
-   * agent did not turn it on: off, the reset state of XNACK replay and
-   * SRAM ECC reporting that ROCr names ":xnack-" on these APUs. */
-  if (agent.xnack == LOADER_FEATURE_ANY) agent.xnack = LOADER_FEATURE_OFF;
-  if (agent.sramecc == LOADER_FEATURE_ANY) agent.sramecc = LOADER_FEATURE_OFF;
+  /* An agent runs with each feature its processor has either on or off
+   * (ROCr asserts as much in Isa::IsCompatible): a name that leaves one
+   * out is not an agent's ISA. */
+  if (agent.xnack == LOADER_FEATURE_ANY || agent.sramecc == LOADER_FEATURE_ANY)
+    return loader_report(LOADER_ERROR_INVALID_ISA_NAME, co->source, why, why_size,
+                         "agent ISA \"%s\" leaves a target feature neither on nor off",
+                         agent_isa_name);
   char reason[200];
   if (!loader_isa_compatible(&co->isa, &agent, reason, sizeof reason))
     return loader_report(LOADER_ERROR_INCOMPATIBLE_ISA, co->source, why, why_size, "%s", reason);

@@ -123,8 +123,8 @@ enum loader_status loader_code_object_parse(const void *image, size_t size, cons
                                             size_t why_size);
 
 /* Checks the code object's target against an agent ISA given as a target ID
- * ("amdgcn-amd-amdhsa--gfx902:xnack-"); a feature the name leaves out is
- * taken as off. */
+ * ("amdgcn-amd-amdhsa--gfx902:xnack-"), which names the state of every
+ * feature the processor has (else LOADER_ERROR_INVALID_ISA_NAME). */
 enum loader_status loader_code_object_check_isa(const struct loader_code_object *co,
                                                 const char *agent_isa_name, char *why,
                                                 size_t why_size);

@@ -216,14 +216,36 @@ TEST(hsa_isa_table_answers_from_name_and_info) {
   int n = 0;
   HSA_ASSERT_OK(hsa_agent_iterate_isas(cpu, count_isa, &n));
   ASSERT_EQ(n, 0);
-  hsa_isa_t isa, same;
-  HSA_ASSERT_OK(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx902", &isa));
-  HSA_ASSERT_OK(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx902:xnack-", &same));
-  ASSERT_EQ(isa.handle, same.handle);
+  /* ROCr's registry: the features are part of the name (isa.cpp). */
+  hsa_isa_t isa, off, on, renoir;
+  HSA_ASSERT_OK(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx902:xnack-", &off));
+  HSA_ASSERT_OK(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx902:xnack+", &on));
+  HSA_ASSERT_OK(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx90c", &renoir));
   ASSERT_EQ(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx999", &isa),
             HSA_STATUS_ERROR_INVALID_ISA_NAME);
+  ASSERT_EQ(hsa_isa_from_name("gfx902", &isa), HSA_STATUS_ERROR_INVALID_ISA_NAME);
+  ASSERT_EQ(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx1036:xnack-", &isa),
+            HSA_STATUS_ERROR_INVALID_ISA_NAME); /* gfx10.3 has no XNACK */
   ASSERT_EQ(hsa_isa_from_name(NULL, &isa), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   HSA_ASSERT_OK(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx902", &isa));
+  ASSERT_NE(isa.handle, off.handle);
+  ASSERT_NE(off.handle, on.handle);
+  /* Isa::IsCompatible: "any" runs on either state, a pinned state only on itself. */
+  bool compatible = false;
+  HSA_ASSERT_OK(hsa_isa_compatible(isa, on, &compatible));
+  ASSERT_TRUE(compatible);
+  HSA_ASSERT_OK(hsa_isa_compatible(isa, off, &compatible));
+  ASSERT_TRUE(compatible);
+  HSA_ASSERT_OK(hsa_isa_compatible(off, on, &compatible));
+  ASSERT_FALSE(compatible);
+  HSA_ASSERT_OK(hsa_isa_compatible(on, on, &compatible));
+  ASSERT_TRUE(compatible);
+  HSA_ASSERT_OK(hsa_isa_compatible(renoir, on, &compatible));
+  ASSERT_FALSE(compatible);
+  ASSERT_EQ(hsa_isa_compatible(isa, on, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  char full[64];
+  HSA_ASSERT_OK(hsa_isa_get_info_alt(on, HSA_ISA_INFO_NAME, full));
+  ASSERT_STR_EQ(full, "amdgcn-amd-amdhsa--gfx902:xnack+");
   uint32_t len, wave, waves_per_cu;
   char name[64];
   HSA_ASSERT_OK(hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME_LENGTH, &len));
@@ -251,9 +273,16 @@ TEST(hsa_isa_table_answers_from_name_and_info) {
   hsa_isa_t bad = {0x1000};
   ASSERT_EQ(hsa_isa_get_info_alt(bad, HSA_ISA_INFO_NAME_LENGTH, &len),
             HSA_STATUS_ERROR_INVALID_ISA);
-  bool compatible = false;
-  HSA_ASSERT_OK(hsa_isa_compatible(isa, isa, &compatible));
-  ASSERT_TRUE(compatible);
+  ASSERT_EQ(hsa_isa_get_info_alt(bad, HSA_ISA_INFO_NAME_LENGTH, NULL),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT); /* ROCr: the pointer first */
+  ASSERT_EQ(hsa_isa_get_info(isa, HSA_ISA_INFO_NAME_LENGTH, 1, &len),
+            HSA_STATUS_ERROR_INVALID_INDEX);
+  uint64_t grid_max = 0;
+  HSA_ASSERT_OK(hsa_isa_get_info_alt(isa, HSA_ISA_INFO_GRID_MAX_SIZE, &grid_max));
+  ASSERT_EQ(grid_max, UINT64_MAX); /* ROCr writes 64 bits */
+  uint16_t policies = 1;
+  HSA_ASSERT_OK(hsa_isa_get_exception_policies(isa, HSA_PROFILE_FULL, &policies));
+  ASSERT_EQ(policies, 0);
   hsa_round_method_t method;
   HSA_ASSERT_OK(hsa_isa_get_round_method(isa, HSA_FP_TYPE_32, HSA_FLUSH_MODE_FTZ, &method));
   ASSERT_EQ(hsa_isa_get_round_method(isa, (hsa_fp_type_t)3, HSA_FLUSH_MODE_FTZ, &method),

@@ -295,12 +295,17 @@ TEST(loader_isa_checked_against_agent) {
   ASSERT_EQ(loader_code_object_check_isa(co, "amdgcn-amd-amdhsa--gfx90c:xnack-", why, sizeof why),
             LOADER_ERROR_INCOMPATIBLE_ISA);
   ASSERT_NOT_NULL(strstr(why, "gfx90c"));
+  ASSERT_EQ(loader_code_object_check_isa(co, "amdgcn-amd-amdhsa--gfx902:xnack-", why, sizeof why),
+            LOADER_OK);
+  /* An agent's xnack is on or off, never "any" (ROCr Isa::IsCompatible). */
   ASSERT_EQ(loader_code_object_check_isa(co, "amdgcn-amd-amdhsa--gfx902", why, sizeof why),
-            LOADER_OK);              /* no xnack in the name: off */
+            LOADER_ERROR_INVALID_ISA_NAME);
   co->isa.xnack = LOADER_FEATURE_ON; /* as if built with -mcpu=gfx902:xnack+ */
-  ASSERT_EQ(loader_code_object_check_isa(co, "amdgcn-amd-amdhsa--gfx902", why, sizeof why),
+  ASSERT_EQ(loader_code_object_check_isa(co, "amdgcn-amd-amdhsa--gfx902:xnack-", why, sizeof why),
             LOADER_ERROR_INCOMPATIBLE_ISA);
   ASSERT_NOT_NULL(strstr(why, "xnack"));
+  ASSERT_EQ(loader_code_object_check_isa(co, "amdgcn-amd-amdhsa--gfx902:xnack+", why, sizeof why),
+            LOADER_OK);
   ASSERT_EQ(loader_code_object_check_isa(co, "nonsense", why, sizeof why),
             LOADER_ERROR_INVALID_ISA_NAME);
   loader_code_object_destroy(co);
