@@ -86,6 +86,7 @@ hsa_status_t signal_create(amd_signal_kind64_t kind, hsa_signal_value_t initial,
 static _Atomic uint64_t destroy_epoch; /* bumped by every destroy */
 
 void signal_destroy(struct signal *s) {
+  signal_event_detach(s);
   __atomic_store_n(&s->amd.kind, AMD_SIGNAL_KIND_INVALID, __ATOMIC_RELEASE);
   object_set_remove(&rt.signals, s);
   atomic_fetch_add(&destroy_epoch, 1);
@@ -106,9 +107,14 @@ bool signal_is_valid_cached(hsa_signal_t h, struct signal_check *check) {
 }
 
 void signals_fini(void) {
+  uint64_t missed = signal_missed_announcements();
+  if (missed)
+    log_warn("%llu waits saw a signal change that no event announced (lost interrupt, or a "
+             "kernel that stored to a signal without its event)", (unsigned long long)missed);
   struct signal *s;
   while ((s = object_set_pop(&rt.signals)) != NULL) s->amd.kind = AMD_SIGNAL_KIND_INVALID;
   object_set_free(&rt.signals);
+  signal_events_fini();
   lock_acquire(&slab_lock);
   while (slabs) {
     struct signal_slab *next = slabs->next;
@@ -138,8 +144,11 @@ hsa_status_t hsa_amd_signal_create(hsa_signal_value_t initial_value, uint32_t nu
   if (attributes & ~(uint64_t)HSA_AMD_SIGNAL_AMD_GPU_ONLY) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct signal *s;
   st = signal_create(AMD_SIGNAL_KIND_USER, initial_value, attributes, &s);
-  if (st == HSA_STATUS_SUCCESS) *signal = signal_handle(s);
-  return st;
+  if (st != HSA_STATUS_SUCCESS) return st;
+  /* ROCr: an interrupt signal unless only GPUs wait on it (then waiters spin). */
+  if (!(attributes & HSA_AMD_SIGNAL_AMD_GPU_ONLY)) signal_event_attach(s);
+  *signal = signal_handle(s);
+  return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t hsa_signal_create(hsa_signal_value_t initial_value, uint32_t num_consumers,
@@ -333,6 +342,14 @@ hsa_status_t hsa_amd_signal_value_pointer(hsa_signal_t signal,
 #define SPIN_NS_ACTIVE  2000000u
 #define FIRST_SLEEP_NS  10000u
 
+/* Waits on signals with events that the safety net, not a notification,
+ * ended with the condition met: a change nobody announced. */
+static _Atomic uint64_t missed_announcements;
+
+uint64_t signal_missed_announcements(void) {
+  return atomic_load_explicit(&missed_announcements, memory_order_relaxed);
+}
+
 bool signal_wait_loop(struct signal *const *signals, uint32_t count, bool (*check)(void *arg),
                       void *arg, uint64_t deadline_ns, hsa_wait_state_t wait_state) {
   uint64_t start = plat_now_ns();
@@ -344,9 +361,16 @@ bool signal_wait_loop(struct signal *const *signals, uint32_t count, bool (*chec
     plat_cpu_relax();
     if ((n & 63) == 63 && plat_now_ns() >= spin_until) break;
   }
-  for (uint32_t i = 0; i < count; i++) atomic_fetch_add(&signals[i]->waiters, 1);
+  /* Every change of a signal with an event is announced (by the API or
+   * the GPU's interrupt): sleep until then. Otherwise back off, bounded. */
+  bool announced = count > 0;
+  for (uint32_t i = 0; i < count; i++) {
+    atomic_fetch_add(&signals[i]->waiters, 1);
+    announced = announced && signal_has_event(signals[i]);
+  }
+  uint64_t max_sleep = announced ? SIGNAL_WAIT_EVENT_MAX_SLEEP_NS : SIGNAL_WAIT_MAX_SLEEP_NS;
   bool ok = false;
-  uint64_t sleep_ns = FIRST_SLEEP_NS;
+  uint64_t sleep_ns = announced ? max_sleep : FIRST_SLEEP_NS;
   for (;;) {
     uint32_t seen = event_prepare_wait(&rt.signal_event);
     if (check(arg)) {
@@ -363,9 +387,11 @@ bool signal_wait_loop(struct signal *const *signals, uint32_t count, bool (*chec
     if (nap > deadline_ns - now) nap = deadline_ns - now;
     event_commit_wait(&rt.signal_event, seen, nap);
     event_cancel_wait(&rt.signal_event);
-    gpu_agents_watchdog(plat_now_ns()); /* a runaway GPU dispatch never signals */
-    if (sleep_ns < SIGNAL_WAIT_MAX_SLEEP_NS) sleep_ns *= 2;
-    if (sleep_ns > SIGNAL_WAIT_MAX_SLEEP_NS) sleep_ns = SIGNAL_WAIT_MAX_SLEEP_NS;
+    uint64_t woke = plat_now_ns();
+    if (announced && nap == max_sleep && woke - now >= nap && check(arg))
+      atomic_fetch_add_explicit(&missed_announcements, 1, memory_order_relaxed);
+    gpu_agents_watchdog(woke); /* a runaway GPU dispatch never signals */
+    sleep_ns = sleep_ns * 2 < max_sleep ? sleep_ns * 2 : max_sleep;
   }
   for (uint32_t i = 0; i < count; i++) atomic_fetch_sub(&signals[i]->waiters, 1);
   return ok;

@@ -7,9 +7,12 @@
  *
  * Waking waiters: a signal counts its sleeping waiters; every change made
  * through the API (or a CPU agent's completion) notifies rt.signal_event if
- * the count is non-zero. Waiters sleep on rt.signal_event with a bounded
- * timeout, so a change made by hardware without a notification is still
- * seen within the back-off cap (SIGNAL_WAIT_MAX_SLEEP_NS).
+ * the count is non-zero. A change the GPU makes is announced by its
+ * end-of-pipe interrupt when the signal has an event (signal_event.c):
+ * waiters on such signals sleep until woken (SIGNAL_WAIT_EVENT_MAX_SLEEP_NS
+ * is only a safety net). Waiters on signals without one sleep with a
+ * bounded back-off, so a change made without a notification is still seen
+ * within SIGNAL_WAIT_MAX_SLEEP_NS.
  */
 #ifndef HSA_SIGNAL_H
 #define HSA_SIGNAL_H
@@ -19,6 +22,11 @@
 #include "hsa/runtime.h"
 
 #define SIGNAL_WAIT_MAX_SLEEP_NS 1000000u /* longest sleep between checks: 1 ms */
+/* Waiters on signals with events: a safety net for a change nobody
+ * announces (a kernel that stores to a signal without s_sendmsg, a lost
+ * interrupt); it also paces gpu_agents_watchdog for them. */
+#define SIGNAL_WAIT_EVENT_MAX_SLEEP_NS 1000000000ull
+#define SIGNAL_EVENTS_MAX 4096 /* as KFD's KFD_SIGNAL_EVENT_LIMIT */
 
 struct signal {
   amd_signal_t amd;
@@ -47,6 +55,26 @@ struct signal_check {
   uint64_t epoch;
 };
 bool signal_is_valid_cached(hsa_signal_t h, struct signal_check *check);
+
+/* ---- Interrupt events (signal_event.c) ----------------------------------
+ * attach gives a signal an event id and mailbox slot (none left: it keeps
+ * event_mailbox_ptr 0 and is polled); detach returns them (destroy). */
+void signal_event_attach(struct signal *s);
+void signal_event_detach(struct signal *s);
+static inline bool signal_has_event(const struct signal *s) {
+  return s->amd.event_mailbox_ptr != 0;
+}
+/* THE SEAM for the GPU agent's end-of-pipe interrupt handler: the CP wrote
+ * `event_id` (the IH entry's context id, src_data[0]) into a signal's
+ * mailbox. Wakes that signal's waiters; an id that names no live event
+ * (0, or a partial id) makes it scan the mailbox for every written slot.
+ * Interrupt context safe: atomics and plat_wake only, no lock, no alloc. */
+void signal_event_interrupt(uint32_t event_id);
+void signal_events_fini(void);
+/* How many waits on signals with events found their condition met only
+ * when the safety net ran out: changes nobody announced (a lost interrupt,
+ * a kernel storing to a signal without its event). Should stay 0. */
+uint64_t signal_missed_announcements(void);
 
 /* Creates a signal of `kind` (USER or DOORBELL). */
 hsa_status_t signal_create(amd_signal_kind64_t kind, hsa_signal_value_t initial,

@@ -6,7 +6,8 @@
  * One worker ("hsa-async"), started when the first handler or function
  * arrives, runs them. It never spins: it registers as a waiter on every
  * watched signal and sleeps on rt.signal_event, which any change of those
- * signals notifies (with a bounded nap, so a value changed by hardware
+ * signals notifies (the GPU's through the signal's interrupt event; with a
+ * bounded nap while some watched signal has no event, so a value changed
  * without a notification is still seen within SIGNAL_WAIT_MAX_SLEEP_NS).
  *
  * When no core is free for that worker (the image, where CPU agents take
@@ -106,12 +107,17 @@ static bool run_one(void) {
   return false;
 }
 
-static bool any_ready(void) {
+/* True if a handler or call is ready to run; *announced says whether every
+ * watched signal announces its changes (has an event: signal.h). */
+static bool any_ready(bool *announced) {
   lock_acquire(&lock);
   bool ready = calls != NULL;
-  for (struct handler *p = handlers; p && !ready; p = p->next)
+  *announced = true;
+  for (struct handler *p = handlers; p && !ready; p = p->next) {
     ready = signal_condition_holds(
         p->cond, __atomic_load_n(&p->signal->amd.value, __ATOMIC_ACQUIRE), p->value);
+    *announced = *announced && signal_has_event(p->signal);
+  }
   lock_release(&lock);
   return ready;
 }
@@ -124,8 +130,10 @@ static void async_main(void *unused) {
       nap = 10000;
       continue;
     }
+    bool announced;
     uint32_t seen = event_prepare_wait(&rt.signal_event);
-    if (!any_ready() && !atomic_load(&stopping)) event_commit_wait(&rt.signal_event, seen, nap);
+    if (!any_ready(&announced) && !atomic_load(&stopping))
+      event_commit_wait(&rt.signal_event, seen, announced ? SIGNAL_WAIT_EVENT_MAX_SLEEP_NS : nap);
     event_cancel_wait(&rt.signal_event);
     if (nap < SIGNAL_WAIT_MAX_SLEEP_NS) nap *= 2;
   }
