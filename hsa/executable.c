@@ -163,10 +163,28 @@ static hsa_status_t add_symbol_locked(struct executable *e, const struct agent *
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t executable_add_symbol(struct executable *exec, const struct agent *agent,
-                                   const struct symbol_desc *desc) {
+/* Drops the symbols added after `mark` (the list is newest first). */
+static void remove_symbols_since_locked(struct executable *e, struct symbol *mark) {
+  while (e->symbols && e->symbols != mark) {
+    struct symbol *s = e->symbols;
+    e->symbols = s->next;
+    object_set_remove(&symbols, s);
+    free(s->name_copy);
+    free(s);
+  }
+}
+
+hsa_status_t executable_add_symbols(struct executable *exec, const struct agent *agent,
+                                    const struct symbol_desc *descs, uint32_t count,
+                                    uint32_t *failed) {
   lock_acquire(&exec->lock);
-  hsa_status_t st = add_symbol_locked(exec, agent, desc, true);
+  struct symbol *mark = exec->symbols;
+  hsa_status_t st = HSA_STATUS_SUCCESS;
+  for (uint32_t i = 0; i < count && st == HSA_STATUS_SUCCESS; i++) {
+    st = add_symbol_locked(exec, agent, &descs[i], true);
+    if (st != HSA_STATUS_SUCCESS) *failed = i;
+  }
+  if (st != HSA_STATUS_SUCCESS) remove_symbols_since_locked(exec, mark);
   lock_release(&exec->lock);
   return st;
 }
@@ -214,13 +232,7 @@ static hsa_status_t add_cpu_kernels(struct executable *e) {
 /* ---- Executables --------------------------------------------------------------- */
 
 static void executable_free(struct executable *e) {
-  while (e->symbols) {
-    struct symbol *s = e->symbols;
-    e->symbols = s->next;
-    object_set_remove(&symbols, s);
-    free(s->name_copy);
-    free(s);
-  }
+  remove_symbols_since_locked(e, NULL);
   while (e->loaded) {
     struct loaded_object *l = e->loaded;
     e->loaded = l->next;

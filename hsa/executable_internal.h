@@ -11,7 +11,7 @@
  *      (agent.h), places its segments in memory every agent can reach
  *      (plat_dma_alloc), applies relocations (resolving external variables
  *      with executable_lookup_variable), and reports every kernel and
- *      variable it defines with executable_add_symbol(). It returns an
+ *      variable it defines with executable_add_symbols(). It returns an
  *      hsa_status_t from hsa.h: HSA_STATUS_ERROR_INVALID_CODE_OBJECT for a
  *      malformed object, HSA_STATUS_ERROR_INVALID_ISA / _INCOMPATIBLE_ARGUMENTS
  *      for a wrong ISA, HSA_STATUS_ERROR_VARIABLE_UNDEFINED for an
@@ -33,7 +33,7 @@ struct agent;
 struct executable;
 struct loaded_code_object; /* the loader's own */
 
-/* What the loader reports for one symbol; executable_add_symbol copies it. */
+/* What the loader reports for one symbol; executable_add_symbols copies it. */
 struct symbol_desc {
   const char *name; /* ELF name: "vadd.kd" for a kernel, "counter" for a variable */
   hsa_symbol_kind_t kind;
@@ -66,12 +66,15 @@ void loader_unload(struct loaded_code_object *lco);
 
 /* ---- Provided by executable.c, for the loader -------------------------------- */
 
-/* Adds a symbol defined by a code object loaded for `agent` (NULL for a
- * program-allocation variable). HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED if
- * a symbol of that name is already defined for that agent (or program),
- * HSA_STATUS_ERROR_OUT_OF_RESOURCES when memory runs out. */
-hsa_status_t executable_add_symbol(struct executable *exec, const struct agent *agent,
-                                   const struct symbol_desc *desc);
+/* Adds the `count` symbols a code object loaded for `agent` (NULL: program
+ * allocation) defines, all or none: on failure none stays and *failed is
+ * the index of the one refused. HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED
+ * if a symbol of that name is already defined for that agent (or program),
+ * or twice in the batch; HSA_STATUS_ERROR_OUT_OF_RESOURCES when memory
+ * runs out. */
+hsa_status_t executable_add_symbols(struct executable *exec, const struct agent *agent,
+                                    const struct symbol_desc *descs, uint32_t count,
+                                    uint32_t *failed);
 
 /* Address of a variable named `name` visible to `agent` in exec: one the
  * program defined (hsa_executable_*_variable_define) or a code object

@@ -132,24 +132,20 @@ hsa_status_t loader_load(struct executable *exec, const struct agent *agent, con
     return hsa_status_of(st);
   }
 
-  for (uint32_t i = 0; i < lco->co->symbol_count; i++) {
-    const struct loader_symbol *s = &lco->co->symbols[i];
-    struct symbol_desc d = describe(s, agent);
-    hsa_status_t hs = executable_add_symbol(exec, agent, &d);
-    if (hs != HSA_STATUS_SUCCESS) {
-      log_error("code object: symbol %s: %s", s->name,
-                hs == HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED
-                    ? "already defined in the executable"
-                    : "cannot be added");
-      /* Symbols added before this one point into the segments: keep them
-       * (unreachable once this load fails) rather than leave those symbols
-       * dangling. executable.c has no way yet to take symbols back. */
-      if (i == 0) {
-        loader_code_object_destroy(lco->co);
-        free(lco);
-      }
-      return hs;
-    }
+  /* All symbols or none: a load that fails here leaves nothing behind. */
+  uint32_t n = lco->co->symbol_count, failed = 0;
+  struct symbol_desc *descs = calloc(n ? n : 1, sizeof *descs);
+  hsa_status_t hs = descs ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  for (uint32_t i = 0; descs && i < n; i++) descs[i] = describe(&lco->co->symbols[i], agent);
+  if (hs == HSA_STATUS_SUCCESS) hs = executable_add_symbols(exec, agent, descs, n, &failed);
+  free(descs);
+  if (hs != HSA_STATUS_SUCCESS) {
+    log_error("code object: symbol %s: %s", n ? lco->co->symbols[failed].name : "-",
+              hs == HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED ? "already defined in the executable"
+                                                              : "cannot be added");
+    loader_code_object_destroy(lco->co);
+    free(lco);
+    return hs;
   }
   lock_acquire(&loaded_lock);
   lco->next = loaded;

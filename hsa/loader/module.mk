@@ -2,14 +2,12 @@
 # host library (hsa/module.mk leaves the loader's files to us).
 #   LOADER_SRCS      portable core: lib/plat.h and libc only (also built alone
 #                    into loader-dump, loader-tests and the fuzz targets)
-#   LOADER_HSA_SRCS  its seam with the runtime's executables and the public
-#                    hsa_kernarg_fill_hidden
+#   LOADER_HSA_SRCS  its seam with the runtime's executables, the public
+#                    hsa_kernarg_fill_hidden and the deprecated code object
+#                    API (code_object_v1.c)
 LOADER_SRCS := hsa/loader/msgpack.c hsa/loader/metadata.c hsa/loader/isa.c \
                hsa/loader/code_object.c hsa/loader/load.c hsa/loader/bundle.c \
                hsa/loader/hidden_args.c
-LOADER_HSA_SRCS := hsa/loader/loaded_code_object.c hsa/loader/kernarg_hidden.c
-# The deprecated code object API (code_object_v1.c) replaces hsa-runtime's
-# placeholder hsa/code_object_v1.c once that is removed; until then the
-# placeholder is built and this one is not.
-LOADER_HSA_SRCS += $(if $(wildcard hsa/code_object_v1.c),,hsa/loader/code_object_v1.c)
+LOADER_HSA_SRCS := hsa/loader/loaded_code_object.c hsa/loader/kernarg_hidden.c \
+                   hsa/loader/code_object_v1.c
 HSA_SRCS += $(LOADER_SRCS) $(LOADER_HSA_SRCS)

@@ -186,6 +186,50 @@ TEST(loader_executable_bad_code_object_from_memory) {
   ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
 }
 
+/* A load that fails on a later symbol takes back the ones it added first
+ * and frees its segments (LeakSanitizer checks the memory at exit). */
+TEST(loader_executable_failed_load_takes_back_every_symbol) {
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  size_t size;
+  uint8_t *image = loader_test_read_corpus("global_vars", "O3", 5, &size);
+  char why[256];
+  struct loader_code_object *co = loader_test_parse(image, size, LOADER_OK, why, sizeof why);
+  ASSERT_GE(co->symbol_count, 2);
+  char last[64];
+  snprintf(last, sizeof last, "%s", co->symbols[co->symbol_count - 1].name);
+  loader_code_object_destroy(co);
+
+  hsa_code_object_reader_t reader;
+  ASSERT_EQ(hsa_code_object_reader_create_from_memory(image, size, &reader), HSA_STATUS_SUCCESS);
+  hsa_executable_t exec = new_executable();
+  static int32_t ext_offset = CORPUS_EXTERNAL_VALUE, clash;
+  ASSERT_EQ(hsa_executable_global_variable_define(exec, "ext_offset", &ext_offset),
+            HSA_STATUS_SUCCESS);
+  /* The program defines the code object's last symbol itself. */
+  ASSERT_EQ(hsa_executable_global_variable_define(exec, last, &clash), HSA_STATUS_SUCCESS);
+  int before = 0;
+  ASSERT_EQ(hsa_executable_iterate_symbols(exec, count_symbol, &before), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_load_program_code_object(exec, reader, NULL, NULL),
+            HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED);
+  int after = 0;
+  ASSERT_EQ(hsa_executable_iterate_symbols(exec, count_symbol, &after), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(after, before);
+  hsa_executable_symbol_t k;
+  ASSERT_EQ(hsa_executable_get_symbol_by_name(exec, "global_vars.kd", NULL, &k),
+            HSA_STATUS_ERROR_INVALID_SYMBOL_NAME);
+  /* Another executable loads it fine: nothing of the failed load is left. */
+  hsa_executable_t other = new_executable();
+  ASSERT_EQ(hsa_executable_global_variable_define(other, "ext_offset", &ext_offset),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_load_program_code_object(other, reader, NULL, NULL), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_get_symbol_by_name(other, "global_vars.kd", NULL, &k), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_destroy(other), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_destroy(exec), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_code_object_reader_destroy(reader), HSA_STATUS_SUCCESS);
+  free(image);
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+}
+
 /* An agent with a GPU ISA, as the GPU agent will be, through the seam. */
 TEST(loader_executable_agent_load_checks_isa_and_bundles) {
   ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);

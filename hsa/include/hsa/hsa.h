@@ -828,9 +828,10 @@ hsa_status_t HSA_API hsa_executable_iterate_program_symbols(
     hsa_status_t (*callback)(hsa_executable_t exec, hsa_executable_symbol_t symbol, void *data),
     void *data);
 
-/* ---- Deprecated HSA 1.0 code object API (kept for source compatibility;
- * these answer HSA_STATUS_ERROR_INVALID_CODE_OBJECT: use code object
- * readers) ---------------------------------------------------------------- */
+/* ---- Deprecated HSA 1.0 code object API: hsa_code_object_deserialize and
+ * hsa_executable_load_code_object load AMDGPU code objects as the reader
+ * API does (older offload runtimes use it); new programs use code object
+ * readers --------------------------------------------------------------- */
 
 typedef struct hsa_code_object_s {
   uint64_t handle;
