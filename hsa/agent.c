@@ -288,8 +288,8 @@ hsa_status_t hsa_agent_iterate_isas(hsa_agent_t agent,
                                     hsa_status_t (*callback)(hsa_isa_t isa, void *data),
                                     void *data) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr: the callback first */
   struct agent *a = agent_from_handle(agent);
   if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   return a->isa ? callback(isa_handle(a->isa), data) : HSA_STATUS_SUCCESS;
 }

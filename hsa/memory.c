@@ -156,69 +156,110 @@ struct memory_pool *memory_pool_from_handle(uint64_t handle) {
 
 /* ---- Pools and regions: discovery and attributes ------------------------ */
 
+/* Calls `visit` with the handle of each pool of the agent; with
+ * `with_system`, the system pools follow if the agent does not list them
+ * (ROCr: an agent's regions include the system regions it reaches, its
+ * memory pools only its own). Stops at the first status other than
+ * success and returns it. */
+static hsa_status_t visit_pools(hsa_agent_t agent_handle, bool with_system,
+                                hsa_status_t (*visit)(uint64_t handle, void *ctx), void *ctx) {
+  struct agent *agent = agent_from_handle(agent_handle);
+  if (!agent) return HSA_STATUS_ERROR_INVALID_AGENT;
+  struct memory_pool *list[AGENT_MAX_POOLS + MEMORY_POOL_COUNT];
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < agent->pool_count; i++) list[n++] = agent->pools[i];
+  for (int sys = 0; with_system && sys < MEMORY_POOL_COUNT; sys++) {
+    bool listed = false;
+    for (uint32_t i = 0; i < agent->pool_count; i++) listed = listed || agent->pools[i] == &pools[sys];
+    if (!listed) list[n++] = &pools[sys];
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    hsa_status_t st = visit(memory_pool_handle(list[i]), ctx);
+    if (st != HSA_STATUS_SUCCESS) return st;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+struct pool_visitor {
+  hsa_status_t (*pool_fn)(hsa_amd_memory_pool_t pool, void *data);
+  hsa_status_t (*region_fn)(hsa_region_t region, void *data);
+  void *data;
+};
+
+static hsa_status_t visit_as_pool(uint64_t handle, void *ctx) {
+  const struct pool_visitor *v = ctx;
+  return v->pool_fn((hsa_amd_memory_pool_t){handle}, v->data);
+}
+
+static hsa_status_t visit_as_region(uint64_t handle, void *ctx) {
+  const struct pool_visitor *v = ctx;
+  return v->region_fn((hsa_region_t){handle}, v->data);
+}
+
 hsa_status_t hsa_amd_agent_iterate_memory_pools(hsa_agent_t agent_handle,
                                                 hsa_status_t (*callback)(hsa_amd_memory_pool_t pool,
                                                                          void *data),
                                                 void *data) {
   RETURN_IF_NOT_INITIALIZED();
-  struct agent *agent = agent_from_handle(agent_handle);
-  if (!agent) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  for (uint32_t i = 0; i < agent->pool_count; i++) {
-    hsa_amd_memory_pool_t p = {memory_pool_handle(agent->pools[i])};
-    hsa_status_t st = callback(p, data);
-    if (st != HSA_STATUS_SUCCESS) return st;
-  }
-  return HSA_STATUS_SUCCESS;
+  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr: the callback first */
+  struct pool_visitor v = {.pool_fn = callback, .data = data};
+  return visit_pools(agent_handle, false, visit_as_pool, &v);
 }
 
 hsa_status_t hsa_agent_iterate_regions(hsa_agent_t agent_handle,
                                        hsa_status_t (*callback)(hsa_region_t region, void *data),
                                        void *data) {
   RETURN_IF_NOT_INITIALIZED();
-  struct agent *agent = agent_from_handle(agent_handle);
-  if (!agent) return HSA_STATUS_ERROR_INVALID_AGENT;
   if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  for (uint32_t i = 0; i < agent->pool_count; i++) {
-    hsa_region_t r = {memory_pool_handle(agent->pools[i])};
-    hsa_status_t st = callback(r, data);
-    if (st != HSA_STATUS_SUCCESS) return st;
-  }
-  return HSA_STATUS_SUCCESS;
+  struct pool_visitor v = {.region_fn = callback, .data = data};
+  return visit_pools(agent_handle, true, visit_as_region, &v);
 }
 
+/* The group segment pool (a GPU's LDS) holds no allocations. */
+static bool pool_is_global(const struct memory_pool *p) {
+  return p->segment == HSA_AMD_SEGMENT_GLOBAL;
+}
+
+/* Values as ROCr's MemoryRegion::GetInfo / GetPoolInfo give them for
+ * system, local (GPU) and LDS regions (core/runtime/amd_memory_region.cpp);
+ * what differs is the single address space: every global pool is
+ * reachable by every agent and from the host. */
 hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t handle,
                                           hsa_amd_memory_pool_info_t attribute, void *value) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr: the pointer first */
   struct memory_pool *p = memory_pool_from_handle(handle.handle);
   if (!p) return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
-  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  bool global = pool_is_global(p);
   switch (attribute) {
     case HSA_AMD_MEMORY_POOL_INFO_SEGMENT:
       *(hsa_amd_segment_t *)value = p->segment;
       break;
     case HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS:
-      *(uint32_t *)value = p->global_flags;
+      *(uint32_t *)value = global ? p->global_flags : 0;
       break;
     case HSA_AMD_MEMORY_POOL_INFO_SIZE:
       *(size_t *)value = p->size;
       break;
     case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED:
-      *(bool *)value = true;
+      *(bool *)value = global;
       break;
     case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE:
     case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT:
     case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE:
-      *(size_t *)value = MEMORY_GRANULE;
+      *(size_t *)value = global ? MEMORY_GRANULE : 0;
       break;
     case HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL:
-      *(bool *)value = true;
+      *(bool *)value = global;
       break;
     case HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE:
-      *(size_t *)value = p->size;
+      *(size_t *)value = global ? p->size : 0;
       break;
     case HSA_AMD_MEMORY_POOL_INFO_LOCATION:
-      *(hsa_amd_memory_pool_location_t *)value = HSA_AMD_MEMORY_POOL_LOCATION_CPU;
+      if (!global) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* as ROCr for LDS */
+      *(hsa_amd_memory_pool_location_t *)value =
+          p->owner && p->owner->device_type == HSA_DEVICE_TYPE_GPU ? HSA_AMD_MEMORY_POOL_LOCATION_GPU
+                                                                   : HSA_AMD_MEMORY_POOL_LOCATION_CPU;
       break;
     default:
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
@@ -228,33 +269,36 @@ hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t handle,
 
 hsa_status_t hsa_region_get_info(hsa_region_t region, hsa_region_info_t attribute, void *value) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct memory_pool *p = memory_pool_from_handle(region.handle);
   if (!p) return HSA_STATUS_ERROR_INVALID_REGION;
-  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  bool global = pool_is_global(p);
   switch ((int)attribute) {
     case HSA_REGION_INFO_SEGMENT:
-      *(hsa_region_segment_t *)value = HSA_REGION_SEGMENT_GLOBAL;
+      *(hsa_region_segment_t *)value = global ? HSA_REGION_SEGMENT_GLOBAL : HSA_REGION_SEGMENT_GROUP;
       break;
     /* The region flag values equal the pool flag values (hsa.h, hsa_ext_amd.h). */
     case HSA_REGION_INFO_GLOBAL_FLAGS:
-      *(uint32_t *)value = p->global_flags;
+      *(uint32_t *)value = global ? p->global_flags : 0;
       break;
     case HSA_REGION_INFO_SIZE:
-    case HSA_REGION_INFO_ALLOC_MAX_SIZE:
       *(size_t *)value = p->size;
+      break;
+    case HSA_REGION_INFO_ALLOC_MAX_SIZE:
+      *(size_t *)value = global ? p->size : 0;
       break;
     case HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE:
       *(uint32_t *)value = 0;
       break;
     case HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED:
-      *(bool *)value = true;
+      *(bool *)value = global;
       break;
     case HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE:
     case HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT:
-      *(size_t *)value = MEMORY_GRANULE;
+      *(size_t *)value = global ? MEMORY_GRANULE : 0;
       break;
     case HSA_AMD_REGION_INFO_HOST_ACCESSIBLE:
-      *(bool *)value = true;
+      *(bool *)value = global; /* the carve-out too: the CPU reaches it at the same address */
       break;
     case HSA_AMD_REGION_INFO_BASE:
       *(void **)value = NULL;
@@ -274,14 +318,18 @@ hsa_status_t hsa_amd_agent_memory_pool_get_info(hsa_agent_t agent_handle,
                                                 hsa_amd_agent_memory_pool_info_t attribute,
                                                 void *value) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!agent_from_handle(agent_handle)) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (!memory_pool_from_handle(pool.handle))
-    return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
   if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  struct agent *agent = agent_from_handle(agent_handle);
+  if (!agent) return HSA_STATUS_ERROR_INVALID_AGENT;
+  struct memory_pool *p = memory_pool_from_handle(pool.handle);
+  if (!p) return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
   switch (attribute) {
     case HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS:
-      /* Single address space: every agent reaches every pool directly. */
-      *(hsa_amd_memory_pool_access_t *)value = HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT;
+      /* Single address space: every agent reaches every global pool
+       * directly; a GPU's LDS only that GPU's work-groups. */
+      *(hsa_amd_memory_pool_access_t *)value =
+          pool_is_global(p) || p->owner == agent ? HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT
+                                                 : HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
       return HSA_STATUS_SUCCESS;
     case HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS:
       *(uint32_t *)value = 0; /* the same memory, no link in between */
@@ -296,7 +344,7 @@ hsa_status_t hsa_amd_agent_memory_pool_get_info(hsa_agent_t agent_handle,
 
 static hsa_status_t pool_allocate(struct memory_pool *p, size_t size, void **ptr) {
   if (size == 0 || !ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  if (size > p->size || size > SIZE_MAX - MEMORY_GRANULE)
+  if (!pool_is_global(p) || size > p->size || size > SIZE_MAX - MEMORY_GRANULE)
     return HSA_STATUS_ERROR_INVALID_ALLOCATION;
   size_t rounded = (size + MEMORY_GRANULE - 1) & ~(size_t)(MEMORY_GRANULE - 1);
   void *mem = p->alloc ? p->alloc(p, rounded) : aligned_alloc(MEMORY_GRANULE, rounded);

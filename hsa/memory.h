@@ -2,11 +2,15 @@
  * memory.h - memory pools (which double as HSA regions) and the table of
  * allocations behind hsa_amd_pointer_info.
  *
- * The address space is single: every pool is plain system memory that
- * every agent reaches at the same address, so there is no migration and no
- * mapping; "allow access" only checks its arguments. Two pools exist:
- *   system (fine-grained, kernarg) and system-coarse (coarse-grained),
- * both listed by every CPU agent (the GPU agent lists them too).
+ * The address space is single: every global pool is memory that every
+ * agent reaches at the same address, so there is no migration and no
+ * mapping; "allow access" only checks its arguments. Two system pools
+ * exist: system (fine-grained, kernarg) and system-coarse (coarse-grained),
+ * listed by every CPU agent. An agent adds its own with
+ * memory_pool_add_local: a GPU's carve-out (global, with its allocator) or
+ * its LDS (segment GROUP: described, never allocated from, as ROCr's LDS
+ * region). hsa_agent_iterate_regions adds the system pools to an agent's
+ * own, as ROCr's regions do; hsa_amd_agent_iterate_memory_pools does not.
  */
 #ifndef HSA_MEMORY_H
 #define HSA_MEMORY_H

@@ -126,6 +126,19 @@ TEST(hsa_agent_cpu_attributes) {
   HSA_ASSERT_OK(hsa_shut_down());
 }
 
+static hsa_status_t count_any_isa(hsa_isa_t isa, void *data) {
+  (void)isa, (void)data;
+  return HSA_STATUS_SUCCESS;
+}
+static hsa_status_t count_any_region(hsa_region_t region, void *data) {
+  (void)region, (void)data;
+  return HSA_STATUS_SUCCESS;
+}
+static hsa_status_t count_any_pool(hsa_amd_memory_pool_t pool, void *data) {
+  (void)pool, (void)data;
+  return HSA_STATUS_SUCCESS;
+}
+
 TEST(hsa_agent_bad_handles_are_refused) {
   HSA_ASSERT_OK(hsa_init());
   hsa_agent_t bad = {0x12345678};
@@ -135,9 +148,14 @@ TEST(hsa_agent_bad_handles_are_refused) {
   ASSERT_EQ(hsa_queue_create(bad, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q),
             HSA_STATUS_ERROR_INVALID_AGENT);
   ASSERT_EQ(hsa_agent_iterate_caches(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_AGENT);
-  ASSERT_EQ(hsa_agent_iterate_isas(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_AGENT);
-  ASSERT_EQ(hsa_agent_iterate_regions(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_AGENT);
-  ASSERT_EQ(hsa_amd_agent_iterate_memory_pools(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_AGENT);
+  ASSERT_EQ(hsa_agent_iterate_isas(bad, count_any_isa, NULL), HSA_STATUS_ERROR_INVALID_AGENT);
+  ASSERT_EQ(hsa_agent_iterate_regions(bad, count_any_region, NULL), HSA_STATUS_ERROR_INVALID_AGENT);
+  ASSERT_EQ(hsa_amd_agent_iterate_memory_pools(bad, count_any_pool, NULL),
+            HSA_STATUS_ERROR_INVALID_AGENT);
+  /* ROCr checks the callback before the agent in these three. */
+  ASSERT_EQ(hsa_agent_iterate_isas(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_agent_iterate_regions(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_amd_agent_iterate_memory_pools(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   hsa_signal_t s;
   ASSERT_EQ(hsa_signal_create(1, 1, &bad, &s), HSA_STATUS_ERROR_INVALID_AGENT);
   bool result;

@@ -6,6 +6,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "hsa/agent.h"
+#include "hsa/memory.h"
 #include "lib/plat.h"
 #include "tests/common/hsa_test_util.h"
 
@@ -297,4 +299,79 @@ TEST(hsa_memory_unoffered_features_answer_error) {
   while (hsa_shut_down() == HSA_STATUS_SUCCESS) {
   }
   ASSERT_EQ(hsa_amd_ipc_memory_create(&x, sizeof x, &handle), HSA_STATUS_ERROR_NOT_INITIALIZED);
+}
+
+static hsa_status_t first_gpu_local(hsa_amd_memory_pool_t pool, void *data) {
+  hsa_amd_memory_pool_location_t where;
+  if (hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_LOCATION, &where) ==
+          HSA_STATUS_SUCCESS &&
+      where == HSA_AMD_MEMORY_POOL_LOCATION_GPU) {
+    *(hsa_amd_memory_pool_t *)data = pool;
+    return HSA_STATUS_INFO_BREAK;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+/* What tinygrad and LLVM's offload plugin look pools up by: the location
+ * (a GPU's own memory says GPU), and an LDS pool (segment GROUP) that is
+ * described but never allocated from, as ROCr's. */
+TEST(hsa_memory_pool_location_and_group_segment_as_rocr) {
+  HSA_ASSERT_OK(hsa_init());
+  hsa_agent_t cpu;
+  ASSERT_EQ(hsa_test_cpu_agents(&cpu, 1), 1);
+  hsa_amd_memory_pool_t sys = hsa_test_kernarg_pool(cpu);
+  hsa_amd_memory_pool_location_t where;
+  HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(sys, HSA_AMD_MEMORY_POOL_INFO_LOCATION, &where));
+  ASSERT_EQ(where, HSA_AMD_MEMORY_POOL_LOCATION_CPU);
+  ASSERT_EQ(hsa_amd_memory_pool_get_info(sys, HSA_AMD_MEMORY_POOL_INFO_LOCATION, NULL),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  /* A GPU's carve-out reports GPU. */
+  for (uint32_t i = 0; i < agent_count(); i++) {
+    struct agent *a = agent_at(i);
+    if (a->device_type != HSA_DEVICE_TYPE_GPU) continue;
+    hsa_amd_memory_pool_t local = {0};
+    hsa_amd_agent_iterate_memory_pools(agent_handle(a), first_gpu_local, &local);
+    if (local.handle) ASSERT_EQ(memory_pool_from_handle(local.handle)->owner, a);
+  }
+  /* An LDS pool owned by the first CPU agent (as a GPU registers its own). */
+  struct memory_pool desc = {.name = "test-lds", .segment = HSA_AMD_SEGMENT_GROUP,
+                             .size = 65536, .owner = agent_from_handle(cpu)};
+  struct memory_pool *lds = memory_pool_add_local(&desc);
+  ASSERT_NOT_NULL(lds);
+  hsa_amd_memory_pool_t group = {memory_pool_handle(lds)};
+  hsa_amd_segment_t segment;
+  uint32_t flags = 1;
+  size_t size = 0, granule = 1, max = 1;
+  bool allowed = true, all = true;
+  HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(group, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
+  HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(group, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
+  HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(group, HSA_AMD_MEMORY_POOL_INFO_SIZE, &size));
+  HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(group, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &allowed));
+  HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(group, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE, &granule));
+  HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(group, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &max));
+  HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(group, HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL, &all));
+  ASSERT_EQ(segment, HSA_AMD_SEGMENT_GROUP);
+  ASSERT_EQ(flags, 0);
+  ASSERT_EQ(size, 65536);
+  ASSERT_FALSE(allowed);
+  ASSERT_EQ(granule, 0);
+  ASSERT_EQ(max, 0);
+  ASSERT_FALSE(all);
+  ASSERT_EQ(hsa_amd_memory_pool_get_info(group, HSA_AMD_MEMORY_POOL_INFO_LOCATION, &where),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  void *p = NULL;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(group, 64, 0, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  hsa_region_segment_t region_segment;
+  HSA_ASSERT_OK(hsa_region_get_info((hsa_region_t){group.handle}, HSA_REGION_INFO_SEGMENT, &region_segment));
+  ASSERT_EQ(region_segment, HSA_REGION_SEGMENT_GROUP);
+  hsa_amd_memory_pool_access_t access;
+  HSA_ASSERT_OK(hsa_amd_agent_memory_pool_get_info(cpu, group, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access));
+  ASSERT_EQ(access, HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT); /* its owner */
+  for (uint32_t i = 0; i < agent_count(); i++)
+    if (agent_at(i) != lds->owner) {
+      HSA_ASSERT_OK(hsa_amd_agent_memory_pool_get_info(agent_handle(agent_at(i)), group,
+                                                       HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access));
+      ASSERT_EQ(access, HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED);
+    }
+  HSA_ASSERT_OK(hsa_shut_down());
 }
