@@ -58,3 +58,53 @@ kernels: $(HIP_BUNDLES)
 LOADER_TEST_OBJS := $(call host_asan_obj,$(wildcard tests/host/loader_*.c))
 $(LOADER_TEST_OBJS): HOST_CPPFLAGS += -DLOADER_TEST_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"'
 TEST_BUILD_DEPS += $(KERNEL_CORPUS) $(HIP_BUNDLES)
+
+# The kernels of the ROCr-style programs (tests/programs/kernels/), in the
+# variants stock clang-19 gives a program's author, into
+#   $(PROGRAM_KERNELS_DIR)/<name>.<variant>.co   (and scale.hipfb, a bundle)
+# OpenCL with the device libraries as code object v4, v5, and with the
+# :xnack- / :xnack+ target features; C as v4, v5 and v6 for the generic
+# target gfx9-generic; HIP device-only as an ELF and as an offload bundle.
+# The host runs the programs against this folder, the image finds it on the
+# ESP in \programs (tests/programs/module.mk).
+PROGRAM_KERNELS_DIR := $(BUILD)/programs/kernels
+PROGRAM_KERNEL_MCPU := gfx902
+
+# $(call program_kernel_rule,output,source,flags)
+define program_kernel_rule
+$(PROGRAM_KERNELS_DIR)/$(1): $(2) | deps
+	@mkdir -p $$(dir $$@)
+	@echo "GPUCC   $$@"
+	$(Q)$(GPU_CC) $(GPU_CFLAGS) $(3) -O2 -c $$< -o $$@.o
+	$(Q)$(GPU_LD) -shared $$@.o -o $$@ && rm -f $$@.o
+PROGRAM_KERNELS += $(PROGRAM_KERNELS_DIR)/$(1)
+endef
+
+PROGRAM_KERNELS :=
+PK_CL := tests/programs/kernels/vector_copy.cl
+PK_C  := tests/programs/kernels/fill.c
+$(eval $(call program_kernel_rule,vector_copy.v4.co,$(PK_CL),$(GPU_CFLAGS_cl) -mcpu=$(PROGRAM_KERNEL_MCPU) -mcode-object-version=4))
+$(eval $(call program_kernel_rule,vector_copy.v5.co,$(PK_CL),$(GPU_CFLAGS_cl) -mcpu=$(PROGRAM_KERNEL_MCPU) -mcode-object-version=5))
+$(eval $(call program_kernel_rule,vector_copy.xnack-.co,$(PK_CL),$(GPU_CFLAGS_cl) -mcpu=$(PROGRAM_KERNEL_MCPU):xnack- -mcode-object-version=5))
+$(eval $(call program_kernel_rule,vector_copy.xnack+.co,$(PK_CL),$(GPU_CFLAGS_cl) -mcpu=$(PROGRAM_KERNEL_MCPU):xnack+ -mcode-object-version=5))
+$(eval $(call program_kernel_rule,fill.v4.co,$(PK_C),$(GPU_CFLAGS_c) -mcpu=$(PROGRAM_KERNEL_MCPU) -mcode-object-version=4))
+$(eval $(call program_kernel_rule,fill.v5.co,$(PK_C),$(GPU_CFLAGS_c) -mcpu=$(PROGRAM_KERNEL_MCPU) -mcode-object-version=5))
+$(eval $(call program_kernel_rule,fill.generic.co,$(PK_C),$(GPU_CFLAGS_c) -mcpu=gfx9-generic -mcode-object-version=6))
+
+# HIP device-only: one target gives the ELF itself, several a bundle.
+PK_HIP_FLAGS := -x hip --cuda-device-only -nogpuinc -nogpulib -O2 -mcode-object-version=5
+$(PROGRAM_KERNELS_DIR)/scale.co: tests/programs/kernels/scale.hip | deps
+	@mkdir -p $(dir $@)
+	@echo "HIPCC   $@"
+	$(Q)$(GPU_CC) $(PK_HIP_FLAGS) --offload-arch=$(PROGRAM_KERNEL_MCPU) --no-gpu-bundle-output -c $< -o $@
+$(PROGRAM_KERNELS_DIR)/scale.hipfb: tests/programs/kernels/scale.hip | deps
+	@mkdir -p $(dir $@)
+	@echo "HIPFB   $@"
+	$(Q)$(GPU_CC) $(PK_HIP_FLAGS) --offload-arch=gfx902:xnack- --offload-arch=gfx902:xnack+ \
+	    --offload-arch=gfx90c -c $< -o $@
+PROGRAM_KERNELS += $(PROGRAM_KERNELS_DIR)/scale.co $(PROGRAM_KERNELS_DIR)/scale.hipfb
+
+.PHONY: program-kernels
+program-kernels: $(PROGRAM_KERNELS)
+kernels: program-kernels
+TEST_BUILD_DEPS += $(PROGRAM_KERNELS)

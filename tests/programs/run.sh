@@ -1,12 +1,28 @@
 #!/bin/sh
-# run.sh LIB OUTDIR PROGRAM.c... - builds each ROCr-style program exactly as
-# an application developer would against the host library,
+# run.sh LIB OUTDIR KERNEL_DIR PROGRAM.c... - builds each ROCr-style program
+# exactly as an application developer would against the host library,
 #   cc -Ihsa/include prog.c LIB -lpthread -lm
-# runs it (60 s limit), and prints one [PASS]/[FAIL] line per program.
+# runs it with the folder of its code objects as argument (60 s limit), and
+# prints one [PASS]/[FAIL] line per run. A program that says
+#   run-also: VAR=value
+# in a comment runs a second time with that in its environment (for
+# example HSA_XNACK=0, ROCr's switch).
 set -u
-lib=$1; out=$2; shift 2
+lib=$1; out=$2; kernels=$3; shift 3
 mkdir -p "$out"
 status=0
+
+# run_one NAME LABEL [VAR=value]
+run_one() {
+  name=$1; label=$2; shift 2
+  if env "$@" timeout 60 "$out/$name" "$kernels" > "$out/$label.log" 2>&1; then
+    echo "[PASS] hsa_program_$label: $(tail -n 1 "$out/$label.log")"
+  else
+    echo "[FAIL] hsa_program_$label: exit $?; $(tail -n 5 "$out/$label.log")"
+    status=1
+  fi
+}
+
 for src in "$@"; do
   name=$(basename "$src" .c)
   if ! cc -Ihsa/include "$src" "$lib" -lpthread -lm -o "$out/$name" > "$out/$name.build.log" 2>&1; then
@@ -14,11 +30,8 @@ for src in "$@"; do
     status=1
     continue
   fi
-  if timeout 60 "$out/$name" > "$out/$name.log" 2>&1; then
-    echo "[PASS] hsa_program_$name: $(tail -n 1 "$out/$name.log")"
-  else
-    echo "[FAIL] hsa_program_$name: exit $?; $(tail -n 5 "$out/$name.log")"
-    status=1
-  fi
+  run_one "$name" "$name"
+  also=$(sed -n 's/.*run-also: \([A-Z_]*=[^ ]*\).*/\1/p' "$src" | head -n 1)
+  [ -n "$also" ] && run_one "$name" "${name}_$(echo "$also" | tr 'A-Z=' 'a-z_')" "$also"
 done
 exit $status
