@@ -12,6 +12,7 @@
 #define TESTS_PROGRAMS_PROGRAM_H
 
 #include <hsa/hsa.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,26 @@ static inline void *program_read_file(const char *path, size_t *size) {
   fclose(f);
   *size = (size_t)n;
   return buf;
+}
+
+/* Writes the code object v5 hidden arguments a 1-D dispatch of `grid`
+ * work-items in groups of `wg` needs, at `hidden` (they follow the explicit
+ * arguments, 8-aligned): block counts, group sizes, remainders, grid
+ * dimensions, the rest zero (LLVM AMDGPUUsage, "Code Object V5 Metadata",
+ * hidden argument layout), as HIP's runtime and LLVM's offload plugin
+ * write them for their kernels. */
+static inline void program_fill_hidden_v5(uint8_t *hidden, uint32_t grid, uint16_t wg) {
+  uint32_t blocks = (grid + wg - 1) / wg, one32 = 1;
+  uint16_t one = 1, remainder = (uint16_t)(grid % wg), dims = 1;
+  memset(hidden, 0, 80);
+  memcpy(hidden + 0, &blocks, 4);
+  memcpy(hidden + 4, &one32, 4);
+  memcpy(hidden + 8, &one32, 4);
+  memcpy(hidden + 12, &wg, 2);
+  memcpy(hidden + 14, &one, 2);
+  memcpy(hidden + 16, &one, 2);
+  memcpy(hidden + 18, &remainder, 2);
+  memcpy(hidden + 64, &dims, 2);
 }
 
 #endif
