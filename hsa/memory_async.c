@@ -75,9 +75,16 @@ static uint16_t header_of(hsa_packet_type_t type) {
                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
 }
 
-static hsa_status_t check_signals(uint32_t num_dep_signals, const hsa_signal_t *dep_signals,
-                                  hsa_signal_t completion_signal) {
-  if (num_dep_signals > 0 && !dep_signals) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+/* ROCr's argument checks of an async copy, in its order (hsa_ext_amd.cpp
+ * hsa_amd_memory_async_copy): pointers, the dependency list, the agents,
+ * then every signal; the completion signal is required. */
+static hsa_status_t check_copy(const void *dst, hsa_agent_t dst_agent, const void *src,
+                               hsa_agent_t src_agent, uint32_t num_dep_signals,
+                               const hsa_signal_t *dep_signals, hsa_signal_t completion_signal) {
+  if (!dst || !src) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if ((num_dep_signals == 0) != (dep_signals == NULL)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!agent_from_handle(dst_agent) || !agent_from_handle(src_agent))
+    return HSA_STATUS_ERROR_INVALID_AGENT;
   for (uint32_t i = 0; i < num_dep_signals; i++)
     if (!signal_is_valid(dep_signals[i])) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   if (!signal_is_valid(completion_signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
@@ -115,24 +122,29 @@ hsa_status_t hsa_amd_memory_async_copy(void *dst, hsa_agent_t dst_agent, const v
                                        const hsa_signal_t *dep_signals,
                                        hsa_signal_t completion_signal) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!agent_from_handle(dst_agent) || !agent_from_handle(src_agent))
-    return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (!dst || !src) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  hsa_status_t st = check_signals(num_dep_signals, dep_signals, completion_signal);
-  if (st != HSA_STATUS_SUCCESS) return st;
+  hsa_status_t st = check_copy(dst, dst_agent, src, src_agent, num_dep_signals, dep_signals,
+                               completion_signal);
+  /* ROCr: nothing to copy is done at once, and the signal left alone. */
+  if (st != HSA_STATUS_SUCCESS || size == 0) return st;
   const uint64_t args[4] = {(uint64_t)(uintptr_t)dst, (uint64_t)(uintptr_t)src, size, 0};
   return submit(CPU_AGENT_FN_MEMORY_COPY, args, num_dep_signals, dep_signals, completion_signal);
 }
 
+/* There are no SDMA engines (hsa_amd_memory_copy_engine_status reports
+ * none): the copy runs as any async copy, as ROCr runs it with SDMA
+ * disabled (GpuAgent::DmaCopyOnEngine: engine and force flag ignored);
+ * only an engine mask that is not one bit is refused (Runtime::
+ * CopyMemoryOnEngine). */
 hsa_status_t hsa_amd_memory_async_copy_on_engine(
     void *dst, hsa_agent_t dst_agent, const void *src, hsa_agent_t src_agent, size_t size,
     uint32_t num_dep_signals, const hsa_signal_t *dep_signals, hsa_signal_t completion_signal,
     hsa_amd_sdma_engine_id_t engine_id, bool force_copy_on_sdma) {
   RETURN_IF_NOT_INITIALIZED();
-  /* There are no SDMA engines (hsa_amd_memory_copy_engine_status reports
-   * none): forcing one is refused, a preference is ignored. */
-  if (force_copy_on_sdma || engine_id == 0 || (engine_id & (engine_id - 1)))
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  (void)force_copy_on_sdma;
+  hsa_status_t st = check_copy(dst, dst_agent, src, src_agent, num_dep_signals, dep_signals,
+                               completion_signal);
+  if (st != HSA_STATUS_SUCCESS || size == 0) return st;
+  if (engine_id == 0 || (engine_id & (engine_id - 1))) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   return hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size, num_dep_signals,
                                    dep_signals, completion_signal);
 }
@@ -147,29 +159,40 @@ hsa_status_t hsa_amd_memory_copy_engine_status(hsa_agent_t dst_agent, hsa_agent_
   return HSA_STATUS_SUCCESS;
 }
 
+/* ROCr's checks and their order (hsa_amd_memory_async_copy_rect, then
+ * BlitSdma SubmitCopyRectCommand): pointers, dependency list, direction
+ * (host to host is refused), the agent, the signals; an empty range does
+ * nothing; bases, pitches and slices 4-byte aligned, the box inside both
+ * pitches and slices. The copy agent may be a CPU agent too (ROCr has
+ * only GPUs to name; ours copy with their cores either way). */
 hsa_status_t hsa_amd_memory_async_copy_rect(
     const hsa_pitched_ptr_t *dst, const hsa_dim3_t *dst_offset, const hsa_pitched_ptr_t *src,
     const hsa_dim3_t *src_offset, const hsa_dim3_t *range, hsa_agent_t copy_agent,
     hsa_amd_copy_direction_t dir, uint32_t num_dep_signals, const hsa_signal_t *dep_signals,
     hsa_signal_t completion_signal) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!dst || !src || !dst_offset || !src_offset || !range) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if ((num_dep_signals == 0) != (dep_signals == NULL)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (dir == hsaHostToHost || (unsigned)dir > hsaDeviceToDevice) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (!agent_from_handle(copy_agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (!dst || !src || !dst_offset || !src_offset || !range || !dst->base || !src->base ||
-      (unsigned)dir > hsaDeviceToDevice)
+  for (uint32_t i = 0; i < num_dep_signals; i++)
+    if (!signal_is_valid(dep_signals[i])) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  if (!signal_is_valid(completion_signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  if (range->x == 0 || range->y == 0 || range->z == 0) return HSA_STATUS_SUCCESS;
+  if (!dst->base || !src->base || ((uintptr_t)dst->base | (uintptr_t)src->base) % 4 ||
+      (dst->pitch | src->pitch) % 4 || (dst->slice | src->slice) % 4 || !dst->pitch || !src->pitch)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  /* A row must fit its pitch, a slice its slice pitch (ROCr's checks). */
-  if (dst_offset->x + (uint64_t)range->x > dst->pitch ||
-      src_offset->x + (uint64_t)range->x > src->pitch ||
-      (range->z > 1 && ((dst_offset->y + (uint64_t)range->y) * dst->pitch > dst->slice ||
-                        (src_offset->y + (uint64_t)range->y) * src->pitch > src->slice)))
+  if (src_offset->x + (uint64_t)range->x > src->pitch || dst_offset->x + (uint64_t)range->x > dst->pitch ||
+      (src->slice && src_offset->y + (uint64_t)range->y > src->slice / src->pitch) ||
+      (dst->slice && dst_offset->y + (uint64_t)range->y > dst->slice / dst->pitch) ||
+      (range->z > 1 && (!src->slice || !dst->slice)))
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  hsa_status_t st = check_signals(num_dep_signals, dep_signals, completion_signal);
-  if (st != HSA_STATUS_SUCCESS) return st;
   struct rect_copy *r = malloc(sizeof *r);
   if (!r) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   *r = (struct rect_copy){*dst, *src, *dst_offset, *src_offset, *range};
   const uint64_t args[4] = {(uint64_t)(uintptr_t)r, 0, 0, 0};
-  st = submit(CPU_AGENT_FN_MEMORY_COPY_RECT, args, num_dep_signals, dep_signals, completion_signal);
+  hsa_status_t st =
+      submit(CPU_AGENT_FN_MEMORY_COPY_RECT, args, num_dep_signals, dep_signals, completion_signal);
   if (st != HSA_STATUS_SUCCESS) free(r);
   return st;
 }

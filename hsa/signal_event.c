@@ -51,8 +51,9 @@ void signal_event_attach(struct signal *s) {
     s->amd.event_mailbox_ptr = (uint64_t)(uintptr_t)&mailbox[id];
   } else if (!exhausted_logged) {
     exhausted_logged = true;
+    /* Not an error (ROCr falls back silently): waits on them cost more. */
     if (mailbox)
-      log_warn("all %u signal events in use: new signals poll instead of sleeping until the "
+      log_info("all %u signal events in use: new signals poll instead of sleeping until the "
                "GPU interrupts", SIGNAL_EVENTS_MAX);
     else
       log_warn("no memory for the signal event mailbox: signals poll instead of sleeping");

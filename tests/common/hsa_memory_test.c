@@ -258,7 +258,10 @@ TEST(hsa_memory_async_copy_waits_for_dependencies) {
   hsa_pitched_ptr_t ps = {vol_src, 64, 64 * 8}, pd = {vol_dst, 64, 64 * 8};
   hsa_dim3_t so = {3, 2, 1}, dof = {10, 1, 0}, range = {16, 4, 2};
   hsa_signal_store_relaxed(done, 1);
-  HSA_ASSERT_OK(hsa_amd_memory_async_copy_rect(&pd, &dof, &ps, &so, &range, cpu, hsaHostToHost, 0,
+  ASSERT_EQ(hsa_amd_memory_async_copy_rect(&pd, &dof, &ps, &so, &range, cpu, hsaHostToHost, 0,
+                                           NULL, done),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT); /* ROCr refuses host to host */
+  HSA_ASSERT_OK(hsa_amd_memory_async_copy_rect(&pd, &dof, &ps, &so, &range, cpu, hsaHostToDevice, 0,
                                                NULL, done));
   ASSERT_EQ(hsa_test_wait_eq(done, 0), 0);
   for (uint32_t z = 0; z < 2; z++)
@@ -278,9 +281,23 @@ TEST(hsa_memory_async_copy_waits_for_dependencies) {
   uint32_t engines = 99;
   HSA_ASSERT_OK(hsa_amd_memory_copy_engine_status(cpu, cpu, &engines));
   ASSERT_EQ(engines, 0);
+  /* No SDMA engine: a copy "on" one runs as any copy (ROCr with SDMA
+   * off); an engine mask that is not one bit is refused. */
+  hsa_signal_store_relaxed(done, 1);
+  HSA_ASSERT_OK(hsa_amd_memory_async_copy_on_engine(dst, cpu, src, cpu, 16, 0, NULL, done,
+                                                    HSA_AMD_SDMA_ENGINE_0, true));
+  ASSERT_EQ(hsa_test_wait_eq(done, 0), 0);
   ASSERT_EQ(hsa_amd_memory_async_copy_on_engine(dst, cpu, src, cpu, 16, 0, NULL, done,
-                                                HSA_AMD_SDMA_ENGINE_0, true),
+                                                (hsa_amd_sdma_engine_id_t)3, false),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  /* ROCr's order: pointers and the dependency list before handles; an
+   * empty copy succeeds without touching its signal. */
+  ASSERT_EQ(hsa_amd_memory_async_copy(NULL, bad_agent, src, cpu, 16, 0, NULL, bad),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst, cpu, src, cpu, 16, 0, deps, done),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  HSA_ASSERT_OK(hsa_amd_memory_async_copy(dst, cpu, src, cpu, 0, 0, NULL, done));
+  ASSERT_EQ(hsa_signal_load_relaxed(done), 0);
   for (int i = 0; i < 7; i++) HSA_ASSERT_OK(hsa_signal_destroy(deps[i]));
   HSA_ASSERT_OK(hsa_signal_destroy(done));
   HSA_ASSERT_OK(hsa_shut_down());
