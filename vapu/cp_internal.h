@@ -24,9 +24,6 @@ struct cp_mem {
 };
 
 void cp_mem_init(struct cp_mem *m, struct vapu *v, uint8_t vmid);
-/* After the interpreter stopped on a memory fault at `va`: the GMC raises
- * it for the access the shader made (translations only probe). */
-void cp_mem_raise_fault(struct cp_mem *m, uint64_t va, uint32_t access);
 
 /* Where a queue is in its packet stream. */
 enum hqd_state {

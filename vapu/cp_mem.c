@@ -1,25 +1,26 @@
 /*
  * cp_mem.c - the interpreter's memory (vapu/isa/mem.h) on the GMC: every
- * GPU virtual address a wave touches is translated by vapu_translate for
- * the queue's VMID, as a request of the texture cache (client TCP), so it
- * goes through the page tables the driver built and a fault is raised the
- * way the hardware raises it (fault status registers, IH entry, MSI).
- *
- * The interpreter asks for a page without saying which access it is about
- * to make and checks the page's permissions itself. So a page is looked up
- * without raising anything (vapu_translate_probe), and when the interpreter
- * then stops on a fault, cp_mem_raise_fault replays the access it made
- * through the GMC, which raises the fault with its real kind (read, write,
- * execute) and address.
+ * GPU virtual address a wave touches is translated by the GMC for the
+ * queue's VMID, as a request of the texture cache (client TCP), with the
+ * kind of access the wave makes (read, write, execute; both for an
+ * atomic). So it goes through the page tables the driver built, and a
+ * fault is raised at the access itself the way the hardware raises it
+ * (fault status registers with the R/W bit, IH entry, MSI).
  */
 #include <string.h>
 
 #include "vapu/cp_internal.h"
 
-static bool translate(void *ctx, uint64_t va, struct vapu_page *page) {
+static unsigned gmc_access(uint32_t access) {
+  return (access & VAPU_ACCESS_READ ? VAPU_GMC_READ : 0) |
+         (access & VAPU_ACCESS_WRITE ? VAPU_GMC_WRITE : 0) |
+         (access & VAPU_ACCESS_EXEC ? VAPU_GMC_EXECUTE : 0);
+}
+
+static bool translate(void *ctx, uint64_t va, uint32_t access, struct vapu_page *page) {
   struct cp_mem *m = ctx;
   struct vapu_gmc_page p;
-  if (!vapu_translate_probe(m->v, &m->rq, &m->tlb, va, &p)) return false;
+  if (!vapu_translate_page(m->v, &m->rq, &m->tlb, va, gmc_access(access), &p)) return false;
   page->va = p.va;
   page->size = p.size;
   page->host = p.host; /* of p.va, the fragment's start */
@@ -35,14 +36,4 @@ void cp_mem_init(struct cp_mem *m, struct vapu *v, uint8_t vmid) {
   m->mem.ctx = m;
   m->v = v;
   m->rq = (struct vapu_requester){VAPU_GFXHUB, vmid, VAPU_CLIENT_TCP};
-}
-
-void cp_mem_raise_fault(struct cp_mem *m, uint64_t va, uint32_t access) {
-  unsigned kind = (access & VAPU_ACCESS_WRITE ? VAPU_GMC_WRITE : 0) |
-                  (access & VAPU_ACCESS_READ ? VAPU_GMC_READ : 0) |
-                  (access & VAPU_ACCESS_EXEC ? VAPU_GMC_EXECUTE : 0);
-  size_t run;
-  /* Succeeds only if the page became valid meanwhile: then there is no
-   * fault left to raise. */
-  vapu_translate(m->v, &m->rq, &m->tlb, va, kind ? kind : VAPU_GMC_READ, &run);
 }

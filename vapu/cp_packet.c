@@ -264,8 +264,7 @@ static void run_workgroups(struct hqd *h, uint64_t deadline) {
           sq_error_interrupt(h, SQ_ERROR_ILLEGAL_INST);
           queue_error(h, VAPU_CP_ERROR_ILLEGAL_INSTRUCTION, what);
           return;
-        case VAPU_MEMORY_FAULT:
-          cp_mem_raise_fault(&h->mem, stop.address, stop.access);
+        case VAPU_MEMORY_FAULT: /* the GMC raised it at the access */
           sq_error_interrupt(h, SQ_ERROR_MEMVIOL);
           queue_error(h, 0, what);
           return;
@@ -342,8 +341,7 @@ static void start_dispatch(struct hqd *h, uint64_t slot) {
   vapu_mem_changed(&h->mem.mem);
   struct vapu_stop stop;
   enum vapu_result r = vapu_dispatch_begin(h->exec, &d, &stop);
-  if (r == VAPU_MEMORY_FAULT) {
-    cp_mem_raise_fault(&h->mem, stop.address, stop.access);
+  if (r == VAPU_MEMORY_FAULT) { /* the GMC raised it at the read */
     fetch_fault(h, "kernel descriptor unreachable");
     return;
   }

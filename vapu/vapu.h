@@ -114,16 +114,17 @@ struct vapu_tlb { struct vapu_tlb_entry e[VAPU_TLB_ENTRIES]; };
 void *vapu_translate(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
                      uint64_t va, unsigned access, size_t *contiguous);
 
-/* The translation holding `va` without raising a fault: the requester
- * checks the access itself (an interpreter with its own TLB) and raises
- * with vapu_translate when it is not allowed. False if unmapped. */
+/* The same for a requester that caches translations itself (the
+ * interpreter's TLB): the whole fragment holding `va` and every access it
+ * allows, so later accesses of other kinds can be checked without a walk.
+ * False after raising the fault, as vapu_translate. */
 struct vapu_gmc_page {
   uint64_t va, size;          /* the whole fragment */
   uint8_t *host;              /* host address of va */
   unsigned allowed;           /* VAPU_GMC_* */
 };
-bool vapu_translate_probe(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
-                          uint64_t va, struct vapu_gmc_page *page);
+bool vapu_translate_page(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
+                         uint64_t va, unsigned access, struct vapu_gmc_page *page);
 
 /* Byte copies through the GMC; 0 or -EFAULT (the fault was raised). */
 int vapu_gpu_read(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,

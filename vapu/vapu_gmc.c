@@ -392,28 +392,18 @@ static uint32_t lookup(struct vapu *v, const struct vapu_requester *rq, struct v
   return 0;
 }
 
-bool vapu_translate_probe(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
-                          uint64_t va, struct vapu_gmc_page *page) {
-  struct translation t;
-  if (rq->vmid > 15 || (rq->hub != VAPU_GFXHUB && rq->hub != VAPU_MMHUB) || !vapu_pci_bus_master(v) ||
-      lookup(v, rq, tlb, va, VAPU_GMC_READ, &t))
-    return false;
-  *page = (struct vapu_gmc_page){t.va, t.size, (uint8_t *)(uintptr_t)t.pa, t.allowed};
-  return true;
-}
-
-void *vapu_translate(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
-                     uint64_t va, unsigned access, size_t *contiguous) {
-  if (rq->vmid > 15 || (rq->hub != VAPU_GFXHUB && rq->hub != VAPU_MMHUB)) return NULL;
+bool vapu_translate_page(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
+                         uint64_t va, unsigned access, struct vapu_gmc_page *page) {
+  if (rq->vmid > 15 || (rq->hub != VAPU_GFXHUB && rq->hub != VAPU_MMHUB)) return false;
   if (!vapu_pci_bus_master(v)) {
     log_warn("GPU access to 0x%llx dropped: bus mastering is off", (unsigned long long)va);
-    return NULL;
+    return false;
   }
   struct translation t;
   uint32_t reason = lookup(v, rq, tlb, va, access, &t);
   if (reason) {
     raise_fault(v, rq, va, access, reason);
-    return NULL;
+    return false;
   }
   unsigned denied = access & ~t.allowed;
   if (denied) {
@@ -421,11 +411,19 @@ void *vapu_translate(struct vapu *v, const struct vapu_requester *rq, struct vap
                 denied & VAPU_GMC_WRITE     ? STATUS_PERM_WRITE
                 : denied & VAPU_GMC_EXECUTE ? STATUS_PERM_EXECUTE
                                                : STATUS_PERM_READ);
-    return NULL;
+    return false;
   }
-  uint64_t within = va - t.va;
-  if (contiguous) *contiguous = (size_t)(t.size - within);
-  return (void *)(uintptr_t)(t.pa + within);
+  *page = (struct vapu_gmc_page){t.va, t.size, (uint8_t *)(uintptr_t)t.pa, t.allowed};
+  return true;
+}
+
+void *vapu_translate(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb,
+                     uint64_t va, unsigned access, size_t *contiguous) {
+  struct vapu_gmc_page page;
+  if (!vapu_translate_page(v, rq, tlb, va, access, &page)) return NULL;
+  uint64_t within = va - page.va;
+  if (contiguous) *contiguous = (size_t)(page.size - within);
+  return page.host + within;
 }
 
 static int copy(struct vapu *v, const struct vapu_requester *rq, struct vapu_tlb *tlb, uint64_t va,

@@ -5,6 +5,7 @@
 
 #include "drivers/amdgpu/amdgpu_vapu.h"
 #include "drivers/amdgpu/regs/gc_9_1.h"
+#include "drivers/amdgpu/regs/gmc_v9_pte.h"
 #include "lib/plat.h"
 #include "lib/test.h"
 #include "tests/common/amdgpu_test_util.h"
@@ -51,7 +52,11 @@ TEST(vapu_model_raven2_aperture_erratum) {
   }
 }
 
-TEST(vapu_model_translate_probe_raises_nothing) {
+/* The GMC translates for the access the requester makes and raises a
+ * fault at that access: a write to a page the PTE makes read-only latches
+ * the fault status with its R/W bit before the call returns (vapu/isa's
+ * memory asks this way, so a shader's store faults as the store). */
+TEST(vapu_model_translate_page_faults_at_the_access_with_its_kind) {
   amdgpu_test_need_model();
   struct amdgpu_fault_log log;
   struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
@@ -60,16 +65,33 @@ TEST(vapu_model_translate_probe_raises_nothing) {
   uint8_t *page = plat_dma_alloc(8192, 4096);
   ASSERT_NOT_NULL(page);
   ASSERT_EQ(amdgpu_map_system_range(dev, page, 8192), 0);
+  uint64_t va = (uint64_t)(uintptr_t)page + 4096;
+  ASSERT_EQ(gmc_vm_map(dev, &dev->gmc.compute_vm, va, va, 4096,
+                       GMC_PTE_VALID | GMC_PTE_SYSTEM | GMC_PTE_SNOOPED | GMC_PTE_READABLE), 0);
+  ASSERT_EQ(gmc_flush_compute_vmids(dev), 0);
   struct vapu_requester rq = {VAPU_GFXHUB, 9, VAPU_CLIENT_TCP};
   struct vapu_gmc_page p;
-  ASSERT_TRUE(vapu_translate_probe(v, &rq, NULL, (uint64_t)(uintptr_t)page + 4100, &p));
-  ASSERT_PTR_EQ(p.host + ((uint64_t)(uintptr_t)page + 4100 - p.va), page + 4100);
-  ASSERT_LE(p.va, (uint64_t)(uintptr_t)page + 4100);
-  ASSERT_TRUE(p.allowed & VAPU_GMC_WRITE);
-  /* Unmapped: false, and no fault reaches the driver. */
-  ASSERT_FALSE(vapu_translate_probe(v, &rq, NULL, 0x0000800012345000ull, &p));
-  plat_sleep_ns(20000000);
-  ASSERT_EQ(log.count, 0);
+  /* A read: the whole page, read-only, nothing raised. */
+  ASSERT_TRUE(vapu_translate_page(v, &rq, NULL, va + 4, VAPU_GMC_READ, &p));
+  ASSERT_EQ_U(p.va, va);
+  ASSERT_EQ_U(p.size, 4096);
+  ASSERT_PTR_EQ(p.host, page + 4096);
+  ASSERT_EQ(p.allowed & (VAPU_GMC_READ | VAPU_GMC_WRITE), VAPU_GMC_READ);
+  ASSERT_EQ_U(RREG(dev, IP_GC, 0, GC_VM_L2_PROTECTION_FAULT_STATUS), 0);
+  /* A write: refused, the fault latched at once with RW set. */
+  ASSERT_FALSE(vapu_translate_page(v, &rq, NULL, va + 4, VAPU_GMC_WRITE, &p));
+  uint32_t status = RREG(dev, IP_GC, 0, GC_VM_L2_PROTECTION_FAULT_STATUS);
+  ASSERT_TRUE(status & VM_L2_PROTECTION_FAULT_STATUS__RW);
+  ASSERT_TRUE(status & VM_L2_PROTECTION_FAULT_STATUS__PERMISSION_FAULTS_MASK);
+  ASSERT_EQ(amdgpu_test_wait_count(&log.count, 1), 1);
+  ASSERT_EQ_U(log.last.vm.address, va);
+  ASSERT_TRUE(log.last.vm.write);
+  ASSERT_TRUE(log.last.vm.permission_fault);
+  ASSERT_EQ(log.last.vm.vmid, 9);
+  /* Unmapped: refused and raised as a read. */
+  ASSERT_FALSE(vapu_translate_page(v, &rq, NULL, 0x0000700012345000ull, VAPU_GMC_READ, &p));
+  ASSERT_EQ(amdgpu_test_wait_count(&log.count, 2), 2);
+  ASSERT_FALSE(log.last.vm.write);
   amdgpu_device_remove(dev);
   plat_dma_free(page, 8192);
 }

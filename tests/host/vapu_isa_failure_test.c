@@ -128,6 +128,55 @@ TEST(vapu_isa_failure_memory_faults) {
   teardown();
 }
 
+/* The memory's owner is asked with the kind of each access the wave makes,
+ * and a refusal is the fault (the GMC raises it there): one refused
+ * translation per fault, with the faulting address and access, and none
+ * for a good kernel (no speculative fetch past its code). */
+static struct {
+  bool (*inner)(void *ctx, uint64_t va, uint32_t access, struct vapu_page *page);
+  unsigned refused;
+  uint64_t va;
+  uint32_t access;
+} asked;
+static bool counting_translate(void *ctx, uint64_t va, uint32_t access, struct vapu_page *page) {
+  if (asked.inner(ctx, va, access, page)) return true;
+  asked.refused++;
+  asked.va = va;
+  asked.access = access;
+  return false;
+}
+
+static void expect_one_refusal(const char *label, uint64_t p0, uint64_t want_addr, uint32_t access) {
+  asked.refused = 0;
+  struct vapu_stop stop;
+  ASSERT_EQ(run(label, p0, 0, 64, 64, NULL, &stop), VAPU_MEMORY_FAULT);
+  ASSERT_EQ(asked.refused, 1);
+  ASSERT_EQ_U(asked.va, want_addr);
+  ASSERT_EQ_U(asked.access, access);
+  ASSERT_EQ_U(stop.address, want_addr);
+}
+
+TEST(vapu_isa_failure_memory_is_asked_for_each_access_kind) {
+  setup();
+  asked.inner = env.map.mem.translate;
+  env.map.mem.translate = counting_translate;
+  uint32_t *ro = vi_alloc(&env, 256, VAPU_ACCESS_READ);
+  uint32_t *data = vi_alloc(&env, 256, VAPU_ACCESS_READ | VAPU_ACCESS_WRITE);
+  ASSERT_NOT_NULL(ro);
+  ASSERT_NOT_NULL(data);
+  uint64_t hole = 0x7f0000003000ull;
+  expect_one_refusal("load_fault", hole, hole, VAPU_ACCESS_READ);
+  expect_one_refusal("store_fault", (uint64_t)(uintptr_t)ro, (uint64_t)(uintptr_t)ro, VAPU_ACCESS_WRITE);
+  expect_one_refusal("atomic_fault", (uint64_t)(uintptr_t)ro, (uint64_t)(uintptr_t)ro,
+                     VAPU_ACCESS_READ | VAPU_ACCESS_WRITE);
+  expect_one_refusal("exec_fault", (uint64_t)(uintptr_t)data, (uint64_t)(uintptr_t)data, VAPU_ACCESS_EXEC);
+  asked.refused = 0;
+  still_works();
+  ASSERT_EQ(asked.refused, 0);
+  env.map.mem.translate = asked.inner;
+  teardown();
+}
+
 TEST(vapu_isa_failure_fault_in_one_wave) {
   setup();
   struct vapu_stop stop;

@@ -465,21 +465,33 @@ const struct inst *fetch_decode(struct wave *w) {
   if (slot->pc == pc && slot->fn) return slot;
 
   uint32_t words[3] = {0, 0, 0};
-  uint64_t fault = 0;
-  if ((pc & 3) || !mem_fetch(x, pc, words, 4, &fault)) {
+  uint64_t fault = 0, span = 0;
+  const uint8_t *p = (pc & 3) ? NULL : mem_span(x, pc, VAPU_ACCESS_EXEC, &span, &fault);
+  if (!p || (span < 4 && !mem_fetch(x, pc, words, 4, &fault))) {
     struct inst dummy = {.pc = pc};
     wave_fault(w, &dummy, VAPU_MEMORY_FAULT, (pc & 3) ? pc : fault, VAPU_ACCESS_EXEC);
     return NULL;
   }
-  /* The rest of an instruction is at most two more dwords; fetch what is
-   * mapped (a short fetch only fails an instruction that needs it). */
-  unsigned avail = 1;
-  if (mem_fetch(x, pc + 4, &words[1], 4, &fault)) {
-    avail = 2;
-    if (mem_fetch(x, pc + 8, &words[2], 4, &fault)) avail = 3;
-  }
+  /* An instruction is one to three dwords. Those in the page of its first
+   * dword come at once. When the page ends first, the words it lacks are
+   * fetched (and may fault) only if its encoding says it has them: the
+   * size comes from decoding it with zeros in their place (a literal or an
+   * SDWA/DPP word never changes the size). So code that ends just before
+   * an unmapped page runs, and an unknown word there stays illegal. */
+  unsigned avail = span >= sizeof words ? 3 : (unsigned)(span / 4);
+  if (avail) memcpy(words, p, avail * 4);
+  else avail = 1;
   x->stats.decoded++;
-  if (!decode_words(words, avail, slot)) {
+  struct inst sized;
+  if (avail < 3 && decode_words(words, 3, &sized))
+    for (; avail * 4 < sized.size; avail++)
+      if (!mem_fetch(x, pc + 4 * avail, &words[avail], 4, &fault)) {
+        struct inst dummy = {.pc = pc};
+        wave_fault(w, &dummy, VAPU_MEMORY_FAULT, fault, VAPU_ACCESS_EXEC);
+        return NULL;
+      }
+  bool decoded = decode_words(words, avail, slot);
+  if (!decoded) {
     struct inst bad;
     memset(&bad, 0, sizeof bad);
     bad.pc = pc;

@@ -41,11 +41,17 @@ struct vapu_page {
 };
 
 struct vapu_mem {
-  /* Fills *page with the range holding `va` and returns true, or returns
-   * false when `va` is not mapped. Permissions are checked by the caller
-   * against page->allowed. Called from the thread running the interpreter;
-   * it must not block for long (it runs on the GPU's "memory path"). */
-  bool (*translate)(void *ctx, uint64_t va, struct vapu_page *page);
+  /* The interpreter is about to make an `access` (VAPU_ACCESS_*; READ |
+   * WRITE for an atomic) at `va`: fills *page with the range holding `va`
+   * and returns true when the range permits it, else returns false. A
+   * false is a fault the owner has raised already, at the access itself
+   * and with its kind (the GMC latches the fault status with the R/W bit
+   * and posts the IV), so the interpreter only stops the wave. It asks
+   * only for accesses it really makes (never a prefetch), once per fault.
+   * page->allowed says what else the range permits (the interpreter's TLB
+   * keeps it). Called from the thread running the interpreter; it must not
+   * block for long (it runs on the GPU's "memory path"). */
+  bool (*translate)(void *ctx, uint64_t va, uint32_t access, struct vapu_page *page);
   void *ctx;
   /* Bumped by vapu_mem_changed(); read by every interpreter context. */
   uint32_t generation;

@@ -4,11 +4,12 @@
  */
 #include "vapu/isa/mem.h"
 
-static bool range_translate(void *ctx, uint64_t va, struct vapu_page *page) {
+static bool range_translate(void *ctx, uint64_t va, uint32_t access, struct vapu_page *page) {
   const struct vapu_range_map *map = ctx;
   for (unsigned i = 0; i < map->count; i++) {
     const struct vapu_range *r = &map->ranges[i];
     if (va - r->va < r->size) {
+      if ((r->allowed & access) != access) return false;
       page->va = r->va;
       page->size = r->size;
       page->host = (uint8_t *)(uintptr_t)r->va;

@@ -10,14 +10,16 @@ void tlb_flush(struct vapu_exec *x) {
   x->mem_generation = __atomic_load_n(&x->mem->generation, __ATOMIC_ACQUIRE);
 }
 
-/* The page holding va, from the TLB or the translation interface. */
-static const struct tlb_entry *tlb_lookup(struct vapu_exec *x, uint64_t va) {
+/* The page holding va that permits `access`, from the TLB or from the
+ * translation interface (which raises the fault when there is none). */
+static const struct tlb_entry *tlb_lookup(struct vapu_exec *x, uint64_t va, uint32_t access) {
   uint32_t gen = __atomic_load_n(&x->mem->generation, __ATOMIC_ACQUIRE);
   if (gen != x->mem_generation) tlb_flush(x);
   struct tlb_entry *e = &x->tlb[(va >> 12) & (TLB_ENTRIES - 1)];
-  if (e->size && va - e->va < e->size) return e;
+  if (e->size && va - e->va < e->size && (e->allowed & access) == access) return e;
   struct vapu_page page;
-  if (!x->mem->translate(x->mem->ctx, va, &page) || va - page.va >= page.size) return NULL;
+  if (!x->mem->translate(x->mem->ctx, va, access, &page)) return NULL;
+  if (va - page.va >= page.size || (page.allowed & access) != access) return NULL; /* a broken owner */
   e->va = page.va;
   e->size = page.size;
   e->host = page.host;
@@ -27,8 +29,8 @@ static const struct tlb_entry *tlb_lookup(struct vapu_exec *x, uint64_t va) {
 
 uint8_t *mem_ptr(struct vapu_exec *x, uint64_t va, uint32_t len, uint32_t access,
                  uint64_t *fault_va) {
-  const struct tlb_entry *e = tlb_lookup(x, va);
-  if (!e || (e->allowed & access) != access) {
+  const struct tlb_entry *e = tlb_lookup(x, va, access);
+  if (!e) {
     *fault_va = va;
     return NULL;
   }
@@ -40,13 +42,24 @@ uint8_t *mem_ptr(struct vapu_exec *x, uint64_t va, uint32_t len, uint32_t access
   return e->host + off;
 }
 
+const uint8_t *mem_span(struct vapu_exec *x, uint64_t va, uint32_t access, uint64_t *span,
+                        uint64_t *fault_va) {
+  const struct tlb_entry *e = tlb_lookup(x, va, access);
+  if (!e) {
+    *fault_va = va;
+    return NULL;
+  }
+  *span = e->size - (va - e->va);
+  return e->host + (va - e->va);
+}
+
 /* Copies byte ranges page by page, checking `access` on each. */
 static bool mem_copy(struct vapu_exec *x, uint64_t va, uint8_t *buf, uint32_t len, uint32_t access,
                      uint64_t *fault_va) {
   bool write = access & VAPU_ACCESS_WRITE;
   while (len) {
-    const struct tlb_entry *e = tlb_lookup(x, va);
-    if (!e || (e->allowed & access) != access) {
+    const struct tlb_entry *e = tlb_lookup(x, va, access);
+    if (!e) {
       *fault_va = va;
       return false;
     }

@@ -165,9 +165,7 @@ static bool lane_read(struct wave *w, const struct inst *in, const struct vctx *
       else memset(buf + i, 0, run);
     } else {
       uint64_t fault;
-      uint8_t *q = mem_ptr(x, loc.addr, run, VAPU_ACCESS_READ, &fault);
-      if (q) memcpy(buf + i, q, run);
-      else if (!mem_read(x, loc.addr, buf + i, run, &fault)) {
+      if (!mem_read(x, loc.addr, buf + i, run, &fault)) {
         wave_fault(w, in, VAPU_MEMORY_FAULT, fault, VAPU_ACCESS_READ);
         return false;
       }
@@ -193,9 +191,7 @@ static bool lane_write(struct wave *w, const struct inst *in, const struct vctx 
       if (loc.addr + run <= x->ds.lds_bytes) memcpy(x->lds + loc.addr, buf + i, run);
     } else if (loc.kind == LOC_MEM) {
       uint64_t fault;
-      uint8_t *q = mem_ptr(x, loc.addr, run, VAPU_ACCESS_WRITE, &fault);
-      if (q) memcpy(q, buf + i, run);
-      else if (!mem_write(x, loc.addr, buf + i, run, &fault)) {
+      if (!mem_write(x, loc.addr, buf + i, run, &fault)) {
         wave_fault(w, in, VAPU_MEMORY_FAULT, fault, VAPU_ACCESS_WRITE);
         return false;
       }

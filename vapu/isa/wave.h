@@ -271,12 +271,18 @@ void wave_fault(struct wave *w, const struct inst *in, enum vapu_result r, uint6
                 uint32_t access);
 
 /* ---- Memory (tlb.c) -------------------------------------------------------
- * mem_ptr: host pointer for [va, va+len) with `access`, or NULL when the
- * range is not mapped (or not allowed) in one page; mem_read/mem_write copy
- * across pages. Both return false / NULL on a fault and leave the faulting
- * VA in *fault_va. */
+ * Every call is an access the wave makes: a page that does not permit it is
+ * a fault, raised by the memory's owner (vapu_mem.translate) before the call
+ * returns false / NULL with the faulting VA in *fault_va.
+ * mem_ptr: host pointer for [va, va+len) with `access`; also NULL (no fault
+ * raised, *fault_va = the page's end) when the range runs past its page,
+ * so only naturally aligned accesses (atomics) use it. mem_span: host
+ * pointer of va and in *span the bytes its page holds from there.
+ * mem_read/mem_write copy across pages. */
 uint8_t *mem_ptr(struct vapu_exec *x, uint64_t va, uint32_t len, uint32_t access,
                  uint64_t *fault_va);
+const uint8_t *mem_span(struct vapu_exec *x, uint64_t va, uint32_t access, uint64_t *span,
+                        uint64_t *fault_va);
 bool mem_read(struct vapu_exec *x, uint64_t va, void *dst, uint32_t len, uint64_t *fault_va);
 bool mem_write(struct vapu_exec *x, uint64_t va, const void *src, uint32_t len,
                uint64_t *fault_va);
