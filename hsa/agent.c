@@ -210,15 +210,23 @@ hsa_status_t hsa_agent_get_exception_policies(hsa_agent_t agent, hsa_profile_t p
   return HSA_STATUS_SUCCESS;
 }
 
+/* ROCr checks the extension number's range and the result pointer before
+ * the agent (hsa.cpp). No extension is offered per agent: the AMD loader
+ * extension is the system's (hsa_system_major_extension_supported). */
+static bool extension_in_range(uint16_t extension) {
+  return extension <= HSA_EXTENSION_STD_LAST ||
+         (extension >= HSA_AMD_FIRST_EXTENSION && extension <= HSA_AMD_LAST_EXTENSION);
+}
+
 hsa_status_t hsa_agent_extension_supported(uint16_t extension, hsa_agent_t agent,
                                            uint16_t version_major, uint16_t version_minor,
                                            bool *result) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!extension_in_range(extension) || !result) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *result = false;
   if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (!result || extension > HSA_AMD_LAST_EXTENSION) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   (void)version_major;
   (void)version_minor;
-  *result = false;
   return HSA_STATUS_SUCCESS;
 }
 
@@ -226,11 +234,11 @@ hsa_status_t hsa_agent_major_extension_supported(uint16_t extension, hsa_agent_t
                                                  uint16_t version_major, uint16_t *version_minor,
                                                  bool *result) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (!result || !version_minor || extension > HSA_AMD_LAST_EXTENSION)
+  if (!extension_in_range(extension) || !result || !version_minor)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  (void)version_major;
   *result = false;
+  if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
+  (void)version_major;
   *version_minor = 0;
   return HSA_STATUS_SUCCESS;
 }

@@ -49,6 +49,11 @@ struct executable {
 
 static struct object_set symbols = OBJECT_SET_INIT;
 
+struct executable_list {
+  uint64_t *handles;
+  size_t count, capacity;
+};
+
 static struct executable *executable_from_handle(hsa_executable_t h) {
   struct executable *e = (struct executable *)(uintptr_t)h.handle;
   return object_set_contains(&rt.executables, e) ? e : NULL;
@@ -87,31 +92,33 @@ hsa_status_t hsa_code_object_reader_create_from_memory(const void *code_object, 
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_code_object_reader_create_from_file(hsa_file_t file,
-                                                     hsa_code_object_reader_t *reader) {
-  RETURN_IF_NOT_INITIALIZED();
-  if (!reader) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  /* Read the whole file from the current offset (POSIX read). */
-  size_t cap = 1 << 16, len = 0;
+/* A reader over `size` bytes of a file from `offset` (SIZE_MAX: up to its
+ * end), read into the reader's own copy (POSIX lseek and read). */
+hsa_status_t code_object_reader_create_from_file_range(hsa_file_t file, size_t offset, size_t size,
+                                                       hsa_code_object_reader_t *reader) {
+  if (offset != SIZE_MAX && lseek(file, (off_t)offset, SEEK_SET) < 0) return HSA_STATUS_ERROR_INVALID_FILE;
+  size_t cap = size != SIZE_MAX ? (size ? size : 1) : 1 << 16, len = 0;
   unsigned char *buf = malloc(cap);
   for (;;) {
     if (!buf) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
-    ssize_t n = read(file, buf + len, cap - len);
+    size_t want = (size != SIZE_MAX ? size : cap) - len;
+    if (want == 0 && size != SIZE_MAX) break;
+    ssize_t n = read(file, buf + len, want);
     if (n < 0) {
       free(buf);
       return HSA_STATUS_ERROR_INVALID_FILE;
     }
     if (n == 0) break;
     len += (size_t)n;
-    if (len == cap) {
+    if (len == cap && size == SIZE_MAX) {
       unsigned char *bigger = realloc(buf, cap *= 2);
       if (!bigger) free(buf);
       buf = bigger;
     }
   }
-  if (len == 0) {
+  if (len == 0 || (size != SIZE_MAX && len != size)) {
     free(buf);
-    return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+    return len == 0 ? HSA_STATUS_ERROR_INVALID_CODE_OBJECT : HSA_STATUS_ERROR_INVALID_FILE;
   }
   hsa_status_t st = hsa_code_object_reader_create_from_memory(buf, len, reader);
   if (st != HSA_STATUS_SUCCESS) {
@@ -120,6 +127,14 @@ hsa_status_t hsa_code_object_reader_create_from_file(hsa_file_t file,
   }
   reader_from_handle(*reader)->owned = buf;
   return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_code_object_reader_create_from_file(hsa_file_t file,
+                                                     hsa_code_object_reader_t *reader) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!reader) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  /* The whole file from the current offset. */
+  return code_object_reader_create_from_file_range(file, SIZE_MAX, SIZE_MAX, reader);
 }
 
 hsa_status_t hsa_code_object_reader_destroy(hsa_code_object_reader_t reader) {
@@ -284,6 +299,37 @@ hsa_status_t hsa_executable_destroy(hsa_executable_t executable) {
   return HSA_STATUS_SUCCESS;
 }
 
+static void collect_executable(void *obj, void *arg) {
+  struct executable_list *list = arg;
+  if (list->count < list->capacity) list->handles[list->count] = (uint64_t)(uintptr_t)obj;
+  list->count++;
+}
+
+hsa_status_t executables_iterate(hsa_status_t (*callback)(hsa_executable_t executable, void *data),
+                                 void *data) {
+  /* A snapshot: the callback may create or destroy executables. */
+  struct executable_list list = {0};
+  for (;;) {
+    list.capacity = object_set_count(&rt.executables) + 8;
+    list.handles = malloc(list.capacity * sizeof *list.handles);
+    if (!list.handles) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    list.count = 0;
+    object_set_for_each(&rt.executables, collect_executable, &list);
+    if (list.count <= list.capacity) break;
+    free(list.handles);
+  }
+  hsa_status_t st = HSA_STATUS_SUCCESS;
+  for (size_t i = 0; i < list.count && st == HSA_STATUS_SUCCESS; i++)
+    if (object_set_contains(&rt.executables, (void *)(uintptr_t)list.handles[i]))
+      st = callback((hsa_executable_t){list.handles[i]}, data);
+  free(list.handles);
+  return st;
+}
+
+bool executable_is_valid(hsa_executable_t executable) {
+  return executable_from_handle(executable) != NULL;
+}
+
 void executables_fini(void) {
   struct executable *e;
   while ((e = object_set_pop(&rt.executables)) != NULL) executable_free(e);
@@ -323,7 +369,7 @@ static hsa_status_t load_code_object(hsa_executable_t executable, const struct a
   l->next = e->loaded;
   e->loaded = l;
   lock_release(&e->lock);
-  if (loaded) loaded->handle = (uint64_t)(uintptr_t)l;
+  if (loaded) loaded->handle = (uint64_t)(uintptr_t)l->lco; /* the loader's object */
   return HSA_STATUS_SUCCESS;
 }
 

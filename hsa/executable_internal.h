@@ -63,6 +63,9 @@ hsa_status_t loader_load(struct executable *exec, const struct agent *agent, con
                          size_t size, const char *options, struct loaded_code_object **out);
 /* Frees the segments of a loaded code object (executable destroy). */
 void loader_unload(struct loaded_code_object *lco);
+/* HSA_EXTENSION_AMD_LOADER's functions (amd_loader_ext.c), a
+ * hsa_ven_amd_loader_1_03_pfn_t (hsa/hsa_ven_amd_loader.h). */
+extern const struct hsa_ven_amd_loader_1_03_pfn_s amd_loader_extension_table;
 
 /* ---- Provided by executable.c, for the loader -------------------------------- */
 
@@ -81,5 +84,17 @@ hsa_status_t executable_add_symbols(struct executable *exec, const struct agent 
  * loaded earlier defined. false if there is none. */
 bool executable_lookup_variable(struct executable *exec, const struct agent *agent,
                                 const char *name, uint64_t *address);
+
+/* ---- For the AMD loader extension (hsa/loader/amd_loader_ext.c) ------------- */
+
+/* Calls `callback` on every live executable (a snapshot: it may create or
+ * destroy executables); stops at the first status other than success. */
+hsa_status_t executables_iterate(hsa_status_t (*callback)(hsa_executable_t executable, void *data),
+                                 void *data);
+bool executable_is_valid(hsa_executable_t executable);
+/* A code object reader over `size` bytes of `file` from `offset` (SIZE_MAX,
+ * SIZE_MAX: the rest of the file from its current offset). */
+hsa_status_t code_object_reader_create_from_file_range(hsa_file_t file, size_t offset, size_t size,
+                                                       hsa_code_object_reader_t *reader);
 
 #endif

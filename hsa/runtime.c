@@ -14,7 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <hsa/hsa_ven_amd_loader.h>
+
 #include "hsa/agent.h"
+#include "hsa/executable_internal.h"
 #include "hsa/isa.h"
 #include "lib/plat.h"
 
@@ -89,12 +92,19 @@ hsa_status_t hsa_shut_down(void) {
 
 /* ---- System information --------------------------------------------------- */
 
-/* Extensions this runtime offers (bits of HSA_SYSTEM_INFO_EXTENSIONS):
- * none of the optional HSA ones, and of AMD's, none with a function table. */
+/* Extensions with a function table this runtime offers: the AMD loader
+ * extension, version 1 (hsa_ven_amd_loader.h, minor versions 0..3). Images
+ * and the finalizer are not offered. */
+#define HSA_VEN_AMD_LOADER_MINOR 3 /* hsa_ven_amd_loader_1_03_pfn_t */
+
 static bool extension_supported(uint16_t extension, uint16_t major) {
-  (void)extension;
-  (void)major;
-  return false;
+  return extension == HSA_EXTENSION_AMD_LOADER && major == 1;
+}
+
+/* ROCr's range check of an extension number (hsa.cpp). */
+static bool extension_in_range(uint16_t extension) {
+  return extension <= HSA_EXTENSION_STD_LAST ||
+         (extension >= HSA_AMD_FIRST_EXTENSION && extension <= HSA_AMD_LAST_EXTENSION);
 }
 
 /* The process runs with XNACK on when its GPU agents do (ROCr reports the
@@ -123,11 +133,12 @@ hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void *value) {
     case HSA_SYSTEM_INFO_MACHINE_MODEL:
       *(hsa_machine_model_t *)value = HSA_MACHINE_MODEL_LARGE;
       break;
+    /* As ROCr's mask: the AMD profiler functions (hsa_ext_amd.h) are always
+     * there; the loader extension is found by query, not in the mask. */
     case HSA_SYSTEM_INFO_EXTENSIONS: {
       uint8_t *mask = value;
       memset(mask, 0, 128);
-      for (uint16_t e = 0; e < 128 * 8; e++)
-        if (extension_supported(e, 1)) mask[e / 8] |= (uint8_t)(1u << (e % 8));
+      mask[HSA_EXTENSION_AMD_PROFILER / 8] |= (uint8_t)(1u << (HSA_EXTENSION_AMD_PROFILER % 8));
       break;
     }
     case HSA_AMD_SYSTEM_INFO_BUILD_VERSION: *(const char **)value = "hsa-metal 1.2"; break;
@@ -172,44 +183,51 @@ hsa_status_t hsa_extension_get_name(uint16_t extension, const char **name) {
       *name = extension_names[i].name;
       return HSA_STATUS_SUCCESS;
     }
+  *name = "HSA_EXTENSION_INVALID"; /* as ROCr */
   return HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }
 
 hsa_status_t hsa_system_extension_supported(uint16_t extension, uint16_t version_major,
                                             uint16_t version_minor, bool *result) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!result || extension > HSA_AMD_LAST_EXTENSION) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  (void)version_minor;
-  *result = extension_supported(extension, version_major);
+  if (!extension_in_range(extension) || !result) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *result = extension_supported(extension, version_major) &&
+            version_minor <= HSA_VEN_AMD_LOADER_MINOR;
   return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t hsa_system_major_extension_supported(uint16_t extension, uint16_t version_major,
                                                   uint16_t *version_minor, bool *result) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!result || !version_minor || extension > HSA_AMD_LAST_EXTENSION)
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!version_minor || !result) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr's order */
   *result = extension_supported(extension, version_major);
-  *version_minor = 0;
+  if (*result) *version_minor = HSA_VEN_AMD_LOADER_MINOR;
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_system_get_extension_table(uint16_t extension, uint16_t version_major,
-                                            uint16_t version_minor, void *table) {
-  RETURN_IF_NOT_INITIALIZED();
-  (void)version_minor;
-  if (!table || !extension_supported(extension, version_major))
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-}
-
+/* ROCr (hsa.cpp hsa_system_get_major_extension_table): NULL table or zero
+ * length is an invalid argument; an extension or major version it does not
+ * offer is HSA_STATUS_ERROR; the table is copied up to table_length bytes. */
 hsa_status_t hsa_system_get_major_extension_table(uint16_t extension, uint16_t version_major,
                                                   size_t table_length, void *table) {
   RETURN_IF_NOT_INITIALIZED();
-  (void)table_length;
-  if (!table || !extension_supported(extension, version_major))
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!table || table_length == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!extension_supported(extension, version_major)) return HSA_STATUS_ERROR;
+  size_t n = sizeof amd_loader_extension_table;
+  memcpy(table, &amd_loader_extension_table, table_length < n ? table_length : n);
+  return HSA_STATUS_SUCCESS;
+}
+
+/* The deprecated form names a minor version: its table is that version's. */
+hsa_status_t hsa_system_get_extension_table(uint16_t extension, uint16_t version_major,
+                                            uint16_t version_minor, void *table) {
+  static const size_t loader_table_size[] = {
+      sizeof(hsa_ven_amd_loader_1_00_pfn_t), sizeof(hsa_ven_amd_loader_1_01_pfn_t),
+      sizeof(hsa_ven_amd_loader_1_02_pfn_t), sizeof(hsa_ven_amd_loader_1_03_pfn_t)};
+  size_t length = extension == HSA_EXTENSION_AMD_LOADER && version_minor <= HSA_VEN_AMD_LOADER_MINOR
+                      ? loader_table_size[version_minor]
+                      : 0;
+  return hsa_system_get_major_extension_table(extension, version_major, length, table);
 }
 
 /* ---- Status strings (texts ours; meanings from PRM 2.1 and ROCr) ----------- */

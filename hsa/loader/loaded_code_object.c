@@ -15,6 +15,7 @@
 #include "hsa/loader/loaded_code_object.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "hsa/agent.h"
 #include "hsa/executable_internal.h"
@@ -26,11 +27,6 @@
 
 /* HSA Runtime PRM 1.2, 2.9.6: the kernarg segment is at least 16-byte aligned. */
 #define MIN_KERNARG_ALIGNMENT 16
-
-struct loaded_code_object {
-  struct loader_code_object *co;
-  struct loaded_code_object *next; /* in `loaded`, for kernel object lookups */
-};
 
 static struct lock loaded_lock = LOCK_INIT;
 static struct loaded_code_object *loaded;
@@ -101,6 +97,12 @@ static struct symbol_desc describe(const struct loader_symbol *s, const struct a
   return d;
 }
 
+static void loaded_code_object_free(struct loaded_code_object *lco) {
+  loader_code_object_destroy(lco->co);
+  free(lco->elf);
+  free(lco);
+}
+
 hsa_status_t loader_load(struct executable *exec, const struct agent *agent, const void *data,
                          size_t size, const char *options, struct loaded_code_object **out) {
   (void)options; /* no loader options are defined */
@@ -118,7 +120,17 @@ hsa_status_t loader_load(struct executable *exec, const struct agent *agent, con
   }
 
   struct loaded_code_object *lco = calloc(1, sizeof *lco);
-  if (!lco) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  void *elf = malloc(size); /* kept for the AMD loader extension's queries */
+  if (!lco || !elf) {
+    free(lco);
+    free(elf);
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  memcpy(elf, data, size);
+  lco->elf = elf;
+  lco->elf_size = size;
+  lco->executable.handle = (uint64_t)(uintptr_t)exec;
+  lco->agent = agent ? agent_handle(agent) : (hsa_agent_t){0};
   enum loader_status st =
       loader_code_object_parse(data, size, "code object", &lco->co, why, sizeof why);
   if (st == LOADER_OK && isa_name)
@@ -127,8 +139,7 @@ hsa_status_t loader_load(struct executable *exec, const struct agent *agent, con
   if (st == LOADER_OK)
     st = loader_code_object_load(lco->co, &segment_memory, resolve_variable, &r, why, sizeof why);
   if (st != LOADER_OK) {
-    loader_code_object_destroy(lco->co);
-    free(lco);
+    loaded_code_object_free(lco);
     return hsa_status_of(st);
   }
 
@@ -143,8 +154,7 @@ hsa_status_t loader_load(struct executable *exec, const struct agent *agent, con
     log_error("code object: symbol %s: %s", n ? lco->co->symbols[failed].name : "-",
               hs == HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED ? "already defined in the executable"
                                                               : "cannot be added");
-    loader_code_object_destroy(lco->co);
-    free(lco);
+    loaded_code_object_free(lco);
     return hs;
   }
   lock_acquire(&loaded_lock);
@@ -164,8 +174,14 @@ void loader_unload(struct loaded_code_object *lco) {
       break;
     }
   lock_release(&loaded_lock);
-  loader_code_object_destroy(lco->co);
-  free(lco);
+  loaded_code_object_free(lco);
+}
+
+void loaded_code_objects_each(bool (*fn)(const struct loaded_code_object *lco, void *ctx), void *ctx) {
+  lock_acquire(&loaded_lock);
+  for (struct loaded_code_object *l = loaded; l && fn(l, ctx); l = l->next) {
+  }
+  lock_release(&loaded_lock);
 }
 
 bool loaded_kernel_with(uint64_t kernel_object,

@@ -5,9 +5,11 @@
  * check: init/shut_down pairing and repetition, API use before init,
  * timestamp monotonicity and frequency, attribute values).
  */
+#include <hsa/hsa_ven_amd_loader.h>
 #include <string.h>
 
 #include "lib/plat.h"
+
 #include "tests/common/hsa_test_util.h"
 
 /* A failed test leaves without its hsa_shut_down: start from zero. */
@@ -81,7 +83,9 @@ TEST(hsa_system_info_reports_documented_values) {
   uint8_t ext[128];
   memset(ext, 0xaa, sizeof ext);
   HSA_ASSERT_OK(hsa_system_get_info(HSA_SYSTEM_INFO_EXTENSIONS, ext));
-  for (int i = 0; i < 128; i++) ASSERT_EQ(ext[i], 0);
+  /* As ROCr's: only the AMD profiler bit (its functions are hsa_ext_amd.h's). */
+  for (int i = 0; i < 128; i++)
+    ASSERT_EQ(ext[i], i == HSA_EXTENSION_AMD_PROFILER / 8 ? 1 << (HSA_EXTENSION_AMD_PROFILER % 8) : 0);
   uint16_t amd_major = 0, amd_minor = 0;
   HSA_ASSERT_OK(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR, &amd_major));
   HSA_ASSERT_OK(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR, &amd_minor));
@@ -182,13 +186,14 @@ TEST(hsa_status_string_names_every_status) {
   HSA_ASSERT_OK(hsa_shut_down());
 }
 
-TEST(hsa_extension_queries_report_no_extension) {
+TEST(hsa_extension_queries_offer_the_amd_loader_only) {
   HSA_ASSERT_OK(hsa_init());
   const char *name;
   HSA_ASSERT_OK(hsa_extension_get_name(HSA_EXTENSION_IMAGES, &name));
   ASSERT_STR_EQ(name, "HSA_EXTENSION_IMAGES");
   HSA_ASSERT_OK(hsa_extension_get_name(HSA_EXTENSION_AMD_LOADER, &name));
   ASSERT_EQ(hsa_extension_get_name(0x150, &name), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_STR_EQ(name, "HSA_EXTENSION_INVALID"); /* as ROCr */
   bool result = true;
   uint16_t minor = 9;
   HSA_ASSERT_OK(hsa_system_major_extension_supported(HSA_EXTENSION_IMAGES, 1, &minor, &result));
@@ -198,8 +203,32 @@ TEST(hsa_extension_queries_report_no_extension) {
   ASSERT_FALSE(result);
   ASSERT_EQ(hsa_system_extension_supported(HSA_EXTENSION_FINALIZER, 1, 0, NULL),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_system_extension_supported(0x150, 1, 0, &result), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   char table[64];
+  /* ROCr: an extension it does not offer answers a plain error. */
   ASSERT_EQ(hsa_system_get_major_extension_table(HSA_EXTENSION_IMAGES, 1, sizeof table, table),
+            HSA_STATUS_ERROR);
+  ASSERT_EQ(hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 1, sizeof table, NULL),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 1, 0, table),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 2, sizeof table, table),
+            HSA_STATUS_ERROR);
+  /* The loader extension, version 1.3, its table the functions themselves. */
+  HSA_ASSERT_OK(hsa_system_major_extension_supported(HSA_EXTENSION_AMD_LOADER, 1, &minor, &result));
+  ASSERT_TRUE(result);
+  ASSERT_EQ(minor, 3);
+  HSA_ASSERT_OK(hsa_system_extension_supported(HSA_EXTENSION_AMD_LOADER, 1, 2, &result));
+  ASSERT_TRUE(result);
+  hsa_ven_amd_loader_1_03_pfn_t loader;
+  memset(&loader, 0, sizeof loader);
+  HSA_ASSERT_OK(hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 1, sizeof loader, &loader));
+  ASSERT_TRUE(loader.hsa_ven_amd_loader_query_host_address == hsa_ven_amd_loader_query_host_address);
+  ASSERT_TRUE(loader.hsa_ven_amd_loader_iterate_executables == hsa_ven_amd_loader_iterate_executables);
+  /* A shorter (older) table gets its prefix only. */
+  hsa_ven_amd_loader_1_00_pfn_t old;
+  memset(&old, 0, sizeof old);
+  HSA_ASSERT_OK(hsa_system_get_extension_table(HSA_EXTENSION_AMD_LOADER, 1, 0, &old));
+  ASSERT_TRUE(old.hsa_ven_amd_loader_query_executable == hsa_ven_amd_loader_query_executable);
   HSA_ASSERT_OK(hsa_shut_down());
 }

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <hsa/hsa.h>
 #include <hsa/hsa_kernarg_hidden.h>
+#include <hsa/hsa_ven_amd_loader.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,5 +259,127 @@ TEST(loader_executable_agent_load_checks_isa_and_bundles) {
   loader_unload(lco);
   free(image);
   ASSERT_EQ(hsa_executable_destroy(exec), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+}
+
+static hsa_status_t count_executable(hsa_executable_t exec, void *data) {
+  hsa_executable_t *wanted = data;
+  if (exec.handle == wanted[0].handle) wanted[1].handle++;
+  return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t first_loaded(hsa_executable_t exec, hsa_loaded_code_object_t lco, void *data) {
+  (void)exec;
+  *(hsa_loaded_code_object_t *)data = lco;
+  return HSA_STATUS_INFO_BREAK;
+}
+
+/* HSA_EXTENSION_AMD_LOADER (hsa_ven_amd_loader.h) over a loaded code object:
+ * what HIP's runtime and profilers ask of ROCr. */
+TEST(loader_executable_amd_loader_extension_describes_loaded_code) {
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  size_t size;
+  uint8_t *image = loader_test_read_corpus("global_vars", "O3", 5, &size);
+  /* A file with something before the code object: a reader over a range. */
+  char path[] = "/tmp/loader-ext-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  unlink(path);
+  ASSERT_EQ(write(fd, "0123456789abcdef", 16), 16);
+  ASSERT_EQ(write(fd, image, size), (ssize_t)size);
+  hsa_code_object_reader_t reader;
+  ASSERT_EQ(hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size(fd, 16, 0, &reader),
+            HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+  ASSERT_EQ(hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size(fd, 16, size, NULL),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size(-1, 16, size, &reader),
+            HSA_STATUS_ERROR_INVALID_FILE);
+  ASSERT_EQ(hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size(fd, 16, size, &reader),
+            HSA_STATUS_SUCCESS);
+  close(fd);
+  hsa_executable_t exec = new_executable();
+  static int32_t ext_offset = CORPUS_EXTERNAL_VALUE;
+  ASSERT_EQ(hsa_executable_global_variable_define(exec, "ext_offset", &ext_offset), HSA_STATUS_SUCCESS);
+  hsa_loaded_code_object_t handle;
+  ASSERT_EQ(hsa_executable_load_program_code_object(exec, reader, NULL, &handle), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_code_object_reader_destroy(reader), HSA_STATUS_SUCCESS);
+
+  hsa_executable_t counted[2] = {exec, {0}};
+  ASSERT_EQ(hsa_ven_amd_loader_iterate_executables(count_executable, counted), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(counted[1].handle, 1);
+  hsa_loaded_code_object_t lco = {0};
+  ASSERT_EQ(hsa_ven_amd_loader_executable_iterate_loaded_code_objects(exec, first_loaded, &lco),
+            HSA_STATUS_INFO_BREAK);
+  ASSERT_EQ_U(lco.handle, handle.handle);
+  ASSERT_EQ(hsa_ven_amd_loader_executable_iterate_loaded_code_objects((hsa_executable_t){8}, first_loaded, &lco),
+            HSA_STATUS_ERROR_INVALID_EXECUTABLE);
+
+  hsa_executable_t owner;
+  uint32_t kind, storage, uri_length;
+  uint64_t base, load_size, elf_base, elf_size;
+  int64_t delta;
+  hsa_agent_t agent;
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_EXECUTABLE, &owner), HSA_STATUS_SUCCESS);
+  ASSERT_EQ_U(owner.handle, exec.handle);
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_KIND, &kind), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(kind, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_KIND_PROGRAM);
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT, &agent),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT); /* a program code object has none */
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_TYPE, &storage), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(storage, HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_MEMORY);
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_BASE, &elf_base), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_SIZE, &elf_size), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(elf_size, size);
+  ASSERT_MEM_EQ((const void *)(uintptr_t)elf_base, image, size); /* the bytes, kept */
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE, &base), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE, &load_size), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA, &delta), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH, &uri_length), HSA_STATUS_SUCCESS);
+  char uri[128] = {0};
+  ASSERT_LT(uri_length, sizeof uri);
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI, uri), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(strncmp(uri, "memory://", 9), 0);
+  ASSERT_EQ(strlen(uri), uri_length);
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_FILE, &kind),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_KIND, NULL),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+
+  /* The kernel descriptor lies inside the load range; its address names
+   * the executable, and is its own host address. */
+  hsa_executable_symbol_t k;
+  uint64_t kernel_object;
+  ASSERT_EQ(hsa_executable_get_symbol_by_name(exec, "global_vars.kd", NULL, &k), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_executable_symbol_get_info(k, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kernel_object), HSA_STATUS_SUCCESS);
+  ASSERT_TRUE(kernel_object >= base && kernel_object < base + load_size);
+  ASSERT_EQ((int64_t)base - delta >= 0, true);
+  const void *host = NULL;
+  ASSERT_EQ(hsa_ven_amd_loader_query_host_address((const void *)(uintptr_t)kernel_object, &host), HSA_STATUS_SUCCESS);
+  ASSERT_PTR_EQ(host, (const void *)(uintptr_t)kernel_object);
+  ASSERT_EQ(hsa_ven_amd_loader_query_host_address(&ext_offset, &host), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  hsa_executable_t found;
+  ASSERT_EQ(hsa_ven_amd_loader_query_executable((const void *)(uintptr_t)kernel_object, &found), HSA_STATUS_SUCCESS);
+  ASSERT_EQ_U(found.handle, exec.handle);
+  ASSERT_EQ(hsa_ven_amd_loader_query_executable(NULL, &found), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+
+  size_t count = 0;
+  ASSERT_EQ(hsa_ven_amd_loader_query_segment_descriptors(NULL, &count), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(count, 1);
+  hsa_ven_amd_loader_segment_descriptor_t d[2];
+  size_t wrong = 2;
+  ASSERT_EQ(hsa_ven_amd_loader_query_segment_descriptors(d, &wrong), HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
+  ASSERT_EQ(hsa_ven_amd_loader_query_segment_descriptors(d, &count), HSA_STATUS_SUCCESS);
+  ASSERT_EQ_U(d[0].executable.handle, exec.handle);
+  ASSERT_EQ_U((uintptr_t)d[0].segment_base, base);
+  ASSERT_EQ(d[0].segment_size, load_size);
+  ASSERT_EQ(d[0].code_object_storage_size, size);
+  ASSERT_EQ(hsa_ven_amd_loader_query_segment_descriptors(NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+
+  ASSERT_EQ(hsa_executable_destroy(exec), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_KIND, &kind),
+            HSA_STATUS_ERROR_INVALID_CODE_OBJECT); /* gone with its executable */
+  ASSERT_EQ(hsa_ven_amd_loader_query_host_address((const void *)(uintptr_t)kernel_object, &host),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  free(image);
   ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
 }

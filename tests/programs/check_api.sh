@@ -1,12 +1,12 @@
 #!/bin/sh
 # check_api.sh LIB - every function the public headers declare (hsa.h,
-# hsa_ext_amd.h, hsa_ext_image.h) is defined in LIB, so no ROCr program
+# hsa_ext_amd.h, hsa_ext_image.h, hsa_ven_amd_loader.h) is defined in LIB, so no ROCr program
 # fails to link on a declared name. Prints one [PASS]/[FAIL] line.
 set -u
 lib=$1
 tmp=${TMPDIR:-/tmp}/check_api.$$
 mkdir -p "$tmp"
-for h in hsa hsa_ext_amd hsa_ext_image; do cc -E -P -Ihsa/include "hsa/include/hsa/$h.h"; done > "$tmp/pp.c"
+for h in hsa hsa_ext_amd hsa_ext_image hsa_ven_amd_loader; do cc -E -P -Ihsa/include "hsa/include/hsa/$h.h"; done > "$tmp/pp.c"
 # Declarations: "name(" at the start of a declarator; skip static inline
 # helpers (defined in the header) and typedef'd function pointer types.
 grep -oE '\b(hsa|HSA)_[a-z0-9_]+ *\(' "$tmp/pp.c" | sed 's/ *($//' | sort -u > "$tmp/declared"
