@@ -11,42 +11,46 @@
 #include "hsa/signal.h"
 #include "lib/plat.h"
 
+/* Coherency is a GPU agent's setting (ROCr answers INVALID_AGENT for
+ * others); there is one coherent memory, so only COHERENT can be set. */
+static struct agent *gpu_agent_from_handle(hsa_agent_t handle, hsa_status_t *st) {
+  struct agent *a = agent_from_handle(handle);
+  *st = !a ? HSA_STATUS_ERROR_INVALID_AGENT
+           : a->device_type != HSA_DEVICE_TYPE_GPU ? HSA_STATUS_ERROR_INVALID_AGENT : HSA_STATUS_SUCCESS;
+  return *st == HSA_STATUS_SUCCESS ? a : NULL;
+}
+
 hsa_status_t hsa_amd_coherency_get_type(hsa_agent_t agent, hsa_amd_coherency_type_t *type) {
   RETURN_IF_NOT_INITIALIZED();
-  struct agent *a = agent_from_handle(agent);
-  if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
   if (!type) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  *type = HSA_AMD_COHERENCY_TYPE_COHERENT; /* one coherent memory */
+  hsa_status_t st;
+  if (!gpu_agent_from_handle(agent, &st)) return st;
+  *type = HSA_AMD_COHERENCY_TYPE_COHERENT;
   return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t hsa_amd_coherency_set_type(hsa_agent_t agent, hsa_amd_coherency_type_t type) {
   RETURN_IF_NOT_INITIALIZED();
-  struct agent *a = agent_from_handle(agent);
-  if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
-  /* ROCr: only GPU agents have a coherency type to set. */
-  if (a->device_type != HSA_DEVICE_TYPE_GPU || (unsigned)type > HSA_AMD_COHERENCY_TYPE_NONCOHERENT)
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if ((unsigned)type > HSA_AMD_COHERENCY_TYPE_NONCOHERENT) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  hsa_status_t st;
+  if (!gpu_agent_from_handle(agent, &st)) return st;
   return type == HSA_AMD_COHERENCY_TYPE_COHERENT ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR;
 }
 
-/* ---- Profiling ------------------------------------------------------------ */
-
-static _Atomic bool copy_profiling;
-
-hsa_status_t hsa_amd_profiling_async_copy_enable(bool enable) {
-  RETURN_IF_NOT_INITIALIZED();
-  atomic_store(&copy_profiling, enable);
-  return HSA_STATUS_SUCCESS;
-}
+/* ---- Profiling ------------------------------------------------------------
+ * Time stamps are plat_now_ns on every agent, written into the completion
+ * signal by the packet processor of a queue with profiling on (the async
+ * copies' queue follows hsa_amd_profiling_async_copy_enable, memory_async.c).
+ * ROCr answers these for GPU agents only; CPU agents dispatch here too. */
 
 hsa_status_t hsa_amd_profiling_get_dispatch_time(hsa_agent_t agent, hsa_signal_t signal,
                                                  hsa_amd_profiling_dispatch_time_t *time) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!time) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr's order */
   if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
   if (!signal_is_valid(signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
-  if (!time) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  /* Written by the packet processor when the queue has profiling on. */
   const amd_signal_t *s = &signal_from_handle(signal)->amd;
   time->start = s->start_ts;
   time->end = s->end_ts;
@@ -56,8 +60,8 @@ hsa_status_t hsa_amd_profiling_get_dispatch_time(hsa_agent_t agent, hsa_signal_t
 hsa_status_t hsa_amd_profiling_get_async_copy_time(hsa_signal_t signal,
                                                    hsa_amd_profiling_async_copy_time_t *time) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!signal_is_valid(signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   if (!time) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!signal_is_valid(signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   const amd_signal_t *s = &signal_from_handle(signal)->amd;
   time->start = s->start_ts;
   time->end = s->end_ts;
@@ -67,8 +71,8 @@ hsa_status_t hsa_amd_profiling_get_async_copy_time(hsa_signal_t signal,
 hsa_status_t hsa_amd_profiling_convert_tick_to_system_domain(hsa_agent_t agent, uint64_t agent_tick,
                                                              uint64_t *system_tick) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
   if (!system_tick) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
   *system_tick = agent_tick; /* every agent stamps with plat_now_ns */
   return HSA_STATUS_SUCCESS;
 }

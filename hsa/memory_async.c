@@ -21,6 +21,7 @@
 
 static struct lock copy_lock = LOCK_INIT;
 static struct queue *copy_queue;
+static _Atomic bool copy_profiling; /* hsa_amd_profiling_async_copy_enable */
 
 struct rect_copy {
   hsa_pitched_ptr_t dst, src;
@@ -55,13 +56,26 @@ static struct queue *get_copy_queue(hsa_status_t *st) {
     for (uint32_t i = 0; i < agent_count() && !cpu; i++)
       if (agent_at(i)->device_type == HSA_DEVICE_TYPE_CPU) cpu = agent_at(i);
     *st = cpu ? queue_create_internal(cpu, COPY_QUEUE_SIZE, &copy_queue) : HSA_STATUS_ERROR;
+    if (copy_queue && atomic_load(&copy_profiling))
+      hsa_amd_profiling_set_profiler_enabled(queue_hsa(copy_queue), 1);
   }
   struct queue *q = copy_queue;
   lock_release(&copy_lock);
   return q;
 }
 
+/* With copy profiling on, the copy queue's processor stamps the completion
+ * signals (start and end of each copy, dependencies met first). */
+hsa_status_t hsa_amd_profiling_async_copy_enable(bool enable) {
+  RETURN_IF_NOT_INITIALIZED();
+  atomic_store(&copy_profiling, enable);
+  hsa_status_t st;
+  struct queue *q = get_copy_queue(&st);
+  return q ? hsa_amd_profiling_set_profiler_enabled(queue_hsa(q), enable) : HSA_STATUS_SUCCESS;
+}
+
 void async_copy_fini(void) {
+  atomic_store(&copy_profiling, false);
   lock_acquire(&copy_lock);
   struct queue *q = copy_queue;
   copy_queue = NULL;

@@ -200,10 +200,13 @@ TEST(hsa_image_extension_reports_no_image_support) {
   HSA_ASSERT_OK(
       hsa_agent_get_info(cpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS, dims));
   ASSERT_EQ(dims[0], 0);
+  /* Coherency is a GPU agent's (ROCr: INVALID_AGENT for a CPU agent). */
   hsa_amd_coherency_type_t coherency;
-  HSA_ASSERT_OK(hsa_amd_coherency_get_type(cpu, &coherency));
-  ASSERT_EQ(coherency, HSA_AMD_COHERENCY_TYPE_COHERENT);
+  ASSERT_EQ(hsa_amd_coherency_get_type(cpu, &coherency), HSA_STATUS_ERROR_INVALID_AGENT);
+  ASSERT_EQ(hsa_amd_coherency_get_type(cpu, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_amd_coherency_set_type(cpu, HSA_AMD_COHERENCY_TYPE_COHERENT),
+            HSA_STATUS_ERROR_INVALID_AGENT);
+  ASSERT_EQ(hsa_amd_coherency_set_type(cpu, (hsa_amd_coherency_type_t)7),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
   uint64_t tick;
   HSA_ASSERT_OK(hsa_amd_profiling_convert_tick_to_system_domain(cpu, 1234, &tick));
