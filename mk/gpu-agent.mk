@@ -8,29 +8,34 @@ $(GPU_TEST_OBJS): HOST_CPPFLAGS += -DGPU_TEST_KERNELS_DIR='"$(abspath $(KERNELS_
 # In the image the corpus is on the boot file system, in \kernels.
 $(call efi_obj,$(GPU_TEST_SRCS)): EFI_EXTRA_CPPFLAGS += -DGPU_TEST_KERNELS_DIR='"/kernels"'
 
-# The corpus is built for gfx902 (mk/kernels.mk); Renoir's gfx90c gets the
-# smoke subset the chip suite dispatches.
-GPU_SMOKE_KERNELS := $(KERNELS_DIR)/gfx90c/vector_add.O2.v5.co
-$(eval $(call gpu_kernel_rule,tests/kernels/vector_add.cl,gfx90c,O2,5))
-TEST_BUILD_DEPS += $(GPU_SMOKE_KERNELS)
+# mk/kernels.mk builds the corpus for gfx902 (Raven, Picasso, Raven2);
+# Renoir's gfx90c gets the whole corpus too (every kernel at O0/O2/O3,
+# code object v4 and v5), for the chip suites on the host and in QEMU.
+GPU_CORPUS_GFX90C :=
+$(foreach src,$(KERNEL_SRCS_CORPUS),$(foreach o,$(GPU_OPTS),$(foreach v,$(GPU_COVS),\
+  $(eval $(call gpu_kernel_rule,$(src),gfx90c,$(o),$(v)))\
+  $(eval GPU_CORPUS_GFX90C += $(KERNELS_DIR)/gfx90c/$(call kernel_name,$(src)).$(o).v$(v).co))))
+TEST_BUILD_DEPS += $(GPU_CORPUS_GFX90C)
 
-# Kernels that stop their queue (tests/data/gpu/*.cl), next to the corpus
-# so that the image finds them in \kernels too.
-GPU_FAULT_KERNELS := $(KERNELS_DIR)/gpu-faults/gfx902/faults.co
-$(GPU_FAULT_KERNELS): tests/data/gpu/faults.cl | deps
+# Kernels that stop their queue (tests/data/gpu/*.cl), for both
+# processors, next to the corpus so that the image finds them in \kernels
+# too.
+GPU_FAULT_KERNELS := $(KERNELS_DIR)/gpu-faults/gfx902/faults.co $(KERNELS_DIR)/gpu-faults/gfx90c/faults.co
+$(KERNELS_DIR)/gpu-faults/%/faults.co: tests/data/gpu/faults.cl | deps
 	@mkdir -p $(dir $@)
 	@echo "GPUCC   $@"
-	$(Q)$(GPU_CC) $(GPU_CFLAGS) $(GPU_CFLAGS_cl) -mcpu=gfx902 -mcode-object-version=5 -O2 -c $< -o $@.o
+	$(Q)$(GPU_CC) $(GPU_CFLAGS) $(GPU_CFLAGS_cl) -mcpu=$* -mcode-object-version=5 -O2 -c $< -o $@.o
 	$(Q)$(GPU_LD) -shared $@.o -o $@ && rm -f $@.o
 TEST_BUILD_DEPS += $(GPU_FAULT_KERNELS)
 
-# Every chip variant through the runtime: the GPU agent's tests and one
-# corpus kernel on picasso, raven2 and renoir (host-unit runs raven).
+# Every chip variant through the runtime: the GPU agent's tests, the whole
+# corpus (every kernel, O0/O2/O3 x v4/v5, for the chip's processor) and
+# the fault tests on picasso, raven2 and renoir (host-unit runs raven).
 GPU_CHIP_VARIANTS := picasso raven2 renoir
-GPU_CHIP_TESTS    := gpu_agent_*,gpu_corpus_vector_add
+GPU_CHIP_TESTS    := gpu_agent_*,gpu_corpus_*,gpu_fault_*
 TEST_SUITES += gpu-chips
 .PHONY: suite-gpu-chips
-suite-gpu-chips: $(HOST_UNIT_TESTS) $(GPU_SMOKE_KERNELS)
+suite-gpu-chips: $(HOST_UNIT_TESTS) $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_FAULT_KERNELS)
 	$(Q)fail=0; for chip in $(GPU_CHIP_VARIANTS); do \
 	  echo "== vapu=$$chip"; \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -64,18 +69,23 @@ host: app-kernels
 
 # The corpus on the GPU agent in the boot image: QEMU with the virtual APU
 # on a core of its own (vapu=raven), the code objects on the ESP in
-# \kernels. Under emulation the interpreter is slow, so the image runs one
-# variant of every kernel (gpu_corpus=smoke, the image's default; the whole
-# corpus takes about 6 minutes: GPU_IMAGE_ARGS=gpu_corpus=full).
+# \kernels; every kernel at every optimisation level and code object
+# version, and the fault tests. The other chips run the same tests in their
+# image-vapu-<chip> suites (drivers/amdgpu/module.mk). GPU_IMAGE_ARGS: more
+# boot options (e.g. loglevel=debug).
 GPU_IMAGE_TIMEOUT ?= 600
 GPU_IMAGE_ARGS    ?=
+GPU_IMAGE_TESTS   := gpu_corpus_*,gpu_fault_*
+GPU_IMAGE_KERNELS := $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_FAULT_KERNELS)
 TEST_SUITES += image-gpu-corpus
 .PHONY: suite-image-gpu-corpus
-suite-image-gpu-corpus: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES) $(KERNEL_CORPUS) $(GPU_FAULT_KERNELS)
+suite-image-gpu-corpus: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES) $(GPU_IMAGE_KERNELS)
 	$(Q)qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp 4 --timeout $(GPU_IMAGE_TIMEOUT) \
 	    --log $(BUILD)/test-logs/image-gpu-corpus.serial.log \
 	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) --add kernels=$(KERNELS_DIR) \
-	    $(BUILD)/test.efi vapu=raven $(GPU_IMAGE_ARGS) 'test=$(or $(TESTS),gpu_corpus_*$(comma)gpu_fault_*)'
+	    $(BUILD)/test.efi vapu=raven $(GPU_IMAGE_ARGS) 'test=$(or $(TESTS),$(GPU_IMAGE_TESTS))'
+# The chip suites carry the corpus on their ESP too.
+$(addprefix suite-image-vapu-,$(AMDGPU_IMAGE_CHIPS)): $(GPU_IMAGE_KERNELS)
 
 # The demo (`make run`'s app) as a test: on the host against the host
 # library, and booted in QEMU with the virtual APU. Each passes when every
@@ -121,7 +131,7 @@ bench: bench-gpu
 # (tests/fuzz/fuzz_aql.c, run by suite-fuzz with the other targets): the
 # whole host runtime, the virtual APU's firmware and one corpus kernel.
 FUZZ_AQL_SEED_DIR := $(BUILD)/fuzz/aql-seeds
-FUZZ_SRCS_fuzz_aql  := $(RUNTIME_HOST_SRCS)
+FUZZ_SRCS_fuzz_aql  := $(RUNTIME_HOST_SRCS) tests/common/gpu_kernel.c
 FUZZ_SEEDS_fuzz_aql := $(addprefix $(FUZZ_AQL_SEED_DIR)/,dispatch.aql barrier_and.aql barrier_or.aql \
                          barrier_value.aql mix.aql)
 $(FUZZ_SEEDS_fuzz_aql) &: tests/fuzz/aql_seed.py

@@ -20,11 +20,13 @@ AMDGPU_HOST_SRCS := $(AMDGPU_PORTABLE_SRCS) drivers/amdgpu/amdgpu_ram_host.c \
 # "through the driver on every chip"): for each chip, a boot with
 # vapu=<chip> whose log must show every block of the bring-up, the compute
 # VMIDs' page tables mapping the address space and the MEC running; raven
-# runs all the driver's and model's tests, every chip the driver's init and
-# the GPU agent's tests (the runtime on the driver's queues).
+# runs all the driver's and model's tests (its corpus runs in
+# image-gpu-corpus, mk/gpu-agent.mk), every other chip the driver's init,
+# the GPU agent's tests, the whole corpus for its processor and the fault
+# tests (the runtime on the driver's queues).
 AMDGPU_IMAGE_CHIPS := raven picasso raven2 renoir
 AMDGPU_IMAGE_TESTS_raven := amdgpu_*,vapu_model_*,gpu_agent_*
-AMDGPU_IMAGE_TESTS_OTHER := amdgpu_init_*,amdgpu_firmware_reaches_*,gpu_agent_*
+AMDGPU_IMAGE_TESTS_OTHER := amdgpu_init_*,amdgpu_firmware_reaches_*,gpu_agent_*,gpu_corpus_*,gpu_fault_*
 AMDGPU_IMAGE_LOG_CHECKS := --expect-log 'soc15 init_sw done' --expect-log 'psp init_hw done' \
     --expect-log 'smu init_hw done' --expect-log 'ucode init_hw done' --expect-log 'nbio init_hw done' \
     --expect-log 'gmc init_sw done' --expect-log 'gmc init_hw done' --expect-log 'ih init_hw done' \
@@ -36,7 +38,8 @@ TEST_SUITES += $(addprefix image-vapu-,$(AMDGPU_IMAGE_CHIPS))
 $(addprefix suite-image-vapu-,$(AMDGPU_IMAGE_CHIPS)): suite-image-vapu-%: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
 	$(Q)qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp 4 --timeout $(IMAGE_TEST_TIMEOUT) \
 	    --log $(BUILD)/test-logs/image-vapu-$*.serial.log \
-	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) $(AMDGPU_IMAGE_LOG_CHECKS) --expect-log '$* up in' \
+	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) --add kernels=$(KERNELS_DIR) \
+	    $(AMDGPU_IMAGE_LOG_CHECKS) --expect-log '$* up in' \
 	    $(BUILD)/test.efi vapu=$* 'test=$(or $(TESTS),$(or $(AMDGPU_IMAGE_TESTS_$*),$(AMDGPU_IMAGE_TESTS_OTHER)))'
 
 # Synthetic firmware with the real header formats (never real firmware, never

@@ -2,11 +2,9 @@
  * callback gets the matching HSA status (through queue_inactive_signal or
  * the driver's fault path), its completion signal is never decremented,
  * and another queue keeps running packets. Kernels: tests/data/gpu/faults.cl. */
-#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
@@ -15,6 +13,7 @@
 
 #include "lib/plat.h"
 #include "lib/test.h"
+#include "tests/common/gpu_kernel.h"
 #include "tests/common/gpu_test_util.h"
 #include "tests/common/hsa_test_util.h"
 
@@ -29,29 +28,12 @@ static void run_faulting_kernel(const char *kernel, void *out, uint32_t private_
                                 uint64_t time_limit_ns, hsa_status_t want) {
   ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
   hsa_agent_t gpu = gpu_test_agent();
-  char path[256];
-  snprintf(path, sizeof path, "%s/gpu-faults/gfx902/faults.co", GPU_TEST_KERNELS_DIR);
-  int fd = open(path, O_RDONLY);
-  if (fd < 0) test_fail(__FILE__, __LINE__, "cannot open %s (make test builds it)", path);
-  hsa_code_object_reader_t reader;
-  ASSERT_EQ(hsa_code_object_reader_create_from_file(fd, &reader), HSA_STATUS_SUCCESS);
-  close(fd);
-  hsa_executable_t exec;
-  ASSERT_EQ(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exec),
-            HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_executable_load_agent_code_object(exec, gpu, reader, NULL, NULL), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_executable_freeze(exec, NULL), HSA_STATUS_SUCCESS);
-  char name[64];
-  snprintf(name, sizeof name, "%s.kd", kernel);
-  hsa_executable_symbol_t sym;
-  ASSERT_EQ(hsa_executable_get_symbol_by_name(exec, name, &gpu, &sym), HSA_STATUS_SUCCESS);
-  uint64_t object;
-  uint32_t kernarg_size, group_size;
-  ASSERT_EQ(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size),
-            HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &group_size),
-            HSA_STATUS_SUCCESS);
+  char target[64], path[256], symbol[64], why[256];
+  ASSERT_EQ(hsa_agent_get_info(gpu, HSA_AGENT_INFO_NAME, target), HSA_STATUS_SUCCESS);
+  snprintf(path, sizeof path, "%s/gpu-faults/%s/faults.co", GPU_TEST_KERNELS_DIR, target);
+  snprintf(symbol, sizeof symbol, "%s.kd", kernel);
+  struct gpu_kernel k;
+  if (gpu_kernel_load(gpu, path, symbol, NULL, NULL, &k, why, sizeof why)) test_fail(__FILE__, __LINE__, "%s", why);
 
   struct hsa_test_queue_error err = {0}, good_err = {0};
   hsa_queue_t *bad, *good;
@@ -64,25 +46,16 @@ static void run_faulting_kernel(const char *kernel, void *out, uint32_t private_
   if (time_limit_ns) ASSERT_EQ(hsa_queue_set_time_limit(bad, time_limit_ns), HSA_STATUS_SUCCESS);
   hsa_amd_memory_pool_t pool = hsa_test_kernarg_pool(gpu);
   void *kernarg;
-  ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, kernarg_size, 0, &kernarg), HSA_STATUS_SUCCESS);
-  memset(kernarg, 0, kernarg_size);
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, k.kernarg_size, 0, &kernarg), HSA_STATUS_SUCCESS);
+  memset(kernarg, 0, k.kernarg_size);
   memcpy(kernarg, &out, sizeof out);
   hsa_signal_t done, ok;
   ASSERT_EQ(hsa_signal_create(1, 0, NULL, &done), HSA_STATUS_SUCCESS);
   ASSERT_EQ(hsa_signal_create(1, 0, NULL, &ok), HSA_STATUS_SUCCESS);
   hsa_kernel_dispatch_packet_t p;
-  memset(&p, 0, sizeof p);
-  p.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-  p.workgroup_size_x = 256;
-  p.workgroup_size_y = p.workgroup_size_z = 1;
-  p.grid_size_x = 256;
-  p.grid_size_y = p.grid_size_z = 1;
-  p.group_segment_size = group_size;
+  gpu_kernel_packet(&k, 1, (uint32_t[3]){256, 1, 1}, (uint32_t[3]){256, 1, 1}, 0, kernarg, done, &p);
   p.private_segment_size = private_size;
-  p.kernel_object = object;
-  p.kernarg_address = kernarg;
-  p.completion_signal = done;
-  ASSERT_EQ(hsa_kernarg_fill_hidden(&p, bad, kernarg, kernarg_size), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_kernarg_fill_hidden(&p, bad, kernarg, k.kernarg_size), HSA_STATUS_SUCCESS);
   hsa_test_submit(bad, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true));
 
   uint64_t until = plat_now_ns() + ERROR_WAIT_NS;
@@ -109,8 +82,7 @@ static void run_faulting_kernel(const char *kernel, void *out, uint32_t private_
   ASSERT_EQ(hsa_signal_destroy(done), HSA_STATUS_SUCCESS);
   ASSERT_EQ(hsa_signal_destroy(ok), HSA_STATUS_SUCCESS);
   ASSERT_EQ(hsa_amd_memory_pool_free(kernarg), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_executable_destroy(exec), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_code_object_reader_destroy(reader), HSA_STATUS_SUCCESS);
+  gpu_kernel_release(&k);
   ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
 }
 

@@ -433,6 +433,25 @@ const struct corpus_kernel corpus_kernels[] = {
 };
 const uint32_t corpus_kernel_count = sizeof corpus_kernels / sizeof corpus_kernels[0];
 
+const struct corpus_variant corpus_variants[CORPUS_VARIANT_COUNT] = {
+    {"O0", 4}, {"O0", 5}, {"O2", 4}, {"O2", 5}, {"O3", 4}, {"O3", 5},
+};
+
+const char *corpus_files_match_table(void) {
+#define CORPUS_FILE_NAME(file) #file,
+  static const char *const files[] = {CORPUS_KERNEL_FILES(CORPUS_FILE_NAME)};
+#undef CORPUS_FILE_NAME
+  const uint32_t count = sizeof files / sizeof files[0];
+  for (uint32_t i = 0; i < count; i++)
+    if (!corpus_kernel_by_file(files[i])) return files[i];
+  for (uint32_t i = 0; i < corpus_kernel_count; i++) {
+    bool listed = false;
+    for (uint32_t j = 0; j < count; j++) listed |= !strcmp(files[j], corpus_kernels[i].file);
+    if (!listed) return corpus_kernels[i].file;
+  }
+  return NULL;
+}
+
 const struct corpus_kernel *corpus_kernel_by_file(const char *file) {
   for (uint32_t i = 0; i < corpus_kernel_count; i++)
     if (!strcmp(corpus_kernels[i].file, file)) return &corpus_kernels[i];

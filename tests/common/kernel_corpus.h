@@ -79,6 +79,25 @@ struct corpus_kernel {
 
 #define CORPUS_EXTERNAL_VALUE 1000
 
+/* Every kernel of the table by file name, for tests that make one TEST per
+ * kernel (X(vector_add) ...): corpus_files_match_table() checks that this
+ * list and corpus_kernels[] agree. */
+#define CORPUS_KERNEL_FILES(X)                                                                      \
+  X(vector_add) X(saxpy) X(reduce_sum) X(matmul_tiled) X(prefix_scan) X(histogram) X(bitonic_sort) \
+  X(stencil_2d) X(int_divmod) X(int64_ops) X(float_math) X(half_math) X(private_array)             \
+  X(call_stack) X(global_vars)
+/* NULL when they agree, else the first file one has and the other lacks. */
+const char *corpus_files_match_table(void);
+
+/* The builds of every kernel (mk/kernels.mk): -O0, -O2, -O3, each as code
+ * object v4 and v5. */
+#define CORPUS_VARIANT_COUNT 6
+struct corpus_variant {
+  const char *opt; /* "O0", "O2", "O3" */
+  int cov;         /* 4, 5 */
+};
+extern const struct corpus_variant corpus_variants[CORPUS_VARIANT_COUNT];
+
 extern const struct corpus_kernel corpus_kernels[];
 extern const uint32_t corpus_kernel_count;
 

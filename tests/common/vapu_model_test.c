@@ -77,12 +77,11 @@ TEST(vapu_model_translate_page_faults_at_the_access_with_its_kind) {
   ASSERT_EQ_U(p.size, 4096);
   ASSERT_PTR_EQ(p.host, page + 4096);
   ASSERT_EQ(p.allowed & (VAPU_GMC_READ | VAPU_GMC_WRITE), VAPU_GMC_READ);
-  ASSERT_EQ_U(RREG(dev, IP_GC, 0, GC_VM_L2_PROTECTION_FAULT_STATUS), 0);
-  /* A write: refused, the fault latched at once with RW set. */
+  plat_sleep_ns(20000000);
+  ASSERT_EQ(log.count, 0);
+  /* A write: refused and raised by the call (status latched with RW set,
+   * IV posted; the driver's interrupt handler reads and clears it). */
   ASSERT_FALSE(vapu_translate_page(v, &rq, NULL, va + 4, VAPU_GMC_WRITE, &p));
-  uint32_t status = RREG(dev, IP_GC, 0, GC_VM_L2_PROTECTION_FAULT_STATUS);
-  ASSERT_TRUE(status & VM_L2_PROTECTION_FAULT_STATUS__RW);
-  ASSERT_TRUE(status & VM_L2_PROTECTION_FAULT_STATUS__PERMISSION_FAULTS_MASK);
   ASSERT_EQ(amdgpu_test_wait_count(&log.count, 1), 1);
   ASSERT_EQ_U(log.last.vm.address, va);
   ASSERT_TRUE(log.last.vm.write);

@@ -15,7 +15,6 @@
  * a run ends quickly; zeros, work-group sizes and everything else stay the
  * input's. A queue that stops is replaced; one whose barrier waits on a
  * signal nobody sets is given up after a few milliseconds. */
-#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +24,8 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_kernarg_hidden.h>
+
+#include "tests/common/gpu_kernel.h"
 
 #define MAX_PACKETS 8
 #define SIGNALS 8
@@ -37,22 +38,6 @@ static uint64_t kernel_object;
 static void *kernarg;
 static hsa_signal_t signals[SIGNALS];
 static _Atomic int queue_errors;
-
-static hsa_status_t find_gpu(hsa_agent_t a, void *data) {
-  hsa_device_type_t t;
-  hsa_agent_get_info(a, HSA_AGENT_INFO_DEVICE, &t);
-  if (t != HSA_DEVICE_TYPE_GPU) return HSA_STATUS_SUCCESS;
-  *(hsa_agent_t *)data = a;
-  return HSA_STATUS_INFO_BREAK;
-}
-
-static hsa_status_t find_kernarg(hsa_amd_memory_pool_t p, void *data) {
-  uint32_t flags = 0;
-  hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
-  if (!(flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT)) return HSA_STATUS_SUCCESS;
-  *(hsa_amd_memory_pool_t *)data = p;
-  return HSA_STATUS_INFO_BREAK;
-}
 
 static void on_error(hsa_status_t status, hsa_queue_t *q, void *data) {
   (void)status, (void)q, (void)data;
@@ -72,23 +57,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   /* Quiet, and small queue scratch: each input creates a queue. */
   setenv("HSAR_OPTIONS", "loglevel=error gpu_scratch=64", 1);
   if (hsa_init() != HSA_STATUS_SUCCESS) die("hsa_init");
-  hsa_iterate_agents(find_gpu, &gpu);
-  if (!gpu.handle) die("no GPU agent");
-  hsa_amd_agent_iterate_memory_pools(gpu, find_kernarg, &pool);
-  int fd = open(FUZZ_KERNELS_DIR "/gfx902/vector_add.O2.v5.co", O_RDONLY);
-  hsa_code_object_reader_t reader;
-  hsa_executable_t exec;
-  hsa_executable_symbol_t sym;
-  uint32_t kernarg_size = 0;
-  if (fd < 0 || hsa_code_object_reader_create_from_file(fd, &reader) ||
-      hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exec) ||
-      hsa_executable_load_agent_code_object(exec, gpu, reader, NULL, NULL) ||
-      hsa_executable_freeze(exec, NULL) ||
-      hsa_executable_get_symbol_by_name(exec, "vector_add.kd", &gpu, &sym) ||
-      hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kernel_object) ||
-      hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size))
-    die("vector_add.O2.v5.co");
-  close(fd);
+  if (!gpu_find_agent(&gpu) || !gpu_find_kernarg_pool(gpu, &pool)) die("no GPU agent");
+  struct gpu_kernel k;
+  char why[256];
+  if (gpu_kernel_load(gpu, FUZZ_KERNELS_DIR "/gfx902/vector_add.O2.v5.co", "vector_add.kd", NULL, NULL, &k, why,
+                      sizeof why))
+    die(why);
+  kernel_object = k.object;
+  uint32_t kernarg_size = k.kernarg_size;
   /* vector_add(a, b, c, n) over buffers of 4096 floats; n = 4096 keeps
    * every work-item of a clamped grid inside them. */
   float *buf;
@@ -98,9 +74,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   memset(kernarg, 0, kernarg_size);
   struct { float *a, *b, *c; uint32_t n; } args = {buf, buf + 4096, buf + 8192, 4096};
   memcpy(kernarg, &args, sizeof args);
-  hsa_kernel_dispatch_packet_t p = {.setup = 1, .workgroup_size_x = 64, .workgroup_size_y = 1,
-                                    .workgroup_size_z = 1, .grid_size_x = 4096, .grid_size_y = 1,
-                                    .grid_size_z = 1, .kernel_object = kernel_object, .kernarg_address = kernarg};
+  hsa_kernel_dispatch_packet_t p;
+  gpu_kernel_packet(&k, 1, (uint32_t[3]){4096, 1, 1}, (uint32_t[3]){64, 1, 1}, 0, kernarg, (hsa_signal_t){0}, &p);
   if (hsa_kernarg_fill_hidden(&p, NULL, kernarg, kernarg_size)) die("hidden arguments");
   for (int i = 0; i < SIGNALS; i++)
     if (hsa_signal_create(1, 0, NULL, &signals[i])) die("signals");

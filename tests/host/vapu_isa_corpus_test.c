@@ -3,16 +3,11 @@
  * range-checked memory, dispatched over its corpus geometry work-group by
  * work-group, and compared with the corpus table's CPU reference (bit for
  * bit, or within the bound the kernel's entry states). */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "lib/test.h"
 #include "tests/common/kernel_corpus.h"
 #include "tests/host/vapu_isa_harness.h"
-
-static const char *const opts[] = {"O0", "O2", "O3"};
-static const int covs[] = {4, 5};
 
 static void *gpu_alloc(void *ctx, size_t size) {
   return vi_alloc(ctx, size, VAPU_ACCESS_READ | VAPU_ACCESS_WRITE);
@@ -20,9 +15,9 @@ static void *gpu_alloc(void *ctx, size_t size) {
 static void gpu_free(void *ctx, void *p) { vi_free(ctx, p); }
 
 /* Loads, dispatches and checks one variant; fails the test with the reason. */
-static void run_variant(const struct corpus_kernel *ck, const char *opt, int cov) {
+static void run_variant(const struct corpus_kernel *ck, const struct corpus_variant *v) {
   char path[512], why[256];
-  corpus_code_object_path(path, sizeof path, VAPU_ISA_BUILD_DIR "/kernels", "gfx902", ck, opt, cov);
+  corpus_code_object_path(path, sizeof path, VAPU_ISA_BUILD_DIR "/kernels", "gfx902", ck, v->opt, v->cov);
   struct vi_env e;
   ASSERT_TRUE(vi_env_init(&e));
   int32_t *external = vi_alloc(&e, sizeof *external, VAPU_ACCESS_READ | VAPU_ACCESS_WRITE);
@@ -59,38 +54,11 @@ static void run_variant(const struct corpus_kernel *ck, const char *opt, int cov
 static void run_corpus_kernel(const char *file) {
   const struct corpus_kernel *ck = corpus_kernel_by_file(file);
   ASSERT_NOT_NULL(ck);
-  for (unsigned o = 0; o < 3; o++)
-    for (unsigned c = 0; c < 2; c++) run_variant(ck, opts[o], covs[c]);
+  for (unsigned i = 0; i < CORPUS_VARIANT_COUNT; i++) run_variant(ck, &corpus_variants[i]);
 }
 
+/* One test per kernel of the list (gpu_corpus_table_covered checks it is
+ * the whole table). */
 #define CORPUS_TEST(file) \
   TEST(vapu_isa_corpus_##file) { run_corpus_kernel(#file); }
-CORPUS_TEST(vector_add)
-CORPUS_TEST(saxpy)
-CORPUS_TEST(reduce_sum)
-CORPUS_TEST(matmul_tiled)
-CORPUS_TEST(prefix_scan)
-CORPUS_TEST(histogram)
-CORPUS_TEST(bitonic_sort)
-CORPUS_TEST(stencil_2d)
-CORPUS_TEST(int_divmod)
-CORPUS_TEST(int64_ops)
-CORPUS_TEST(float_math)
-CORPUS_TEST(half_math)
-CORPUS_TEST(private_array)
-CORPUS_TEST(call_stack)
-CORPUS_TEST(global_vars)
-
-/* Every kernel of the corpus table has a test above. */
-TEST(vapu_isa_corpus_table_covered) {
-  static const char *const covered[] = {"vector_add", "saxpy", "reduce_sum", "matmul_tiled",
-                                        "prefix_scan", "histogram", "bitonic_sort", "stencil_2d",
-                                        "int_divmod", "int64_ops", "float_math", "half_math",
-                                        "private_array", "call_stack", "global_vars"};
-  for (uint32_t i = 0; i < corpus_kernel_count; i++) {
-    bool found = false;
-    for (unsigned j = 0; j < sizeof covered / sizeof covered[0]; j++)
-      found |= strcmp(corpus_kernels[i].file, covered[j]) == 0;
-    if (!found) test_fail(__FILE__, __LINE__, "corpus kernel %s has no interpreter test", corpus_kernels[i].file);
-  }
-}
+CORPUS_KERNEL_FILES(CORPUS_TEST)
