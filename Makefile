@@ -21,6 +21,7 @@ include mk/host.mk
 include mk/newlib.mk
 include mk/image.mk
 include mk/kernels.mk
+include mk/programs.mk
 include mk/loader.mk
 include mk/vapu-isa.mk
 include mk/gpu-agent.mk

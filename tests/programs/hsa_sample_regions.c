@@ -53,7 +53,8 @@ static void submit_barrier(hsa_queue_t *q, hsa_signal_t dep, hsa_signal_t done) 
   hsa_signal_store_release(q->doorbell_signal, (hsa_signal_value_t)index);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  (void)argc, (void)argv;
   CHECK(hsa_init());
   hsa_agent_t agents[2] = {{0}, {0}};
   CHECK(hsa_iterate_agents(collect, agents));

@@ -40,9 +40,9 @@
     }                                                                    \
   } while (0)
 
-/* The folder of the code objects: argv[1], else the image's \programs. */
+/* The folder of the code objects: argv[1], else the image's \kernels. */
 static inline const char *program_kernel_dir(int argc, char **argv) {
-  return argc > 1 ? argv[1] : "/programs";
+  return argc > 1 ? argv[1] : "/kernels";
 }
 
 /* The path of code object `name` in that folder. */

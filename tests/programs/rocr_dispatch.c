@@ -66,7 +66,8 @@ static hsa_status_t find_kernarg_pool(hsa_amd_memory_pool_t pool, void *data) {
   return HSA_STATUS_SUCCESS;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  (void)argc, (void)argv;
   CHECK(hsa_init());
   hsa_agent_t agent = {0};
   if (hsa_iterate_agents(find_cpu, &agent) != HSA_STATUS_INFO_BREAK)
