@@ -62,9 +62,9 @@ static void copy_name(void *value, const char *name) {
 
 hsa_status_t hsa_agent_get_info(hsa_agent_t handle, hsa_agent_info_t attribute, void *value) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr: the pointer first */
   struct agent *a = agent_from_handle(handle);
   if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch ((int)attribute) {
     case HSA_AGENT_INFO_NAME:
       copy_name(value, a->name);

@@ -379,19 +379,21 @@ static hsa_status_t pool_free(void *ptr) {
   return HSA_STATUS_SUCCESS;
 }
 
+/* ROCr: size and pointer before the pool; flags it does not know are
+ * ignored (the pool flags are hints for dGPU placement). */
 hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t pool, size_t size, uint32_t flags,
                                           void **ptr) {
   RETURN_IF_NOT_INITIALIZED();
+  (void)flags;
+  if (size == 0 || !ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct memory_pool *p = memory_pool_from_handle(pool.handle);
   if (!p) return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
-  const uint32_t known = HSA_AMD_MEMORY_POOL_PCIE_FLAG | HSA_AMD_MEMORY_POOL_CONTIGUOUS_FLAG |
-                         HSA_AMD_MEMORY_POOL_EXECUTABLE_FLAG;
-  if (flags & ~known) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   return pool_allocate(p, size, ptr);
 }
 
 hsa_status_t hsa_memory_allocate(hsa_region_t region, size_t size, void **ptr) {
   RETURN_IF_NOT_INITIALIZED();
+  if (size == 0 || !ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct memory_pool *p = memory_pool_from_handle(region.handle);
   if (!p) return HSA_STATUS_ERROR_INVALID_REGION;
   return pool_allocate(p, size, ptr);
@@ -409,23 +411,24 @@ hsa_status_t hsa_memory_free(void *ptr) {
 
 hsa_status_t hsa_memory_assign_agent(void *ptr, hsa_agent_t agent, hsa_access_permission_t access) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (!ptr || (unsigned)access > HSA_ACCESS_PERMISSION_RW || access == HSA_ACCESS_PERMISSION_NONE)
+  if (!ptr || access < HSA_ACCESS_PERMISSION_RO || access > HSA_ACCESS_PERMISSION_RW)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
   return HSA_STATUS_SUCCESS; /* every agent already reaches every byte */
 }
 
 /* Registration is a hint that memory will be shared with agents: nothing
- * to do when all memory already is. */
+ * to do when all memory already is. ROCr refuses only a size of zero with
+ * an address, and deregisters anything. */
 hsa_status_t hsa_memory_register(void *ptr, size_t size) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!ptr || size == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (ptr && size == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t hsa_memory_deregister(void *ptr, size_t size) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  (void)ptr;
   (void)size;
   return HSA_STATUS_SUCCESS;
 }
@@ -433,8 +436,8 @@ hsa_status_t hsa_memory_deregister(void *ptr, size_t size) {
 hsa_status_t hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t *agents,
                                          const uint32_t *flags, const void *ptr) {
   RETURN_IF_NOT_INITIALIZED();
-  if (num_agents == 0 || !agents || !ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  (void)flags; /* reserved, must be NULL in ROCr 1.6 too; accepted either way */
+  /* ROCr: flags are reserved and must be NULL. */
+  if (num_agents == 0 || !agents || flags || !ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   for (uint32_t i = 0; i < num_agents; i++)
     if (!agent_from_handle(agents[i])) return HSA_STATUS_ERROR_INVALID_AGENT;
   lock_acquire(&table_lock);
@@ -450,18 +453,18 @@ hsa_status_t hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t 
 hsa_status_t hsa_amd_memory_pool_can_migrate(hsa_amd_memory_pool_t src, hsa_amd_memory_pool_t dst,
                                              bool *result) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!result) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (!memory_pool_from_handle(src.handle) || !memory_pool_from_handle(dst.handle))
     return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
-  if (!result) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   *result = false; /* all pools are the same memory: nothing to migrate */
   return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t hsa_amd_memory_migrate(const void *ptr, hsa_amd_memory_pool_t pool, uint32_t flags) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!ptr || flags != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (!memory_pool_from_handle(pool.handle))
     return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
-  if (!ptr || flags != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   log_error("hsa_amd_memory_migrate: pools share one memory; migration is not offered");
   return HSA_STATUS_ERROR;
 }
@@ -485,43 +488,52 @@ hsa_status_t hsa_amd_memory_fill(void *ptr, uint32_t value, size_t count) {
 
 /* ---- Locking host memory --------------------------------------------------------- */
 
-hsa_status_t hsa_amd_memory_lock(void *host_ptr, size_t size, hsa_agent_t *agents, int num_agent,
-                                 void **agent_ptr) {
-  RETURN_IF_NOT_INITIALIZED();
-  if (!host_ptr || size == 0 || !agent_ptr || num_agent < 0 || (num_agent > 0 && !agents))
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+/* Locking (pinning) is what an APU never needs: ROCr answers a full-profile
+ * system at once with the host address (AMD::MemoryRegion::Lock), and so
+ * does this runtime, after ROCr's argument checks. The block is recorded
+ * (pointer info says LOCKED) unless it overlaps one already known; unlock
+ * forgets it, and like ROCr's accepts any pointer. */
+static hsa_status_t lock_memory(void *host_ptr, size_t size, hsa_agent_t *agents, int num_agent,
+                                void **agent_ptr) {
   for (int i = 0; i < num_agent; i++)
     if (!agent_from_handle(agents[i])) return HSA_STATUS_ERROR_INVALID_AGENT;
   lock_acquire(&table_lock);
-  struct allocation *existing = find_containing((uintptr_t)host_ptr);
-  if (!existing) existing = find_containing((uintptr_t)host_ptr + size - 1);
+  bool known = find_containing((uintptr_t)host_ptr) || find_containing((uintptr_t)host_ptr + size - 1);
   lock_release(&table_lock);
-  if (existing) {
-    log_error("hsa_amd_memory_lock: %p+%zu overlaps a pool or locked block", host_ptr, size);
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  }
   struct allocation a = {(uintptr_t)host_ptr, size, NULL, HSA_EXT_POINTER_TYPE_LOCKED, NULL, NULL};
-  if (!table_insert(&a)) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  if (!known && !table_insert(&a)) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   *agent_ptr = host_ptr; /* the address agents use is the host address */
   return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_memory_lock(void *host_ptr, size_t size, hsa_agent_t *agents, int num_agent,
+                                 void **agent_ptr) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (size == 0 || !host_ptr || !agent_ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *agent_ptr = NULL;
+  if ((agents != NULL) != (num_agent != 0) || num_agent < 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return lock_memory(host_ptr, size, agents, num_agent, agent_ptr);
 }
 
 hsa_status_t hsa_amd_memory_lock_to_pool(void *host_ptr, size_t size, hsa_agent_t *agents,
                                          int num_agent, hsa_amd_memory_pool_t pool, uint32_t flags,
                                          void **agent_ptr) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!memory_pool_from_handle(pool.handle))
+  if (size == 0 || !host_ptr || !agent_ptr || flags != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *agent_ptr = NULL;
+  if ((agents != NULL) != (num_agent != 0) || num_agent < 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  /* ROCr: the pool must be a CPU agent's (system memory). */
+  struct memory_pool *p = memory_pool_from_handle(pool.handle);
+  if (!p || (p->owner && p->owner->device_type != HSA_DEVICE_TYPE_CPU) || !pool_is_global(p))
     return (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL;
-  if (flags != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  return hsa_amd_memory_lock(host_ptr, size, agents, num_agent, agent_ptr);
+  return lock_memory(host_ptr, size, agents, num_agent, agent_ptr);
 }
 
 hsa_status_t hsa_amd_memory_unlock(void *host_ptr) {
   RETURN_IF_NOT_INITIALIZED();
   struct allocation a;
-  if (!host_ptr || !table_remove((uintptr_t)host_ptr, HSA_EXT_POINTER_TYPE_LOCKED, &a))
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  run_dealloc_callbacks(&a);
+  if (host_ptr && table_remove((uintptr_t)host_ptr, HSA_EXT_POINTER_TYPE_LOCKED, &a))
+    run_dealloc_callbacks(&a);
   return HSA_STATUS_SUCCESS;
 }
 

@@ -57,10 +57,12 @@ static void queue_free(struct queue *q) {
 static hsa_status_t queue_create_on_agent(struct agent *agent, uint32_t size, uint32_t type,
                                           void (*callback)(hsa_status_t, hsa_queue_t *, void *),
                                           void *data, struct queue **out) {
-  if (!is_power_of_two(size) || size < agent->queue_min_size || size > agent->queue_max_size)
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  /* ROCr (GpuAgent::QueueCreate): no cooperative queues here, too large is
+   * out of resources, too small an invalid argument. */
   if (type != HSA_QUEUE_TYPE_MULTI && type != HSA_QUEUE_TYPE_SINGLE)
     return HSA_STATUS_ERROR_INVALID_QUEUE_CREATION;
+  if (!is_power_of_two(size) || size < agent->queue_min_size) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (size > agent->queue_max_size) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   if (!(agent->features & (HSA_AGENT_FEATURE_KERNEL_DISPATCH | HSA_AGENT_FEATURE_AGENT_DISPATCH)))
     return HSA_STATUS_ERROR_INVALID_QUEUE_CREATION;
   lock_acquire(&rt.lock);
@@ -106,13 +108,17 @@ hsa_status_t hsa_queue_create(hsa_agent_t agent_handle, uint32_t size, hsa_queue
                               void *data, uint32_t private_segment_size,
                               uint32_t group_segment_size, hsa_queue_t **queue) {
   RETURN_IF_NOT_INITIALIZED();
+  /* ROCr's order (hsa.cpp): the arguments, then the agent. */
+  if (!queue || !is_power_of_two(size) || type > HSA_QUEUE_TYPE_COOPERATIVE)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct agent *agent = agent_from_handle(agent_handle);
   if (!agent) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (!queue) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  /* The segment sizes are hints (UINT32_MAX: the agent's default); a CPU
-   * agent's private segment is its stack, its group segment a per-core
-   * buffer, so any value is accepted. */
-  (void)private_segment_size;
+  /* The segment sizes are hints (UINT32_MAX: the agent's default). ROCr
+   * refuses a private segment beyond what a work-item can address
+   * (262128 bytes); a CPU agent's private segment is its stack, its group
+   * segment a per-core buffer, so other values are accepted. */
+  if (private_segment_size != UINT32_MAX && private_segment_size > 262128)
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   (void)group_segment_size;
   struct queue *q;
   hsa_status_t st = queue_create_on_agent(agent, size, type, callback, data, &q);
@@ -218,45 +224,30 @@ void queue_publish(struct queue *q, uint64_t index, const void *packet, uint16_t
 
 /* ---- Index operations ------------------------------------------------------- */
 
-#define WRITE_INDEX(q) (&((amd_queue_t *)(uintptr_t)(q))->write_dispatch_id)
-#define READ_INDEX(q)  (&((amd_queue_t *)(uintptr_t)(q))->read_dispatch_id)
+/* `index` is read or write: amd_queue_t's read_dispatch_id / write_dispatch_id. */
+#define INDEX(q, index) (&((amd_queue_t *)(uintptr_t)(q))->index##_dispatch_id)
+#define WRITE_INDEX(q)  INDEX(q, write)
 
-uint64_t hsa_queue_load_read_index_acquire(const hsa_queue_t *q) {
-  return __atomic_load_n(READ_INDEX(q), __ATOMIC_ACQUIRE);
-}
-uint64_t hsa_queue_load_read_index_scacquire(const hsa_queue_t *q) {
-  return __atomic_load_n(READ_INDEX(q), __ATOMIC_ACQUIRE);
-}
-uint64_t hsa_queue_load_read_index_relaxed(const hsa_queue_t *q) {
-  return __atomic_load_n(READ_INDEX(q), __ATOMIC_RELAXED);
-}
-uint64_t hsa_queue_load_write_index_acquire(const hsa_queue_t *q) {
-  return __atomic_load_n(WRITE_INDEX(q), __ATOMIC_ACQUIRE);
-}
-uint64_t hsa_queue_load_write_index_scacquire(const hsa_queue_t *q) {
-  return __atomic_load_n(WRITE_INDEX(q), __ATOMIC_ACQUIRE);
-}
-uint64_t hsa_queue_load_write_index_relaxed(const hsa_queue_t *q) {
-  return __atomic_load_n(WRITE_INDEX(q), __ATOMIC_RELAXED);
-}
-void hsa_queue_store_write_index_relaxed(const hsa_queue_t *q, uint64_t v) {
-  __atomic_store_n(WRITE_INDEX(q), v, __ATOMIC_RELAXED);
-}
-void hsa_queue_store_write_index_release(const hsa_queue_t *q, uint64_t v) {
-  __atomic_store_n(WRITE_INDEX(q), v, __ATOMIC_RELEASE);
-}
-void hsa_queue_store_write_index_screlease(const hsa_queue_t *q, uint64_t v) {
-  __atomic_store_n(WRITE_INDEX(q), v, __ATOMIC_RELEASE);
-}
-void hsa_queue_store_read_index_relaxed(const hsa_queue_t *q, uint64_t v) {
-  __atomic_store_n(READ_INDEX(q), v, __ATOMIC_RELAXED);
-}
-void hsa_queue_store_read_index_release(const hsa_queue_t *q, uint64_t v) {
-  __atomic_store_n(READ_INDEX(q), v, __ATOMIC_RELEASE);
-}
-void hsa_queue_store_read_index_screlease(const hsa_queue_t *q, uint64_t v) {
-  __atomic_store_n(READ_INDEX(q), v, __ATOMIC_RELEASE);
-}
+#define DEFINE_INDEX_LOAD(index, suffix, order)                               \
+  uint64_t hsa_queue_load_##index##_index_##suffix(const hsa_queue_t *q) {    \
+    return __atomic_load_n(INDEX(q, index), order);                           \
+  }
+#define DEFINE_INDEX_STORE(index, suffix, order)                                    \
+  void hsa_queue_store_##index##_index_##suffix(const hsa_queue_t *q, uint64_t v) { \
+    __atomic_store_n(INDEX(q, index), v, order);                                    \
+  }
+DEFINE_INDEX_LOAD(read, acquire, __ATOMIC_ACQUIRE)
+DEFINE_INDEX_LOAD(read, scacquire, __ATOMIC_ACQUIRE)
+DEFINE_INDEX_LOAD(read, relaxed, __ATOMIC_RELAXED)
+DEFINE_INDEX_LOAD(write, acquire, __ATOMIC_ACQUIRE)
+DEFINE_INDEX_LOAD(write, scacquire, __ATOMIC_ACQUIRE)
+DEFINE_INDEX_LOAD(write, relaxed, __ATOMIC_RELAXED)
+DEFINE_INDEX_STORE(write, relaxed, __ATOMIC_RELAXED)
+DEFINE_INDEX_STORE(write, release, __ATOMIC_RELEASE)
+DEFINE_INDEX_STORE(write, screlease, __ATOMIC_RELEASE)
+DEFINE_INDEX_STORE(read, relaxed, __ATOMIC_RELAXED)
+DEFINE_INDEX_STORE(read, release, __ATOMIC_RELEASE)
+DEFINE_INDEX_STORE(read, screlease, __ATOMIC_RELEASE)
 
 static uint64_t cas_write_index(const hsa_queue_t *q, uint64_t expected, uint64_t v, int order) {
   uint64_t observed = expected;
@@ -288,40 +279,40 @@ static struct queue *live_queue(const hsa_queue_t *queue) {
   return queue && object_set_contains(&rt.queues, q) ? q : NULL;
 }
 
+/* ROCr (hsa_ext_amd.cpp, AqlQueue::SetCUMasking): the queue, then the mask
+ * (which a zero count may leave out: back to every CU), counted in whole
+ * 32-bit words; bits past the agent's CUs are dropped and said so. */
 hsa_status_t hsa_amd_queue_cu_set_mask(const hsa_queue_t *queue, uint32_t num_cu_mask_count,
                                        const uint32_t *cu_mask) {
   RETURN_IF_NOT_INITIALIZED();
   struct queue *q = live_queue(queue);
   if (!q) return HSA_STATUS_ERROR_INVALID_QUEUE;
-  if (!cu_mask || num_cu_mask_count == 0 || num_cu_mask_count % 32 != 0 || !q->agent)
+  if ((num_cu_mask_count != 0 && !cu_mask) || num_cu_mask_count % 32 != 0 || !q->agent)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   uint32_t mask[QUEUE_MAX_CU_MASK_WORDS] = {0};
-  uint32_t words = num_cu_mask_count / 32;
-  bool reduced = false, any = false;
-  for (uint32_t w = 0; w < words; w++)
-    for (uint32_t b = 0; b < 32; b++) {
-      if (!(cu_mask[w] & (1u << b))) continue;
-      uint32_t cu = w * 32 + b;
-      if (cu >= q->agent->compute_units) {
-        reduced = true; /* ROCr: bits past the agent's CUs are dropped */
-        continue;
-      }
-      mask[cu / 32] |= 1u << (cu % 32);
-      any = true;
+  bool reduced = false, any = num_cu_mask_count == 0;
+  for (uint32_t cu = 0; cu < num_cu_mask_count; cu++) {
+    if (!(cu_mask[cu / 32] & (1u << (cu % 32)))) continue;
+    if (cu >= q->agent->compute_units || cu >= 32 * QUEUE_MAX_CU_MASK_WORDS) {
+      reduced = true;
+      continue;
     }
+    mask[cu / 32] |= 1u << (cu % 32);
+    any = true;
+  }
   if (!any) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   for (uint32_t w = 0; w < QUEUE_MAX_CU_MASK_WORDS; w++)
-    __atomic_store_n(&q->cu_mask[w], mask[w], __ATOMIC_RELAXED);
+    __atomic_store_n(&q->cu_mask[w], num_cu_mask_count ? mask[w] : UINT32_MAX, __ATOMIC_RELAXED);
   return reduced ? (hsa_status_t)HSA_STATUS_CU_MASK_REDUCED : HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t hsa_amd_queue_cu_get_mask(const hsa_queue_t *queue, uint32_t num_cu_mask_count,
                                        uint32_t *cu_mask) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!cu_mask) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr: the pointer first */
   struct queue *q = live_queue(queue);
   if (!q) return HSA_STATUS_ERROR_INVALID_QUEUE;
-  if (!cu_mask || num_cu_mask_count == 0 || num_cu_mask_count % 32 != 0)
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (num_cu_mask_count == 0 || num_cu_mask_count % 32 != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   for (uint32_t w = 0; w < num_cu_mask_count / 32; w++)
     cu_mask[w] =
         w < QUEUE_MAX_CU_MASK_WORDS ? __atomic_load_n(&q->cu_mask[w], __ATOMIC_RELAXED) : 0;
@@ -335,6 +326,7 @@ hsa_status_t hsa_amd_queue_cu_get_mask(const hsa_queue_t *queue, uint32_t num_cu
 
 hsa_status_t hsa_amd_queue_set_priority(hsa_queue_t *queue, hsa_amd_queue_priority_t priority) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!queue) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr: IS_BAD_PTR before the queue */
   struct queue *q = live_queue(queue);
   if (!q) return HSA_STATUS_ERROR_INVALID_QUEUE;
   if ((unsigned)priority > HSA_AMD_QUEUE_PRIORITY_HIGH) return HSA_STATUS_ERROR_INVALID_ARGUMENT;

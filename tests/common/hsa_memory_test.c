@@ -101,6 +101,11 @@ TEST(hsa_memory_pools_and_regions_describe_one_shared_memory) {
   HSA_ASSERT_OK(hsa_shut_down());
 }
 
+static hsa_amd_memory_pool_t bad_pool_handle(void) {
+  hsa_amd_memory_pool_t bad = {0x2223};
+  return bad;
+}
+
 TEST(hsa_memory_allocate_free_and_errors) {
   HSA_ASSERT_OK(hsa_init());
   hsa_agent_t cpu;
@@ -112,7 +117,10 @@ TEST(hsa_memory_allocate_free_and_errors) {
   memset(p, 0x5a, 100);
   ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, 0, 0, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, 64, 0, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, 64, 0x80, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(bad_pool_handle(), 0, 0, &q),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT); /* ROCr: the size before the pool */
+  HSA_ASSERT_OK(hsa_amd_memory_pool_allocate(pool, 64, 0x80, &q)); /* unknown flags: ignored */
+  HSA_ASSERT_OK(hsa_amd_memory_pool_free(q));
   ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, SIZE_MAX / 2, 0, &q),
             HSA_STATUS_ERROR_INVALID_ALLOCATION);
   hsa_amd_memory_pool_t bad = {0x2222};
@@ -206,11 +214,18 @@ TEST(hsa_memory_pointer_info_access_lock_and_callbacks) {
   ASSERT_PTR_EQ(agent_ptr, host);
   HSA_ASSERT_OK(hsa_amd_pointer_info(host + 100, &info, NULL, NULL, NULL));
   ASSERT_EQ(info.type, HSA_EXT_POINTER_TYPE_LOCKED);
-  ASSERT_EQ(hsa_amd_memory_lock(host + 10, 10, NULL, 0, &agent_ptr),
-            HSA_STATUS_ERROR_INVALID_ARGUMENT); /* overlaps */
+  /* ROCr on an APU (full profile) locks anything at once, twice too, and
+   * unlocks anything. */
+  HSA_ASSERT_OK(hsa_amd_memory_lock(host + 10, 10, NULL, 0, &agent_ptr));
+  ASSERT_PTR_EQ(agent_ptr, host + 10);
   HSA_ASSERT_OK(hsa_amd_memory_unlock(host));
-  ASSERT_EQ(hsa_amd_memory_unlock(host), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  HSA_ASSERT_OK(hsa_amd_pointer_info(host + 100, &info, NULL, NULL, NULL));
+  ASSERT_EQ(info.type, HSA_EXT_POINTER_TYPE_UNKNOWN); /* forgotten */
+  HSA_ASSERT_OK(hsa_amd_memory_unlock(host));
   ASSERT_EQ(hsa_amd_memory_lock(NULL, 10, NULL, 0, &agent_ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_amd_memory_lock(host, 10, cpus, 0, &agent_ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_amd_agents_allow_access(1, cpus, (const uint32_t *)&n, p),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT); /* flags must be NULL */
   bool migrate = true;
   HSA_ASSERT_OK(hsa_amd_memory_pool_can_migrate(pool, pool, &migrate));
   ASSERT_FALSE(migrate);

@@ -30,10 +30,15 @@ TEST(hsa_queue_create_errors) {
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_queue_create(a, min / 2, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  /* ROCr: larger than the agent's limit is out of resources, an unknown
+   * type an invalid argument, a cooperative queue not creatable. */
   ASSERT_EQ(hsa_queue_create(a, max * 2, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q),
-            HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_queue_create(a, min, 7, NULL, NULL, 0, 0, &q),
-            HSA_STATUS_ERROR_INVALID_QUEUE_CREATION);
+            HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+  ASSERT_EQ(hsa_queue_create(a, min, 7, NULL, NULL, 0, 0, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_queue_create((hsa_agent_t){0x99}, 0, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT); /* the arguments before the agent */
+  ASSERT_EQ(hsa_queue_create(a, min, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 300000, 0, &q),
+            HSA_STATUS_ERROR_OUT_OF_RESOURCES); /* private segment beyond 262128 bytes */
   ASSERT_EQ(hsa_queue_create(a, min, HSA_QUEUE_TYPE_COOPERATIVE, NULL, NULL, 0, 0, &q),
             HSA_STATUS_ERROR_INVALID_QUEUE_CREATION);
   ASSERT_EQ(hsa_queue_create(a, min, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, NULL),
