@@ -50,6 +50,25 @@ static inline void plat_cpu_relax(void) { __builtin_ia32_pause(); }
 void *plat_dma_alloc(size_t size, size_t align);
 void plat_dma_free(void *p, size_t size);
 
+/* ---- Memory no device can reach --------------------------------------------
+ * For state that holds function pointers or control data (a driver's device
+ * and bus binding, queue bookkeeping, a device model's registers and
+ * engines): in the image the application's memory (heap, plat_dma_alloc)
+ * may be given to devices, so such state comes from here instead: kernel
+ * memory that every IOMMU domain leaves out (kernel/kmem.h). Zeroed,
+ * 64-byte aligned; NULL when out of memory. On the host: calloc/free. */
+void *plat_protected_alloc(size_t size);
+void plat_protected_free(void *p);
+
+/* ---- Interrupts on this core -----------------------------------------------
+ * For short critical sections that an interrupt handler may enter too: the
+ * calling core takes no interrupt until the matching restore (image), so a
+ * handler never finds the lock held by the code it interrupted. Nest like
+ * spin_lock_irqsave. On the host, interrupts are a thread's work, and
+ * these do nothing. */
+uint64_t plat_irq_save(void);
+void plat_irq_restore(uint64_t flags);
+
 /* ---- Workers --------------------------------------------------------------
  * A worker is a function that runs on a core of its own (image: one of the
  * cores the kernel started, never the one running main(); host: a thread)
