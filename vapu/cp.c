@@ -65,7 +65,7 @@ static bool cp_service(struct vapu *v, void *ctx) {
 }
 
 int vapu_cp_init(struct vapu *v) {
-  struct vapu_cp *cp = calloc(1, sizeof *cp);
+  struct vapu_cp *cp = plat_protected_alloc(sizeof *cp);
   if (!cp) return -ENOMEM;
   cp->v = v;
   for (unsigned i = 0; i < HQD_COUNT; i++) {
@@ -79,7 +79,7 @@ int vapu_cp_init(struct vapu *v) {
   int r = vapu_add_service(v, cp_service, cp);
   if (r) {
     v->cp = NULL;
-    free(cp);
+    plat_protected_free(cp);
   }
   return r;
 }
@@ -90,7 +90,7 @@ void vapu_cp_fini(struct vapu *v) {
   if (!cp) return;
   for (unsigned i = 0; i < HQD_COUNT; i++)
     if (hqd_at(cp, i)->exec) vapu_exec_destroy(hqd_at(cp, i)->exec);
-  free(cp);
+  plat_protected_free(cp);
   v->cp = NULL;
 }
 

@@ -104,7 +104,7 @@ struct vapu *vapu_create(const struct vapu_config *config) {
               (unsigned long long)carveout);
     return NULL;
   }
-  struct vapu *v = calloc(1, sizeof *v);
+  struct vapu *v = plat_protected_alloc(sizeof *v);
   if (!v) return NULL;
   v->chip = &vapu_chips[config->chip];
   v->config = *config;
@@ -112,8 +112,8 @@ struct vapu *vapu_create(const struct vapu_config *config) {
   v->carveout_bytes = carveout;
   v->doorbell_bytes = DOORBELL_BAR_BYTES;
   v->worker = -1;
-  v->regs = calloc(VAPU_REG_DWORDS, sizeof *v->regs);
-  v->hook_of = calloc(VAPU_REG_DWORDS, sizeof *v->hook_of);
+  v->regs = plat_protected_alloc(VAPU_REG_DWORDS * sizeof *v->regs);
+  v->hook_of = plat_protected_alloc(VAPU_REG_DWORDS * sizeof *v->hook_of);
   v->carveout = plat_dma_alloc(carveout, CARVEOUT_ALIGN);
   v->doorbells = plat_dma_alloc(DOORBELL_BAR_BYTES, 4096);
   if (!v->regs || !v->hook_of || !v->carveout || !v->doorbells) {
@@ -160,9 +160,9 @@ void vapu_destroy(struct vapu *v) {
   vapu_cp_fini(v);
   if (v->carveout) plat_dma_free(v->carveout, v->carveout_bytes);
   if (v->doorbells) plat_dma_free((void *)v->doorbells, v->doorbell_bytes);
-  free(v->regs);
-  free(v->hook_of);
-  free(v);
+  plat_protected_free(v->regs);
+  plat_protected_free(v->hook_of);
+  plat_protected_free(v);
 }
 
 enum vapu_chip_id vapu_chip(const struct vapu *v) { return (enum vapu_chip_id)(v->chip - vapu_chips); }

@@ -62,7 +62,7 @@ static void release(struct amdgpu_device *dev) {
   struct pci_binding *b = binding(dev);
   if (b->iommu) iommu_detach(b->iommu);
   b->f->driver_data = NULL;
-  free(b);
+  plat_protected_free(b);
   dev->bus_ctx = NULL;
 }
 
@@ -72,9 +72,7 @@ static const struct amdgpu_bus_ops pci_bus = {
     .disable_msi = disable_msi, .release = release,
 };
 
-/* The GPU reaches all RAM (the compute VMIDs map it) but never the
- * kernel's protected memory. */
-static int map_ram_for_dma(struct iommu_device *iommu) {
+int amdgpu_pci_map_ram_for_dma(struct iommu_device *iommu) {
   const struct boot_info *info = kernel_boot_info();
   for (uint32_t i = 0; i < info->mem_count; i++) {
     const struct boot_mem_range *m = &info->mem[i];
@@ -86,7 +84,7 @@ static int map_ram_for_dma(struct iommu_device *iommu) {
 }
 
 int amdgpu_bus_pci_attach(struct amdgpu_device *dev, struct pci_function *f) {
-  struct pci_binding *b = calloc(1, sizeof *b);
+  struct pci_binding *b = plat_protected_alloc(sizeof *b);
   if (!b) return -ENOMEM;
   b->f = f;
   dev->bus = &pci_bus;
@@ -110,7 +108,7 @@ int amdgpu_bus_pci_attach(struct amdgpu_device *dev, struct pci_function *f) {
   } else if (r) {
     log_error("%s: the IOMMU cannot take the GPU (%d): not started", name, r);
     return r;
-  } else if ((r = map_ram_for_dma(b->iommu)) != 0) {
+  } else if ((r = amdgpu_pci_map_ram_for_dma(b->iommu)) != 0) {
     log_error("%s: cannot map RAM for the GPU in the IOMMU (%d)", name, r);
     return r;
   }

@@ -89,7 +89,7 @@ struct vapu *amdgpu_vapu_of(struct amdgpu_device *dev) {
 int amdgpu_vapu_probe(const struct vapu_config *config, const char *firmware_dir,
                       struct amdgpu_device **out) {
   *out = NULL;
-  struct amdgpu_device *dev = calloc(1, sizeof *dev);
+  struct amdgpu_device *dev = plat_protected_alloc(sizeof *dev);
   if (!dev) return -ENOMEM;
   if (firmware_dir) snprintf(dev->firmware_dir, sizeof dev->firmware_dir, "%s", firmware_dir);
   struct vapu_config c = *config;
@@ -97,7 +97,7 @@ int amdgpu_vapu_probe(const struct vapu_config *config, const char *firmware_dir
   c.msi_ctx = dev;
   struct vapu *v = vapu_create(&c);
   if (!v) {
-    free(dev);
+    plat_protected_free(dev);
     return -ENODEV;
   }
   dev->bus = &vapu_bus;
@@ -105,9 +105,24 @@ int amdgpu_vapu_probe(const struct vapu_config *config, const char *firmware_dir
   int r = amdgpu_device_bring_up(dev);
   if (r) {
     release(dev);
-    free(dev);
+    plat_protected_free(dev);
     return r;
   }
   *out = dev;
   return 0;
+}
+
+int amdgpu_vapu_add(const char *chip_name) {
+  int chip = vapu_chip_by_name(chip_name);
+  if (chip < 0) {
+    log_error("vapu=%s: unknown chip (raven, picasso, raven2, renoir)", chip_name);
+    return -EINVAL;
+  }
+  struct vapu_config config = {.chip = (enum vapu_chip_id)chip};
+  struct amdgpu_device *dev;
+  int r = amdgpu_vapu_probe(&config, NULL, &dev);
+  if (r) return r;
+  r = amdgpu_device_register(dev);
+  if (r) amdgpu_device_remove(dev);
+  return r;
 }

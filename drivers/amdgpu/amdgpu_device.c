@@ -188,7 +188,7 @@ void amdgpu_device_remove(struct amdgpu_device *dev) {
     dev->blocks_up = 0;
   }
   if (dev->bus->release) dev->bus->release(dev);
-  free(dev);
+  plat_protected_free(dev);
 }
 
 int amdgpu_device_register(struct amdgpu_device *dev) {

@@ -7,6 +7,7 @@
 #define DRIVERS_AMDGPU_AMDGPU_EFI_H
 
 #include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/iommu/iommu.h"
 #include "kernel/pci.h"
 
 /* Binds `dev` to PCI function `f`: configuration space through ECAM,
@@ -14,5 +15,12 @@
  * (every RAM range but the kernel's protected memory), MSI through
  * kernel/msi.h. 0 or a negative errno (logged). */
 int amdgpu_bus_pci_attach(struct amdgpu_device *dev, struct pci_function *f);
+
+/* The GPU's IOMMU domain: every RAM range at its own address, so the GPU
+ * reaches the application's memory (the compute VMIDs map it all), and
+ * never the kernel's protected memory (kernel/kmem.h), where the driver's
+ * and the model's own state lives (plat_protected_alloc). 0 or a negative
+ * errno. */
+int amdgpu_pci_map_ram_for_dma(struct iommu_device *iommu);
 
 #endif

@@ -4,7 +4,6 @@
  * for it (QEMU has no model of these GPUs). */
 #define LOG_TAG "amdgpu"
 #include <errno.h>
-#include <stdlib.h>
 
 #include "drivers/amdgpu/amdgpu_efi.h"
 #include "drivers/amdgpu/amdgpu_vapu.h"
@@ -38,7 +37,7 @@ PCI_DRIVER(amdgpu_pci_driver) = {
 };
 
 static int bring_up_pci(struct pci_function *f) {
-  struct amdgpu_device *dev = calloc(1, sizeof *dev);
+  struct amdgpu_device *dev = plat_protected_alloc(sizeof *dev);
   if (!dev) return -ENOMEM;
   int r = amdgpu_bus_pci_attach(dev, f);
   if (!r) r = amdgpu_device_bring_up(dev);
@@ -50,24 +49,8 @@ static int bring_up_pci(struct pci_function *f) {
     if (dev->bus) {
       amdgpu_device_remove(dev);
     } else {
-      free(dev);
+      plat_protected_free(dev);
     }
-  }
-  return r;
-}
-
-static int bring_up_model(const char *name) {
-  int chip = vapu_chip_by_name(name);
-  if (chip < 0) {
-    log_error("vapu=%s: unknown chip (raven, picasso, raven2, renoir)", name);
-    return -EINVAL;
-  }
-  struct vapu_config config = {.chip = (enum vapu_chip_id)chip};
-  struct amdgpu_device *dev;
-  int r = amdgpu_vapu_probe(&config, NULL, &dev);
-  if (!r) {
-    r = amdgpu_device_register(dev);
-    if (r) amdgpu_device_remove(dev);
   }
   return r;
 }
@@ -80,7 +63,7 @@ int amdgpu_platform_probe(void) {
   }
   const char *model = plat_option("vapu");
   if (model) {
-    int r = bring_up_model(model);
+    int r = amdgpu_vapu_add(model);
     if (r && !first_error) first_error = r;
   }
   if (!claimed_count && !model) log_info("no supported GPU on the PCI bus, no vapu= option: no GPU");

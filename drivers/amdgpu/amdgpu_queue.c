@@ -234,7 +234,7 @@ static void free_queue(struct amdgpu_queue *q) {
   if (q->mqd) plat_dma_free(q->mqd, 4096);
   if (q->eop) plat_dma_free(q->eop, EOP_BYTES);
   if (q->scratch) plat_dma_free(q->scratch, q->scratch_bytes);
-  free(q);
+  plat_protected_free(q);
 }
 
 /* Scratch for `lane_bytes` per work-item: every wave slot of every CU
@@ -355,7 +355,7 @@ int amdgpu_queue_create(struct amdgpu_device *dev, const struct amdgpu_queue_des
   if (!dev || !desc) return -EINVAL;
   int r = check_desc(desc);
   if (r) return r;
-  struct amdgpu_queue *q = calloc(1, sizeof *q);
+  struct amdgpu_queue *q = plat_protected_alloc(sizeof *q);
   if (!q) return -ENOMEM;
   q->dev = dev;
   q->amd = desc->amd_queue;

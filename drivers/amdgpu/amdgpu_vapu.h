@@ -17,6 +17,10 @@
 int amdgpu_vapu_probe(const struct vapu_config *config, const char *firmware_dir,
                       struct amdgpu_device **out);
 struct vapu *amdgpu_vapu_of(struct amdgpu_device *dev);
+/* Probes the virtual APU of chip `chip_name` ("raven", ...) with the
+ * default configuration and registers it as a GPU (the image's vapu=
+ * option, the host's GPU). 0 or a negative errno (logged). */
+int amdgpu_vapu_add(const char *chip_name);
 
 /* Stops a device and frees it (and its model). */
 void amdgpu_device_remove(struct amdgpu_device *dev);

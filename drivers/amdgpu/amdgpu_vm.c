@@ -7,6 +7,7 @@
 #define LOG_TAG "gmc"
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "drivers/amdgpu/regs/gmc_v9_pte.h"
@@ -19,8 +20,12 @@
 static uint64_t *new_table(struct gmc_vm *vm) {
   if (vm->table_pages == vm->tables_cap) {
     int cap = vm->tables_cap ? vm->tables_cap * 2 : 16;
-    void **grown = realloc(vm->tables, sizeof *grown * (size_t)cap);
+    /* Pointers the driver frees: kept from devices like every driver
+     * structure (lib/plat.h). */
+    void **grown = plat_protected_alloc(sizeof *grown * (size_t)cap);
     if (!grown) return NULL;
+    if (vm->table_pages) memcpy(grown, vm->tables, sizeof *grown * (size_t)vm->table_pages);
+    plat_protected_free(vm->tables);
     vm->tables = grown;
     vm->tables_cap = cap;
   }
@@ -137,6 +142,6 @@ uint64_t *gmc_vm_pte(struct gmc_vm *vm, uint64_t va) {
 
 void gmc_vm_free(struct gmc_vm *vm) {
   for (int i = 0; i < vm->table_pages; i++) plat_dma_free(vm->tables[i], 4096);
-  free(vm->tables);
+  plat_protected_free(vm->tables);
   *vm = (struct gmc_vm){0};
 }

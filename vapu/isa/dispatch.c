@@ -39,12 +39,13 @@ const char *vapu_result_name(enum vapu_result r) {
 
 struct vapu_exec *vapu_exec_create(struct vapu_mem *mem) {
   if (!mem || !mem->translate) return NULL;
-  struct vapu_exec *x = aligned_alloc(64, (sizeof *x + 63) & ~(size_t)63);
+  /* The wave state and decoded code (function pointers) are the GPU's
+   * insides: memory no device can reach (lib/plat.h). */
+  struct vapu_exec *x = plat_protected_alloc(sizeof *x);
   if (!x) return NULL;
-  memset(x, 0, sizeof *x);
-  x->icache = calloc(ICACHE_ENTRIES, sizeof *x->icache);
+  x->icache = plat_protected_alloc(ICACHE_ENTRIES * sizeof *x->icache);
   if (!x->icache) {
-    free(x);
+    plat_protected_free(x);
     return NULL;
   }
   x->mem = mem;
@@ -58,8 +59,8 @@ struct vapu_exec *vapu_exec_create(struct vapu_mem *mem) {
 
 void vapu_exec_destroy(struct vapu_exec *x) {
   if (!x) return;
-  free(x->icache);
-  free(x);
+  plat_protected_free(x->icache);
+  plat_protected_free(x);
 }
 
 void vapu_exec_get_stats(const struct vapu_exec *x, struct vapu_exec_stats *out) { *out = x->stats; }
