@@ -33,13 +33,13 @@
 static uint32_t ih_reg(struct vapu *v, uint32_t offset) { return vapu_reg_index(v, HWID_OSSSYS, 0, offset); }
 
 static void rb_cntl_write(struct vapu *v, uint32_t index, uint32_t value, void *arg) {
-  vapu_lock(&v->ih_lock);
+  uint64_t irq = vapu_lock(&v->ih_lock);
   if (value & WPTR_OVERFLOW_CLEAR) {
     uint32_t wptr = ih_reg(v, IH_RB_WPTR);
     vapu_reg_set(v, wptr, vapu_reg_get(v, wptr) & ~WPTR_RB_OVERFLOW);
   }
   vapu_reg_set(v, index, value & ~WPTR_OVERFLOW_CLEAR);
-  vapu_unlock(&v->ih_lock);
+  vapu_unlock(&v->ih_lock, irq);
 }
 
 void vapu_ih_init(struct vapu *v) { vapu_reg_hook(v, ih_reg(v, IH_RB_CNTL), NULL, rb_cntl_write, NULL); }
@@ -54,7 +54,7 @@ static void write_back(struct vapu *v, uint32_t cntl, uint32_t wptr_value) {
 
 bool vapu_ih_post(struct vapu *v, uint8_t client_id, uint8_t source_id, uint8_t ring_id,
                   uint8_t vmid, bool mm_hub, const uint32_t src_data[4]) {
-  vapu_lock(&v->ih_lock);
+  uint64_t irq = vapu_lock(&v->ih_lock);
   uint32_t cntl = vapu_reg_get(v, ih_reg(v, IH_RB_CNTL));
   const char *why = NULL;
   if (!(cntl & RB_ENABLE))
@@ -67,7 +67,7 @@ bool vapu_ih_post(struct vapu *v, uint8_t client_id, uint8_t source_id, uint8_t 
            !(vapu_reg_get(v, ih_reg(v, IH_CHICKEN)) & CHICKEN_MC_SPACE_GPA_ENABLE))
     why = "bus addresses not enabled (IH_CHICKEN.MC_SPACE_GPA_ENABLE)";
   if (why) {
-    vapu_unlock(&v->ih_lock);
+    vapu_unlock(&v->ih_lock, irq);
     log_debug("interrupt (client 0x%x source %u) not written: %s", client_id, source_id, why);
     return false;
   }
@@ -82,7 +82,7 @@ bool vapu_ih_post(struct vapu *v, uint8_t client_id, uint8_t source_id, uint8_t 
       vapu_reg_set(v, ih_reg(v, IH_RB_WPTR), wptr | WPTR_RB_OVERFLOW);
       write_back(v, cntl, wptr | WPTR_RB_OVERFLOW);
     }
-    vapu_unlock(&v->ih_lock);
+    vapu_unlock(&v->ih_lock, irq);
     log_warn("IH ring full: interrupt (client 0x%x source %u) dropped", client_id, source_id);
     return false;
   }
@@ -102,7 +102,7 @@ bool vapu_ih_post(struct vapu *v, uint8_t client_id, uint8_t source_id, uint8_t 
   uint32_t new_wptr = wptr | (wptr_reg & WPTR_RB_OVERFLOW);
   vapu_reg_set(v, ih_reg(v, IH_RB_WPTR), new_wptr);
   write_back(v, cntl, new_wptr);
-  vapu_unlock(&v->ih_lock);
+  vapu_unlock(&v->ih_lock, irq);
   vapu_stat_add(&v->stats.ih_entries);
   if (cntl & ENABLE_INTR) vapu_pci_raise_msi(v);
   return true;

@@ -77,12 +77,34 @@ void vapu_reg_access_write(struct vapu *v, uint32_t index, uint32_t value);
 
 /* ---- A spinning lock: the model's blocks are touched by the driver's
  * thread, the worker and GPU requesters at once. Critical sections are a
- * few register updates long. */
+ * few register updates long and never wait for anything.
+ *
+ * The driver's interrupt handler runs model code too (its register reads
+ * and writes reach the hooks: IH_RB_CNTL, the fault status clear), in
+ * interrupt context on the image's boot core, which also makes GPU
+ * accesses and register writes of its own. If the handler could interrupt
+ * a holder on its own core, it would spin on a lock that core can never
+ * release. So the lock is taken with the core's interrupts off
+ * (plat_irq_save) and gives them back on release: an interrupt that
+ * arrives meanwhile (the model's MSI is an IPI, possibly to its own core)
+ * waits until the lock is free. A handler on another core only spins
+ * until the holder's few updates are done, and no holder waits for an
+ * interrupt. So nothing can deadlock. The waiting itself is done with
+ * interrupts on, so a waiting core still answers IPIs. On the host
+ * interrupts run on a thread of their own and the masking is a no-op. */
 struct vapu_lock { volatile uint32_t taken; };
-static inline void vapu_lock(struct vapu_lock *l) {
-  while (__atomic_exchange_n(&l->taken, 1, __ATOMIC_ACQUIRE)) plat_cpu_relax();
+static inline uint64_t vapu_lock(struct vapu_lock *l) {
+  for (;;) {
+    uint64_t irq = plat_irq_save();
+    if (!__atomic_exchange_n(&l->taken, 1, __ATOMIC_ACQUIRE)) return irq;
+    plat_irq_restore(irq);
+    while (__atomic_load_n(&l->taken, __ATOMIC_RELAXED)) plat_cpu_relax();
+  }
 }
-static inline void vapu_unlock(struct vapu_lock *l) { __atomic_store_n(&l->taken, 0, __ATOMIC_RELEASE); }
+static inline void vapu_unlock(struct vapu_lock *l, uint64_t irq) {
+  __atomic_store_n(&l->taken, 0, __ATOMIC_RELEASE);
+  plat_irq_restore(irq);
+}
 
 /* ---- GMC state per hub ---- */
 struct vapu_hub_layout; /* register offsets, vapu_gmc.c */
