@@ -128,25 +128,37 @@ void signals_fini(void) {
 
 /* ---- API: create / destroy ----------------------------------------------- */
 
-static hsa_status_t check_consumers(uint32_t num_consumers, const hsa_agent_t *consumers);
-
+/* ROCr (hsa_amd_signal_create): a signal gets an interrupt event unless
+ * only GPUs wait on it (HSA_AMD_SIGNAL_AMD_GPU_ONLY, or consumers named and
+ * none of them a CPU agent); consumers must be given when counted and
+ * differ; their handles are not otherwise checked, attribute bits it does
+ * not know are ignored. IPC signals need another process. */
 hsa_status_t hsa_amd_signal_create(hsa_signal_value_t initial_value, uint32_t num_consumers,
                                    const hsa_agent_t *consumers, uint64_t attributes,
                                    hsa_signal_t *signal) {
   RETURN_IF_NOT_INITIALIZED();
   if (!signal) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  hsa_status_t st = check_consumers(num_consumers, consumers);
-  if (st != HSA_STATUS_SUCCESS) return st;
   if (attributes & HSA_AMD_SIGNAL_IPC) {
     log_error("hsa_amd_signal_create: IPC signals need another process; there is none here");
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
-  if (attributes & ~(uint64_t)HSA_AMD_SIGNAL_AMD_GPU_ONLY) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  bool gpu_only = (attributes & HSA_AMD_SIGNAL_AMD_GPU_ONLY) != 0;
+  if (!gpu_only && num_consumers != 0) {
+    if (!consumers) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    bool cpu_waits = false;
+    for (uint32_t i = 0; i < num_consumers; i++) {
+      for (uint32_t j = 0; j < i; j++)
+        if (consumers[j].handle == consumers[i].handle) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      struct agent *a = agent_from_handle(consumers[i]);
+      cpu_waits = cpu_waits || (a && a->device_type == HSA_DEVICE_TYPE_CPU);
+    }
+    gpu_only = !cpu_waits;
+  }
   struct signal *s;
-  st = signal_create(AMD_SIGNAL_KIND_USER, initial_value, attributes, &s);
+  hsa_status_t st = signal_create(AMD_SIGNAL_KIND_USER, initial_value,
+                                  attributes & HSA_AMD_SIGNAL_AMD_GPU_ONLY, &s);
   if (st != HSA_STATUS_SUCCESS) return st;
-  /* ROCr: an interrupt signal unless only GPUs wait on it (then waiters spin). */
-  if (!(attributes & HSA_AMD_SIGNAL_AMD_GPU_ONLY)) signal_event_attach(s);
+  if (!gpu_only) signal_event_attach(s);
   *signal = signal_handle(s);
   return HSA_STATUS_SUCCESS;
 }
@@ -154,17 +166,6 @@ hsa_status_t hsa_amd_signal_create(hsa_signal_value_t initial_value, uint32_t nu
 hsa_status_t hsa_signal_create(hsa_signal_value_t initial_value, uint32_t num_consumers,
                                const hsa_agent_t *consumers, hsa_signal_t *signal) {
   return hsa_amd_signal_create(initial_value, num_consumers, consumers, 0, signal);
-}
-
-static hsa_status_t check_consumers(uint32_t num_consumers, const hsa_agent_t *consumers) {
-  /* 2.3: consumers may not be NULL when num_consumers > 0, nor repeat. */
-  if (num_consumers > 0 && !consumers) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  for (uint32_t i = 0; i < num_consumers; i++) {
-    if (!agent_from_handle(consumers[i])) return HSA_STATUS_ERROR_INVALID_AGENT;
-    for (uint32_t j = 0; j < i; j++)
-      if (consumers[j].handle == consumers[i].handle) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  }
-  return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t hsa_signal_destroy(hsa_signal_t signal) {
@@ -488,8 +489,8 @@ uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t *signals,
                                  hsa_signal_condition_t *conds, hsa_signal_value_t *values,
                                  uint64_t timeout_hint, hsa_wait_state_t wait_hint,
                                  hsa_signal_value_t *satisfying_value) {
-  if (!runtime_initialized() || signal_count == 0 || signal_count > WAIT_ANY_MAX_SIGNALS ||
-      !signals || !conds || !values) {
+  if (!runtime_initialized()) return 0; /* as ROCr (which asserts) */
+  if (signal_count == 0 || signal_count > WAIT_ANY_MAX_SIGNALS || !signals || !conds || !values) {
     log_error("hsa_amd_signal_wait_any: invalid arguments (count %u)", signal_count);
     return signal_count;
   }

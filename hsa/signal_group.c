@@ -16,13 +16,14 @@ hsa_status_t hsa_signal_group_create(uint32_t num_signals, const hsa_signal_t *s
   RETURN_IF_NOT_INITIALIZED();
   if (num_signals == 0 || !signals || !signal_group || (num_consumers && !consumers))
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  for (uint32_t i = 0; i < num_consumers; i++)
-    if (!agent_from_handle(consumers[i])) return HSA_STATUS_ERROR_INVALID_AGENT;
+  /* ROCr's order: the signals, then the consumers. */
   for (uint32_t i = 0; i < num_signals; i++) {
     if (!signal_is_valid(signals[i])) return HSA_STATUS_ERROR_INVALID_SIGNAL;
     for (uint32_t j = 0; j < i; j++) /* 2.3.2: no signal twice */
       if (signals[j].handle == signals[i].handle) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
+  for (uint32_t i = 0; i < num_consumers; i++)
+    if (!agent_from_handle(consumers[i])) return HSA_STATUS_ERROR_INVALID_AGENT;
   struct signal_group *g = malloc(sizeof *g + num_signals * sizeof g->signals[0]);
   if (!g) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   g->count = num_signals;
@@ -63,20 +64,12 @@ static hsa_status_t group_wait_any(hsa_signal_group_t signal_group,
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_signal_group_wait_any_scacquire(hsa_signal_group_t group,
-                                                 const hsa_signal_condition_t *conditions,
-                                                 const hsa_signal_value_t *compare_values,
-                                                 hsa_wait_state_t wait_state, hsa_signal_t *signal,
-                                                 hsa_signal_value_t *value) {
-  return group_wait_any(group, conditions, compare_values, wait_state, signal, value,
-                        __ATOMIC_ACQUIRE);
-}
-
-hsa_status_t hsa_signal_group_wait_any_relaxed(hsa_signal_group_t group,
-                                               const hsa_signal_condition_t *conditions,
-                                               const hsa_signal_value_t *compare_values,
-                                               hsa_wait_state_t wait_state, hsa_signal_t *signal,
-                                               hsa_signal_value_t *value) {
-  return group_wait_any(group, conditions, compare_values, wait_state, signal, value,
-                        __ATOMIC_RELAXED);
-}
+#define DEFINE_GROUP_WAIT(suffix, order)                                                          \
+  hsa_status_t hsa_signal_group_wait_any_##suffix(                                                \
+      hsa_signal_group_t group, const hsa_signal_condition_t *conditions,                         \
+      const hsa_signal_value_t *compare_values, hsa_wait_state_t wait_state, hsa_signal_t *signal, \
+      hsa_signal_value_t *value) {                                                                \
+    return group_wait_any(group, conditions, compare_values, wait_state, signal, value, order);    \
+  }
+DEFINE_GROUP_WAIT(scacquire, __ATOMIC_ACQUIRE)
+DEFINE_GROUP_WAIT(relaxed, __ATOMIC_RELAXED)

@@ -170,9 +170,10 @@ hsa_status_t hsa_amd_signal_async_handler(hsa_signal_t signal, hsa_signal_condit
                                           hsa_signal_value_t value, hsa_amd_signal_handler fn,
                                           void *arg) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!fn) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr: the handler first */
   if (!signal_is_valid(signal) || signal_from_handle(signal)->amd.kind != AMD_SIGNAL_KIND_USER)
     return HSA_STATUS_ERROR_INVALID_SIGNAL;
-  if (!fn || (unsigned)cond > HSA_SIGNAL_CONDITION_GTE) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if ((unsigned)cond > HSA_SIGNAL_CONDITION_GTE) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct handler *h = malloc(sizeof *h);
   if (!h) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   *h = (struct handler){signal_from_handle(signal), cond, value, fn, arg, NULL};

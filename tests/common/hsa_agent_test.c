@@ -2,6 +2,7 @@
  * hsa_agent_test.c - agents, caches and ISAs: every attribute a CPU agent
  * reports, the AMD attributes rocminfo reads, and the error paths.
  */
+#include <hsa/amd_hsa_signal.h>
 #include <string.h>
 
 #include "tests/common/hsa_test_util.h"
@@ -156,8 +157,14 @@ TEST(hsa_agent_bad_handles_are_refused) {
   ASSERT_EQ(hsa_agent_iterate_isas(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_agent_iterate_regions(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_amd_agent_iterate_memory_pools(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  /* ROCr does not check consumer handles (only that they differ); a
+   * signal whose consumers include no CPU agent waits without an event. */
   hsa_signal_t s;
-  ASSERT_EQ(hsa_signal_create(1, 1, &bad, &s), HSA_STATUS_ERROR_INVALID_AGENT);
+  HSA_ASSERT_OK(hsa_signal_create(1, 1, &bad, &s));
+  ASSERT_EQ(((const amd_signal_t *)(uintptr_t)s.handle)->event_mailbox_ptr, 0);
+  HSA_ASSERT_OK(hsa_signal_destroy(s));
+  hsa_agent_t twice[2] = {bad, bad};
+  ASSERT_EQ(hsa_signal_create(1, 2, twice, &s), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   bool result;
   uint16_t minor;
   ASSERT_EQ(hsa_agent_major_extension_supported(HSA_EXTENSION_IMAGES, bad, 1, &minor, &result),

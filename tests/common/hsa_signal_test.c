@@ -22,6 +22,8 @@ TEST(hsa_signal_create_and_destroy_errors) {
   ASSERT_EQ(hsa_signal_create(0, 2, twice, &s), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   HSA_ASSERT_OK(hsa_signal_create(7, 1, cpu, &s));
   ASSERT_EQ(hsa_signal_load_relaxed(s), 7);
+  /* A CPU consumer waits: the signal has an interrupt event (ROCr). */
+  ASSERT_NE(((const amd_signal_t *)(uintptr_t)s.handle)->event_mailbox_ptr, 0);
   HSA_ASSERT_OK(hsa_signal_destroy(s));
   ASSERT_EQ(hsa_signal_destroy(s), HSA_STATUS_ERROR_INVALID_SIGNAL); /* double destroy */
   hsa_signal_t zero = {0}, junk = {0x1230};
@@ -29,6 +31,8 @@ TEST(hsa_signal_create_and_destroy_errors) {
   ASSERT_EQ(hsa_signal_destroy(junk), HSA_STATUS_ERROR_INVALID_SIGNAL);
   ASSERT_EQ(hsa_amd_signal_create(0, 0, NULL, HSA_AMD_SIGNAL_IPC, &s),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  HSA_ASSERT_OK(hsa_amd_signal_create(0, 0, NULL, 1ull << 40, &s)); /* unknown bits: ignored */
+  HSA_ASSERT_OK(hsa_signal_destroy(s));
   HSA_ASSERT_OK(hsa_amd_signal_create(3, 0, NULL, HSA_AMD_SIGNAL_AMD_GPU_ONLY, &s));
   volatile hsa_signal_value_t *value_ptr = NULL;
   HSA_ASSERT_OK(hsa_amd_signal_value_pointer(s, &value_ptr));
