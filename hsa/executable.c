@@ -345,14 +345,17 @@ void executables_fini(void) {
   object_set_free(&symbols);
 }
 
+/* ROCr's order: the executable, the reader, frozen, then the agent
+ * (`for_agent`: an agent load, whose agent handle named no agent if NULL). */
 static hsa_status_t load_code_object(hsa_executable_t executable, const struct agent *agent,
-                                     hsa_code_object_reader_t reader, const char *options,
-                                     hsa_loaded_code_object_t *loaded) {
+                                     bool for_agent, hsa_code_object_reader_t reader,
+                                     const char *options, hsa_loaded_code_object_t *loaded) {
   struct executable *e = executable_from_handle(executable);
   if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   struct code_object_reader *r = reader_from_handle(reader);
   if (!r) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER;
   if (e->state == HSA_EXECUTABLE_STATE_FROZEN) return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
+  if (for_agent && !agent) return HSA_STATUS_ERROR_INVALID_AGENT;
   if (agent && !agent_isa_name(agent)) {
     log_error(
         "load_agent_code_object: agent %u has no ISA (a CPU agent runs the program's "
@@ -380,9 +383,7 @@ hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t executable, 
                                                    const char *options,
                                                    hsa_loaded_code_object_t *loaded) {
   RETURN_IF_NOT_INITIALIZED();
-  struct agent *a = agent_from_handle(agent);
-  if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
-  return load_code_object(executable, a, reader, options, loaded);
+  return load_code_object(executable, agent_from_handle(agent), true, reader, options, loaded);
 }
 
 hsa_status_t hsa_executable_load_program_code_object(hsa_executable_t executable,
@@ -390,7 +391,7 @@ hsa_status_t hsa_executable_load_program_code_object(hsa_executable_t executable
                                                      const char *options,
                                                      hsa_loaded_code_object_t *loaded) {
   RETURN_IF_NOT_INITIALIZED();
-  return load_code_object(executable, NULL, reader, options, loaded);
+  return load_code_object(executable, NULL, false, reader, options, loaded);
 }
 
 hsa_status_t hsa_executable_freeze(hsa_executable_t executable, const char *options) {
@@ -406,9 +407,9 @@ hsa_status_t hsa_executable_freeze(hsa_executable_t executable, const char *opti
 hsa_status_t hsa_executable_get_info(hsa_executable_t executable, hsa_executable_info_t attribute,
                                      void *value) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct executable *e = executable_from_handle(executable);
   if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch (attribute) {
     case HSA_EXECUTABLE_INFO_PROFILE:
       *(hsa_profile_t *)value = e->profile;
@@ -425,12 +426,17 @@ hsa_status_t hsa_executable_get_info(hsa_executable_t executable, hsa_executable
   return HSA_STATUS_SUCCESS;
 }
 
+/* ROCr's order: the name, the executable, frozen, then the agent (`for_agent`:
+ * an agent definition, whose handle named no agent if `agent` is NULL). */
 static hsa_status_t define_variable(hsa_executable_t executable, const struct agent *agent,
-                                    const char *name, void *address, bool is_const) {
+                                    bool for_agent, const char *name, void *address,
+                                    bool is_const) {
+  if (!name) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct executable *e = executable_from_handle(executable);
   if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-  if (!name || !address) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (e->state == HSA_EXECUTABLE_STATE_FROZEN) return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
+  if (for_agent && !agent) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (!address) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct symbol_desc d = {
       .name = name,
       .kind = HSA_SYMBOL_KIND_VARIABLE,
@@ -450,32 +456,28 @@ static hsa_status_t define_variable(hsa_executable_t executable, const struct ag
 hsa_status_t hsa_executable_global_variable_define(hsa_executable_t executable,
                                                    const char *variable_name, void *address) {
   RETURN_IF_NOT_INITIALIZED();
-  return define_variable(executable, NULL, variable_name, address, false);
+  return define_variable(executable, NULL, false, variable_name, address, false);
 }
 
 hsa_status_t hsa_executable_agent_global_variable_define(hsa_executable_t executable,
                                                          hsa_agent_t agent,
                                                          const char *variable_name, void *address) {
   RETURN_IF_NOT_INITIALIZED();
-  struct agent *a = agent_from_handle(agent);
-  if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
-  return define_variable(executable, a, variable_name, address, false);
+  return define_variable(executable, agent_from_handle(agent), true, variable_name, address, false);
 }
 
 hsa_status_t hsa_executable_readonly_variable_define(hsa_executable_t executable, hsa_agent_t agent,
                                                      const char *variable_name, void *address) {
   RETURN_IF_NOT_INITIALIZED();
-  struct agent *a = agent_from_handle(agent);
-  if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
-  return define_variable(executable, a, variable_name, address, true);
+  return define_variable(executable, agent_from_handle(agent), true, variable_name, address, true);
 }
 
 hsa_status_t hsa_executable_validate_alt(hsa_executable_t executable, const char *options,
                                          uint32_t *result) {
   RETURN_IF_NOT_INITIALIZED();
   (void)options;
+  if (!result) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr: the pointer first */
   if (!executable_from_handle(executable)) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-  if (!result) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   *result = 0; /* the loader validated each code object when it loaded it */
   return HSA_STATUS_SUCCESS;
 }
@@ -488,11 +490,13 @@ hsa_status_t hsa_executable_get_symbol_by_name(hsa_executable_t executable, cons
                                                const hsa_agent_t *agent,
                                                hsa_executable_symbol_t *symbol) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!name || !symbol) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr's order */
   struct executable *e = executable_from_handle(executable);
   if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-  if (!name || !symbol) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  /* ROCr looks the name up for whatever agent it is given: a handle that
+   * names no agent has no symbols. */
   const struct agent *a = NULL;
-  if (agent && !(a = agent_from_handle(*agent))) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (agent && !(a = agent_from_handle(*agent))) return HSA_STATUS_ERROR_INVALID_SYMBOL_NAME;
   lock_acquire(&e->lock);
   struct symbol *s = find_symbol(e, name, a);
   if (!s && a && a->device_type == HSA_DEVICE_TYPE_CPU) {
@@ -520,9 +524,9 @@ static void copy_string(void *value, const char *s) { memcpy(value, s, strlen(s)
 hsa_status_t hsa_executable_symbol_get_info(hsa_executable_symbol_t handle,
                                             hsa_executable_symbol_info_t attribute, void *value) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr: the pointer first */
   struct symbol *s = symbol_from_handle(handle);
   if (!s) return HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL;
-  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   const struct symbol_desc *d = &s->desc;
   bool kernel = d->kind == HSA_SYMBOL_KIND_KERNEL, variable = d->kind == HSA_SYMBOL_KIND_VARIABLE;
   switch (attribute) {
@@ -658,17 +662,25 @@ static hsa_status_t visit_symbol(struct executable *e, const struct symbol *s, v
   return c->exec_cb(eh, symbol_handle(s), c->data);
 }
 
+/* ROCr's order: the callback, the agent (when iterating an agent's
+ * symbols; NULL here if its handle named none), then the executable. */
+static hsa_status_t iterate_api(hsa_executable_t executable, symbol_filter_fn keep,
+                                const struct agent *agent, struct visit_ctx *c) {
+  if (!c->exec_cb && !c->agent_cb) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (keep == keep_agent && !agent) return HSA_STATUS_ERROR_INVALID_AGENT;
+  struct executable *e = executable_from_handle(executable);
+  if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+  return iterate(e, keep, agent, visit_symbol, c);
+}
+
 hsa_status_t hsa_executable_iterate_symbols(hsa_executable_t executable,
                                             hsa_status_t (*callback)(hsa_executable_t exec,
                                                                      hsa_executable_symbol_t symbol,
                                                                      void *data),
                                             void *data) {
   RETURN_IF_NOT_INITIALIZED();
-  struct executable *e = executable_from_handle(executable);
-  if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct visit_ctx c = {callback, NULL, data};
-  return iterate(e, keep_all, NULL, visit_symbol, &c);
+  return iterate_api(executable, keep_all, NULL, &c);
 }
 
 hsa_status_t hsa_executable_iterate_agent_symbols(
@@ -677,13 +689,8 @@ hsa_status_t hsa_executable_iterate_agent_symbols(
                              hsa_executable_symbol_t symbol, void *data),
     void *data) {
   RETURN_IF_NOT_INITIALIZED();
-  struct executable *e = executable_from_handle(executable);
-  if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-  struct agent *a = agent_from_handle(agent);
-  if (!a) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct visit_ctx c = {NULL, callback, data};
-  return iterate(e, keep_agent, a, visit_symbol, &c);
+  return iterate_api(executable, keep_agent, agent_from_handle(agent), &c);
 }
 
 hsa_status_t hsa_executable_iterate_program_symbols(
@@ -691,9 +698,6 @@ hsa_status_t hsa_executable_iterate_program_symbols(
     hsa_status_t (*callback)(hsa_executable_t exec, hsa_executable_symbol_t symbol, void *data),
     void *data) {
   RETURN_IF_NOT_INITIALIZED();
-  struct executable *e = executable_from_handle(executable);
-  if (!e) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct visit_ctx c = {callback, NULL, data};
-  return iterate(e, keep_program, NULL, visit_symbol, &c);
+  return iterate_api(executable, keep_program, NULL, &c);
 }

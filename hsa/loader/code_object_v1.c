@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hsa/executable_internal.h"
 #include "hsa/loader/bundle.h"
 #include "hsa/loader/loader.h"
 #include "hsa/object_set.h"
@@ -72,9 +73,9 @@ hsa_status_t hsa_code_object_serialize(hsa_code_object_t code_object,
                                        void **serialized, size_t *size) {
   RETURN_IF_NOT_INITIALIZED();
   (void)options;
+  if (!alloc || !serialized || !size) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr's order */
   struct code_object_v1 *c = code_object_from_handle(code_object);
   if (!c) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
-  if (!alloc || !serialized || !size) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   hsa_status_t st = alloc(c->size, data, serialized);
   if (st != HSA_STATUS_SUCCESS) return st;
   if (!*serialized) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
@@ -129,9 +130,9 @@ hsa_status_t hsa_code_object_destroy(hsa_code_object_t code_object) {
 hsa_status_t hsa_code_object_get_info(hsa_code_object_t code_object,
                                       hsa_code_object_info_t attribute, void *value) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct code_object_v1 *c = code_object_from_handle(code_object);
   if (!c) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
-  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch (attribute) {
     case HSA_CODE_OBJECT_INFO_VERSION: /* char[64] */
       memset(value, 0, 64);
@@ -161,6 +162,8 @@ hsa_status_t hsa_code_object_get_info(hsa_code_object_t code_object,
 hsa_status_t hsa_executable_load_code_object(hsa_executable_t executable, hsa_agent_t agent,
                                              hsa_code_object_t code_object, const char *options) {
   RETURN_IF_NOT_INITIALIZED();
+  /* ROCr's order: the executable, then the code object. */
+  if (!executable_is_valid(executable)) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   struct code_object_v1 *c = code_object_from_handle(code_object);
   if (!c) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
   hsa_code_object_reader_t reader;
@@ -176,9 +179,9 @@ hsa_status_t hsa_code_object_get_symbol_from_name(hsa_code_object_t code_object,
                                                   hsa_code_symbol_t *symbol) {
   RETURN_IF_NOT_INITIALIZED();
   (void)module_name; /* module names belong to HSAIL; code objects have none */
+  if (!symbol_name || !symbol) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct code_object_v1 *c = code_object_from_handle(code_object);
   if (!c) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
-  if (!symbol_name || !symbol) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   const struct loader_symbol *s = loader_code_object_symbol(c->co, symbol_name);
   if (!s) return HSA_STATUS_ERROR_INVALID_SYMBOL_NAME;
   *symbol = symbol_handle(s);
@@ -193,9 +196,9 @@ hsa_status_t hsa_code_object_get_symbol(hsa_code_object_t code_object, const cha
 hsa_status_t hsa_code_symbol_get_info(hsa_code_symbol_t code_symbol,
                                       hsa_code_symbol_info_t attribute, void *value) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   const struct loader_symbol *s = symbol_from_handle(code_symbol);
   if (!s) return HSA_STATUS_ERROR_INVALID_CODE_SYMBOL;
-  if (!value) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   bool kernel = s->kind == LOADER_SYMBOL_KERNEL;
   switch (attribute) {
     case HSA_CODE_SYMBOL_INFO_TYPE:
@@ -277,9 +280,9 @@ hsa_status_t hsa_code_object_iterate_symbols(hsa_code_object_t code_object,
                                                                       void *data),
                                              void *data) {
   RETURN_IF_NOT_INITIALIZED();
+  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct code_object_v1 *c = code_object_from_handle(code_object);
   if (!c) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
-  if (!callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   for (uint32_t i = 0; i < c->co->symbol_count; i++) {
     hsa_status_t st = callback(code_object, symbol_handle(&c->co->symbols[i]), data);
     if (st != HSA_STATUS_SUCCESS) return st;

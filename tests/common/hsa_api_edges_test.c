@@ -107,9 +107,14 @@ TEST(hsa_api_deprecated_spellings_and_policies) {
   ASSERT_EQ(hsa_code_object_get_symbol(co, "k", &cs), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
   ASSERT_EQ(hsa_code_object_get_symbol_from_name(co, NULL, "k", &cs),
             HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
-  ASSERT_EQ(hsa_code_object_iterate_symbols(co, NULL, NULL), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+  /* ROCr checks the pointers before the code object. */
+  ASSERT_EQ(hsa_code_object_iterate_symbols(co, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_code_object_serialize(co, NULL, cb, NULL, &ser, &ser_size),
-            HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_code_object_get_info(co, HSA_CODE_OBJECT_INFO_VERSION, NULL),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_executable_load_code_object((hsa_executable_t){0}, cpu, co, NULL),
+            HSA_STATUS_ERROR_INVALID_EXECUTABLE); /* the executable before the code object */
   uint16_t mask = 9;
   HSA_ASSERT_OK(hsa_agent_get_exception_policies(cpu, HSA_PROFILE_FULL, &mask));
   ASSERT_EQ(mask, 0); /* CPU agents raise no HSAIL exceptions */
@@ -226,5 +231,62 @@ TEST(hsa_api_unoffered_features_answer_error_without_side_effects) {
   ASSERT_EQ(hsa_amd_vmem_retain_alloc_handle(&vh, &x), no);
   ASSERT_EQ(hsa_amd_vmem_get_alloc_properties_from_handle(vh, &pool, &type), no);
   ASSERT_EQ(x, 0);
+  HSA_ASSERT_OK(hsa_shut_down());
+}
+
+static hsa_status_t any_symbol(hsa_executable_t e, hsa_executable_symbol_t s, void *d) {
+  (void)e, (void)s, (void)d;
+  return HSA_STATUS_SUCCESS;
+}
+static hsa_status_t any_agent_symbol(hsa_executable_t e, hsa_agent_t a, hsa_executable_symbol_t s,
+                                     void *d) {
+  (void)e, (void)a, (void)s, (void)d;
+  return HSA_STATUS_SUCCESS;
+}
+
+/* Executables answer bad arguments with ROCr's statuses in ROCr's order
+ * (hsa.cpp: pointers before handles). */
+TEST(hsa_api_executable_checks_in_rocr_order) {
+  HSA_ASSERT_OK(hsa_init());
+  hsa_agent_t cpu;
+  hsa_test_cpu_agents(&cpu, 1);
+  hsa_executable_t exec, bad = {0x5550};
+  hsa_agent_t bad_agent = {0x5560};
+  HSA_ASSERT_OK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                                          NULL, &exec));
+  hsa_executable_symbol_t sym;
+  ASSERT_EQ(hsa_executable_get_symbol_by_name(bad, NULL, NULL, &sym), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_executable_get_symbol_by_name(bad, "k", NULL, &sym), HSA_STATUS_ERROR_INVALID_EXECUTABLE);
+  ASSERT_EQ(hsa_executable_get_symbol_by_name(exec, "k", &bad_agent, &sym),
+            HSA_STATUS_ERROR_INVALID_SYMBOL_NAME); /* no symbols for what is no agent */
+  uint32_t v;
+  ASSERT_EQ(hsa_executable_symbol_get_info((hsa_executable_symbol_t){1}, HSA_EXECUTABLE_SYMBOL_INFO_TYPE, NULL),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_executable_symbol_get_info((hsa_executable_symbol_t){1}, HSA_EXECUTABLE_SYMBOL_INFO_TYPE, &v),
+            HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL);
+  ASSERT_EQ(hsa_executable_get_info(bad, HSA_EXECUTABLE_INFO_STATE, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_executable_get_info(bad, HSA_EXECUTABLE_INFO_STATE, &v), HSA_STATUS_ERROR_INVALID_EXECUTABLE);
+  ASSERT_EQ(hsa_executable_iterate_symbols(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_executable_iterate_symbols(bad, any_symbol, NULL), HSA_STATUS_ERROR_INVALID_EXECUTABLE);
+  ASSERT_EQ(hsa_executable_iterate_program_symbols(bad, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_executable_iterate_agent_symbols(bad, bad_agent, any_agent_symbol, NULL),
+            HSA_STATUS_ERROR_INVALID_AGENT); /* the agent before the executable */
+  ASSERT_EQ(hsa_executable_iterate_agent_symbols(bad, cpu, any_agent_symbol, NULL),
+            HSA_STATUS_ERROR_INVALID_EXECUTABLE);
+  ASSERT_EQ(hsa_executable_validate(bad, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  static int x;
+  ASSERT_EQ(hsa_executable_global_variable_define(bad, NULL, &x), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_executable_agent_global_variable_define(bad, bad_agent, "x", &x),
+            HSA_STATUS_ERROR_INVALID_EXECUTABLE);
+  ASSERT_EQ(hsa_executable_agent_global_variable_define(exec, bad_agent, "x", &x),
+            HSA_STATUS_ERROR_INVALID_AGENT);
+  hsa_code_object_reader_t bad_reader = {0x5570};
+  ASSERT_EQ(hsa_executable_load_agent_code_object(exec, bad_agent, bad_reader, NULL, NULL),
+            HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER); /* the reader before the agent */
+  HSA_ASSERT_OK(hsa_executable_freeze(exec, NULL));
+  ASSERT_EQ(hsa_executable_agent_global_variable_define(exec, bad_agent, "x", &x),
+            HSA_STATUS_ERROR_FROZEN_EXECUTABLE);
+  HSA_ASSERT_OK(hsa_executable_destroy(exec));
+  ASSERT_EQ(hsa_executable_destroy(exec), HSA_STATUS_ERROR_INVALID_EXECUTABLE); /* double destroy */
   HSA_ASSERT_OK(hsa_shut_down());
 }
