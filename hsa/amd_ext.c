@@ -121,54 +121,212 @@ hsa_status_t hsa_amd_enable_logging(uint8_t *flags, void *file) {
   return HSA_STATUS_SUCCESS;
 }
 
-/* ---- Not offered in a single process / single address space ----------------- */
+/* ---- Not offered in a single process / single address space -----------------
+ * Each checks its arguments as ROCr does (hsa_ext_amd.cpp: the pointers it
+ * needs, then handles), so a bad call gets ROCr's status; a good one is
+ * refused with HSA_STATUS_ERROR and one log line. The virtual memory API
+ * answers as ROCr on a system without it (VIRTUAL_MEM_API_SUPPORTED false):
+ * INVALID_ARGUMENT, there being no reservation to act on. */
 
 static hsa_status_t not_offered(const char *what) {
-  if (!runtime_initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   log_error("%s: not offered by this runtime (single process, single address space)", what);
   return HSA_STATUS_ERROR;
 }
 
-#define NOT_OFFERED(name, params) \
-  hsa_status_t name params { return not_offered(#name); }
+#define CHECK_OPEN() RETURN_IF_NOT_INITIALIZED()
+#define BAD(cond)                                                     \
+  do {                                                                \
+    if (cond) return HSA_STATUS_ERROR_INVALID_ARGUMENT;               \
+  } while (0)
 
-NOT_OFFERED(hsa_amd_ipc_memory_create, (void *p, size_t l, hsa_amd_ipc_memory_t *h))
-NOT_OFFERED(hsa_amd_ipc_memory_attach,
-            (const hsa_amd_ipc_memory_t *h, size_t l, uint32_t n, const hsa_agent_t *a, void **p))
-NOT_OFFERED(hsa_amd_ipc_memory_detach, (void *p))
-NOT_OFFERED(hsa_amd_ipc_signal_create, (hsa_signal_t s, hsa_amd_ipc_signal_t *h))
-NOT_OFFERED(hsa_amd_ipc_signal_attach, (const hsa_amd_ipc_signal_t *h, hsa_signal_t *s))
-NOT_OFFERED(hsa_amd_interop_map_buffer, (uint32_t n, hsa_agent_t *a, int fd, uint32_t f, size_t *s,
-                                         void **p, size_t *ms, const void **m))
-NOT_OFFERED(hsa_amd_interop_unmap_buffer, (void *p))
-NOT_OFFERED(hsa_amd_svm_attributes_set,
-            (void *p, size_t s, hsa_amd_svm_attribute_pair_t *l, size_t n))
-NOT_OFFERED(hsa_amd_svm_attributes_get,
-            (void *p, size_t s, hsa_amd_svm_attribute_pair_t *l, size_t n))
-NOT_OFFERED(hsa_amd_svm_prefetch_async,
-            (void *p, size_t s, hsa_agent_t a, uint32_t n, const hsa_signal_t *d, hsa_signal_t c))
-NOT_OFFERED(hsa_amd_spm_acquire, (hsa_agent_t a))
-NOT_OFFERED(hsa_amd_spm_release, (hsa_agent_t a))
-NOT_OFFERED(hsa_amd_spm_set_dest_buffer,
-            (hsa_agent_t a, size_t s, uint32_t *t, uint32_t *c, void *d, bool *l))
-NOT_OFFERED(hsa_amd_portable_export_dmabuf, (const void *p, size_t s, int *fd, uint64_t *o))
-NOT_OFFERED(hsa_amd_portable_close_dmabuf, (int fd))
-NOT_OFFERED(hsa_amd_vmem_address_reserve, (void **va, size_t s, uint64_t a, uint64_t f))
-NOT_OFFERED(hsa_amd_vmem_address_reserve_align,
-            (void **va, size_t s, uint64_t a, uint64_t al, uint64_t f))
-NOT_OFFERED(hsa_amd_vmem_address_free, (void *va, size_t s))
-NOT_OFFERED(hsa_amd_vmem_handle_create, (hsa_amd_memory_pool_t p, size_t s, hsa_amd_memory_type_t t,
-                                         uint64_t f, hsa_amd_vmem_alloc_handle_t *h))
-NOT_OFFERED(hsa_amd_vmem_handle_release, (hsa_amd_vmem_alloc_handle_t h))
-NOT_OFFERED(hsa_amd_vmem_map,
-            (void *va, size_t s, size_t o, hsa_amd_vmem_alloc_handle_t h, uint64_t f))
-NOT_OFFERED(hsa_amd_vmem_unmap, (void *va, size_t s))
-NOT_OFFERED(hsa_amd_vmem_set_access,
-            (void *va, size_t s, const hsa_amd_memory_access_desc_t *d, size_t n))
-NOT_OFFERED(hsa_amd_vmem_get_access, (void *va, hsa_access_permission_t *p, hsa_agent_t a))
-NOT_OFFERED(hsa_amd_vmem_export_shareable_handle,
-            (int *fd, hsa_amd_vmem_alloc_handle_t h, uint64_t f))
-NOT_OFFERED(hsa_amd_vmem_import_shareable_handle, (int fd, hsa_amd_vmem_alloc_handle_t *h))
-NOT_OFFERED(hsa_amd_vmem_retain_alloc_handle, (hsa_amd_vmem_alloc_handle_t * h, void *a))
-NOT_OFFERED(hsa_amd_vmem_get_alloc_properties_from_handle,
-            (hsa_amd_vmem_alloc_handle_t h, hsa_amd_memory_pool_t *p, hsa_amd_memory_type_t *t))
+hsa_status_t hsa_amd_ipc_memory_create(void *p, size_t l, hsa_amd_ipc_memory_t *h) {
+  CHECK_OPEN();
+  (void)l;
+  BAD(!p || !h);
+  return not_offered(__func__);
+}
+
+hsa_status_t hsa_amd_ipc_memory_attach(const hsa_amd_ipc_memory_t *h, size_t l, uint32_t n,
+                                       const hsa_agent_t *a, void **p) {
+  CHECK_OPEN();
+  (void)h, (void)l;
+  BAD(!p || (n && !a));
+  for (uint32_t i = 0; i < n; i++)
+    if (!agent_from_handle(a[i])) return HSA_STATUS_ERROR_INVALID_AGENT;
+  return not_offered(__func__);
+}
+
+hsa_status_t hsa_amd_ipc_memory_detach(void *p) {
+  CHECK_OPEN();
+  BAD(!p);
+  return not_offered(__func__);
+}
+
+hsa_status_t hsa_amd_ipc_signal_create(hsa_signal_t s, hsa_amd_ipc_signal_t *h) {
+  CHECK_OPEN();
+  BAD(!h);
+  if (!signal_is_valid(s)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  return not_offered(__func__);
+}
+
+hsa_status_t hsa_amd_ipc_signal_attach(const hsa_amd_ipc_signal_t *h, hsa_signal_t *s) {
+  CHECK_OPEN();
+  BAD(!h || !s);
+  return not_offered(__func__);
+}
+
+hsa_status_t hsa_amd_interop_map_buffer(uint32_t n, hsa_agent_t *a, int fd, uint32_t f, size_t *s,
+                                        void **p, size_t *ms, const void **m) {
+  CHECK_OPEN();
+  (void)fd, (void)ms, (void)m;
+  BAD(!a || !s || !p || f != 0 || n == 0);
+  return not_offered(__func__);
+}
+
+/* ROCr unmaps what it mapped and succeeds: nothing was mapped here. */
+hsa_status_t hsa_amd_interop_unmap_buffer(void *p) {
+  CHECK_OPEN();
+  (void)p;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_svm_attributes_set(void *p, size_t s, hsa_amd_svm_attribute_pair_t *l, size_t n) {
+  CHECK_OPEN();
+  (void)p, (void)s, (void)l, (void)n;
+  return not_offered(__func__);
+}
+
+hsa_status_t hsa_amd_svm_attributes_get(void *p, size_t s, hsa_amd_svm_attribute_pair_t *l, size_t n) {
+  CHECK_OPEN();
+  (void)p, (void)s, (void)l, (void)n;
+  return not_offered(__func__);
+}
+
+hsa_status_t hsa_amd_svm_prefetch_async(void *p, size_t s, hsa_agent_t a, uint32_t n,
+                                        const hsa_signal_t *d, hsa_signal_t c) {
+  CHECK_OPEN();
+  (void)p, (void)s, (void)a, (void)n, (void)d, (void)c;
+  return not_offered(__func__);
+}
+
+/* SPM is a GPU agent's: others are invalid agents (ROCr). */
+static hsa_status_t spm_agent(hsa_agent_t a) {
+  struct agent *agent = agent_from_handle(a);
+  return agent && agent->device_type == HSA_DEVICE_TYPE_GPU ? HSA_STATUS_SUCCESS
+                                                            : HSA_STATUS_ERROR_INVALID_AGENT;
+}
+
+hsa_status_t hsa_amd_spm_acquire(hsa_agent_t a) {
+  CHECK_OPEN();
+  hsa_status_t st = spm_agent(a);
+  return st != HSA_STATUS_SUCCESS ? st : not_offered(__func__);
+}
+
+hsa_status_t hsa_amd_spm_release(hsa_agent_t a) {
+  CHECK_OPEN();
+  hsa_status_t st = spm_agent(a);
+  return st != HSA_STATUS_SUCCESS ? st : not_offered(__func__);
+}
+
+hsa_status_t hsa_amd_spm_set_dest_buffer(hsa_agent_t a, size_t s, uint32_t *t, uint32_t *c, void *d,
+                                         bool *l) {
+  CHECK_OPEN();
+  (void)s, (void)t, (void)c, (void)d, (void)l;
+  hsa_status_t st = spm_agent(a);
+  return st != HSA_STATUS_SUCCESS ? st : not_offered(__func__);
+}
+
+hsa_status_t hsa_amd_portable_export_dmabuf(const void *p, size_t s, int *fd, uint64_t *o) {
+  CHECK_OPEN();
+  BAD(!p || !fd || !o || s == 0);
+  return not_offered(__func__);
+}
+
+hsa_status_t hsa_amd_portable_close_dmabuf(int fd) {
+  CHECK_OPEN();
+  (void)fd;
+  return not_offered(__func__);
+}
+
+hsa_status_t hsa_amd_vmem_address_reserve(void **va, size_t s, uint64_t a, uint64_t f) {
+  CHECK_OPEN();
+  (void)va, (void)a, (void)f, (void)s;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_vmem_address_reserve_align(void **va, size_t s, uint64_t a, uint64_t al,
+                                                 uint64_t f) {
+  CHECK_OPEN();
+  (void)va, (void)s, (void)a, (void)al, (void)f;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_vmem_address_free(void *va, size_t s) {
+  CHECK_OPEN();
+  (void)va, (void)s;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_vmem_handle_create(hsa_amd_memory_pool_t p, size_t s, hsa_amd_memory_type_t t,
+                                        uint64_t f, hsa_amd_vmem_alloc_handle_t *h) {
+  CHECK_OPEN();
+  (void)p, (void)s, (void)t, (void)f, (void)h;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_vmem_handle_release(hsa_amd_vmem_alloc_handle_t h) {
+  CHECK_OPEN();
+  (void)h;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_vmem_map(void *va, size_t s, size_t o, hsa_amd_vmem_alloc_handle_t h, uint64_t f) {
+  CHECK_OPEN();
+  (void)va, (void)s, (void)o, (void)h, (void)f;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_vmem_unmap(void *va, size_t s) {
+  CHECK_OPEN();
+  (void)va, (void)s;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_vmem_set_access(void *va, size_t s, const hsa_amd_memory_access_desc_t *d,
+                                     size_t n) {
+  CHECK_OPEN();
+  (void)va, (void)s, (void)d, (void)n;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_vmem_get_access(void *va, hsa_access_permission_t *p, hsa_agent_t a) {
+  CHECK_OPEN();
+  (void)va, (void)p, (void)a;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_vmem_export_shareable_handle(int *fd, hsa_amd_vmem_alloc_handle_t h, uint64_t f) {
+  CHECK_OPEN();
+  (void)fd, (void)h, (void)f;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_vmem_import_shareable_handle(int fd, hsa_amd_vmem_alloc_handle_t *h) {
+  CHECK_OPEN();
+  (void)fd, (void)h;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_vmem_retain_alloc_handle(hsa_amd_vmem_alloc_handle_t *h, void *a) {
+  CHECK_OPEN();
+  (void)h, (void)a;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_vmem_get_alloc_properties_from_handle(hsa_amd_vmem_alloc_handle_t h,
+                                                           hsa_amd_memory_pool_t *p,
+                                                           hsa_amd_memory_type_t *t) {
+  CHECK_OPEN();
+  (void)h, (void)p, (void)t;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}

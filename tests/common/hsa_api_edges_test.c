@@ -203,33 +203,48 @@ TEST(hsa_api_unoffered_features_answer_error_without_side_effects) {
   hsa_access_permission_t perm;
   hsa_amd_memory_access_desc_t desc = {HSA_ACCESS_PERMISSION_RW, cpu};
   hsa_amd_svm_attribute_pair_t attr = {HSA_AMD_SVM_ATTRIB_GLOBAL_FLAG, 0};
-  const hsa_status_t no = HSA_STATUS_ERROR;
+  const hsa_status_t no = HSA_STATUS_ERROR, inval = HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  hsa_signal_t live;
+  HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &live));
+  /* Good arguments: refused. Bad ones: ROCr's status for them. */
+  ASSERT_EQ(hsa_amd_ipc_memory_create(&x, 4, &ipc), no);
+  ASSERT_EQ(hsa_amd_ipc_memory_create(NULL, 4, &ipc), inval);
   ASSERT_EQ(hsa_amd_ipc_memory_attach(&ipc, 8, 1, &cpu, &va), no);
+  ASSERT_EQ(hsa_amd_ipc_memory_attach(&ipc, 8, 1, NULL, &va), inval);
   ASSERT_EQ(hsa_amd_ipc_memory_detach(&x), no);
-  ASSERT_EQ(hsa_amd_ipc_signal_create(s, &ipc), no);
+  ASSERT_EQ(hsa_amd_ipc_memory_detach(NULL), inval);
+  ASSERT_EQ(hsa_amd_ipc_signal_create(live, &ipc), no);
+  ASSERT_EQ(hsa_amd_ipc_signal_create(s, &ipc), HSA_STATUS_ERROR_INVALID_SIGNAL);
   ASSERT_EQ(hsa_amd_ipc_signal_attach(&ipc, &s), no);
+  ASSERT_EQ(hsa_amd_ipc_signal_attach(NULL, &s), inval);
   ASSERT_EQ(hsa_amd_interop_map_buffer(1, &cpu, 3, 0, &size, &va, &meta_size, &meta), no);
-  ASSERT_EQ(hsa_amd_interop_unmap_buffer(&x), no);
+  ASSERT_EQ(hsa_amd_interop_map_buffer(0, &cpu, 3, 0, &size, &va, &meta_size, &meta), inval);
+  HSA_ASSERT_OK(hsa_amd_interop_unmap_buffer(&x)); /* ROCr: nothing mapped, nothing to do */
   ASSERT_EQ(hsa_amd_portable_export_dmabuf(&x, 4, &fd, &offset), no);
+  ASSERT_EQ(hsa_amd_portable_export_dmabuf(&x, 0, &fd, &offset), inval);
   ASSERT_EQ(hsa_amd_portable_close_dmabuf(3), no);
   ASSERT_EQ(hsa_amd_svm_attributes_set(&x, 4, &attr, 1), no);
   ASSERT_EQ(hsa_amd_svm_attributes_get(&x, 4, &attr, 1), no);
   ASSERT_EQ(hsa_amd_svm_prefetch_async(&x, 4, cpu, 0, NULL, s), no);
-  ASSERT_EQ(hsa_amd_spm_acquire(cpu), no);
-  ASSERT_EQ(hsa_amd_spm_release(cpu), no);
-  ASSERT_EQ(hsa_amd_spm_set_dest_buffer(cpu, 4, &timeout, &copied, &x, &lost), no);
-  ASSERT_EQ(hsa_amd_vmem_address_reserve_align(&va, 4096, 0, 4096, 0), no);
-  ASSERT_EQ(hsa_amd_vmem_address_free(&x, 4096), no);
-  ASSERT_EQ(hsa_amd_vmem_handle_create(pool, 4096, MEMORY_TYPE_NONE, 0, &vh), no);
-  ASSERT_EQ(hsa_amd_vmem_handle_release(vh), no);
-  ASSERT_EQ(hsa_amd_vmem_map(&x, 4096, 0, vh, 0), no);
-  ASSERT_EQ(hsa_amd_vmem_unmap(&x, 4096), no);
-  ASSERT_EQ(hsa_amd_vmem_set_access(&x, 4096, &desc, 1), no);
-  ASSERT_EQ(hsa_amd_vmem_get_access(&x, &perm, cpu), no);
-  ASSERT_EQ(hsa_amd_vmem_export_shareable_handle(&fd, vh, 0), no);
-  ASSERT_EQ(hsa_amd_vmem_import_shareable_handle(3, &vh), no);
-  ASSERT_EQ(hsa_amd_vmem_retain_alloc_handle(&vh, &x), no);
-  ASSERT_EQ(hsa_amd_vmem_get_alloc_properties_from_handle(vh, &pool, &type), no);
+  /* SPM is a GPU agent's. */
+  ASSERT_EQ(hsa_amd_spm_acquire(cpu), HSA_STATUS_ERROR_INVALID_AGENT);
+  ASSERT_EQ(hsa_amd_spm_release(cpu), HSA_STATUS_ERROR_INVALID_AGENT);
+  ASSERT_EQ(hsa_amd_spm_set_dest_buffer(cpu, 4, &timeout, &copied, &x, &lost),
+            HSA_STATUS_ERROR_INVALID_AGENT);
+  /* Without the virtual memory API, ROCr answers INVALID_ARGUMENT. */
+  ASSERT_EQ(hsa_amd_vmem_address_reserve_align(&va, 4096, 0, 4096, 0), inval);
+  ASSERT_EQ(hsa_amd_vmem_address_free(&x, 4096), inval);
+  ASSERT_EQ(hsa_amd_vmem_handle_create(pool, 4096, MEMORY_TYPE_NONE, 0, &vh), inval);
+  ASSERT_EQ(hsa_amd_vmem_handle_release(vh), inval);
+  ASSERT_EQ(hsa_amd_vmem_map(&x, 4096, 0, vh, 0), inval);
+  ASSERT_EQ(hsa_amd_vmem_unmap(&x, 4096), inval);
+  ASSERT_EQ(hsa_amd_vmem_set_access(&x, 4096, &desc, 1), inval);
+  ASSERT_EQ(hsa_amd_vmem_get_access(&x, &perm, cpu), inval);
+  ASSERT_EQ(hsa_amd_vmem_export_shareable_handle(&fd, vh, 0), inval);
+  ASSERT_EQ(hsa_amd_vmem_import_shareable_handle(3, &vh), inval);
+  ASSERT_EQ(hsa_amd_vmem_retain_alloc_handle(&vh, &x), inval);
+  ASSERT_EQ(hsa_amd_vmem_get_alloc_properties_from_handle(vh, &pool, &type), inval);
+  HSA_ASSERT_OK(hsa_signal_destroy(live));
   ASSERT_EQ(x, 0);
   HSA_ASSERT_OK(hsa_shut_down());
 }

@@ -324,7 +324,7 @@ TEST(hsa_memory_unoffered_features_answer_error) {
   int x;
   ASSERT_EQ(hsa_amd_ipc_memory_create(&x, sizeof x, &handle), HSA_STATUS_ERROR);
   void *va;
-  ASSERT_EQ(hsa_amd_vmem_address_reserve(&va, 4096, 0, 0), HSA_STATUS_ERROR);
+  ASSERT_EQ(hsa_amd_vmem_address_reserve(&va, 4096, 0, 0), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_amd_memory_migrate(&x, hsa_test_kernarg_pool((hsa_agent_t){0}), 0),
             (hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
   HSA_ASSERT_OK(hsa_shut_down());
