@@ -104,6 +104,14 @@ TEST(gpu_fault_unmapped_store_is_a_memory_fault) {
                       (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT);
 }
 
+/* A FLAT store into the hole between the canonical address halves, outside
+ * the LDS and scratch apertures: the hardware rejects it as a memory
+ * violation (Linux kfd_flat_memory.c), reported as ROCr does. */
+TEST(gpu_fault_flat_store_into_the_address_hole_is_an_aperture_violation) {
+  run_faulting_kernel("flat_store_kernel", (void *)(uintptr_t)0x0000800000000000ull, 0, 0,
+                      (hsa_status_t)HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION);
+}
+
 /* Scratch the GPU cannot give (128 KiB per work-item: 8 MiB per wave, the
  * most COMPUTE_TMPRING_SIZE describes, for the whole chip): the CP asks
  * the runtime (ROCr's protocol), the runtime cannot, the queue stops. */

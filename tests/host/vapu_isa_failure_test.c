@@ -177,6 +177,30 @@ TEST(vapu_isa_failure_memory_is_asked_for_each_access_kind) {
   teardown();
 }
 
+/* What a vector FLAT access cannot do (Linux kfd_flat_memory.c): reach an
+ * address in the hole between the canonical halves outside the LDS and
+ * scratch apertures (each 4 GiB from its base), or carry a payload across
+ * a region's end; both are memory violations, not page faults. */
+TEST(vapu_isa_failure_flat_aperture_violations) {
+  setup();
+  struct vapu_stop stop;
+  const uint64_t hole = 0x0000800000000000ull, past_lds = VI_SHARED_BASE + (1ull << 32);
+  const uint64_t cases[] = {hole, past_lds, VI_SHARED_BASE + (1ull << 32) - 8, 0xffff7ffffffffff8ull};
+  for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ASSERT_EQ(run("flat_load_p0", cases[i], 0, 64, 64, NULL, &stop), VAPU_APERTURE_VIOLATION);
+    ASSERT_EQ_U(stop.address, cases[i]);
+    ASSERT_EQ_U(stop.access, VAPU_ACCESS_READ);
+    ASSERT_TRUE(strstr(stop.detail, "aperture violation") != NULL);
+    still_works();
+  }
+  /* Inside the LDS aperture, and plain memory: no violation. */
+  ASSERT_EQ(run("flat_load_p0", VI_SHARED_BASE + 16, 0, 64, 64, NULL, &stop), VAPU_OK);
+  uint32_t *data = vi_alloc(&env, 256, VAPU_ACCESS_READ);
+  ASSERT_NOT_NULL(data);
+  ASSERT_EQ(run("flat_load_p0", (uint64_t)(uintptr_t)data, 0, 64, 64, NULL, &stop), VAPU_OK);
+  teardown();
+}
+
 TEST(vapu_isa_failure_fault_in_one_wave) {
   setup();
   struct vapu_stop stop;

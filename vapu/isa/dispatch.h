@@ -32,7 +32,7 @@ enum vapu_result {
   VAPU_OK = 0,
   VAPU_ILLEGAL_INSTRUCTION, /* unknown or malformed instruction: pc, words */
   VAPU_MEMORY_FAULT,        /* unmapped VA or access not permitted: address, access */
-  VAPU_APERTURE_VIOLATION,  /* flat address in no aperture the wave may use */
+  VAPU_APERTURE_VIOLATION,  /* FLAT access in the address hole or across regions: address */
   VAPU_TRAP,                /* s_trap that ends the queue (llvm.trap): trap_id */
   VAPU_HALTED,              /* s_sethalt 1: the wave stops for a debugger */
   VAPU_ABORTED,             /* the CP's abort flag was set (queue destroy, timeout) */

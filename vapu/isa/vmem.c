@@ -24,7 +24,7 @@
 
 #define LANES WAVE_LANES
 
-enum loc_kind { LOC_MEM, LOC_LDS, LOC_NONE };
+enum loc_kind { LOC_MEM, LOC_LDS, LOC_NONE, LOC_VIOLATION };
 struct loc {
   enum loc_kind kind;
   uint64_t addr; /* GPU VA, or LDS byte offset */
@@ -38,6 +38,21 @@ struct vctx {
   uint32_t stride, records, soffset, elem, index_stride;
   bool swizzle, add_tid;
 };
+
+/* Where a FLAT address goes (Linux kfd_flat_memory.c, HSA64 and "GFXv9"):
+ * the LDS and scratch apertures are 4 GiB each from the bases SH_MEM_BASES
+ * gives (bits 63:48); every other address is memory if it is canonical
+ * (bits 63:47 all equal, as a CPU's); the rest is the "hole", where a
+ * vector FLAT op reports a memory violation to the SQ, as it does for a
+ * payload that straddles two of these regions. */
+#define APERTURE_BYTES (1ull << 32)
+enum flat_region { FLAT_MEMORY, FLAT_LDS, FLAT_SCRATCH, FLAT_HOLE };
+static enum flat_region flat_region(const struct vapu_apertures *ap, uint64_t va) {
+  if (ap->shared_base && va - ap->shared_base < APERTURE_BYTES) return FLAT_LDS;
+  if (ap->private_base && va - ap->private_base < APERTURE_BYTES) return FLAT_SCRATCH;
+  uint64_t top = va >> 47;
+  return top == 0 || top == 0x1ffff ? FLAT_MEMORY : FLAT_HOLE;
+}
 
 static inline uint64_t scratch_swizzle(uint64_t base, uint32_t o, unsigned l) {
   return base + (uint64_t)(o / 4) * (4 * LANES) + l * 4u + (o % 4);
@@ -92,12 +107,19 @@ static struct loc vmem_loc(struct wave *w, const struct inst *in, const struct v
   va += (uint64_t)(int64_t)in->offset + i;
   if (in->seg == 0) { /* FLAT: apertures */
     const struct vapu_apertures *ap = &w->x->ds.d.apertures;
-    if (ap->shared_base && (va >> 48) == (ap->shared_base >> 48)) {
+    uint64_t first = va - i;
+    enum flat_region region = flat_region(ap, first);
+    if (region == FLAT_HOLE || flat_region(ap, first + size - 1) != region) {
+      loc.kind = LOC_VIOLATION;
+      loc.addr = first;
+      return loc;
+    }
+    if (region == FLAT_LDS) {
       loc.kind = LOC_LDS;
       loc.addr = va - ap->shared_base;
       return loc;
     }
-    if (ap->private_base && (va >> 48) == (ap->private_base >> 48)) {
+    if (region == FLAT_SCRATCH) {
       uint32_t o = (uint32_t)(va - ap->private_base);
       if (*run > 4 - o % 4) *run = 4 - o % 4;
       loc.addr = scratch_swizzle(c->scratch_base, o, l);
@@ -136,12 +158,8 @@ static inline uint64_t global_va(struct wave *w, const struct inst *in, unsigned
   if (in->seg == 2 && in->saddr != 0x7f) va = sreg64(w, in->saddr) + w->v[in->vaddr][l];
   else va = (uint64_t)w->v[(in->vaddr + 1) & 255][l] << 32 | w->v[in->vaddr][l];
   va += (uint64_t)(int64_t)in->offset;
-  if (in->seg == 0) {
-    const struct vapu_apertures *ap = &w->x->ds.d.apertures;
-    uint64_t top = va >> 48;
-    if ((ap->shared_base && top == ap->shared_base >> 48) || (ap->private_base && top == ap->private_base >> 48))
-      return 0;
-  }
+  /* FLAT: plain memory only, its payload (16 bytes at most) included. */
+  if (in->seg == 0 && ((va >> 47) != 0 || ((va + 15) >> 47) != 0)) return 0;
   return va;
 }
 
@@ -158,7 +176,10 @@ static bool lane_read(struct wave *w, const struct inst *in, const struct vctx *
   for (uint32_t i = 0; i < size;) {
     uint32_t run;
     struct loc loc = vmem_loc(w, in, c, l, i, size, &run);
-    if (loc.kind == LOC_NONE) {
+    if (loc.kind == LOC_VIOLATION) {
+      wave_fault(w, in, VAPU_APERTURE_VIOLATION, loc.addr, VAPU_ACCESS_READ);
+      return false;
+    } else if (loc.kind == LOC_NONE) {
       memset(buf + i, 0, run);
     } else if (loc.kind == LOC_LDS) {
       if (loc.addr + run <= x->ds.lds_bytes) memcpy(buf + i, x->lds + loc.addr, run);
@@ -187,7 +208,10 @@ static bool lane_write(struct wave *w, const struct inst *in, const struct vctx 
   for (uint32_t i = 0; i < size;) {
     uint32_t run;
     struct loc loc = vmem_loc(w, in, c, l, i, size, &run);
-    if (loc.kind == LOC_LDS) {
+    if (loc.kind == LOC_VIOLATION) {
+      wave_fault(w, in, VAPU_APERTURE_VIOLATION, loc.addr, VAPU_ACCESS_WRITE);
+      return false;
+    } else if (loc.kind == LOC_LDS) {
       if (loc.addr + run <= x->ds.lds_bytes) memcpy(x->lds + loc.addr, buf + i, run);
     } else if (loc.kind == LOC_MEM) {
       uint64_t fault;
@@ -304,7 +328,10 @@ static void vmem_atomic(struct wave *w, const struct inst *in, enum atomic_op op
     uint32_t run;
     struct loc loc = vmem_loc(w, in, &c, l, 0, size, &run);
     uint64_t old = 0;
-    if (loc.kind == LOC_LDS) {
+    if (loc.kind == LOC_VIOLATION) {
+      wave_fault(w, in, VAPU_APERTURE_VIOLATION, loc.addr, VAPU_ACCESS_READ | VAPU_ACCESS_WRITE);
+      return;
+    } else if (loc.kind == LOC_LDS) {
       if (loc.addr + size <= w->x->ds.lds_bytes) {
         memcpy(&old, w->x->lds + loc.addr, size);
         uint64_t r = atomic_apply(op, old, a, b, wide, w->mode);

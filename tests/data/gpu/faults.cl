@@ -14,6 +14,14 @@ __kernel void store_kernel(__global int *out) {
   out[get_global_id(0)] = (int)get_global_id(0);
 }
 
+/* Stores through a generic pointer made from an integer, which clang
+ * turns into FLAT stores (it cannot tell the address space): an address in
+ * the hole between the canonical halves is a memory violation
+ * (HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION), not a page fault. */
+__kernel void flat_store_kernel(ulong address) {
+  ((int *)address)[get_global_id(0)] = 1;
+}
+
 /* A word no gfx9 instruction starts with (VOP3 opcode 0x1ff, which
  * llvm-objdump prints as .long): an illegal instruction after a store. */
 __kernel void illegal_kernel(__global int *out) {

@@ -29,6 +29,16 @@ KERNEL store_fault
 	global_store_dword v1, v0, s[4:5]
 	s_endpgm
 
+// A 16-byte FLAT load from p0 in every lane: the address decides between
+// memory, the LDS or scratch aperture, and a memory violation (the hole,
+// or a payload across a region's end; Linux kfd_flat_memory.c).
+KERNEL flat_load_p0
+	v_mov_b32 v2, s4
+	v_mov_b32 v3, s5
+	flat_load_dwordx4 v[4:7], v[2:3]
+	s_waitcnt vmcnt(0) lgkmcnt(0)
+	s_endpgm
+
 KERNEL atomic_fault
 	global_atomic_add v1, v0, s[4:5]
 	s_endpgm
