@@ -259,15 +259,16 @@ TEST(gpu_cp_refused_packets_stop_only_their_queue) {
     if (!rig_wait_value(&r.q[bad].inactive->value, (int64_t)b->code, WAIT_NS))
       test_fail(__FILE__, __LINE__, "%s: queue_inactive_signal 0x%llx, want 0x%llx", b->what,
                 (unsigned long long)r.q[bad].inactive->value, (unsigned long long)b->code);
-    /* Not consumed, not completed; the error's event was raised. */
+    /* Not consumed, not completed; the error's event was raised (the
+     * CP writes the mailbox after the code, then posts the interrupt). */
     ASSERT_EQ(r.q[bad].amd->read_dispatch_id, 0);
     ASSERT_EQ(done->value, 1);
-    ASSERT_EQ(*r.mailbox, 7);
     uint64_t until = plat_now_ns() + WAIT_NS;
     while (__atomic_load_n(&r.eop_count, __ATOMIC_ACQUIRE) == eops) {
       ASSERT_LT(plat_now_ns(), until);
       plat_sleep_ns(100000);
     }
+    ASSERT_EQ(*r.mailbox, 7);
     /* The healthy queue still runs packets. */
     amd_signal_t *ok = &r.signals[0];
     __atomic_store_n(&ok->value, 1, __ATOMIC_RELEASE);
