@@ -37,12 +37,13 @@ PLAT_OPTION(gpu_dispatch_timeout, "gpu_dispatch_timeout_ms",
 
 static bool driver_up; /* amdgpu_init succeeded: amdgpu_fini at shut-down */
 
-/* Wakes signal waiters after a completion event from the GPU (the CP wrote
- * a signal's event mailbox and raised its end-of-pipe interrupt). Interrupt
- * context: only a notification. */
-static void on_end_of_pipe(void *ctx, uint32_t me, uint32_t pipe, uint32_t queue) {
-  (void)ctx;
-  event_notify(&rt.signal_event);
+/* The CP wrote a signal's event id into its mailbox and raised its
+ * end-of-pipe interrupt, whose context id is that event: wake whoever
+ * sleeps on that signal (signal_event.c). Interrupt context: atomics and
+ * a wake-up only. */
+static void on_end_of_pipe(void *ctx, uint32_t me, uint32_t pipe, uint32_t queue, uint32_t context_id) {
+  (void)ctx, (void)me, (void)pipe, (void)queue;
+  signal_event_interrupt(context_id);
 }
 
 static hsa_status_t gpu_get_info(const struct agent *agent, int attribute, void *value) {
@@ -98,7 +99,6 @@ static hsa_status_t gpu_get_info(const struct agent *agent, int attribute, void 
 static void gpu_shut_down(struct agent *agent) {
   struct gpu_agent *ga = gpu_agent_of(agent);
   amdgpu_set_eop_handler(ga->dev, NULL, NULL);
-  plat_dma_free((void *)ga->event_mailbox, 4096);
   free(ga);
 }
 
@@ -178,15 +178,8 @@ static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
   a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM_COARSE);
   ga->scratch_lane_bytes = (uint32_t)option_number("gpu_scratch", MAX_SCRATCH_LANE_BYTES, DEFAULT_SCRATCH_LANE_BYTES);
   ga->time_limit_ns = option_number("gpu_dispatch_timeout_ms", 24ull * 3600 * 1000, 0) * 1000000ull;
-  ga->event_mailbox = plat_dma_alloc(4096, 4096);
-  if (!ga->event_mailbox || amdgpu_map_system_range(dev, (const void *)ga->event_mailbox, 4096)) {
-    plat_dma_free((void *)ga->event_mailbox, 4096);
-    free(ga);
-    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
-  }
   hsa_status_t st = agent_register(a);
   if (st != HSA_STATUS_SUCCESS) {
-    plat_dma_free((void *)ga->event_mailbox, 4096);
     free(ga);
     return st;
   }

@@ -19,9 +19,6 @@ struct gpu_agent {
   struct agent agent;
   struct amdgpu_device *dev;
   struct amdgpu_device_info info;
-  /* Where the command processor writes the event id of a queue's
-   * queue_inactive_signal before its end-of-pipe interrupt. */
-  volatile uint32_t *event_mailbox;
   uint32_t scratch_lane_bytes; /* scratch of each queue, bytes per work-item */
   uint64_t time_limit_ns;      /* of each new queue (gpu_dispatch_timeout_ms), 0: none */
   struct lock queues_lock;

@@ -213,9 +213,10 @@ hsa_status_t gpu_queue_attach(struct agent *agent, struct queue *q) {
     free(gq);
     return st;
   }
-  /* The CP reaches the signal and writes its event to the agent's mailbox. */
-  gq->inactive->amd.event_mailbox_ptr = (uint64_t)(uintptr_t)ga->event_mailbox;
-  gq->inactive->amd.event_id = (uint32_t)q->amd.hsa_queue.id;
+  /* The CP (or a trap handler) writes an error code there and raises the
+   * signal's event: the end-of-pipe interrupt wakes the queue's error
+   * handler (without an event left, it polls). */
+  signal_event_attach(gq->inactive);
   if (amdgpu_map_system_range(ga->dev, gq->inactive, sizeof *gq->inactive)) {
     st = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
     goto fail_signal;

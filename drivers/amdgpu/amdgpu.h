@@ -96,8 +96,11 @@ typedef void (*amdgpu_fault_handler)(void *ctx, const struct amdgpu_fault *fault
 /* One handler per device; NULL removes it. Faults are always logged. */
 void amdgpu_set_fault_handler(struct amdgpu_device *dev, amdgpu_fault_handler fn, void *ctx);
 
-/* Called for each CP end-of-pipe interrupt (a completion signal's event). */
-typedef void (*amdgpu_eop_handler)(void *ctx, uint32_t me, uint32_t pipe, uint32_t queue);
+/* Called for each CP end-of-pipe interrupt (a completion signal's event)
+ * with the IH entry's context id: the event id the CP wrote into the
+ * signal's mailbox (src_data[0]; Linux amdkfd kfd_int_process_v9.c). */
+typedef void (*amdgpu_eop_handler)(void *ctx, uint32_t me, uint32_t pipe, uint32_t queue,
+                                   uint32_t context_id);
 void amdgpu_set_eop_handler(struct amdgpu_device *dev, amdgpu_eop_handler fn, void *ctx);
 
 /* ---- Local memory (the carve-out) ------------------------------------------

@@ -163,7 +163,7 @@ static void cp_event(struct amdgpu_device *dev, const uint32_t iv[8]) {
   uint32_t me = IH_CP_RING_ME(ring), pipe = IH_CP_RING_PIPE(ring), queue = IH_CP_RING_QUEUE(ring);
   if (src == GFX_9_0__SRCID__CP_EOP_INTERRUPT) {
     amdgpu_eop_handler fn = __atomic_load_n(&dev->eop_fn, __ATOMIC_ACQUIRE);
-    if (fn) fn(dev->eop_ctx, me, pipe, queue);
+    if (fn) fn(dev->eop_ctx, me, pipe, queue, iv[4]);
     return;
   }
   struct amdgpu_fault f = {.ih_client_id = SOC15_IH_CLIENTID_GRBM_CP, .ih_source_id = src,

@@ -60,7 +60,7 @@ hsa_status_t gpu_kernel_load(hsa_agent_t agent, const char *path, const char *sy
   close(fd);
   if (!ok) return st;
   hsa_executable_symbol_t sym;
-  uint32_t u32;
+  uint32_t u32 = 0;
   ok = step(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL,
                                       &k->executable),
             "executable", path, &st, why, why_size) &&

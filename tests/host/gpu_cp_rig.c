@@ -7,8 +7,9 @@
 #include "drivers/amdgpu/amdgpu_vapu.h"
 #include "lib/plat.h"
 
-static void on_eop(void *ctx, uint32_t me, uint32_t pipe, uint32_t queue) {
+static void on_eop(void *ctx, uint32_t me, uint32_t pipe, uint32_t queue, uint32_t context_id) {
   struct rig *r = ctx;
+  __atomic_store_n(&r->last_eop_context, context_id, __ATOMIC_RELAXED);
   __atomic_add_fetch(&r->eop_count, 1, __ATOMIC_RELEASE);
 }
 

@@ -37,6 +37,7 @@ struct rig {
   amd_signal_t *signals;      /* RIG_SIGNALS user signals, value 1, with the mailbox */
   volatile uint32_t *mailbox; /* event mailbox of every signal */
   _Atomic int eop_count, fault_count, sq_errors, vm_faults;
+  uint32_t last_eop_context; /* the context id of the last end-of-pipe interrupt */
   struct amdgpu_fault last_fault;
 };
 

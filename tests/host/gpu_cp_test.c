@@ -269,6 +269,7 @@ TEST(gpu_cp_refused_packets_stop_only_their_queue) {
       plat_sleep_ns(100000);
     }
     ASSERT_EQ(*r.mailbox, 7);
+    ASSERT_EQ(__atomic_load_n(&r.last_eop_context, __ATOMIC_RELAXED), 7); /* the event id */
     /* The healthy queue still runs packets. */
     amd_signal_t *ok = &r.signals[0];
     __atomic_store_n(&ok->value, 1, __ATOMIC_RELEASE);
