@@ -23,11 +23,15 @@
 #include "lib/plat.h"
 
 PLAT_OPTION(gpu_scratch, "gpu_scratch",
-            "scratch bytes per work-item of each GPU queue (default 1024, up to 65536)");
+            "scratch bytes per work-item a GPU queue starts with (default 0: none until a "
+            "dispatch asks, as ROCr does; up to 65536)");
 PLAT_OPTION(gpu_dispatch_timeout, "gpu_dispatch_timeout_ms",
             "time limit of a GPU queue's oldest packet, ms (default 0: none; hsa_queue_time_limit.h)");
 
-#define DEFAULT_SCRATCH_LANE_BYTES 1024u
+/* ROCr gives a queue scratch when a dispatch first needs it (the CP's
+ * scratch request, gpu_agent_queue.c): a queue costs no scratch memory
+ * until then, so the 32 hardware queues fit in any board's RAM. */
+#define DEFAULT_SCRATCH_LANE_BYTES 0u
 #define MAX_SCRATCH_LANE_BYTES 65536u
 #define GPU_QUEUE_MIN_PACKETS 64
 #define GPU_QUEUE_MAX_PACKETS (1u << 16) /* the driver's 4 MiB ring limit */

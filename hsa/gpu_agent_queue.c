@@ -129,15 +129,18 @@ static bool regrow_scratch(struct gpu_queue *gq) {
   if (waves < group_waves) {
     /* Too little memory even for one work-group: the driver allocates
      * scratch of the new size for every wave slot of the chip (KFD's 32
-     * per CU), unless that passes ROCr's limit for one queue's scratch. */
-    uint64_t chip_bytes = (uint64_t)gq->ga->info.compute_units * SCRATCH_SLOTS_PER_CU * wave_bytes;
-    if (chip_bytes > SCRATCH_LIMIT_BYTES) {
-      log_error("queue %llu: %u scratch bytes per work-item would take %llu MiB for the chip (limit %llu MiB)",
-                (unsigned long long)a->hsa_queue.id, lane, (unsigned long long)(chip_bytes >> 20),
+     * per CU), or, when that passes ROCr's limit for one queue's scratch,
+     * for as many waves as the limit holds (ROCr's reduced scratch), if
+     * that is one work-group at least. */
+    uint64_t chip_waves = (uint64_t)gq->ga->info.compute_units * SCRATCH_SLOTS_PER_CU;
+    uint64_t fit = SCRATCH_LIMIT_BYTES / wave_bytes;
+    if (fit < group_waves) {
+      log_error("queue %llu: %u scratch bytes per work-item for %llu waves would pass the %llu MiB limit",
+                (unsigned long long)a->hsa_queue.id, lane, (unsigned long long)group_waves,
                 (unsigned long long)(SCRATCH_LIMIT_BYTES >> 20));
       return false;
     }
-    int r = amdgpu_queue_set_scratch(gq->hw, lane);
+    int r = amdgpu_queue_set_scratch(gq->hw, lane, chip_waves <= fit ? 0 : (uint32_t)fit);
     if (r) {
       log_error("queue %llu: no scratch of %u bytes per work-item (%d)", (unsigned long long)a->hsa_queue.id,
                 lane, r);

@@ -89,7 +89,8 @@ struct vapu_cp_queue_regs {
  * in src/core/inc/amd_blit_shaders.h, kCodeTrapHandler9). */
 #define VAPU_CP_ERROR_SCRATCH            0x1ull        /* insufficient scratch: queue waits until the value is 0 again */
 #define VAPU_CP_ERROR_INVALID_DIM        0x2ull        /* HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS */
-#define VAPU_CP_ERROR_GROUP_MEMORY       0x4ull        /* HSA_STATUS_ERROR_INVALID_ALLOCATION */
+#define VAPU_CP_ERROR_GROUP_MEMORY       0x4ull        /* HSA_STATUS_ERROR_INVALID_ALLOCATION; also
+                                                          segments smaller than the kernel's */
 #define VAPU_CP_ERROR_INVALID_CODE       0x8ull        /* HSA_STATUS_ERROR_INVALID_CODE_OBJECT */
 #define VAPU_CP_ERROR_INVALID_FORMAT     0x20ull       /* HSA_STATUS_ERROR_INVALID_PACKET_FORMAT */
 #define VAPU_CP_ERROR_GROUP_TOO_LARGE    0x40ull       /* HSA_STATUS_ERROR_INVALID_ARGUMENT */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <hsa/amd_hsa_kernel_code.h>
 #include <hsa/amd_hsa_queue.h>
 #include <hsa/amd_hsa_signal.h>
 #include <hsa/hsa_ext_amd.h>
@@ -296,6 +297,23 @@ static void start_dispatch(struct hqd *h, uint64_t slot) {
   uint64_t code = check_dispatch(h, p);
   if (code) {
     queue_error(h, code, "kernel dispatch packet rejected");
+    return;
+  }
+  /* The segment sizes the packet allocates must hold what the kernel
+   * uses (its descriptor's fixed sizes, AMDGPUUsage): with less, LDS or
+   * scratch accesses would land outside the allocation or in another
+   * wave's scratch, a silent wrong result. */
+  uint32_t fixed[2];
+  if (!cp_read(h, p->kernel_object + offsetof(amd_kernel_descriptor_t, group_segment_fixed_size), fixed,
+               sizeof fixed)) {
+    fetch_fault(h, "kernel descriptor unreachable");
+    return;
+  }
+  if (p->group_segment_size < fixed[0] || p->private_segment_size < fixed[1]) {
+    char what[160];
+    snprintf(what, sizeof what, "segments of %u group / %u private bytes, the kernel needs %u / %u",
+             p->group_segment_size, p->private_segment_size, fixed[0], fixed[1]);
+    queue_error(h, VAPU_CP_ERROR_GROUP_MEMORY, what);
     return;
   }
   uint64_t wg_items = (uint64_t)p->workgroup_size_x * p->workgroup_size_y * p->workgroup_size_z;

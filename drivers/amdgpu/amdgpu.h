@@ -224,11 +224,14 @@ void amdgpu_queue_ring_doorbell(struct amdgpu_queue *q, uint64_t value);
 
 /* Gives the queue scratch for `bytes_per_lane` per work-item (0: none),
  * replacing what it had: new backing memory, amd_queue_t's descriptor and
- * sizes rewritten. Only while the CP does not dispatch from the queue:
- * idle, or waiting after asking for scratch (ROCr's protocol: the queue's
- * inactive signal holds 1 until the runtime stores 0). -EINVAL (too
- * large), -ENOMEM (the old scratch is kept). */
-int amdgpu_queue_set_scratch(struct amdgpu_queue *q, uint32_t bytes_per_lane);
+ * sizes rewritten, for `max_waves` waves that may use scratch at once
+ * (COMPUTE_TMPRING_SIZE.WAVES; 0: every wave slot of the chip, ROCr's
+ * normal scratch; fewer: ROCr's reduced scratch for large per-item sizes,
+ * dispatches then run fewer waves at a time). Only while the CP does not
+ * dispatch from the queue: idle, or waiting after asking for scratch
+ * (ROCr's protocol: the queue's inactive signal holds 1 until the runtime
+ * stores 0). -EINVAL (too large), -ENOMEM (the old scratch is kept). */
+int amdgpu_queue_set_scratch(struct amdgpu_queue *q, uint32_t bytes_per_lane, uint32_t max_waves);
 
 /* Stops the queue's waves at once (dequeue with reset, bounded by
  * timeout_ns) and reports AMDGPU_QUEUE_ERROR_ABORTED with `status` to its

@@ -238,10 +238,10 @@ static void free_queue(struct amdgpu_queue *q) {
 }
 
 /* Scratch for `lane_bytes` per work-item: every wave slot of every CU
- * (ROCr FillComputeTmpRingSize), described for the queue's dispatches in
- * amd_queue_t (V#, backing memory, COMPUTE_TMPRING_SIZE). On failure the
- * queue keeps what it had. */
-static int setup_scratch(struct amdgpu_queue *q, uint32_t lane_bytes, uint32_t *tmpring) {
+ * (ROCr FillComputeTmpRingSize), or `max_waves` of them when fewer,
+ * described for the queue's dispatches in amd_queue_t (V#, backing memory,
+ * COMPUTE_TMPRING_SIZE). On failure the queue keeps what it had. */
+static int setup_scratch(struct amdgpu_queue *q, uint32_t lane_bytes, uint32_t max_waves, uint32_t *tmpring) {
   struct amdgpu_device *dev = q->dev;
   amd_queue_t *a = q->amd;
   *tmpring = a->compute_tmpring_size;
@@ -258,6 +258,7 @@ static int setup_scratch(struct amdgpu_queue *q, uint32_t lane_bytes, uint32_t *
   }
   uint32_t wave_units = (lane_bytes * 64 + SCRATCH_WAVE_ALIGN - 1) / SCRATCH_WAVE_ALIGN;
   uint32_t waves = dev->active_cus * SCRATCH_SLOTS_PER_CU;
+  if (max_waves && max_waves < waves) waves = max_waves;
   if (wave_units > COMPUTE_TMPRING_SIZE__WAVESIZE_MASK >> COMPUTE_TMPRING_SIZE__WAVESIZE_SHIFT ||
       waves > COMPUTE_TMPRING_SIZE__WAVES_MASK) {
     log_error("scratch of %u bytes per work-item is more than COMPUTE_TMPRING_SIZE describes", lane_bytes);
@@ -376,7 +377,7 @@ int amdgpu_queue_create(struct amdgpu_device *dev, const struct amdgpu_queue_des
   if (!r) r = amdgpu_map_system_range(dev, q->eop, EOP_BYTES);
   if (!r) r = amdgpu_map_system_range(dev, a, sizeof *a);
   if (!r) r = amdgpu_map_system_range(dev, a->hsa_queue.base_address, q->ring_bytes);
-  if (!r) r = setup_scratch(q, desc->scratch_bytes_per_lane, &tmpring);
+  if (!r) r = setup_scratch(q, desc->scratch_bytes_per_lane, 0, &tmpring);
   if (r) {
     free_queue(q);
     return r;
@@ -453,10 +454,10 @@ void amdgpu_queue_ring_doorbell(struct amdgpu_queue *q, uint64_t value) {
   if (q->dev->bus->doorbell_written) q->dev->bus->doorbell_written(q->dev);
 }
 
-int amdgpu_queue_set_scratch(struct amdgpu_queue *q, uint32_t bytes_per_lane) {
+int amdgpu_queue_set_scratch(struct amdgpu_queue *q, uint32_t bytes_per_lane, uint32_t max_waves) {
   if (!q) return -EINVAL;
   uint32_t tmpring;
-  int r = setup_scratch(q, bytes_per_lane, &tmpring);
+  int r = setup_scratch(q, bytes_per_lane, max_waves, &tmpring);
   /* The MQD's copy too, for the next load of the HQD. */
   if (!r) q->mqd[MQD_COMPUTE_TMPRING_SIZE] = tmpring;
   return r;

@@ -411,7 +411,7 @@ TEST(amdgpu_queue_scratch_can_be_replaced) {
   ASSERT_EQ_U(t.amd->scratch_backing_memory_byte_size, 0);
   ASSERT_EQ_U(t.amd->compute_tmpring_size, 0);
   /* ROCr's scratch request answered: 1 KiB per lane = 64 KiB per wave. */
-  ASSERT_EQ(amdgpu_queue_set_scratch(q, 1024), 0);
+  ASSERT_EQ(amdgpu_queue_set_scratch(q, 1024, 0), 0);
   ASSERT_EQ(t.amd->scratch_wave64_lane_byte_size, 1024);
   ASSERT_EQ_U(t.amd->compute_tmpring_size, 32 * dinfo.compute_units | 64u << 12);
   ASSERT_EQ_U(t.amd->scratch_backing_memory_byte_size, 65536ull * 32 * dinfo.compute_units);
@@ -425,9 +425,13 @@ TEST(amdgpu_queue_scratch_can_be_replaced) {
                            &byte, 1), 0);
   /* Too much is refused and the old scratch stays. */
   uint64_t before = t.amd->scratch_backing_memory_location;
-  ASSERT_EQ(amdgpu_queue_set_scratch(q, 1u << 20), -EINVAL);
+  ASSERT_EQ(amdgpu_queue_set_scratch(q, 1u << 20, 0), -EINVAL);
   ASSERT_EQ_U(t.amd->scratch_backing_memory_location, before);
-  ASSERT_EQ(amdgpu_queue_set_scratch(q, 0), 0);
+  /* Reduced scratch: 4 waves of 512 KiB (8 KiB per lane). */
+  ASSERT_EQ(amdgpu_queue_set_scratch(q, 8192, 4), 0);
+  ASSERT_EQ_U(t.amd->compute_tmpring_size, 4u | 512u << 12);
+  ASSERT_EQ_U(t.amd->scratch_backing_memory_byte_size, 4ull * 512 * 1024);
+  ASSERT_EQ(amdgpu_queue_set_scratch(q, 0, 0), 0);
   ASSERT_EQ_U(t.amd->scratch_backing_memory_byte_size, 0);
   ASSERT_EQ(amdgpu_queue_destroy(q, SECOND_NS), 0);
   ASSERT_EQ(log.count, 0);

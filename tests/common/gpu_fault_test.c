@@ -112,11 +112,11 @@ TEST(gpu_fault_flat_store_into_the_address_hole_is_an_aperture_violation) {
                       (hsa_status_t)HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION);
 }
 
-/* Scratch the GPU cannot give (128 KiB per work-item: 8 MiB per wave, the
- * most COMPUTE_TMPRING_SIZE describes, for the whole chip): the CP asks
- * the runtime (ROCr's protocol), the runtime cannot, the queue stops. */
+/* Scratch the GPU cannot give (128 KiB per work-item: more than the 8 MiB
+ * per wave COMPUTE_TMPRING_SIZE describes): the CP asks the runtime
+ * (ROCr's protocol), the runtime cannot, the queue stops. */
 TEST(gpu_fault_scratch_beyond_the_gpu_is_out_of_resources) {
-  run_faulting_kernel("store_kernel", output_buffer(), 131056, 0, HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+  run_faulting_kernel("store_kernel", output_buffer(), 131072, 0, HSA_STATUS_ERROR_OUT_OF_RESOURCES);
 }
 
 /* A kernel that never ends, on a queue with a 100 ms limit: stopped and

@@ -117,6 +117,19 @@ enum vapu_result vapu_dispatch_begin(struct vapu_exec *x, const struct vapu_disp
     stop->access = VAPU_ACCESS_READ;
     return r;
   }
+  /* AMDGPUUsage "Kernel Descriptor": the reserved bytes, and before gfx90a
+   * COMPUTE_PGM_RSRC3 and the kernarg preload field, are 0, and the entry
+   * is code, not the descriptor itself. Data that is no descriptor stops
+   * here instead of running as code. */
+  static const amd_kernel_descriptor_t zero;
+  if (memcmp(kd.reserved0, zero.reserved0, sizeof kd.reserved0) ||
+      memcmp(kd.reserved1, zero.reserved1, sizeof kd.reserved1) ||
+      memcmp(kd.reserved3, zero.reserved3, sizeof kd.reserved3) || kd.compute_pgm_rsrc3 || kd.kernarg_preload)
+    return bad(x, stop, VAPU_BAD_DISPATCH, "kernel descriptor at 0x%llx: reserved fields are not 0",
+               (unsigned long long)d->kernel_object);
+  if ((uint64_t)kd.kernel_code_entry_byte_offset < sizeof kd)
+    return bad(x, stop, VAPU_BAD_DISPATCH, "kernel descriptor at 0x%llx: entry inside the descriptor",
+               (unsigned long long)d->kernel_object);
   uint16_t props = kd.kernel_code_properties;
   unsigned user_count = AMD_HSA_BITS_GET(kd.compute_pgm_rsrc2, AMD_KD_RSRC2_USER_SGPR_COUNT);
   if (props & AMD_KD_ENABLE_WAVEFRONT_SIZE32)
