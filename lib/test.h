@@ -46,6 +46,26 @@ struct test_case {
 /* The test passes only if it raises CPU exception `vector` (e.g. 14 for #PF). */
 #define TEST_EXPECT_FAULT(name_, vector) TEST_DECLARE_(name_, vector)
 
+/* A check that runs after every test, whatever its outcome: it puts back
+ * what a test may leave behind (a failed ASSERT leaves a test in its middle,
+ * e.g. with the HSA runtime still up and its cores taken) so that the next
+ * tests start clean, and returns NULL, or why a test that passed is still a
+ * failure (it left that state behind itself). Declared anywhere with
+ *
+ *   TEST_AFTER_EACH(runtime_shut_down) { ...; return NULL; }
+ */
+struct test_after_each {
+  const char *name;
+  const char *(*fn)(void);
+};
+
+#define TEST_AFTER_EACH(name_)                                                \
+  static const char *test_after_fn_##name_(void);                             \
+  static const struct test_after_each test_after_##name_                      \
+      __attribute__((used, section("test_after_each"), aligned(8))) = {      \
+          #name_, test_after_fn_##name_};                                     \
+  static const char *test_after_fn_##name_(void)
+
 /* Leave the current test as failed / skipped. Never return. */
 void test_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));

@@ -14,6 +14,9 @@
 extern const struct test_case __start_test_cases[] __attribute__((weak));
 extern const struct test_case __stop_test_cases[] __attribute__((weak));
 
+extern const struct test_after_each __start_test_after_each[] __attribute__((weak));
+extern const struct test_after_each __stop_test_after_each[] __attribute__((weak));
+
 enum outcome { OUTCOME_PASS, OUTCOME_FAIL, OUTCOME_SKIP };
 
 static jmp_buf test_exit_jmp;
@@ -104,6 +107,20 @@ static __attribute__((noinline)) enum outcome run_one(const struct test_case *t)
   return running_outcome;
 }
 
+/* Runs every TEST_AFTER_EACH check; a test that passed but left state
+ * behind fails with the first check's reason. */
+static enum outcome after_each(const struct test_case *t, enum outcome outcome) {
+  size_t count = (size_t)(__stop_test_after_each - __start_test_after_each);
+  for (size_t i = 0; i < count; i++) {
+    const char *why = __start_test_after_each[i].fn();
+    if (why && outcome == OUTCOME_PASS) {
+      printf("[FAIL] %s: %s (%s)\n", t->name, why, __start_test_after_each[i].name);
+      outcome = OUTCOME_FAIL;
+    }
+  }
+  return outcome;
+}
+
 /* Tests run in the order of their source: by file name, then line. The
  * compiler may emit a file's test records in any order (gcc reverses them). */
 static int compare_source_order(const void *a, const void *b) {
@@ -128,7 +145,7 @@ int test_run(const char *pattern) {
     const struct test_case *t = order[i];
     if (!test_name_matches(pattern, t->name)) continue;
     uint64_t start = plat_now_ns();
-    switch (run_one(t)) {
+    switch (after_each(t, run_one(t))) {
     case OUTCOME_PASS:
       printf("[PASS] %s", t->name);
       print_elapsed(plat_now_ns() - start);

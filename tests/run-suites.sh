@@ -11,6 +11,7 @@ logdir=$1; make_cmd=$2; shift 2
 limit=${SUITE_TIMEOUT:-900}
 mkdir -p "$logdir"
 passed=0; failed=0; skipped=0
+failures=""   # "suite: test" of every failure, repeated before the total
 
 for suite in "$@"; do
   log="$logdir/$suite.log"
@@ -29,13 +30,22 @@ for suite in "$@"; do
     echo "[FAIL] suite-$suite: $why; last lines of $log:"
     tail -n 30 "$log" | sed 's/^/    /'
     f=$((f + 1))
+    failures="$failures
+  $suite: the suite itself ($why)"
   elif [ "$f" -gt 0 ]; then
     echo "   (details in $log)"
+    failures="$failures
+$(grep -E '\[FAIL\] ' "$log" | sed "s|^.*\[FAIL\] |  $suite: |")"
   fi
   echo "== suite $suite: $p passed, $f failed, $s skipped in $(( $(date +%s) - start )) s"
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 done
 
+# The failures again, so that the last lines of a long run (all a CI log
+# may keep) say what failed.
+if [ -n "$failures" ]; then
+  echo "Failed:$failures"
+fi
 if [ "$skipped" -gt 0 ]; then
   echo "$passed passed, $failed failed, $skipped skipped"
 else

@@ -92,3 +92,18 @@ void hsa_test_queue_error_callback(hsa_status_t status, hsa_queue_t *source, voi
   atomic_store(&e->status, (int)status);
   atomic_fetch_add(&e->calls, 1);
 }
+
+/* Every test that opens the runtime closes it, on every path it passes:
+ * a runtime left up keeps its CPU agents' cores (the next test that wants a
+ * core gets none) and its queues. After a failed ASSERT or a skip the
+ * runtime is closed here; a test that passed and left it open fails. */
+TEST_AFTER_EACH(hsa_runtime_closed) {
+  unsigned opened = 0;
+  uint16_t major;
+  while (hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major) == HSA_STATUS_SUCCESS &&
+         opened < 1000) {
+    hsa_shut_down();
+    opened++;
+  }
+  return opened ? "the HSA runtime was left open (hsa_init without hsa_shut_down)" : NULL;
+}
