@@ -32,7 +32,7 @@ TEST_BUILD_DEPS += $(GPU_FAULT_KERNELS)
 # corpus (every kernel, O0/O2/O3 x v4/v5, for the chip's processor) and
 # the fault tests on picasso, raven2 and renoir (host-unit runs raven).
 GPU_CHIP_VARIANTS := picasso raven2 renoir
-GPU_CHIP_TESTS    := gpu_agent_*,gpu_corpus_*,gpu_fault_*
+GPU_CHIP_TESTS    := gpu_agent_*,gpu_corpus_*,gpu_fault_*,gpu_bad_input_*
 TEST_SUITES += gpu-chips
 .PHONY: suite-gpu-chips
 suite-gpu-chips: $(HOST_UNIT_TESTS) $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_FAULT_KERNELS)
@@ -75,7 +75,7 @@ host: app-kernels
 # boot options (e.g. loglevel=debug).
 GPU_IMAGE_TIMEOUT ?= 600
 GPU_IMAGE_ARGS    ?=
-GPU_IMAGE_TESTS   := gpu_corpus_*,gpu_fault_*
+GPU_IMAGE_TESTS   := gpu_corpus_*,gpu_fault_*,gpu_bad_input_*
 GPU_IMAGE_KERNELS := $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_FAULT_KERNELS)
 TEST_SUITES += image-gpu-corpus
 .PHONY: suite-image-gpu-corpus

@@ -45,6 +45,16 @@ static void hqd_leave(struct hqd *h) {
             (unsigned long long)h->read_index);
 }
 
+void cp_serve_dequeues(struct hqd *running) {
+  struct vapu_cp *cp = running->cp;
+  for (unsigned n = 0; n < HQD_COUNT; n++) {
+    struct hqd *h = hqd_at(cp, n);
+    if (h == running || !__atomic_load_n(&h->active, __ATOMIC_ACQUIRE) || !vapu_mec_running(cp->v, h->me))
+      continue;
+    if (__atomic_load_n(&h->stop_requested, __ATOMIC_ACQUIRE)) hqd_leave(h);
+  }
+}
+
 static bool cp_service(struct vapu *v, void *ctx) {
   struct vapu_cp *cp = ctx;
   bool busy = false;

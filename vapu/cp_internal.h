@@ -62,6 +62,11 @@ struct vapu_cp {
   struct vapu_cp_stats stats;
 };
 
+/* cp.c: lets go of every other queue with a dequeue request; called by a
+ * long work-group of `running` between its time slices, so that a queue
+ * can be dequeued (destroyed, aborted) while another one runs. */
+void cp_serve_dequeues(struct hqd *running);
+
 /* cp_packet.c: serves one queue for at most `budget_ns`; true if it made
  * progress (a packet or a work-group). */
 bool cp_serve_queue(struct hqd *h, uint64_t budget_ns);

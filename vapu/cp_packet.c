@@ -303,16 +303,22 @@ static void start_dispatch(struct hqd *h, uint64_t slot) {
    * uses (its descriptor's fixed sizes, AMDGPUUsage): with less, LDS or
    * scratch accesses would land outside the allocation or in another
    * wave's scratch, a silent wrong result. */
-  uint32_t fixed[2];
-  if (!cp_read(h, p->kernel_object + offsetof(amd_kernel_descriptor_t, group_segment_fixed_size), fixed,
-               sizeof fixed)) {
+  amd_kernel_descriptor_t kd;
+  if (!cp_read(h, p->kernel_object, &kd, sizeof kd)) {
     fetch_fault(h, "kernel descriptor unreachable");
     return;
   }
-  if (p->group_segment_size < fixed[0] || p->private_segment_size < fixed[1]) {
+  const char *why = vapu_kernel_descriptor_problem(&kd, p->kernel_object);
+  if (why) {
+    queue_error(h, VAPU_CP_ERROR_INVALID_CODE, why);
+    return;
+  }
+  if (p->group_segment_size < kd.group_segment_fixed_size ||
+      p->private_segment_size < kd.private_segment_fixed_size) {
     char what[160];
     snprintf(what, sizeof what, "segments of %u group / %u private bytes, the kernel needs %u / %u",
-             p->group_segment_size, p->private_segment_size, fixed[0], fixed[1]);
+             p->group_segment_size, p->private_segment_size, kd.group_segment_fixed_size,
+             kd.private_segment_fixed_size);
     queue_error(h, VAPU_CP_ERROR_GROUP_MEMORY, what);
     return;
   }
@@ -353,6 +359,8 @@ static void start_dispatch(struct hqd *h, uint64_t slot) {
       .apertures = {(uint64_t)(h->regs.sh_mem_bases >> 16) << 48,
                     (uint64_t)(h->regs.sh_mem_bases & 0xffff) << 48},
       .abort_flag = &h->stop_requested,
+      .between_slices = (void (*)(void *))cp_serve_dequeues,
+      .between_slices_ctx = h,
   };
   memcpy(d.scratch_resource, s.resource, sizeof d.scratch_resource);
   /* Translations cached by the interpreter may predate a remap. */

@@ -88,6 +88,26 @@ static unsigned user_sgprs_enabled(uint16_t p) {
          !!(p & AMD_KD_ENABLE_SGPR_PRIVATE_SEGMENT_SIZE);
 }
 
+const char *vapu_kernel_descriptor_problem(const amd_kernel_descriptor_t *kd, uint64_t kernel_object) {
+  /* AMDGPUUsage "Kernel Descriptor": the reserved bytes, and before gfx90a
+   * COMPUTE_PGM_RSRC3 and the kernarg preload field, are 0, and the entry
+   * is code, not the descriptor itself. Data that is no descriptor stops
+   * here instead of running as code. */
+  static const amd_kernel_descriptor_t zero;
+  if (memcmp(kd->reserved0, zero.reserved0, sizeof kd->reserved0) ||
+      memcmp(kd->reserved1, zero.reserved1, sizeof kd->reserved1) ||
+      memcmp(kd->reserved3, zero.reserved3, sizeof kd->reserved3) || kd->compute_pgm_rsrc3 || kd->kernarg_preload)
+    return "reserved fields are not 0 (no kernel descriptor)";
+  if ((uint64_t)kd->kernel_code_entry_byte_offset < sizeof *kd) return "entry inside the descriptor";
+  uint16_t props = kd->kernel_code_properties;
+  if (props & AMD_KD_ENABLE_WAVEFRONT_SIZE32) return "wave32 requested; gfx9 runs wave64 only";
+  if (user_sgprs_enabled(props) > AMD_HSA_BITS_GET(kd->compute_pgm_rsrc2, AMD_KD_RSRC2_USER_SGPR_COUNT))
+    return "more user SGPRs enabled than USER_SGPR_COUNT";
+  /* AMDGPUUsage: the entry must be 256-byte aligned. */
+  if ((kernel_object + (uint64_t)kd->kernel_code_entry_byte_offset) & 255) return "code entry not 256-byte aligned";
+  return NULL;
+}
+
 enum vapu_result vapu_dispatch_begin(struct vapu_exec *x, const struct vapu_dispatch *d,
                                      struct vapu_stop *stop) {
   struct dispatch_state *ds = &x->ds;
@@ -117,31 +137,12 @@ enum vapu_result vapu_dispatch_begin(struct vapu_exec *x, const struct vapu_disp
     stop->access = VAPU_ACCESS_READ;
     return r;
   }
-  /* AMDGPUUsage "Kernel Descriptor": the reserved bytes, and before gfx90a
-   * COMPUTE_PGM_RSRC3 and the kernarg preload field, are 0, and the entry
-   * is code, not the descriptor itself. Data that is no descriptor stops
-   * here instead of running as code. */
-  static const amd_kernel_descriptor_t zero;
-  if (memcmp(kd.reserved0, zero.reserved0, sizeof kd.reserved0) ||
-      memcmp(kd.reserved1, zero.reserved1, sizeof kd.reserved1) ||
-      memcmp(kd.reserved3, zero.reserved3, sizeof kd.reserved3) || kd.compute_pgm_rsrc3 || kd.kernarg_preload)
-    return bad(x, stop, VAPU_BAD_DISPATCH, "kernel descriptor at 0x%llx: reserved fields are not 0",
-               (unsigned long long)d->kernel_object);
-  if ((uint64_t)kd.kernel_code_entry_byte_offset < sizeof kd)
-    return bad(x, stop, VAPU_BAD_DISPATCH, "kernel descriptor at 0x%llx: entry inside the descriptor",
-               (unsigned long long)d->kernel_object);
+  const char *why = vapu_kernel_descriptor_problem(&kd, d->kernel_object);
+  if (why)
+    return bad(x, stop, VAPU_BAD_DISPATCH, "kernel descriptor at 0x%llx: %s", (unsigned long long)d->kernel_object,
+               why);
   uint16_t props = kd.kernel_code_properties;
-  unsigned user_count = AMD_HSA_BITS_GET(kd.compute_pgm_rsrc2, AMD_KD_RSRC2_USER_SGPR_COUNT);
-  if (props & AMD_KD_ENABLE_WAVEFRONT_SIZE32)
-    return bad(x, stop, VAPU_BAD_DISPATCH, "kernel descriptor: wave32 requested; gfx9 runs wave64 only");
-  if (user_sgprs_enabled(props) > user_count)
-    return bad(x, stop, VAPU_BAD_DISPATCH, "kernel descriptor: %u user SGPRs enabled but USER_SGPR_COUNT is %u",
-               user_sgprs_enabled(props), user_count);
-  /* AMDGPUUsage: the entry must be 256-byte aligned. */
   uint64_t code = d->kernel_object + (uint64_t)kd.kernel_code_entry_byte_offset;
-  if (code & 255)
-    return bad(x, stop, VAPU_BAD_DISPATCH, "kernel descriptor: code entry 0x%llx not 256-byte aligned",
-               (unsigned long long)code);
 
   uint32_t lds = d->group_segment_size;
   if (lds < kd.group_segment_fixed_size)
@@ -301,6 +302,7 @@ enum vapu_result vapu_run_workgroup(struct vapu_exec *x, const uint32_t wg[3], s
     if (!running) /* all live waves wait at the barrier: release it */
       for (unsigned i = 0; i < x->nwaves; i++)
         if (x->waves[i].state == WAVE_AT_BARRIER) x->waves[i].state = WAVE_RUNNING;
+    if (ds->d.between_slices) ds->d.between_slices(ds->d.between_slices_ctx);
     if (abort_flag && *abort_flag) {
       bad(x, stop, VAPU_ABORTED, "work-group (%u, %u, %u) aborted by the CP", wg[0], wg[1], wg[2]);
       memcpy(stop->workgroup, wg, sizeof stop->workgroup);

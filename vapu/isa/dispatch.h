@@ -25,6 +25,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <hsa/amd_hsa_kernel_code.h>
+
 #include "vapu/isa/mem.h"
 
 /* Why a dispatch or a work-group stopped. */
@@ -91,6 +93,11 @@ struct vapu_dispatch {
   /* Set (non-zero) by anyone to stop the running work-group at the next
    * check (at most a few thousand instructions later). May be NULL. */
   const volatile uint32_t *abort_flag;
+  /* Called between rounds of time slices while a work-group runs (may be
+   * NULL): the command processor answers other queues there (a dequeue
+   * request must not wait for this work-group's end). */
+  void (*between_slices)(void *ctx);
+  void *between_slices_ctx;
 };
 
 struct vapu_exec; /* one interpreter context: waves, LDS, TLB, decoded code */
@@ -99,6 +106,12 @@ struct vapu_exec; /* one interpreter context: waves, LDS, TLB, decoded code */
  * NULL when out of memory. */
 struct vapu_exec *vapu_exec_create(struct vapu_mem *mem);
 void vapu_exec_destroy(struct vapu_exec *x);
+
+/* Why the descriptor read at `kernel_object` cannot be a gfx9 kernel
+ * descriptor (AMDGPUUsage: reserved fields, wave64, user SGPR count, code
+ * entry), or NULL. vapu_dispatch_begin checks it; the CP too, before it
+ * uses the descriptor's segment sizes. */
+const char *vapu_kernel_descriptor_problem(const amd_kernel_descriptor_t *kd, uint64_t kernel_object);
 
 /* Reads and checks the kernel descriptor and the dispatch fields, drops the
  * decoded-instruction cache (the packet processor's instruction cache
