@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "tests/programs/program.h" /* the 1-D dispatch packet the programs write */
 
 HSA_CPU_KERNEL(bench_empty, 0) { (void)hsa_dispatch; }
 
@@ -27,17 +28,10 @@ static void submit(hsa_queue_t *q, uint64_t kernel_object, hsa_signal_t done) {
   while (index - hsa_queue_load_read_index_scacquire(q) >= q->size) __builtin_ia32_pause();
   hsa_kernel_dispatch_packet_t *p =
       (hsa_kernel_dispatch_packet_t *)q->base_address + (index & (q->size - 1));
-  p->workgroup_size_x = p->workgroup_size_y = p->workgroup_size_z = 1;
-  p->grid_size_x = p->grid_size_y = p->grid_size_z = 1;
-  p->private_segment_size = p->group_segment_size = 0;
-  p->kernel_object = kernel_object;
-  p->kernarg_address = NULL;
-  p->completion_signal = done;
-  uint32_t header = HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE |
-                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
-                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
-  __atomic_store_n((uint32_t *)p, header | 1u << 16, __ATOMIC_RELEASE); /* setup: 1 dimension */
-  hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)index);
+  const struct program_kernel k = {.object = kernel_object};
+  program_fill_dispatch_1d(p, &k, NULL, 1, 1, done);
+  program_publish(q, index, p, PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_KERNEL_DISPATCH),
+                  1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS);
 }
 
 void bench_hsa_dispatch(struct samples *latency, struct samples *throughput) {

@@ -15,8 +15,9 @@
  * others); there is one coherent memory, so only COHERENT can be set. */
 static struct agent *gpu_agent_from_handle(hsa_agent_t handle, hsa_status_t *st) {
   struct agent *a = agent_from_handle(handle);
-  *st = !a ? HSA_STATUS_ERROR_INVALID_AGENT
-           : a->device_type != HSA_DEVICE_TYPE_GPU ? HSA_STATUS_ERROR_INVALID_AGENT : HSA_STATUS_SUCCESS;
+  *st = !a                                      ? HSA_STATUS_ERROR_INVALID_AGENT
+        : a->device_type != HSA_DEVICE_TYPE_GPU ? HSA_STATUS_ERROR_INVALID_AGENT
+                                                : HSA_STATUS_SUCCESS;
   return *st == HSA_STATUS_SUCCESS ? a : NULL;
 }
 
@@ -45,27 +46,27 @@ hsa_status_t hsa_amd_coherency_set_type(hsa_agent_t agent, hsa_amd_coherency_typ
  * copies' queue follows hsa_amd_profiling_async_copy_enable, memory_async.c).
  * ROCr answers these for GPU agents only; CPU agents dispatch here too. */
 
+static hsa_status_t read_time_stamps(hsa_signal_t signal, uint64_t *start, uint64_t *end) {
+  if (!signal_is_valid(signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  const amd_signal_t *s = &signal_from_handle(signal)->amd;
+  *start = s->start_ts;
+  *end = s->end_ts;
+  return HSA_STATUS_SUCCESS;
+}
+
 hsa_status_t hsa_amd_profiling_get_dispatch_time(hsa_agent_t agent, hsa_signal_t signal,
                                                  hsa_amd_profiling_dispatch_time_t *time) {
   RETURN_IF_NOT_INITIALIZED();
   if (!time) return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* ROCr's order */
   if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (!signal_is_valid(signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
-  const amd_signal_t *s = &signal_from_handle(signal)->amd;
-  time->start = s->start_ts;
-  time->end = s->end_ts;
-  return HSA_STATUS_SUCCESS;
+  return read_time_stamps(signal, &time->start, &time->end);
 }
 
 hsa_status_t hsa_amd_profiling_get_async_copy_time(hsa_signal_t signal,
                                                    hsa_amd_profiling_async_copy_time_t *time) {
   RETURN_IF_NOT_INITIALIZED();
   if (!time) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  if (!signal_is_valid(signal)) return HSA_STATUS_ERROR_INVALID_SIGNAL;
-  const amd_signal_t *s = &signal_from_handle(signal)->amd;
-  time->start = s->start_ts;
-  time->end = s->end_ts;
-  return HSA_STATUS_SUCCESS;
+  return read_time_stamps(signal, &time->start, &time->end);
 }
 
 hsa_status_t hsa_amd_profiling_convert_tick_to_system_domain(hsa_agent_t agent, uint64_t agent_tick,
@@ -129,14 +130,15 @@ hsa_status_t hsa_amd_enable_logging(uint8_t *flags, void *file) {
  * INVALID_ARGUMENT, there being no reservation to act on. */
 
 static hsa_status_t not_offered(const char *what) {
+  RETURN_IF_NOT_INITIALIZED();
   log_error("%s: not offered by this runtime (single process, single address space)", what);
   return HSA_STATUS_ERROR;
 }
 
 #define CHECK_OPEN() RETURN_IF_NOT_INITIALIZED()
-#define BAD(cond)                                                     \
-  do {                                                                \
-    if (cond) return HSA_STATUS_ERROR_INVALID_ARGUMENT;               \
+#define BAD(cond)                                       \
+  do {                                                  \
+    if (cond) return HSA_STATUS_ERROR_INVALID_ARGUMENT; \
   } while (0)
 
 hsa_status_t hsa_amd_ipc_memory_create(void *p, size_t l, hsa_amd_ipc_memory_t *h) {
@@ -190,50 +192,40 @@ hsa_status_t hsa_amd_interop_unmap_buffer(void *p) {
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_amd_svm_attributes_set(void *p, size_t s, hsa_amd_svm_attribute_pair_t *l, size_t n) {
-  CHECK_OPEN();
+hsa_status_t hsa_amd_svm_attributes_set(void *p, size_t s, hsa_amd_svm_attribute_pair_t *l,
+                                        size_t n) {
   (void)p, (void)s, (void)l, (void)n;
   return not_offered(__func__);
 }
 
-hsa_status_t hsa_amd_svm_attributes_get(void *p, size_t s, hsa_amd_svm_attribute_pair_t *l, size_t n) {
-  CHECK_OPEN();
+hsa_status_t hsa_amd_svm_attributes_get(void *p, size_t s, hsa_amd_svm_attribute_pair_t *l,
+                                        size_t n) {
   (void)p, (void)s, (void)l, (void)n;
   return not_offered(__func__);
 }
 
 hsa_status_t hsa_amd_svm_prefetch_async(void *p, size_t s, hsa_agent_t a, uint32_t n,
                                         const hsa_signal_t *d, hsa_signal_t c) {
-  CHECK_OPEN();
   (void)p, (void)s, (void)a, (void)n, (void)d, (void)c;
   return not_offered(__func__);
 }
 
-/* SPM is a GPU agent's: others are invalid agents (ROCr). */
-static hsa_status_t spm_agent(hsa_agent_t a) {
+/* SPM is a GPU agent's: others are invalid agents (ROCr); not offered. */
+static hsa_status_t spm_refused(hsa_agent_t a, const char *what) {
+  CHECK_OPEN();
   struct agent *agent = agent_from_handle(a);
-  return agent && agent->device_type == HSA_DEVICE_TYPE_GPU ? HSA_STATUS_SUCCESS
-                                                            : HSA_STATUS_ERROR_INVALID_AGENT;
+  if (!agent || agent->device_type != HSA_DEVICE_TYPE_GPU) return HSA_STATUS_ERROR_INVALID_AGENT;
+  return not_offered(what);
 }
 
-hsa_status_t hsa_amd_spm_acquire(hsa_agent_t a) {
-  CHECK_OPEN();
-  hsa_status_t st = spm_agent(a);
-  return st != HSA_STATUS_SUCCESS ? st : not_offered(__func__);
-}
+hsa_status_t hsa_amd_spm_acquire(hsa_agent_t a) { return spm_refused(a, __func__); }
 
-hsa_status_t hsa_amd_spm_release(hsa_agent_t a) {
-  CHECK_OPEN();
-  hsa_status_t st = spm_agent(a);
-  return st != HSA_STATUS_SUCCESS ? st : not_offered(__func__);
-}
+hsa_status_t hsa_amd_spm_release(hsa_agent_t a) { return spm_refused(a, __func__); }
 
 hsa_status_t hsa_amd_spm_set_dest_buffer(hsa_agent_t a, size_t s, uint32_t *t, uint32_t *c, void *d,
                                          bool *l) {
-  CHECK_OPEN();
   (void)s, (void)t, (void)c, (void)d, (void)l;
-  hsa_status_t st = spm_agent(a);
-  return st != HSA_STATUS_SUCCESS ? st : not_offered(__func__);
+  return spm_refused(a, __func__);
 }
 
 hsa_status_t hsa_amd_portable_export_dmabuf(const void *p, size_t s, int *fd, uint64_t *o) {
@@ -243,90 +235,84 @@ hsa_status_t hsa_amd_portable_export_dmabuf(const void *p, size_t s, int *fd, ui
 }
 
 hsa_status_t hsa_amd_portable_close_dmabuf(int fd) {
-  CHECK_OPEN();
   (void)fd;
   return not_offered(__func__);
 }
 
-hsa_status_t hsa_amd_vmem_address_reserve(void **va, size_t s, uint64_t a, uint64_t f) {
+/* The virtual memory API's one answer (see above). */
+static hsa_status_t vmem_refused(void) {
   CHECK_OPEN();
-  (void)va, (void)a, (void)f, (void)s;
   return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_vmem_address_reserve(void **va, size_t s, uint64_t a, uint64_t f) {
+  (void)va, (void)a, (void)f, (void)s;
+  return vmem_refused();
 }
 
 hsa_status_t hsa_amd_vmem_address_reserve_align(void **va, size_t s, uint64_t a, uint64_t al,
-                                                 uint64_t f) {
-  CHECK_OPEN();
+                                                uint64_t f) {
   (void)va, (void)s, (void)a, (void)al, (void)f;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return vmem_refused();
 }
 
 hsa_status_t hsa_amd_vmem_address_free(void *va, size_t s) {
-  CHECK_OPEN();
   (void)va, (void)s;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return vmem_refused();
 }
 
 hsa_status_t hsa_amd_vmem_handle_create(hsa_amd_memory_pool_t p, size_t s, hsa_amd_memory_type_t t,
                                         uint64_t f, hsa_amd_vmem_alloc_handle_t *h) {
-  CHECK_OPEN();
   (void)p, (void)s, (void)t, (void)f, (void)h;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return vmem_refused();
 }
 
 hsa_status_t hsa_amd_vmem_handle_release(hsa_amd_vmem_alloc_handle_t h) {
-  CHECK_OPEN();
   (void)h;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return vmem_refused();
 }
 
-hsa_status_t hsa_amd_vmem_map(void *va, size_t s, size_t o, hsa_amd_vmem_alloc_handle_t h, uint64_t f) {
-  CHECK_OPEN();
+hsa_status_t hsa_amd_vmem_map(void *va, size_t s, size_t o, hsa_amd_vmem_alloc_handle_t h,
+                              uint64_t f) {
   (void)va, (void)s, (void)o, (void)h, (void)f;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return vmem_refused();
 }
 
 hsa_status_t hsa_amd_vmem_unmap(void *va, size_t s) {
-  CHECK_OPEN();
   (void)va, (void)s;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return vmem_refused();
 }
 
 hsa_status_t hsa_amd_vmem_set_access(void *va, size_t s, const hsa_amd_memory_access_desc_t *d,
                                      size_t n) {
-  CHECK_OPEN();
   (void)va, (void)s, (void)d, (void)n;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return vmem_refused();
 }
 
 hsa_status_t hsa_amd_vmem_get_access(void *va, hsa_access_permission_t *p, hsa_agent_t a) {
-  CHECK_OPEN();
   (void)va, (void)p, (void)a;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return vmem_refused();
 }
 
-hsa_status_t hsa_amd_vmem_export_shareable_handle(int *fd, hsa_amd_vmem_alloc_handle_t h, uint64_t f) {
-  CHECK_OPEN();
+hsa_status_t hsa_amd_vmem_export_shareable_handle(int *fd, hsa_amd_vmem_alloc_handle_t h,
+                                                  uint64_t f) {
   (void)fd, (void)h, (void)f;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return vmem_refused();
 }
 
 hsa_status_t hsa_amd_vmem_import_shareable_handle(int fd, hsa_amd_vmem_alloc_handle_t *h) {
-  CHECK_OPEN();
   (void)fd, (void)h;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return vmem_refused();
 }
 
 hsa_status_t hsa_amd_vmem_retain_alloc_handle(hsa_amd_vmem_alloc_handle_t *h, void *a) {
-  CHECK_OPEN();
   (void)h, (void)a;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return vmem_refused();
 }
 
 hsa_status_t hsa_amd_vmem_get_alloc_properties_from_handle(hsa_amd_vmem_alloc_handle_t h,
                                                            hsa_amd_memory_pool_t *p,
                                                            hsa_amd_memory_type_t *t) {
-  CHECK_OPEN();
   (void)h, (void)p, (void)t;
-  return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  return vmem_refused();
 }

@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "hsa/runtime.h"
 #include "hsa/signal.h"
 #include "lib/plat.h"
 #include "tests/common/hsa_test_util.h"
@@ -28,12 +29,20 @@ static void waiter_main(void *arg) {
   atomic_store(&w->done, true);
 }
 
-/* Starts a waiter on s and returns once it sleeps (counted as a waiter). */
+/* Starts a waiter on s and returns once it sleeps: counted as a waiter of
+ * s and as a sleeper of the runtime's signal event, then given 10 ms to
+ * pass its last look at the value (a change before that look is seen
+ * without any announcement, rightly; on a loaded machine the look can come
+ * late). */
 static int start_sleeping_waiter(struct waiter *w, hsa_signal_t s) {
   *w = (struct waiter){.s = s, .seen = -1};
   int id = plat_worker_start("event-waiter", waiter_main, w);
   struct signal *sig = signal_from_handle(s);
-  for (int i = 0; i < 10000 && atomic_load(&sig->waiters) == 0; i++) plat_sleep_ns(100000);
+  for (int i = 0; i < 10000 &&
+                  (atomic_load(&sig->waiters) == 0 || atomic_load(&rt.signal_event.sleepers) == 0);
+       i++)
+    plat_sleep_ns(100000);
+  plat_sleep_ns(10000000);
   return id;
 }
 
@@ -89,9 +98,9 @@ TEST(hsa_signal_event_interrupt_wakes_a_sleeping_waiter) {
   ASSERT_EQ(w.seen, 0);
   ASSERT_EQ(signal_missed_announcements(), missed); /* woken, not timed out */
   /* The slot is armed again for the next completion. */
-  ASSERT_EQ_U(*(const uint64_t *)(uintptr_t)((const amd_signal_t *)(uintptr_t)s.handle)
-                   ->event_mailbox_ptr,
-              UINT64_MAX);
+  ASSERT_EQ_U(
+      *(const uint64_t *)(uintptr_t)((const amd_signal_t *)(uintptr_t)s.handle)->event_mailbox_ptr,
+      UINT64_MAX);
   HSA_ASSERT_OK(hsa_signal_destroy(s));
   HSA_ASSERT_OK(hsa_shut_down());
 }
@@ -142,7 +151,8 @@ TEST(hsa_signal_event_api_change_wakes_and_gpu_only_signals_poll) {
 TEST(hsa_signal_event_runs_out_like_kfd_then_signals_poll) {
   HSA_ASSERT_OK(hsa_init());
   static hsa_signal_t many[SIGNAL_EVENTS_MAX + 1];
-  for (int i = 0; i <= SIGNAL_EVENTS_MAX; i++) HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &many[i]));
+  for (int i = 0; i <= SIGNAL_EVENTS_MAX; i++)
+    HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &many[i]));
   /* All events in use: the last signal has none, and still works. */
   const amd_signal_t *last = (const amd_signal_t *)(uintptr_t)many[SIGNAL_EVENTS_MAX].handle;
   ASSERT_EQ(last->event_mailbox_ptr, 0);

@@ -20,7 +20,7 @@
 
 #include "program.h"
 
-#define N 1000 /* not a multiple of the work-group size: a partial group */
+#define N  1000 /* not a multiple of the work-group size: a partial group */
 #define WG 64
 
 static hsa_status_t find_gpu(hsa_agent_t agent, void *data) {
@@ -58,15 +58,15 @@ enum kind { OPENCL, C_KERNEL, HIP };
 struct variant {
   const char *file;
   enum kind kind;
-  int cov;                /* code object version: where the hidden arguments are */
-  const char *xnack;      /* "+" or "-" if the object pins XNACK, else NULL */
+  int cov;           /* code object version: where the hidden arguments are */
+  const char *xnack; /* "+" or "-" if the object pins XNACK, else NULL */
 };
 
 static const struct variant variants[] = {
-    {"vector_copy.v4.co", OPENCL, 4, NULL},   {"vector_copy.v5.co", OPENCL, 5, NULL},
+    {"vector_copy.v4.co", OPENCL, 4, NULL},    {"vector_copy.v5.co", OPENCL, 5, NULL},
     {"vector_copy.xnack-.co", OPENCL, 5, "-"}, {"vector_copy.xnack+.co", OPENCL, 5, "+"},
-    {"fill.v4.co", C_KERNEL, 4, NULL},        {"fill.v5.co", C_KERNEL, 5, NULL},
-    {"fill.generic.co", C_KERNEL, 6, NULL},   {"scale.co", HIP, 5, NULL},
+    {"fill.v4.co", C_KERNEL, 4, NULL},         {"fill.v5.co", C_KERNEL, 5, NULL},
+    {"fill.generic.co", C_KERNEL, 6, NULL},    {"scale.co", HIP, 5, NULL},
 };
 
 struct gpu {
@@ -76,30 +76,16 @@ struct gpu {
   hsa_signal_t done;
 };
 
-static void dispatch(struct gpu *g, uint64_t kernel_object, void *kernarg, uint32_t private_size,
-                     uint32_t group_size) {
+static void dispatch(struct gpu *g, const struct program_kernel *k, void *kernarg) {
   uint64_t index = hsa_queue_add_write_index_screlease(g->queue, 1);
   while (index - hsa_queue_load_read_index_scacquire(g->queue) >= g->queue->size)
     ;
   hsa_kernel_dispatch_packet_t *p =
       (hsa_kernel_dispatch_packet_t *)g->queue->base_address + (index & (g->queue->size - 1));
-  memset((uint8_t *)p + 4, 0, sizeof *p - 4);
-  p->workgroup_size_x = WG;
-  p->workgroup_size_y = p->workgroup_size_z = 1;
-  p->grid_size_x = N;
-  p->grid_size_y = p->grid_size_z = 1;
-  p->kernel_object = kernel_object;
-  p->kernarg_address = kernarg;
-  p->private_segment_size = private_size;
-  p->group_segment_size = group_size;
-  p->completion_signal = g->done;
+  program_fill_dispatch_1d(p, k, kernarg, N, WG, g->done);
   hsa_signal_store_relaxed(g->done, 1);
-  uint16_t header = HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE |
-                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
-                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
-  __atomic_store_n((uint32_t *)p, header | 1u << (16 + HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS),
-                   __ATOMIC_RELEASE);
-  hsa_signal_store_screlease(g->queue->doorbell_signal, (hsa_signal_value_t)index);
+  program_publish(g->queue, index, p, PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_KERNEL_DISPATCH),
+                  1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS);
   while (hsa_signal_wait_scacquire(g->done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,
                                    HSA_WAIT_STATE_BLOCKED) != 0)
     ;
@@ -115,28 +101,23 @@ static void run_variant(struct gpu *g, hsa_code_object_reader_t reader, const st
   uint32_t invalid = 1;
   CHECK(hsa_executable_validate(exec, &invalid));
   EXPECT(invalid == 0, "%s: executable does not validate", v->file);
-  const char *kernel = v->kind == OPENCL ? "vector_copy.kd" : v->kind == HIP ? "scale.kd" : "fill.kd";
+  const char *kernel = v->kind == OPENCL ? "vector_copy.kd"
+                       : v->kind == HIP  ? "scale.kd"
+                                         : "fill.kd";
   hsa_executable_symbol_t sym;
   CHECK(hsa_executable_get_symbol_by_name(exec, kernel, &g->agent, &sym));
-  uint64_t object;
-  uint32_t kernarg_size, kernarg_align, private_size, group_size;
-  CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object));
-  CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
-                                       &kernarg_size));
+  struct program_kernel k = program_kernel_info(sym);
+  uint32_t kernarg_align;
   CHECK(hsa_executable_symbol_get_info(
       sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, &kernarg_align));
-  CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
-                                       &private_size));
-  CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
-                                       &group_size));
   EXPECT(kernarg_align >= 16, "%s: kernarg alignment %u", v->file, kernarg_align);
 
   uint8_t *kernarg;
   uint32_t *data;
-  CHECK(hsa_amd_memory_pool_allocate(g->kernarg_pool, kernarg_size, 0, (void **)&kernarg));
+  CHECK(hsa_amd_memory_pool_allocate(g->kernarg_pool, k.kernarg_size, 0, (void **)&kernarg));
   CHECK(hsa_amd_memory_pool_allocate(g->kernarg_pool, 2 * N * sizeof *data, 0, (void **)&data));
   CHECK(hsa_amd_agents_allow_access(1, &g->agent, NULL, data));
-  memset(kernarg, 0, kernarg_size);
+  memset(kernarg, 0, k.kernarg_size);
   uint32_t *in = data, *out = data + N, n = N, step = 3;
   float factor = 2.0f;
   size_t explicit_size;
@@ -164,9 +145,9 @@ static void run_variant(struct gpu *g, hsa_code_object_reader_t reader, const st
   }
   /* v5 and later: hidden arguments follow the explicit ones, 8-aligned,
    * when the kernel takes them (its kernarg segment says so). */
-  if (v->cov >= 5 && kernarg_size >= explicit_size + 80)
+  if (v->cov >= 5 && k.kernarg_size >= explicit_size + 80)
     program_fill_hidden_v5(kernarg + ((explicit_size + 7) & ~(size_t)7), N, WG);
-  dispatch(g, object, kernarg, private_size, group_size);
+  dispatch(g, &k, kernarg);
 
   for (uint32_t i = 0; i < N; i++) {
     uint32_t want = v->kind == OPENCL ? in[i] : v->kind == C_KERNEL ? 1000 + i * step : 0;
@@ -183,7 +164,8 @@ static void run_variant(struct gpu *g, hsa_code_object_reader_t reader, const st
     CHECK(hsa_executable_get_symbol_by_name(exec, "fill_base", &g->agent, &var));
     uint64_t address;
     uint32_t size;
-    CHECK(hsa_executable_symbol_get_info(var, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &address));
+    CHECK(
+        hsa_executable_symbol_get_info(var, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &address));
     CHECK(hsa_executable_symbol_get_info(var, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE, &size));
     EXPECT(size == 4 && *(const uint32_t *)(uintptr_t)address == 1000, "%s: fill_base", v->file);
   }
@@ -252,7 +234,7 @@ int main(int argc, char **argv) {
   CHECK(hsa_signal_destroy(g.done));
   CHECK(hsa_queue_destroy(g.queue));
   CHECK(hsa_shut_down());
-  printf("code_object_variants: %s: %d code objects ran, %d refused as ROCr does: ok\n", isa, loaded,
-         refused);
+  printf("code_object_variants: %s: %d code objects ran, %d refused as ROCr does: ok\n", isa,
+         loaded, refused);
   return 0;
 }

@@ -23,7 +23,7 @@
 
 #include "program.h"
 
-#define N 1024
+#define N     1024
 #define BLOCK 64
 
 struct hip_device {
@@ -43,11 +43,7 @@ static hsa_status_t find_agents(hsa_agent_t agent, void *data) {
 
 static hsa_status_t find_pools(hsa_amd_memory_pool_t pool, void *data) {
   struct hip_device *d = data;
-  hsa_amd_segment_t segment;
-  uint32_t flags;
-  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
-  if (segment != HSA_AMD_SEGMENT_GLOBAL) return HSA_STATUS_SUCCESS;
-  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
+  uint32_t flags = program_pool_global_flags(pool);
   if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) {
     if (!d->kernarg_pool.handle) d->kernarg_pool = pool;
   } else if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED) {
@@ -58,15 +54,10 @@ static hsa_status_t find_pools(hsa_amd_memory_pool_t pool, void *data) {
 
 static hsa_status_t find_device_pool(hsa_amd_memory_pool_t pool, void *data) {
   struct hip_device *d = data;
-  hsa_amd_segment_t segment;
-  uint32_t flags;
-  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
-  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
-  if (segment == HSA_AMD_SEGMENT_GLOBAL && (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED)) {
-    d->device_pool = pool;
-    return HSA_STATUS_INFO_BREAK;
-  }
-  return HSA_STATUS_SUCCESS;
+  if (!(program_pool_global_flags(pool) & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED))
+    return HSA_STATUS_SUCCESS;
+  d->device_pool = pool;
+  return HSA_STATUS_INFO_BREAK;
 }
 
 static hsa_status_t first_isa_name(hsa_isa_t isa, void *data) {
@@ -100,7 +91,8 @@ static int entry_fit(const char *id, size_t id_len, const char *isa) {
   return id_len == strlen(isa) && strncmp(id, isa, id_len) == 0 ? 2 : 0;
 }
 
-static const uint8_t *pick_code_object(const uint8_t *bundle, size_t size, const char *isa, size_t *out_size) {
+static const uint8_t *pick_code_object(const uint8_t *bundle, size_t size, const char *isa,
+                                       size_t *out_size) {
   EXPECT(size > 32 && memcmp(bundle, BUNDLE_MAGIC, strlen(BUNDLE_MAGIC)) == 0, "not a bundle");
   uint64_t count = read64(bundle + 24);
   size_t pos = 32;
@@ -108,7 +100,8 @@ static const uint8_t *pick_code_object(const uint8_t *bundle, size_t size, const
   int best_fit = 0;
   for (uint64_t i = 0; i < count; i++) {
     EXPECT(pos + 24 <= size, "bundle entry %llu truncated", (unsigned long long)i);
-    uint64_t off = read64(bundle + pos), len = read64(bundle + pos + 8), id_len = read64(bundle + pos + 16);
+    uint64_t off = read64(bundle + pos), len = read64(bundle + pos + 8),
+             id_len = read64(bundle + pos + 16);
     const char *id = (const char *)bundle + pos + 24;
     pos += 24 + id_len;
     EXPECT(pos <= size && off <= size && len <= size - off, "bundle entry %llu out of bounds",
@@ -132,25 +125,19 @@ static void stream_error(hsa_status_t status, hsa_queue_t *q, void *data) {
   exit(1);
 }
 
-static void launch(hsa_queue_t *q, uint64_t kernel_object, void *kernarg, hsa_signal_t done) {
+static void launch(hsa_queue_t *q, const struct program_kernel *k, void *kernarg,
+                   hsa_signal_t done) {
   uint64_t index = hsa_queue_add_write_index_screlease(q, 1);
   while (index - hsa_queue_load_read_index_relaxed(q) >= q->size)
     ;
-  hsa_kernel_dispatch_packet_t *p = (hsa_kernel_dispatch_packet_t *)q->base_address + (index % q->size);
-  memset((uint8_t *)p + 4, 0, sizeof *p - 4);
-  p->workgroup_size_x = BLOCK;
-  p->workgroup_size_y = p->workgroup_size_z = 1;
-  p->grid_size_x = N;
-  p->grid_size_y = p->grid_size_z = 1;
-  p->kernel_object = kernel_object;
-  p->kernarg_address = kernarg;
-  p->completion_signal = done;
-  uint16_t header = HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE | 1 << HSA_PACKET_HEADER_BARRIER |
-                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
-                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
-  __atomic_store_n((uint32_t *)p, header | 1u << (16 + HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS),
-                   __ATOMIC_RELEASE);
-  hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)index);
+  hsa_kernel_dispatch_packet_t *p =
+      (hsa_kernel_dispatch_packet_t *)q->base_address + (index % q->size);
+  program_fill_dispatch_1d(p, k, kernarg, N, BLOCK, done);
+  /* HIP's streams are in order: the barrier bit on every dispatch. */
+  program_publish(
+      q, index, p,
+      PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_KERNEL_DISPATCH) | 1 << HSA_PACKET_HEADER_BARRIER,
+      1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS);
 }
 
 struct callback_record {
@@ -201,28 +188,31 @@ int main(int argc, char **argv) {
   hsa_code_object_reader_t reader;
   CHECK(hsa_code_object_reader_create_from_memory(co, co_size, &reader));
   hsa_executable_t exec;
-  CHECK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exec));
+  CHECK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL,
+                                  &exec));
   CHECK(hsa_executable_load_agent_code_object(exec, d.gpu, reader, NULL, NULL));
   CHECK(hsa_executable_freeze(exec, NULL));
   hsa_executable_symbol_t sym;
   CHECK(hsa_executable_get_symbol_by_name(exec, "scale.kd", &d.gpu, &sym));
-  uint64_t kernel_object;
-  uint32_t kernarg_size;
-  CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kernel_object));
-  CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size));
+  struct program_kernel k = program_kernel_info(sym);
 
   hsa_loaded_code_object_t lco = {0};
   CHECK(loader.hsa_ven_amd_loader_executable_iterate_loaded_code_objects(exec, note_uri, &lco));
   uint32_t uri_length;
   uint64_t load_base, load_size;
-  CHECK(loader.hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH, &uri_length));
+  CHECK(loader.hsa_ven_amd_loader_loaded_code_object_get_info(
+      lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH, &uri_length));
   char *uri = calloc(1, uri_length + 1);
-  CHECK(loader.hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI, uri));
-  CHECK(loader.hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE, &load_base));
-  CHECK(loader.hsa_ven_amd_loader_loaded_code_object_get_info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE, &load_size));
-  EXPECT(kernel_object >= load_base && kernel_object < load_base + load_size, "kernel outside its code object");
+  CHECK(loader.hsa_ven_amd_loader_loaded_code_object_get_info(
+      lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI, uri));
+  CHECK(loader.hsa_ven_amd_loader_loaded_code_object_get_info(
+      lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE, &load_base));
+  CHECK(loader.hsa_ven_amd_loader_loaded_code_object_get_info(
+      lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE, &load_size));
+  EXPECT(k.object >= load_base && k.object < load_base + load_size,
+         "kernel outside its code object");
   const void *host;
-  CHECK(loader.hsa_ven_amd_loader_query_host_address((const void *)(uintptr_t)kernel_object, &host));
+  CHECK(loader.hsa_ven_amd_loader_query_host_address((const void *)(uintptr_t)k.object, &host));
   EXPECT(strncmp(uri, "memory://", 9) == 0 || strncmp(uri, "file://", 7) == 0, "URI %s", uri);
 
   /* hipHostRegister of two host arrays. */
@@ -233,15 +223,16 @@ int main(int argc, char **argv) {
   CHECK(hsa_amd_memory_lock(b, N * sizeof *b, &d.gpu, 1, &b_dev));
   hsa_amd_pointer_info_t info = {.size = sizeof info};
   CHECK(hsa_amd_pointer_info(a, &info, NULL, NULL, NULL));
-  EXPECT(info.type == HSA_EXT_POINTER_TYPE_LOCKED && info.hostBaseAddress == a, "pointer info of locked memory");
+  EXPECT(info.type == HSA_EXT_POINTER_TYPE_LOCKED && info.hostBaseAddress == a,
+         "pointer info of locked memory");
 
   /* Device memory, kernel arguments, two streams. */
   float *x, *y;
   uint8_t *args_x, *args_y;
   CHECK(hsa_amd_memory_pool_allocate(d.device_pool, N * sizeof *x, 0, (void **)&x));
   CHECK(hsa_amd_memory_pool_allocate(d.device_pool, N * sizeof *y, 0, (void **)&y));
-  CHECK(hsa_amd_memory_pool_allocate(d.kernarg_pool, kernarg_size, 0, (void **)&args_x));
-  CHECK(hsa_amd_memory_pool_allocate(d.kernarg_pool, kernarg_size, 0, (void **)&args_y));
+  CHECK(hsa_amd_memory_pool_allocate(d.kernarg_pool, k.kernarg_size, 0, (void **)&args_x));
+  CHECK(hsa_amd_memory_pool_allocate(d.kernarg_pool, k.kernarg_size, 0, (void **)&args_y));
   hsa_agent_t both[2] = {d.gpu, d.cpu};
   CHECK(hsa_amd_agents_allow_access(2, both, NULL, x));
   CHECK(hsa_amd_agents_allow_access(2, both, NULL, y));
@@ -251,15 +242,18 @@ int main(int argc, char **argv) {
   memcpy(args_y, &y, 8), memcpy(args_y + 8, &f5, 4), memcpy(args_y + 12, &n, 4);
 
   hsa_queue_t *s1, *s2;
-  CHECK(hsa_queue_create(d.gpu, 1024, HSA_QUEUE_TYPE_MULTI, stream_error, NULL, UINT32_MAX, UINT32_MAX, &s1));
-  CHECK(hsa_queue_create(d.gpu, 1024, HSA_QUEUE_TYPE_MULTI, stream_error, NULL, UINT32_MAX, UINT32_MAX, &s2));
+  CHECK(hsa_queue_create(d.gpu, 1024, HSA_QUEUE_TYPE_MULTI, stream_error, NULL, UINT32_MAX,
+                         UINT32_MAX, &s1));
+  CHECK(hsa_queue_create(d.gpu, 1024, HSA_QUEUE_TYPE_MULTI, stream_error, NULL, UINT32_MAX,
+                         UINT32_MAX, &s2));
   CHECK(hsa_amd_queue_set_priority(s2, HSA_AMD_QUEUE_PRIORITY_HIGH));
   uint32_t cus = 0;
   CHECK(hsa_agent_get_info(d.gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, &cus));
   uint32_t cu_mask = cus >= 32 ? 0xffffffffu : (1u << cus) - 1;
   hsa_status_t mask_status = hsa_amd_queue_cu_set_mask(s2, 32, &cu_mask);
-  EXPECT(mask_status == HSA_STATUS_SUCCESS || mask_status == (hsa_status_t)HSA_STATUS_CU_MASK_REDUCED, "cu mask 0x%x",
-         mask_status);
+  EXPECT(
+      mask_status == HSA_STATUS_SUCCESS || mask_status == (hsa_status_t)HSA_STATUS_CU_MASK_REDUCED,
+      "cu mask 0x%x", mask_status);
   CHECK(hsa_amd_profiling_async_copy_enable(true));
 
   hsa_signal_t in1, in2, k1, k2, out1, out2, callbacks_done;
@@ -277,11 +271,13 @@ int main(int argc, char **argv) {
   hsa_signal_t ins[2] = {in1, in2};
   hsa_signal_condition_t eq[2] = {HSA_SIGNAL_CONDITION_EQ, HSA_SIGNAL_CONDITION_EQ};
   hsa_signal_value_t zero[2] = {0, 0}, seen;
-  uint32_t first = hsa_amd_signal_wait_any(2, ins, eq, zero, UINT64_MAX, HSA_WAIT_STATE_BLOCKED, &seen);
+  uint32_t first =
+      hsa_amd_signal_wait_any(2, ins, eq, zero, UINT64_MAX, HSA_WAIT_STATE_BLOCKED, &seen);
   EXPECT(first < 2 && seen == 0, "wait_any: %u", first);
-  hsa_signal_wait_scacquire(ins[1 - first], HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
-  launch(s1, kernel_object, args_x, k1);
-  launch(s2, kernel_object, args_y, k2);
+  hsa_signal_wait_scacquire(ins[1 - first], HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                            HSA_WAIT_STATE_BLOCKED);
+  launch(s1, &k, args_x, k1);
+  launch(s2, &k, args_y, k2);
   struct callback_record r1 = {-1, callbacks_done}, r2 = {-1, callbacks_done};
   CHECK(hsa_amd_signal_async_handler(k1, HSA_SIGNAL_CONDITION_LT, 1, stream_callback, &r1));
   CHECK(hsa_amd_signal_async_handler(k2, HSA_SIGNAL_CONDITION_LT, 1, stream_callback, &r2));
@@ -294,7 +290,8 @@ int main(int argc, char **argv) {
   hsa_signal_wait_scacquire(out1, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_ACTIVE);
   hsa_signal_wait_scacquire(out2, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_ACTIVE);
   EXPECT(*value == 0, "value pointer");
-  hsa_signal_wait_scacquire(callbacks_done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
+  hsa_signal_wait_scacquire(callbacks_done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                            HSA_WAIT_STATE_BLOCKED);
   EXPECT(r1.seen == 0 && r2.seen == 0, "callbacks saw %ld %ld", (long)r1.seen, (long)r2.seen);
   for (int i = 0; i < N; i++)
     EXPECT(a[i] == 3.0f * (float)i && b[i] == 10.0f * (float)i, "element %d: %f %f", i, a[i], b[i]);

@@ -9,14 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CHECK(call)                                                                 \
-  do {                                                                              \
-    hsa_status_t st_ = (call);                                                      \
-    if (st_ != HSA_STATUS_SUCCESS) {                                                \
-      fprintf(stderr, "%s:%d: %s failed (0x%x)\n", __FILE__, __LINE__, #call, st_); \
-      return 1;                                                                     \
-    }                                                                               \
-  } while (0)
+#include "program.h"
 
 static hsa_status_t get_kernarg_region(hsa_region_t region, void *data) {
   hsa_region_segment_t segment;

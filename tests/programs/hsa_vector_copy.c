@@ -71,7 +71,8 @@ int main(int argc, char **argv) {
 
   /* Code object: deserialize, then load into an executable (HSA 1.0 API). */
   size_t co_size;
-  void *co_bytes = program_read_file(program_kernel_path(argc, argv, "vector_copy.v4.co"), &co_size);
+  void *co_bytes =
+      program_read_file(program_kernel_path(argc, argv, "vector_copy.v4.co"), &co_size);
   hsa_code_object_t code_object;
   CHECK(hsa_code_object_deserialize(co_bytes, co_size, NULL, &code_object));
   free(co_bytes); /* deserialize keeps its own copy */
@@ -81,15 +82,7 @@ int main(int argc, char **argv) {
   CHECK(hsa_executable_freeze(executable, ""));
   hsa_executable_symbol_t symbol;
   CHECK(hsa_executable_get_symbol(executable, NULL, "vector_copy.kd", agent, 0, &symbol));
-  uint64_t kernel_object;
-  uint32_t kernarg_segment_size, group_segment_size, private_segment_size;
-  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kernel_object));
-  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
-                                       &kernarg_segment_size));
-  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
-                                       &group_segment_size));
-  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
-                                       &private_segment_size));
+  struct program_kernel kernel = program_kernel_info(symbol);
 
   hsa_signal_t signal;
   CHECK(hsa_signal_create(1, 0, NULL, &signal));
@@ -106,12 +99,12 @@ int main(int argc, char **argv) {
   CHECK(hsa_agent_iterate_regions(agent, get_kernarg_memory_region, &kernarg_region));
   EXPECT(kernarg_region.handle != 0, "no kernarg region");
   void *kernarg_address = NULL;
-  CHECK(hsa_memory_allocate(kernarg_region, kernarg_segment_size, &kernarg_address));
-  memset(kernarg_address, 0, kernarg_segment_size);
+  CHECK(hsa_memory_allocate(kernarg_region, kernel.kernarg_size, &kernarg_address));
+  memset(kernarg_address, 0, kernel.kernarg_size);
   struct {
     int *in, *out;
   } args = {in, out};
-  EXPECT(kernarg_segment_size >= sizeof args, "kernarg segment of %u bytes", kernarg_segment_size);
+  EXPECT(kernel.kernarg_size >= sizeof args, "kernarg segment of %u bytes", kernel.kernarg_size);
   memcpy(kernarg_address, &args, sizeof args);
 
   uint64_t index = hsa_queue_load_write_index_relaxed(queue);
@@ -126,10 +119,10 @@ int main(int argc, char **argv) {
   dispatch_packet->grid_size_y = 1;
   dispatch_packet->grid_size_z = 1;
   dispatch_packet->completion_signal = signal;
-  dispatch_packet->kernel_object = kernel_object;
+  dispatch_packet->kernel_object = kernel.object;
   dispatch_packet->kernarg_address = kernarg_address;
-  dispatch_packet->private_segment_size = private_segment_size;
-  dispatch_packet->group_segment_size = group_segment_size;
+  dispatch_packet->private_segment_size = kernel.private_size;
+  dispatch_packet->group_segment_size = kernel.group_size;
   dispatch_packet->reserved2 = 0;
   uint16_t header = HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE |
                     HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_ACQUIRE_FENCE_SCOPE |

@@ -29,7 +29,7 @@
 
 #include "program.h"
 
-#define N 4096
+#define N  4096
 #define WG 128
 
 struct host_device {
@@ -56,10 +56,12 @@ static void describe_pool(hsa_amd_memory_pool_t pool) {
   CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
   CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SIZE, &size));
   CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &alloc));
-  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE, &granule));
+  CHECK(
+      hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE, &granule));
   CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE,
                                      &rec_granule));
-  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT, &alignment));
+  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT,
+                                     &alignment));
   CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL, &all));
   CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &max));
   if (segment == HSA_AMD_SEGMENT_GLOBAL) {
@@ -74,14 +76,12 @@ static void describe_pool(hsa_amd_memory_pool_t pool) {
 static hsa_status_t host_pool(hsa_amd_memory_pool_t pool, void *data) {
   struct host_device *h = data;
   describe_pool(pool);
-  hsa_amd_segment_t segment;
-  uint32_t flags;
-  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
-  if (segment != HSA_AMD_SEGMENT_GLOBAL) return HSA_STATUS_SUCCESS;
-  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
+  uint32_t flags = program_pool_global_flags(pool);
   if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED) && !h->fine.handle) h->fine = pool;
-  if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) && !h->coarse.handle) h->coarse = pool;
-  if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) && !h->kernarg.handle) h->kernarg = pool;
+  if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) && !h->coarse.handle)
+    h->coarse = pool;
+  if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) && !h->kernarg.handle)
+    h->kernarg = pool;
   return HSA_STATUS_SUCCESS;
 }
 
@@ -89,19 +89,19 @@ static hsa_status_t device_pool(hsa_amd_memory_pool_t pool, void *data) {
   struct device *d = data;
   describe_pool(pool);
   hsa_amd_segment_t segment;
-  uint32_t flags;
   CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
   if (segment == HSA_AMD_SEGMENT_GROUP)
     CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SIZE, &d->lds_bytes));
-  if (segment != HSA_AMD_SEGMENT_GLOBAL) return HSA_STATUS_SUCCESS;
-  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
-  if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) && !d->coarse.handle) d->coarse = pool;
+  if ((program_pool_global_flags(pool) & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) &&
+      !d->coarse.handle)
+    d->coarse = pool;
   return HSA_STATUS_SUCCESS;
 }
 
 static bool can_access(hsa_agent_t agent, hsa_amd_memory_pool_t pool) {
   hsa_amd_memory_pool_access_t access;
-  if (hsa_amd_agent_memory_pool_get_info(agent, pool, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access))
+  if (hsa_amd_agent_memory_pool_get_info(agent, pool, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS,
+                                         &access))
     return false;
   return access != HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
 }
@@ -146,25 +146,30 @@ static void device_attributes(struct device *d) {
   CHECK(hsa_agent_get_info(d->agent, HSA_AGENT_INFO_NAME, name));
   CHECK(hsa_agent_get_info(d->agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_UUID, uuid));
   CHECK(hsa_agent_get_info(d->agent, HSA_AGENT_INFO_WAVEFRONT_SIZE, &wave));
-  CHECK(hsa_agent_get_info(d->agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY, &clock));
+  CHECK(hsa_agent_get_info(d->agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY,
+                           &clock));
   CHECK(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &system_clock));
   CHECK(hsa_agent_get_info(d->agent, HSA_AGENT_INFO_WORKGROUP_MAX_DIM, wg_dim));
   CHECK(hsa_agent_get_info(d->agent, HSA_AGENT_INFO_GRID_MAX_DIM, &grid_dim));
-  CHECK(hsa_agent_get_info(d->agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, &cus));
-  CHECK(hsa_agent_get_info(d->agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU, &waves_per_cu));
+  CHECK(
+      hsa_agent_get_info(d->agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, &cus));
+  CHECK(hsa_agent_get_info(d->agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU,
+                           &waves_per_cu));
   CHECK(hsa_agent_get_info(d->agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &qmax_size));
   CHECK(hsa_agent_get_info(d->agent, HSA_AGENT_INFO_QUEUES_MAX, &qmax));
   EXPECT(wave == 32 || wave == 64, "unexpected wavefront %u", wave);
   EXPECT(grid_dim.x / wg_dim[0] > 0, "maximum number of teams is zero");
   EXPECT(strcmp(uuid, "GPU-XX") == 0 || strncmp(uuid, "GPU-", 4) == 0, "uuid %s", uuid);
-  EXPECT(cus > 0 && waves_per_cu > 0 && qmax_size >= 64 && qmax >= 1 && clock > 0 && system_clock > 0,
-         "device attributes of %s", name);
+  EXPECT(
+      cus > 0 && waves_per_cu > 0 && qmax_size >= 64 && qmax >= 1 && clock > 0 && system_clock > 0,
+      "device attributes of %s", name);
   CHECK(hsa_agent_iterate_isas(d->agent, find_xnack, &d->xnack));
 }
 
 /* ---- Symbols -------------------------------------------------------------- */
 
-static hsa_status_t describe_symbol(hsa_executable_t exec, hsa_executable_symbol_t sym, void *data) {
+static hsa_status_t describe_symbol(hsa_executable_t exec, hsa_executable_symbol_t sym,
+                                    void *data) {
   (void)exec;
   int *kinds = data;
   hsa_symbol_kind_t kind;
@@ -179,20 +184,16 @@ static hsa_status_t describe_symbol(hsa_executable_t exec, hsa_executable_symbol
   CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_IS_DEFINITION, &definition));
   EXPECT(strlen(name) == name_len, "symbol name %s length %u", name, name_len);
   if (kind == HSA_SYMBOL_KIND_KERNEL) {
-    uint64_t object;
-    uint32_t kernarg_size, kernarg_align, group, private_size;
+    struct program_kernel k = program_kernel_info(sym);
+    uint32_t kernarg_align;
     bool dynamic;
     hsa_agent_t agent;
     CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_AGENT, &agent));
-    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object));
-    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size));
-    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT,
-                                         &kernarg_align));
-    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &group));
-    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
-                                         &private_size));
-    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK, &dynamic));
-    EXPECT(object % 64 == 0 && kernarg_align >= 16, "kernel %s", name);
+    CHECK(hsa_executable_symbol_get_info(
+        sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, &kernarg_align));
+    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK,
+                                         &dynamic));
+    EXPECT(k.object % 64 == 0 && kernarg_align >= 16, "kernel %s", name);
     kinds[0]++;
   } else if (kind == HSA_SYMBOL_KIND_VARIABLE) {
     uint64_t address;
@@ -200,12 +201,17 @@ static hsa_status_t describe_symbol(hsa_executable_t exec, hsa_executable_symbol
     hsa_variable_allocation_t allocation;
     hsa_variable_segment_t segment;
     bool is_const;
-    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &address));
+    CHECK(
+        hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &address));
     CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE, &size));
-    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALIGNMENT, &alignment));
-    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION, &allocation));
-    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SEGMENT, &segment));
-    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_IS_CONST, &is_const));
+    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALIGNMENT,
+                                         &alignment));
+    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION,
+                                         &allocation));
+    CHECK(
+        hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SEGMENT, &segment));
+    CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_IS_CONST,
+                                         &is_const));
     EXPECT(address != 0 && size > 0, "variable %s", name);
     kinds[1]++;
   }
@@ -280,10 +286,11 @@ static bool run_post_action(hsa_signal_value_t value, void *arg) {
 }
 
 static hsa_signal_value_t wait_busy_then_blocked(hsa_signal_t s) {
-  hsa_signal_value_t v = hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_EQ, 0, 2000000,
-                                                   HSA_WAIT_STATE_ACTIVE);
+  hsa_signal_value_t v =
+      hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_EQ, 0, 2000000, HSA_WAIT_STATE_ACTIVE);
   while (v != 0)
-    v = hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
+    v = hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                                  HSA_WAIT_STATE_BLOCKED);
   return v;
 }
 
@@ -305,7 +312,8 @@ int main(int argc, char **argv) {
   hsa_code_object_reader_t reader;
   CHECK(hsa_code_object_reader_create_from_memory(image, image_size, &reader));
   hsa_executable_t exec;
-  CHECK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, "", &exec));
+  CHECK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, "",
+                                  &exec));
   CHECK(hsa_executable_load_agent_code_object(exec, a.gpu.agent, reader, "", NULL));
   CHECK(hsa_executable_freeze(exec, ""));
   uint32_t invalid;
@@ -321,18 +329,15 @@ int main(int argc, char **argv) {
   hsa_executable_symbol_t kernel, global;
   CHECK(hsa_executable_get_symbol_by_name(exec, "fill.kd", &a.gpu.agent, &kernel));
   CHECK(hsa_executable_get_symbol_by_name(exec, "fill_base", &a.gpu.agent, &global));
-  uint64_t object, global_address;
-  uint32_t kernarg_size, private_size, group_size, global_size;
-  CHECK(hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object));
-  CHECK(hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
-                                       &kernarg_size));
-  CHECK(hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
-                                       &private_size));
-  CHECK(hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
-                                       &group_size));
-  CHECK(hsa_executable_symbol_get_info(global, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &global_address));
-  CHECK(hsa_executable_symbol_get_info(global, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE, &global_size));
-  EXPECT(group_size <= a.gpu.lds_bytes || a.gpu.lds_bytes == 0, "LDS %u > %zu", group_size, a.gpu.lds_bytes);
+  struct program_kernel k = program_kernel_info(kernel);
+  uint64_t global_address;
+  uint32_t global_size;
+  CHECK(hsa_executable_symbol_get_info(global, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS,
+                                       &global_address));
+  CHECK(hsa_executable_symbol_get_info(global, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE,
+                                       &global_size));
+  EXPECT(k.group_size <= a.gpu.lds_bytes || a.gpu.lds_bytes == 0, "LDS %u > %zu", k.group_size,
+         a.gpu.lds_bytes);
 
   CHECK(hsa_queue_create(a.gpu.agent, 512, HSA_QUEUE_TYPE_MULTI, queue_error, NULL, UINT32_MAX,
                          UINT32_MAX, &a.gpu.queue));
@@ -344,7 +349,7 @@ int main(int argc, char **argv) {
   uint8_t *kernarg;
   CHECK(hsa_amd_memory_pool_allocate(a.gpu.coarse, N * sizeof *dev, 0, (void **)&dev));
   CHECK(hsa_amd_memory_pool_allocate(a.host.fine, N * sizeof *staging, 0, (void **)&staging));
-  CHECK(hsa_amd_memory_pool_allocate(a.host.kernarg, kernarg_size, 0, (void **)&kernarg));
+  CHECK(hsa_amd_memory_pool_allocate(a.host.kernarg, k.kernarg_size, 0, (void **)&kernarg));
   hsa_agent_t both[2] = {a.gpu.agent, a.host.cpu};
   CHECK(hsa_amd_agents_allow_access(2, both, NULL, dev));
   CHECK(hsa_amd_agents_allow_access(2, both, NULL, staging));
@@ -361,7 +366,7 @@ int main(int argc, char **argv) {
   EXPECT(global_size == sizeof base, "fill_base has %u bytes", global_size);
   CHECK(hsa_memory_copy((void *)(uintptr_t)global_address, &base, sizeof base));
 
-  memset(kernarg, 0, kernarg_size);
+  memset(kernarg, 0, k.kernarg_size);
   memcpy(kernarg, &dev, 8);
   memcpy(kernarg + 8, &step, 4);
   memcpy(kernarg + 12, &n, 4);
@@ -374,25 +379,17 @@ int main(int argc, char **argv) {
   CHECK(hsa_amd_signal_create(1, 0, NULL, 0, &other_stream));
   CHECK(hsa_amd_signal_create(1, 0, NULL, 0, &joined));
   CHECK(hsa_amd_signal_create(1, 0, NULL, 0, &post_done));
-  CHECK(hsa_amd_memory_async_copy(dev, a.gpu.agent, staging, a.host.cpu, N * sizeof *dev, 0, NULL, slot[0]));
+  CHECK(hsa_amd_memory_async_copy(dev, a.gpu.agent, staging, a.host.cpu, N * sizeof *dev, 0, NULL,
+                                  slot[0]));
   /* The kernel waits for the copy: a barrier with it as input signal. */
   push_barrier(a.gpu.queue, slot[1], slot[0], (hsa_signal_t){0});
   uint64_t id;
   hsa_kernel_dispatch_packet_t *p = acquire_packet(a.gpu.queue, &id);
-  memset((uint8_t *)p + 4, 0, sizeof *p - 4);
-  p->workgroup_size_x = WG;
-  p->workgroup_size_y = p->workgroup_size_z = 1;
-  p->grid_size_x = N;
-  p->grid_size_y = p->grid_size_z = 1;
-  p->private_segment_size = private_size;
-  p->group_segment_size = group_size;
-  p->kernel_object = object;
-  p->kernarg_address = kernarg;
-  p->completion_signal = slot[2];
+  program_fill_dispatch_1d(p, &k, kernarg, N, WG, slot[2]);
   publish(a.gpu.queue, id, p, HSA_PACKET_TYPE_KERNEL_DISPATCH,
           1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS);
-  CHECK(hsa_amd_memory_async_copy(staging, a.host.cpu, dev, a.gpu.agent, N * sizeof *dev, 1, &slot[2],
-                                  slot[3]));
+  CHECK(hsa_amd_memory_async_copy(staging, a.host.cpu, dev, a.gpu.agent, N * sizeof *dev, 1,
+                                  &slot[2], slot[3]));
   /* Another stream's last operation, joined by a barrier with two inputs. */
   push_barrier(a.gpu.queue, joined, slot[3], other_stream);
   struct post_action post = {staging, result, N * sizeof *result, post_done};

@@ -5,5 +5,4 @@
 HSA_PROGRAMS := $(sort $(wildcard tests/programs/*.c))
 HSA_PROGRAMS_IMAGE_TESTS := $(BUILD)/programs/image_tests.c
 TESTS_IMAGE_SRCS += $(HSA_PROGRAMS) $(HSA_PROGRAMS_IMAGE_TESTS)
-$(BUILD)/efi/obj/tests/programs/%.o: EFI_EXTRA_CPPFLAGS += -Dmain=hsa_program_$(notdir $*)_main \
-    -Wno-missing-prototypes
+$(BUILD)/efi/obj/tests/programs/%.o: EFI_EXTRA_CPPFLAGS += -Dmain=hsa_program_$(notdir $*)_main

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "program.h"
+
 static int failures;
 
 #define QUERY(call)                                                     \
@@ -90,12 +92,12 @@ static hsa_status_t print_isa(hsa_isa_t isa, void *data) {
   QUERY(hsa_isa_get_info_alt(isa, HSA_ISA_INFO_GRID_MAX_SIZE, &grid_max));
   QUERY(hsa_isa_get_info_alt(isa, HSA_ISA_INFO_FBARRIER_MAX_SIZE, &fbarrier));
   printf("      ISA: %s  Machine Models:%s%s  Profiles:%s%s  Fast f16: %s\n", name,
-         models[HSA_MACHINE_MODEL_SMALL] ? " SMALL" : "", models[HSA_MACHINE_MODEL_LARGE] ? " LARGE" : "",
-         profiles[HSA_PROFILE_BASE] ? " BASE" : "", profiles[HSA_PROFILE_FULL] ? " FULL" : "",
-         fast_f16 ? "TRUE" : "FALSE");
-  printf("      Workgroup Max: %u (%u,%u,%u)  Grid Max: %llu (%u,%u,%u)  FBarrier Max: %u\n", wg_max,
-         wg_dim[0], wg_dim[1], wg_dim[2], (unsigned long long)grid_max, grid_dim.x, grid_dim.y,
-         grid_dim.z, fbarrier);
+         models[HSA_MACHINE_MODEL_SMALL] ? " SMALL" : "",
+         models[HSA_MACHINE_MODEL_LARGE] ? " LARGE" : "", profiles[HSA_PROFILE_BASE] ? " BASE" : "",
+         profiles[HSA_PROFILE_FULL] ? " FULL" : "", fast_f16 ? "TRUE" : "FALSE");
+  printf("      Workgroup Max: %u (%u,%u,%u)  Grid Max: %llu (%u,%u,%u)  FBarrier Max: %u\n",
+         wg_max, wg_dim[0], wg_dim[1], wg_dim[2], (unsigned long long)grid_max, grid_dim.x,
+         grid_dim.y, grid_dim.z, fbarrier);
   free(name);
   return HSA_STATUS_SUCCESS;
 }
@@ -104,7 +106,7 @@ static hsa_status_t print_agent(hsa_agent_t agent, void *data) {
   int *index = data;
   char name[64], vendor[64], product[64], uuid[24] = {0};
   uint32_t node, features, wave = 0, wg_max = 0, grid_max = 0, qmax, qmin, qmaxsize, cus, clock,
-      chip, line, bdf;
+                           chip, line, bdf;
   uint32_t waves_per_cu = 0, simds, engines, arrays, caches[4], node_id, asic_rev, watch_points;
   uint32_t fbarrier = 0, ucode = 0, sdma_ucode = 0;
   uint8_t memory_properties[8];
@@ -179,15 +181,17 @@ static hsa_status_t print_agent(hsa_agent_t agent, void *data) {
          : type == HSA_DEVICE_TYPE_GPU ? "GPU"
                                        : "other",
          caches[0] / 1024, caches[1] / 1024, caches[2] / 1024);
-  printf("  Chip ID: %u  ASIC Revision: %u  Cacheline: %u  Max Clock: %u MHz  BDFID: %u  "
-         "Compute Units: %u  SIMDs per CU: %u  Shader Engines: %u  Arrays per SE: %u\n",
-         chip, asic_rev, line, clock, bdf, cus, simds, engines, arrays);
-  printf("  Watch Points: %u  SVM Direct Host Access: %s  APU: %s  Fast f16: %s  Waves per CU: %u"
-         "  FBarrier Max: %u  Ucode: %u/%u  IOMMU: %d  Coop. queues: %s  Internal Node ID: %u\n",
-         watch_points, svm_direct ? "TRUE" : "FALSE",
-         memory_properties[0] & HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU ? "TRUE" : "FALSE",
-         fast_f16 ? "TRUE" : "FALSE", waves_per_cu, fbarrier, ucode, sdma_ucode, (int)iommu,
-         coop ? "TRUE" : "FALSE", node_id);
+  printf(
+      "  Chip ID: %u  ASIC Revision: %u  Cacheline: %u  Max Clock: %u MHz  BDFID: %u  "
+      "Compute Units: %u  SIMDs per CU: %u  Shader Engines: %u  Arrays per SE: %u\n",
+      chip, asic_rev, line, clock, bdf, cus, simds, engines, arrays);
+  printf(
+      "  Watch Points: %u  SVM Direct Host Access: %s  APU: %s  Fast f16: %s  Waves per CU: %u"
+      "  FBarrier Max: %u  Ucode: %u/%u  IOMMU: %d  Coop. queues: %s  Internal Node ID: %u\n",
+      watch_points, svm_direct ? "TRUE" : "FALSE",
+      memory_properties[0] & HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU ? "TRUE" : "FALSE",
+      fast_f16 ? "TRUE" : "FALSE", waves_per_cu, fbarrier, ucode, sdma_ucode, (int)iommu,
+      coop ? "TRUE" : "FALSE", node_id);
   printf("  Wavefront: %u  Workgroup Max: %u (%u,%u,%u)  Grid Max: %u (%u,%u,%u)\n", wave, wg_max,
          wg_dim[0], wg_dim[1], wg_dim[2], grid_max, grid_dim.x, grid_dim.y, grid_dim.z);
   printf("    Caches:\n");

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "program.h"
+
 #define N 100000
 
 struct args {
@@ -31,17 +33,6 @@ HSA_CPU_KERNEL(vector_add, sizeof(struct args)) {
   }
 }
 
-#define CHECK(call)                                                               \
-  do {                                                                            \
-    hsa_status_t st_ = (call);                                                    \
-    if (st_ != HSA_STATUS_SUCCESS) {                                              \
-      const char *msg_ = "?";                                                     \
-      hsa_status_string(st_, &msg_);                                              \
-      fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, msg_); \
-      exit(1);                                                                    \
-    }                                                                             \
-  } while (0)
-
 static hsa_status_t find_cpu(hsa_agent_t agent, void *data) {
   hsa_device_type_t type;
   CHECK(hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type));
@@ -55,11 +46,7 @@ static hsa_status_t find_cpu(hsa_agent_t agent, void *data) {
 }
 
 static hsa_status_t find_kernarg_pool(hsa_amd_memory_pool_t pool, void *data) {
-  uint32_t flags;
-  hsa_amd_segment_t segment;
-  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
-  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
-  if (segment == HSA_AMD_SEGMENT_GLOBAL && (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT)) {
+  if (program_pool_global_flags(pool) & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) {
     *(hsa_amd_memory_pool_t *)data = pool;
     return HSA_STATUS_INFO_BREAK;
   }
@@ -82,16 +69,7 @@ int main(int argc, char **argv) {
   CHECK(hsa_executable_freeze(exec, NULL));
   hsa_executable_symbol_t symbol;
   CHECK(hsa_executable_get_symbol_by_name(exec, "vector_add.kd", &agent, &symbol));
-  uint64_t kernel_object;
-  uint32_t kernarg_size, group_size, private_size;
-  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
-                                       &kernel_object));
-  CHECK(hsa_executable_symbol_get_info(
-      symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size));
-  CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
-                                       &group_size));
-  CHECK(hsa_executable_symbol_get_info(
-      symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &private_size));
+  struct program_kernel kernel = program_kernel_info(symbol);
 
   float *a, *b, *c;
   CHECK(hsa_amd_memory_pool_allocate(pool, N * sizeof(float), 0, (void **)&a));
@@ -99,7 +77,7 @@ int main(int argc, char **argv) {
   CHECK(hsa_amd_memory_pool_allocate(pool, N * sizeof(float), 0, (void **)&c));
   for (int i = 0; i < N; i++) a[i] = (float)i, b[i] = 2.0f * (float)i, c[i] = -1.0f;
   struct args *args;
-  CHECK(hsa_amd_memory_pool_allocate(pool, kernarg_size, 0, (void **)&args));
+  CHECK(hsa_amd_memory_pool_allocate(pool, kernel.kernarg_size, 0, (void **)&args));
   *args = (struct args){a, b, c, N};
 
   hsa_queue_t *queue;
@@ -111,22 +89,9 @@ int main(int argc, char **argv) {
   uint64_t index = hsa_queue_add_write_index_relaxed(queue, 1);
   hsa_kernel_dispatch_packet_t *packet =
       (hsa_kernel_dispatch_packet_t *)queue->base_address + (index & (queue->size - 1));
-  memset((uint8_t *)packet + 4, 0, sizeof *packet - 4);
-  packet->workgroup_size_x = 256;
-  packet->workgroup_size_y = packet->workgroup_size_z = 1;
-  packet->grid_size_x = N;
-  packet->grid_size_y = packet->grid_size_z = 1;
-  packet->kernel_object = kernel_object;
-  packet->kernarg_address = args;
-  packet->private_segment_size = private_size;
-  packet->group_segment_size = group_size;
-  packet->completion_signal = done;
-  uint16_t header = HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE |
-                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
-                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
-  uint16_t setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-  __atomic_store_n((uint32_t *)packet, header | (uint32_t)setup << 16, __ATOMIC_RELEASE);
-  hsa_signal_store_screlease(queue->doorbell_signal, (hsa_signal_value_t)index);
+  program_fill_dispatch_1d(packet, &kernel, args, N, 256, done);
+  program_publish(queue, index, packet, PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_KERNEL_DISPATCH),
+                  1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS);
 
   if (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
                                 HSA_WAIT_STATE_BLOCKED) != 0)

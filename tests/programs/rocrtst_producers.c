@@ -21,22 +21,17 @@
 
 #include "program.h"
 
-#define PRODUCERS 4
+#define PRODUCERS    4
 #define PER_PRODUCER 8
-#define SLICE 256 /* elements each GPU dispatch fills */
-#define TOTAL (PRODUCERS * PER_PRODUCER * SLICE)
-
-struct gpu_kernel {
-  uint64_t object;
-  uint32_t kernarg_size, private_size, group_size;
-};
+#define SLICE        256 /* elements each GPU dispatch fills */
+#define TOTAL        (PRODUCERS * PER_PRODUCER * SLICE)
 
 struct producer_args {
-  hsa_queue_t *queue;           /* the GPU's MULTI queue */
-  struct gpu_kernel fill;
-  uint8_t *kernargs;            /* one block per GPU dispatch */
+  hsa_queue_t *queue; /* the GPU's MULTI queue */
+  struct program_kernel fill;
+  uint8_t *kernargs; /* one block per GPU dispatch */
   uint32_t *out;
-  hsa_signal_t all_done;        /* starts at PRODUCERS * PER_PRODUCER */
+  hsa_signal_t all_done; /* starts at PRODUCERS * PER_PRODUCER */
 };
 
 /* One producer: a work-group of the CPU dispatch. */
@@ -56,22 +51,10 @@ HSA_CPU_KERNEL(rocrtst_producer, sizeof(struct producer_args)) {
       ;
     hsa_kernel_dispatch_packet_t *pkt =
         &((hsa_kernel_dispatch_packet_t *)q->base_address)[index & (q->size - 1)];
+    program_fill_dispatch_1d(pkt, &a->fill, kernarg, SLICE, 64, a->all_done);
     pkt->setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-    pkt->workgroup_size_x = 64;
-    pkt->workgroup_size_y = pkt->workgroup_size_z = 1;
-    pkt->reserved0 = 0;
-    pkt->grid_size_x = SLICE;
-    pkt->grid_size_y = pkt->grid_size_z = 1;
-    pkt->private_segment_size = a->fill.private_size;
-    pkt->group_segment_size = a->fill.group_size;
-    pkt->kernel_object = a->fill.object;
-    pkt->kernarg_address = kernarg;
-    pkt->reserved2 = 0;
-    pkt->completion_signal = a->all_done;
-    uint16_t header = HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE |
-                      HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
-                      HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
-    __atomic_store_n(&pkt->header, header, __ATOMIC_RELEASE);
+    __atomic_store_n(&pkt->header, PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_KERNEL_DISPATCH),
+                     __ATOMIC_RELEASE);
     hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)index);
   }
 }
@@ -92,29 +75,23 @@ static hsa_status_t find_kernarg_pool(hsa_amd_memory_pool_t pool, void *data) {
   CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
   CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
   CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &alloc));
-  if (segment != HSA_AMD_SEGMENT_GLOBAL || !alloc || !(flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT))
+  if (segment != HSA_AMD_SEGMENT_GLOBAL || !alloc ||
+      !(flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT))
     return HSA_STATUS_SUCCESS;
   *(hsa_amd_memory_pool_t *)data = pool;
   return HSA_STATUS_INFO_BREAK;
 }
 
 /* rocrtst's CodeObject::GetKernel: the name, else the name with ".kd". */
-static struct gpu_kernel get_kernel(hsa_executable_t exec, hsa_agent_t agent, const char *name) {
+static struct program_kernel get_kernel(hsa_executable_t exec, hsa_agent_t agent,
+                                        const char *name) {
   hsa_executable_symbol_t sym;
   char kd[64];
   if (hsa_executable_get_symbol_by_name(exec, name, &agent, &sym) != HSA_STATUS_SUCCESS) {
     snprintf(kd, sizeof kd, "%s.kd", name);
     CHECK(hsa_executable_get_symbol_by_name(exec, kd, &agent, &sym));
   }
-  struct gpu_kernel k;
-  CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &k.object));
-  CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
-                                       &k.kernarg_size));
-  CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
-                                       &k.private_size));
-  CHECK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
-                                       &k.group_size));
-  return k;
+  return program_kernel_info(sym);
 }
 
 static hsa_executable_t load_from_file(hsa_agent_t agent, const char *path,
@@ -154,26 +131,31 @@ int main(int argc, char **argv) {
   EXPECT(kernarg_pool.handle, "no kernarg pool");
 
   hsa_code_object_reader_t fill_reader, copy_reader;
-  hsa_executable_t fill_exec = load_from_file(gpu, program_kernel_path(argc, argv, "fill.v4.co"), &fill_reader);
+  hsa_executable_t fill_exec =
+      load_from_file(gpu, program_kernel_path(argc, argv, "fill.v4.co"), &fill_reader);
   hsa_executable_t copy_exec =
       load_from_file(gpu, program_kernel_path(argc, argv, "vector_copy.v4.co"), &copy_reader);
-  struct gpu_kernel fill = get_kernel(fill_exec, gpu, "fill");
-  struct gpu_kernel copy = get_kernel(copy_exec, gpu, "vector_copy");
+  struct program_kernel fill = get_kernel(fill_exec, gpu, "fill");
+  struct program_kernel copy = get_kernel(copy_exec, gpu, "vector_copy");
 
   uint32_t max_size;
   CHECK(hsa_agent_get_info(gpu, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &max_size));
   hsa_queue_t *work, *after, *cpu_queue;
-  CHECK(hsa_queue_create(gpu, max_size, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &work));
-  CHECK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &after));
-  CHECK(hsa_queue_create(cpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &cpu_queue));
+  CHECK(hsa_queue_create(gpu, max_size, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX,
+                         &work));
+  CHECK(
+      hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &after));
+  CHECK(hsa_queue_create(cpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX,
+                         &cpu_queue));
 
   uint32_t *out, *copied;
   uint8_t *fill_kernargs, *copy_kernarg;
   struct producer_args *pargs;
   CHECK(hsa_amd_memory_pool_allocate(kernarg_pool, TOTAL * sizeof *out, 0, (void **)&out));
   CHECK(hsa_amd_memory_pool_allocate(kernarg_pool, TOTAL * sizeof *copied, 0, (void **)&copied));
-  CHECK(hsa_amd_memory_pool_allocate(kernarg_pool, (size_t)PRODUCERS * PER_PRODUCER * fill.kernarg_size,
-                                     0, (void **)&fill_kernargs));
+  CHECK(hsa_amd_memory_pool_allocate(kernarg_pool,
+                                     (size_t)PRODUCERS * PER_PRODUCER * fill.kernarg_size, 0,
+                                     (void **)&fill_kernargs));
   CHECK(hsa_amd_memory_pool_allocate(kernarg_pool, copy.kernarg_size, 0, (void **)&copy_kernarg));
   CHECK(hsa_amd_memory_pool_allocate(kernarg_pool, sizeof *pargs, 0, (void **)&pargs));
   hsa_agent_t both[2] = {cpu, gpu};
@@ -192,30 +174,17 @@ int main(int argc, char **argv) {
    * then the copy of their output. */
   hsa_barrier_and_packet_t barrier;
   memset(&barrier, 0, sizeof barrier);
-  barrier.header = HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE |
-                   1 << HSA_PACKET_HEADER_BARRIER |
-                   HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
-                   HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
+  barrier.header =
+      PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_BARRIER_AND) | 1 << HSA_PACKET_HEADER_BARRIER;
   barrier.dep_signal[0] = all_done;
   write_aql(after, &barrier);
   memset(copy_kernarg, 0, copy.kernarg_size);
   memcpy(copy_kernarg, &out, 8);
   memcpy(copy_kernarg + 8, &copied, 8);
   hsa_kernel_dispatch_packet_t d;
-  memset(&d, 0, sizeof d);
-  d.header = HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE |
-             HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
-             HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
+  program_fill_dispatch_1d(&d, &copy, copy_kernarg, TOTAL, 256, copy_done);
+  d.header = PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_KERNEL_DISPATCH);
   d.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-  d.workgroup_size_x = 256;
-  d.workgroup_size_y = d.workgroup_size_z = 1;
-  d.grid_size_x = TOTAL;
-  d.grid_size_y = d.grid_size_z = 1;
-  d.kernel_object = copy.object;
-  d.kernarg_address = copy_kernarg;
-  d.private_segment_size = copy.private_size;
-  d.group_segment_size = copy.group_size;
-  d.completion_signal = copy_done;
   write_aql(after, &d);
 
   /* The producers: PRODUCERS work-groups on the CPU agent's cores. */
@@ -224,18 +193,10 @@ int main(int argc, char **argv) {
   CHECK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL,
                                   &cpu_exec));
   CHECK(hsa_executable_freeze(cpu_exec, NULL));
-  struct gpu_kernel producer = get_kernel(cpu_exec, cpu, "rocrtst_producer");
-  memset(&d, 0, sizeof d);
-  d.header = HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE |
-             HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
-             HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
+  struct program_kernel producer = get_kernel(cpu_exec, cpu, "rocrtst_producer");
+  program_fill_dispatch_1d(&d, &producer, pargs, PRODUCERS, 1, producers_done);
+  d.header = PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_KERNEL_DISPATCH);
   d.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-  d.workgroup_size_x = d.workgroup_size_y = d.workgroup_size_z = 1;
-  d.grid_size_x = PRODUCERS;
-  d.grid_size_y = d.grid_size_z = 1;
-  d.kernel_object = producer.object;
-  d.kernarg_address = pargs;
-  d.completion_signal = producers_done;
   write_aql(cpu_queue, &d);
 
   EXPECT(hsa_signal_wait_scacquire(copy_done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
@@ -244,7 +205,8 @@ int main(int argc, char **argv) {
   EXPECT(hsa_signal_wait_scacquire(producers_done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
                                    HSA_WAIT_STATE_BLOCKED) == 0,
          "producers did not complete");
-  EXPECT(hsa_signal_load_relaxed(all_done) == 0, "all_done %ld", (long)hsa_signal_load_relaxed(all_done));
+  EXPECT(hsa_signal_load_relaxed(all_done) == 0, "all_done %ld",
+         (long)hsa_signal_load_relaxed(all_done));
   for (uint32_t job = 0; job < PRODUCERS * PER_PRODUCER; job++)
     for (uint32_t i = 0; i < SLICE; i++) {
       uint32_t want = 1000 + i * (job + 1), at = job * SLICE + i;
@@ -260,14 +222,17 @@ int main(int argc, char **argv) {
   CHECK(hsa_queue_destroy(after));
   CHECK(hsa_queue_destroy(cpu_queue));
   void *blocks[] = {out, copied, fill_kernargs, copy_kernarg, pargs};
-  for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) CHECK(hsa_amd_memory_pool_free(blocks[i]));
+  for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
+    CHECK(hsa_amd_memory_pool_free(blocks[i]));
   CHECK(hsa_executable_destroy(fill_exec));
   CHECK(hsa_executable_destroy(copy_exec));
   CHECK(hsa_executable_destroy(cpu_exec));
   CHECK(hsa_code_object_reader_destroy(fill_reader));
   CHECK(hsa_code_object_reader_destroy(copy_reader));
   CHECK(hsa_shut_down());
-  printf("rocrtst_producers: %d producers x %d GPU dispatches in one queue, copied after a barrier: ok\n",
-         PRODUCERS, PER_PRODUCER);
+  printf(
+      "rocrtst_producers: %d producers x %d GPU dispatches in one queue, copied after a barrier: "
+      "ok\n",
+      PRODUCERS, PER_PRODUCER);
   return 0;
 }

@@ -24,8 +24,8 @@
 
 #include "program.h"
 
-#define N 2048
-#define BLOCK 64 /* the kernel's compile-time block size (scale.hip) */
+#define N           2048
+#define BLOCK       64 /* the kernel's compile-time block size (scale.hip) */
 #define SIGNAL_POOL 4096
 
 struct device {
@@ -47,7 +47,8 @@ struct agents_by_type {
 static hsa_status_t scan_agents(hsa_agent_t agent, void *data) {
   struct agents_by_type *a = data;
   hsa_device_type_t type;
-  if (hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type) != HSA_STATUS_SUCCESS) return HSA_STATUS_SUCCESS;
+  if (hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type) != HSA_STATUS_SUCCESS)
+    return HSA_STATUS_SUCCESS;
   if (type == HSA_DEVICE_TYPE_CPU && !a->cpu.handle) a->cpu = agent;
   if (type == HSA_DEVICE_TYPE_GPU && !a->gpu.handle) a->gpu = agent;
   return HSA_STATUS_SUCCESS;
@@ -124,7 +125,8 @@ static void ring(struct device *d) {
   hsa_signal_store_screlease(d->queue->doorbell_signal, (hsa_signal_value_t)d->next_doorbell_index);
 }
 
-static hsa_signal_t submit_barrier(struct device *d, const hsa_signal_t *wait, int nwait, bool need_signal) {
+static hsa_signal_t submit_barrier(struct device *d, const hsa_signal_t *wait, int nwait,
+                                   bool need_signal) {
   hsa_signal_t signal = need_signal ? alloc_signal(d) : (hsa_signal_t){0};
   hsa_barrier_and_packet_t *packet = next_slot(d);
   packet->reserved0 = 0;
@@ -132,10 +134,8 @@ static hsa_signal_t submit_barrier(struct device *d, const hsa_signal_t *wait, i
   for (int i = 0; i < 5; i++) packet->dep_signal[i] = i < nwait ? wait[i] : (hsa_signal_t){0};
   packet->reserved2 = 0;
   packet->completion_signal = signal;
-  packet->header = 1 << HSA_PACKET_HEADER_BARRIER |
-                   HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
-                   HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE |
-                   HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE;
+  packet->header =
+      1 << HSA_PACKET_HEADER_BARRIER | PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_BARRIER_AND);
   ring(d);
   return signal;
 }
@@ -155,8 +155,8 @@ static void copyin(struct device *d, void *dest, const void *src, size_t n) {
   hsa_signal_t sync_signal = submit_barrier(d, NULL, 0, true);
   void *mem = alloc_host(d, n);
   memcpy(mem, src, n);
-  CHECK(hsa_amd_memory_async_copy_on_engine(dest, d->agent, mem, d->cpu, n, 1, &sync_signal, copy_signal,
-                                            HSA_AMD_SDMA_ENGINE_0, true));
+  CHECK(hsa_amd_memory_async_copy_on_engine(dest, d->agent, mem, d->cpu, n, 1, &sync_signal,
+                                            copy_signal, HSA_AMD_SDMA_ENGINE_0, true));
   submit_barrier(d, &copy_signal, 1, false);
   synchronize(d);
   CHECK(hsa_amd_memory_pool_free(mem));
@@ -185,8 +185,10 @@ int main(int argc, char **argv) {
   struct device *d = &dev;
   d->agent = agents.gpu;
   d->cpu = agents.cpu;
-  d->cpu_mempool = find_memory_pool(d->cpu, HSA_AMD_SEGMENT_GLOBAL, HSA_AMD_MEMORY_POOL_LOCATION_CPU);
-  d->gpu_mempool = find_memory_pool(d->agent, HSA_AMD_SEGMENT_GLOBAL, HSA_AMD_MEMORY_POOL_LOCATION_GPU);
+  d->cpu_mempool =
+      find_memory_pool(d->cpu, HSA_AMD_SEGMENT_GLOBAL, HSA_AMD_MEMORY_POOL_LOCATION_CPU);
+  d->gpu_mempool =
+      find_memory_pool(d->agent, HSA_AMD_SEGMENT_GLOBAL, HSA_AMD_MEMORY_POOL_LOCATION_GPU);
 
   uint32_t max_queue_size;
   CHECK(hsa_agent_get_info(d->agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &max_queue_size));
@@ -201,7 +203,8 @@ int main(int argc, char **argv) {
   CHECK(hsa_agent_get_info(d->agent, HSA_AGENT_INFO_NAME, arch));
   uint64_t gpu_freq;
   CHECK(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &gpu_freq));
-  CHECK(hsa_agent_get_info(d->agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_HDP_FLUSH, &d->hdp_flush));
+  CHECK(
+      hsa_agent_get_info(d->agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_HDP_FLUSH, &d->hdp_flush));
   for (int i = 0; i < SIGNAL_POOL; i++) CHECK(hsa_signal_create(1, 0, NULL, &d->signal_pool[i]));
   d->signals_free = SIGNAL_POOL;
   d->kernargs = d->kernarg_next = alloc_device(d, 1 << 20);
@@ -211,28 +214,21 @@ int main(int argc, char **argv) {
   void *lib = program_read_file(program_kernel_path(argc, argv, "scale.co"), &lib_size);
   hsa_executable_t exec;
   hsa_code_object_reader_t reader;
-  CHECK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exec));
+  CHECK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL,
+                                  &exec));
   CHECK(hsa_code_object_reader_create_from_memory(lib, lib_size, &reader));
   CHECK(hsa_executable_load_agent_code_object(exec, d->agent, reader, NULL, NULL));
   CHECK(hsa_executable_freeze(exec, NULL));
   hsa_executable_symbol_t kernel;
   CHECK(hsa_executable_get_symbol_by_name(exec, "scale.kd", &d->agent, &kernel));
-  uint64_t handle;
-  uint32_t kernargs_segment_size, group_segment_size, private_segment_size;
-  CHECK(hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &handle));
-  CHECK(hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
-                                       &kernargs_segment_size));
-  CHECK(hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
-                                       &group_segment_size));
-  CHECK(hsa_executable_symbol_get_info(kernel, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
-                                       &private_segment_size));
+  struct program_kernel k = program_kernel_info(kernel);
   struct {
     float *x;
     float factor;
     uint32_t n;
   } args;
-  EXPECT(sizeof args == kernargs_segment_size, "incorrect args struct size %zu != %u", sizeof args,
-         kernargs_segment_size);
+  EXPECT(sizeof args == k.kernarg_size, "incorrect args struct size %zu != %u", sizeof args,
+         k.kernarg_size);
 
   float *buf = alloc_device(d, N * sizeof(float));
   float host[N], back[N];
@@ -244,7 +240,7 @@ int main(int argc, char **argv) {
   args.factor = 0.5f;
   args.n = N;
   uint8_t *kernarg = d->kernarg_next;
-  d->kernarg_next += (kernargs_segment_size + 15) & ~15u;
+  d->kernarg_next += (k.kernarg_size + 15) & ~15u;
   memcpy(kernarg, &args, sizeof args);
   if (d->hdp_flush.HDP_MEM_FLUSH_CNTL) d->hdp_flush.HDP_MEM_FLUSH_CNTL[0] = 1;
 
@@ -257,17 +253,15 @@ int main(int argc, char **argv) {
   packet->grid_size_x = (N / BLOCK) * BLOCK;
   packet->grid_size_y = 1;
   packet->grid_size_z = 1;
-  packet->private_segment_size = private_segment_size;
-  packet->group_segment_size = group_segment_size;
-  packet->kernel_object = handle;
+  packet->private_segment_size = k.private_size;
+  packet->group_segment_size = k.group_size;
+  packet->kernel_object = k.object;
   packet->kernarg_address = kernarg;
   packet->reserved2 = 0;
   packet->completion_signal = signal;
   packet->setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-  packet->header = 1 << HSA_PACKET_HEADER_BARRIER |
-                   HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
-                   HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE |
-                   HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE;
+  packet->header =
+      1 << HSA_PACKET_HEADER_BARRIER | PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_KERNEL_DISPATCH);
   ring(d);
   wait_signal(signal);
   hsa_amd_profiling_dispatch_time_t timings;
