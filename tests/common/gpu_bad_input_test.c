@@ -54,6 +54,12 @@ static void load_corpus_kernel(struct env *e, const char *file, struct gpu_kerne
   if (gpu_kernel_load(e->gpu, path, ck->symbol, NULL, NULL, k, why, sizeof why)) test_fail(__FILE__, __LINE__, "%s", why);
 }
 
+/* One work-group of 64 items of `k`: the packet the tests below start from. */
+static void packet_of_64(const struct gpu_kernel *k, void *kernarg, hsa_signal_t done,
+                         hsa_kernel_dispatch_packet_t *p) {
+  gpu_kernel_packet(k, 1, (uint32_t[3]){64, 1, 1}, (uint32_t[3]){64, 1, 1}, 0, kernarg, done, p);
+}
+
 typedef void (*packet_change_fn)(hsa_kernel_dispatch_packet_t *p, struct corpus_dispatch *d);
 
 /* Submits `p` on a fresh queue (its hidden arguments filled first when
@@ -166,7 +172,7 @@ TEST(gpu_bad_input_data_is_no_kernel_descriptor) {
     memset(data, fills[i], 4096);
     uint64_t object = ((uint64_t)(uintptr_t)data + 255) & ~255ull;
     hsa_kernel_dispatch_packet_t p;
-    gpu_kernel_packet(&k, 1, (uint32_t[3]){64, 1, 1}, (uint32_t[3]){64, 1, 1}, 0, kernarg, (hsa_signal_t){0}, &p);
+    packet_of_64(&k, kernarg, (hsa_signal_t){0}, &p);
     p.kernel_object = object;
     p.group_segment_size = p.private_segment_size = 0;
     hsa_status_t st = dispatch(&e, &p, 0, NULL, NULL);
@@ -187,8 +193,7 @@ TEST(gpu_bad_input_unmapped_kernarg_is_a_memory_fault) {
   struct gpu_kernel k;
   load_corpus_kernel(&e, "vector_add", &k);
   hsa_kernel_dispatch_packet_t p;
-  gpu_kernel_packet(&k, 1, (uint32_t[3]){64, 1, 1}, (uint32_t[3]){64, 1, 1}, 0,
-                    (void *)(uintptr_t)UNMAPPED_ADDRESS, (hsa_signal_t){0}, &p);
+  packet_of_64(&k, (void *)(uintptr_t)UNMAPPED_ADDRESS, (hsa_signal_t){0}, &p);
   ASSERT_EQ(dispatch(&e, &p, 0, NULL, NULL), (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT);
   gpu_kernel_release(&k);
   ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
@@ -293,7 +298,7 @@ TEST(gpu_bad_input_destroying_a_queue_with_packets_pending) {
   b.completion_signal = after;
   hsa_test_submit(blocked, &b, hsa_test_header(HSA_PACKET_TYPE_BARRIER_AND, true));
   hsa_kernel_dispatch_packet_t p;
-  gpu_kernel_packet(&spin, 1, (uint32_t[3]){64, 1, 1}, (uint32_t[3]){64, 1, 1}, 0, kernarg, spun, &p);
+  packet_of_64(&spin, kernarg, spun, &p);
   ASSERT_EQ(hsa_kernarg_fill_hidden(&p, busy, kernarg, spin.kernarg_size), HSA_STATUS_SUCCESS);
   hsa_test_submit(busy, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true));
   /* Let the kernel start. */
