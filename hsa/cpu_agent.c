@@ -634,6 +634,8 @@ static hsa_status_t cpu_agent_create(uint32_t cores, bool exact, uint32_t *start
     memory_pool(MEMORY_POOL_SYSTEM)->owner = a;
     memory_pool(MEMORY_POOL_SYSTEM_COARSE)->owner = a;
   }
+  if (n < cores)
+    log_info("CPU agent %u: %u of %u cores (the others run other workers)", a->node, n, cores);
   *started = n;
   return HSA_STATUS_SUCCESS;
 }

@@ -130,7 +130,9 @@ int plat_worker_start(const char *name, void (*fn)(void *arg), void *arg) {
       return (int)c;
     }
   }
-  log_warn("worker %s: no idle core (%d worker slot(s))", name ? name : "?", plat_worker_slots());
+  /* Not a warning: callers expect -EBUSY (a CPU agent keeps the cores it
+   * got, async handlers fall back to a CPU agent) and say what it means. */
+  log_debug("worker %s: no idle core (%d worker slot(s))", name ? name : "?", plat_worker_slots());
   return -EBUSY;
 }
 
