@@ -6,7 +6,9 @@
  *
  * The GPU shares the single address space: every CPU pointer is a GPU
  * address, so the profile is FULL and the agent lists the system pools as
- * well as its local pool (the carve-out). Queues are AQL rings loaded into
+ * well as its own: local (the carve-out) and group (the LDS). The system
+ * pools stay on the GPU agent on purpose: an image with one core has no
+ * CPU agent to find them on. Queues are AQL rings loaded into
  * hardware queue slots by the driver (gpu_agent_queue.c).
  */
 #define LOG_TAG "gpu-agent"
@@ -87,8 +89,9 @@ static hsa_status_t gpu_get_info(const struct agent *agent, int attribute, void 
     case HSA_AMD_AGENT_INFO_IOMMU_SUPPORT:
       *(hsa_amd_iommu_version_t *)value = HSA_IOMMU_SUPPORT_NONE;
       return HSA_STATUS_SUCCESS;
-    /* No HDP on an APU: CPU and GPU share the memory controller. */
-    case HSA_AMD_AGENT_INFO_HDP_FLUSH: memset(value, 0, sizeof(hsa_amd_hdp_flush_t)); return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_HDP_FLUSH:
+      *(hsa_amd_hdp_flush_t *)value = ga->hdp_flush;
+      return HSA_STATUS_SUCCESS;
     case HSA_AMD_AGENT_INFO_MEMORY_PROPERTIES: {
       uint8_t *bits = value;
       memset(bits, 0, 8);
@@ -142,6 +145,17 @@ static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
     free(ga);
     return HSA_STATUS_ERROR;
   }
+  /* ROCr hands programs two registers a store to which flushes the HDP
+   * (KFD's MMIO remap page); tinygrad and others store to them after CPU
+   * writes without looking. Here they are the registers themselves, at
+   * their CPU address in BAR5. The virtual APU's are words of the model's
+   * register file: its memory is coherent (the HDP has nothing to flush),
+   * so a store there only sets a register no one acts on. */
+  if (amdgpu_hdp_flush_registers(dev, &ga->hdp_flush.HDP_MEM_FLUSH_CNTL,
+                                 &ga->hdp_flush.HDP_REG_FLUSH_CNTL)) {
+    free(ga);
+    return HSA_STATUS_ERROR;
+  }
   const struct amdgpu_device_info *in = &ga->info;
   struct agent *a = &ga->agent;
   a->ops = &gpu_agent_ops;
@@ -178,6 +192,18 @@ static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
                                     .release = local_release, .impl = dev};
   struct memory_pool *local_pool = in->local_memory_size ? memory_pool_add_local(&local) : NULL;
   if (local_pool) a->pools[a->pool_count++] = local_pool; /* first: ROCr lists local memory first */
+  /* The LDS, as ROCr's GPU agent lists it after local memory: a GROUP pool
+   * the size of one work-group's LDS, never allocated from (LLVM's offload
+   * plugin reads its shared-memory limit here). */
+  const struct memory_pool lds = {.name = "gpu-lds", .segment = HSA_AMD_SEGMENT_GROUP,
+                                  .size = in->lds_bytes_per_workgroup, .owner = a};
+  struct memory_pool *lds_pool = memory_pool_add_local(&lds);
+  if (!lds_pool) {
+    log_error("GPU %s: no room for its LDS pool", in->chip_name);
+    free(ga);
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  a->pools[a->pool_count++] = lds_pool;
   a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM);
   a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM_COARSE);
   ga->scratch_lane_bytes = (uint32_t)option_number("gpu_scratch", MAX_SCRATCH_LANE_BYTES, DEFAULT_SCRATCH_LANE_BYTES);

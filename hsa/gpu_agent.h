@@ -19,6 +19,7 @@ struct gpu_agent {
   struct agent agent;
   struct amdgpu_device *dev;
   struct amdgpu_device_info info;
+  hsa_amd_hdp_flush_t hdp_flush; /* the driver's flush registers (HSA_AMD_AGENT_INFO_HDP_FLUSH) */
   uint32_t scratch_lane_bytes; /* scratch of each queue, bytes per work-item */
   uint64_t time_limit_ns;      /* of each new queue (gpu_dispatch_timeout_ms), 0: none */
   struct lock queues_lock;

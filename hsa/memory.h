@@ -38,7 +38,7 @@ enum { MEMORY_POOL_SYSTEM = 0, MEMORY_POOL_SYSTEM_COARSE = 1, MEMORY_POOL_COUNT 
 
 /* Agent-local pools (hsa_init, while agents are created): a copy of
  * `desc` becomes a pool; NULL when there is no room. */
-#define MEMORY_POOL_LOCAL_MAX 4
+#define MEMORY_POOL_LOCAL_MAX 8 /* a GPU's carve-out and LDS, for up to AMDGPU_MAX_DEVICES */
 struct memory_pool *memory_pool_add_local(const struct memory_pool *desc);
 
 /* The pool or region behind a handle, or NULL. */

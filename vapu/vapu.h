@@ -72,6 +72,11 @@ void vapu_pci_config_write(struct vapu *v, uint16_t offset, uint32_t value); /* 
  * while memory decode is off. */
 uint32_t vapu_mmio_read(struct vapu *v, uint32_t byte_offset);
 void vapu_mmio_write(struct vapu *v, uint32_t byte_offset, uint32_t value);
+/* The register file's word behind a BAR5 byte offset: a store there sets
+ * the register as a BAR5 write does, except that no write side effect
+ * runs. NULL when unaligned, outside BAR5, or BAR5 is absent. Valid until
+ * vapu_destroy. */
+volatile uint32_t *vapu_mmio_word(struct vapu *v, uint32_t byte_offset);
 #define VAPU_MMIO_BAR_BYTES (512u * 1024) /* BAR5 size of Raven and Renoir */
 
 /* ---- GPU memory accesses ---------------------------------------------------

@@ -64,6 +64,13 @@ void vapu_mmio_write(struct vapu *v, uint32_t byte_offset, uint32_t value) {
   vapu_reg_access_write(v, byte_offset / 4, value);
 }
 
+volatile uint32_t *vapu_mmio_word(struct vapu *v, uint32_t byte_offset) {
+  if ((v->config.faults.missing_bars & (1u << 5)) || (byte_offset & 3) ||
+      byte_offset >= VAPU_MMIO_BAR_BYTES)
+    return NULL;
+  return &v->regs[byte_offset / 4];
+}
+
 /* ---- Worker: the microcontrollers' firmware (SMU, later PSP and CP) ---- */
 
 int vapu_add_service(struct vapu *v, vapu_service_fn fn, void *ctx) {

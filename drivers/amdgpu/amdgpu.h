@@ -103,6 +103,15 @@ typedef void (*amdgpu_eop_handler)(void *ctx, uint32_t me, uint32_t pipe, uint32
                                    uint32_t context_id);
 void amdgpu_set_eop_handler(struct amdgpu_device *dev, amdgpu_eop_handler fn, void *ctx);
 
+/* ---- HDP flush -------------------------------------------------------------
+ * CPU addresses of NBIO's HDP_MEM_COHERENCY_FLUSH_CNTL and
+ * HDP_REG_COHERENCY_FLUSH_CNTL: a 32-bit store to either flushes the host
+ * data path, as ROCr's HSA_AMD_AGENT_INFO_HDP_FLUSH pointers do (KFD's MMIO
+ * remap page). Valid until amdgpu_fini. 0, or -ENODEV (logged) when the
+ * CPU cannot reach them. */
+int amdgpu_hdp_flush_registers(struct amdgpu_device *dev, uint32_t **mem_flush,
+                               uint32_t **reg_flush);
+
 /* ---- Local memory (the carve-out) ------------------------------------------
  * Allocations in the frame buffer carve-out; the returned pointer is the
  * CPU's (BAR0) address, which the compute VMIDs map to the same virtual

@@ -34,14 +34,19 @@ static void config_write(struct amdgpu_device *dev, uint16_t offset, uint32_t va
 
 /* BAR5 reads before the driver enabled decoding (the strap read during the
  * probe happens after) would be master aborts: all ones, like silicon. */
-static uint32_t mmio_read(struct amdgpu_device *dev, uint32_t byte_offset) {
+/* BAR5 is identity-mapped uncached (vm_map_mmio at attach): a register's
+ * CPU address is the BAR's plus its byte offset. */
+static volatile uint32_t *mmio_word(struct amdgpu_device *dev, uint32_t byte_offset) {
   struct pci_binding *b = binding(dev);
-  if (!b->registers || byte_offset + 4 > b->register_bytes) return 0xffffffffu;
-  return b->registers[byte_offset / 4];
+  return amdgpu_bar_word(b->registers, b->register_bytes, byte_offset);
+}
+static uint32_t mmio_read(struct amdgpu_device *dev, uint32_t byte_offset) {
+  volatile uint32_t *reg = mmio_word(dev, byte_offset);
+  return reg ? *reg : 0xffffffffu;
 }
 static void mmio_write(struct amdgpu_device *dev, uint32_t byte_offset, uint32_t value) {
-  struct pci_binding *b = binding(dev);
-  if (b->registers && byte_offset + 4 <= b->register_bytes) b->registers[byte_offset / 4] = value;
+  volatile uint32_t *reg = mmio_word(dev, byte_offset);
+  if (reg) *reg = value;
 }
 
 static void msi_handler(void *ctx) { amdgpu_ih_interrupt(ctx); }
@@ -68,8 +73,8 @@ static void release(struct amdgpu_device *dev) {
 
 static const struct amdgpu_bus_ops pci_bus = {
     .name = "pci", .config_read = config_read, .config_write = config_write,
-    .mmio_read = mmio_read, .mmio_write = mmio_write, .enable_msi = enable_msi,
-    .disable_msi = disable_msi, .release = release,
+    .mmio_read = mmio_read, .mmio_write = mmio_write, .mmio_word = mmio_word,
+    .enable_msi = enable_msi, .disable_msi = disable_msi, .release = release,
 };
 
 int amdgpu_pci_map_ram_for_dma(struct iommu_device *iommu) {

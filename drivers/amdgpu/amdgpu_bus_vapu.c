@@ -30,6 +30,13 @@ static void mmio_write(struct amdgpu_device *dev, uint32_t byte_offset, uint32_t
   vapu_mmio_write(model(dev), byte_offset, value);
 }
 
+/* The model keeps its register file as memory: a store there is what a
+ * BAR5 write stores, though no write hook runs (the HDP flush's only
+ * effect in the model is a fence and a count, vapu_nbio.c). */
+static volatile uint32_t *mmio_word(struct amdgpu_device *dev, uint32_t byte_offset) {
+  return vapu_mmio_word(model(dev), byte_offset);
+}
+
 static int find_msi(struct amdgpu_device *dev) {
   uint32_t cap = config_read(dev, PCI_CAPABILITY_LIST) & 0xfc;
   for (int hops = 0; cap && hops < 48; hops++) {
@@ -78,8 +85,9 @@ static void release(struct amdgpu_device *dev) {
 
 static const struct amdgpu_bus_ops vapu_bus = {
     .name = "vapu", .config_read = config_read, .config_write = config_write,
-    .mmio_read = mmio_read, .mmio_write = mmio_write, .enable_msi = enable_msi,
-    .disable_msi = disable_msi, .doorbell_written = doorbell_written, .release = release,
+    .mmio_read = mmio_read, .mmio_write = mmio_write, .mmio_word = mmio_word,
+    .enable_msi = enable_msi, .disable_msi = disable_msi, .doorbell_written = doorbell_written,
+    .release = release,
 };
 
 struct vapu *amdgpu_vapu_of(struct amdgpu_device *dev) {

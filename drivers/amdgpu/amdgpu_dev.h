@@ -22,6 +22,10 @@ struct amdgpu_bus_ops {
   void (*config_write)(struct amdgpu_device *dev, uint16_t offset, uint32_t value);
   uint32_t (*mmio_read)(struct amdgpu_device *dev, uint32_t byte_offset);   /* BAR5 */
   void (*mmio_write)(struct amdgpu_device *dev, uint32_t byte_offset, uint32_t value);
+  /* The CPU address of a BAR5 register, where a plain store is a register
+   * write (the HSA runtime hands the HDP flush registers to programs), or
+   * NULL when none. */
+  volatile uint32_t *(*mmio_word)(struct amdgpu_device *dev, uint32_t byte_offset);
   /* Routes the function's MSI to amdgpu_ih_interrupt(dev). */
   int (*enable_msi)(struct amdgpu_device *dev);
   void (*disable_msi)(struct amdgpu_device *dev);
@@ -177,6 +181,9 @@ void amdgpu_wreg(struct amdgpu_device *dev, uint32_t index, uint32_t value);
 uint32_t soc15_reg(const struct amdgpu_device *dev, enum amdgpu_ip ip, int seg, uint32_t offset);
 #define RREG(dev, ip, seg, off) amdgpu_rreg(dev, soc15_reg(dev, ip, seg, off))
 #define WREG(dev, ip, seg, off, val) amdgpu_wreg(dev, soc15_reg(dev, ip, seg, off), val)
+/* The dword at `byte_offset` of a register BAR mapped at `bar` (`bar_bytes`
+ * long), or NULL when the BAR is absent or the dword not wholly inside. */
+volatile uint32_t *amdgpu_bar_word(volatile uint32_t *bar, uint64_t bar_bytes, uint32_t byte_offset);
 /* Polls until (reg & mask) == value; 0 or -ETIMEDOUT after timeout_us. */
 int amdgpu_wait_reg(struct amdgpu_device *dev, uint32_t index, uint32_t mask, uint32_t value,
                     uint64_t timeout_us);

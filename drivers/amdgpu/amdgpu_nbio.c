@@ -5,6 +5,8 @@
  * and the HDP flush through HDP_MEM_COHERENCY_FLUSH_CNTL (nbio_v7_0
  * hdp_flush_reg). */
 #define LOG_TAG "nbio"
+#include <errno.h>
+
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "drivers/amdgpu/regs/hdp_4_0.h"
 #include "drivers/amdgpu/regs/nbio_7_0.h"
@@ -15,6 +17,25 @@
 void hdp_flush(struct amdgpu_device *dev) {
   WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL, 0);
   (void)RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL);
+}
+
+/* The registers' CPU addresses, found as WREG finds them (NBIO segment 2;
+ * Linux amdgpu_discovery.c drives NBIO 7.0.x and Renoir's 2.5.0 with
+ * nbio_v7_0, so one offset serves every chip here). */
+int amdgpu_hdp_flush_registers(struct amdgpu_device *dev, uint32_t **mem_flush,
+                               uint32_t **reg_flush) {
+  uint32_t mem = soc15_reg(dev, IP_NBIO, NBIO_SEG2, NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL);
+  uint32_t reg = soc15_reg(dev, IP_NBIO, NBIO_SEG2, NBIO_HDP_REG_COHERENCY_FLUSH_CNTL);
+  volatile uint32_t *m = dev->bus->mmio_word ? dev->bus->mmio_word(dev, mem * 4) : NULL;
+  volatile uint32_t *r = dev->bus->mmio_word ? dev->bus->mmio_word(dev, reg * 4) : NULL;
+  if (!m || !r) {
+    log_error("%s: HDP flush registers (BAR5 0x%x, 0x%x) are not CPU-visible on bus %s",
+              dev->chip->name, mem * 4, reg * 4, dev->bus->name);
+    return -ENODEV;
+  }
+  *mem_flush = (uint32_t *)m;
+  *reg_flush = (uint32_t *)r;
+  return 0;
 }
 
 int nbio_init_hw(struct amdgpu_device *dev) {

@@ -40,6 +40,11 @@ uint32_t soc15_reg(const struct amdgpu_device *dev, enum amdgpu_ip ip, int seg, 
   return dev->ip[ip].segment[seg] + offset;
 }
 
+volatile uint32_t *amdgpu_bar_word(volatile uint32_t *bar, uint64_t bar_bytes, uint32_t byte_offset) {
+  if (!bar || (byte_offset & 3) || (uint64_t)byte_offset + 4 > bar_bytes) return NULL;
+  return bar + byte_offset / 4;
+}
+
 int amdgpu_wait_reg(struct amdgpu_device *dev, uint32_t index, uint32_t mask, uint32_t value,
                     uint64_t timeout_us) {
   uint64_t deadline = plat_now_ns() + timeout_us * 1000;

@@ -48,7 +48,7 @@ static hsa_status_t print_pool(hsa_amd_memory_pool_t pool, void *data) {
   printf(
       "      Segment: %s  Flags:%s%s%s  Size: %zu KB  Alloc: %s  Granule: %zu (rec. %zu)  "
       "Alignment: %zu  Accessible by all: %s  Max: %zu KB  Access: %d\n",
-      segment == HSA_AMD_SEGMENT_GLOBAL ? "GLOBAL" : "other",
+      segment == HSA_AMD_SEGMENT_GLOBAL ? "GLOBAL" : segment == HSA_AMD_SEGMENT_GROUP ? "GROUP" : "other",
       flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT ? " KERNARG" : "",
       flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED ? " FINE GRAINED" : "",
       flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED ? " COARSE GRAINED" : "", size / 1024,

@@ -242,7 +242,7 @@ int main(int argc, char **argv) {
   uint8_t *kernarg = d->kernarg_next;
   d->kernarg_next += (k.kernarg_size + 15) & ~15u;
   memcpy(kernarg, &args, sizeof args);
-  if (d->hdp_flush.HDP_MEM_FLUSH_CNTL) d->hdp_flush.HDP_MEM_FLUSH_CNTL[0] = 1;
+  d->hdp_flush.HDP_MEM_FLUSH_CNTL[0] = 1; /* unconditionally, as tinygrad does */
 
   hsa_signal_t signal = alloc_signal(d);
   hsa_kernel_dispatch_packet_t *packet = next_slot(d);

@@ -20,6 +20,9 @@
 #define NBIO_RCC_CONFIG_MEMSIZE              0x00c3 /* frame buffer size in MiB */
 #define NBIO_INTERRUPT_CNTL                  0x00f1
 #define NBIO_INTERRUPT_CNTL2                 0x00f2 /* IH dummy read address >> 8 */
+/* A write to either flushes the HDP (the memory path, or its register
+ * path); block nbio_nbif0_bif_bx_pf_BIFPFVFDEC1 of nbio_7_0_offset.h. */
+#define NBIO_HDP_REG_COHERENCY_FLUSH_CNTL    0x00f6
 #define NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL    0x00f7
 #define NBIO_BIF_FB_EN                       0x00ff
 #define NBIO_BIF_IH_DOORBELL_RANGE           0x01d2
