@@ -47,6 +47,8 @@ struct vapu_faults {
   uint32_t psp_firmware_status; /* non-zero: the PSP answers every LOAD_IP_FW with it */
   bool psp_ring_silent;       /* the PSP takes ring frames but never completes them */
   uint8_t psp_drops_fw_type;  /* non-zero: LOAD_IP_FW of this type succeeds but installs nothing */
+  bool invalidation_during_retry; /* another invalidation of the VMID lands while a retry
+                                     fault waits for the driver (a race, made certain) */
 };
 
 struct vapu_config {

@@ -83,6 +83,7 @@ static const struct vapu_hub_layout hub_layouts[2] = {
 #define IV_FAULT_WRITE 0x20u
 #define IV_FAULT_RETRY 0x80u
 #define RETRY_WAIT_NS 500000000ull /* the driver's answer to a retry fault; then it is a fault */
+#define RETRY_POLL_NS 100000ull    /* how often a waiting retry looks at IH_RB_RPTR */
 #define IH_CLIENT_UTCL2 0x1b
 
 static uint32_t hub_reg(struct vapu *v, int hub, uint32_t offset) {
@@ -99,6 +100,11 @@ static int engine_of(struct vapu *v, uint32_t index, int hub, uint32_t first) {
   return (int)(index - v->hubs[hub].base - first);
 }
 
+static void invalidate_vmid(struct vapu *v, int hub, int vmid) {
+  __atomic_add_fetch(&v->hubs[hub].tlb_generation[vmid], 1, __ATOMIC_ACQ_REL);
+  plat_wake(&v->hubs[hub].tlb_generation[vmid]); /* requesters waiting on a retry fault */
+}
+
 static void invalidate_request(struct vapu *v, uint32_t index, uint32_t value, void *arg) {
   int hub = (int)(uintptr_t)arg;
   const struct vapu_hub_layout *l = hub_layouts + hub;
@@ -108,10 +114,7 @@ static void invalidate_request(struct vapu *v, uint32_t index, uint32_t value, v
   /* Drop every cached translation of the named VMIDs: TLB entries carry the
    * generation they were filled in. */
   for (int vmid = 0; vmid < 16; vmid++)
-    if (vmids & (1u << vmid)) {
-      __atomic_add_fetch(&v->hubs[hub].tlb_generation[vmid], 1, __ATOMIC_ACQ_REL);
-      plat_wake(&v->hubs[hub].tlb_generation[vmid]); /* requesters waiting on a retry fault */
-    }
+    if (vmids & (1u << vmid)) invalidate_vmid(v, hub, vmid);
   vapu_stat_add(&v->stats.invalidations);
   vapu_reg_set(v, v->hubs[hub].base + l->inv_ack0 + engine, vmids);
 }
@@ -321,30 +324,40 @@ static struct vapu_tlb_entry *tlb_find(struct vapu *v, struct vapu_tlb *tlb,
 
 /* A retry fault (XNACK replay): the page is not valid and the context
  * retries, so the UTCL2 tells the driver through the IH ring (retry bit,
- * no status latched) and the request waits until the driver invalidated
- * the VMID, having mapped the page or not. True if the walk is worth
- * trying again; false when the IH ring is off or the driver never
- * answered (then it is an ordinary fault). */
+ * no status latched) and the request waits until the driver has consumed
+ * that entry (IH_RB_RPTR past it), having mapped the page or not; the
+ * driver invalidates the VMID before it moves the read pointer. Waiting
+ * for any invalidation instead would take another one (another queue's
+ * fault answered, a remap of other memory) for the answer and fault before
+ * the driver mapped the page. True if the walk is worth trying again;
+ * false when the IH ring is off or the driver never answered (then it is
+ * an ordinary fault). */
 static bool retry_fault(struct vapu *v, const struct vapu_requester *rq, uint64_t va,
-                        unsigned access, uint32_t generation) {
+                        unsigned access) {
   int hub = rq->hub;
   const uint32_t src_data[4] = {(uint32_t)(va >> 12),
                                 ((uint32_t)(va >> 44) & 0xfu) | IV_FAULT_RETRY |
                                     (access & VAPU_GMC_WRITE ? IV_FAULT_WRITE : 0),
                                 0, 0};
-  if (!vapu_ih_post(v, hub == VAPU_GFXHUB ? IH_CLIENT_UTCL2 : IH_CLIENT_VMC, 0, 0, rq->vmid,
-                    hub == VAPU_MMHUB, src_data))
+  uint32_t entry;
+  if (!vapu_ih_post_entry(v, hub == VAPU_GFXHUB ? IH_CLIENT_UTCL2 : IH_CLIENT_VMC, 0, 0, rq->vmid,
+                          hub == VAPU_MMHUB, src_data, &entry))
     return false;
+  if (v->config.faults.invalidation_during_retry) invalidate_vmid(v, hub, rq->vmid);
   const volatile uint32_t *gen = &v->hubs[hub].tlb_generation[rq->vmid];
   uint64_t until = plat_now_ns() + RETRY_WAIT_NS;
-  while (__atomic_load_n(gen, __ATOMIC_ACQUIRE) == generation) {
+  while (!vapu_ih_entry_consumed(v, entry)) {
     uint64_t now = plat_now_ns();
     if (now >= until) {
-      log_warn("retry fault at 0x%llx (VMID %u): no invalidation from the driver",
+      log_warn("retry fault at 0x%llx (VMID %u): the driver did not take the interrupt",
                (unsigned long long)va, rq->vmid);
       return false;
     }
-    plat_wait(gen, generation, until - now);
+    /* Woken by the driver's invalidation, which comes just before it moves
+     * the read pointer; the nap bounds the wait for that move. */
+    uint32_t seen = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
+    if (!vapu_ih_entry_consumed(v, entry))
+      plat_wait(gen, seen, until - now < RETRY_POLL_NS ? until - now : RETRY_POLL_NS);
   }
   return true;
 }
@@ -374,7 +387,7 @@ static uint32_t lookup(struct vapu *v, const struct vapu_requester *rq, struct v
        * once (a second failure is its answer: nothing to map there). */
       if (rq->vmid != 0 && (reason == STATUS_PERM_VALID || reason == STATUS_WALKER_PDE) &&
           (hub_reg(v, hub, l->ctx0_cntl + rq->vmid) & CTX_RETRY_FAULT) &&
-          retry_fault(v, rq, va, access, generation)) {
+          retry_fault(v, rq, va, access)) {
         generation = __atomic_load_n(&v->hubs[hub].tlb_generation[rq->vmid], __ATOMIC_ACQUIRE);
         reason = walk(v, hub, rq->vmid, va, &t);
       }

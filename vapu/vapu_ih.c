@@ -54,6 +54,26 @@ static void write_back(struct vapu *v, uint32_t cntl, uint32_t wptr_value) {
 
 bool vapu_ih_post(struct vapu *v, uint8_t client_id, uint8_t source_id, uint8_t ring_id,
                   uint8_t vmid, bool mm_hub, const uint32_t src_data[4]) {
+  uint32_t offset;
+  return vapu_ih_post_entry(v, client_id, source_id, ring_id, vmid, mm_hub, src_data, &offset);
+}
+
+bool vapu_ih_entry_consumed(struct vapu *v, uint32_t offset) {
+  uint64_t irq = vapu_lock(&v->ih_lock);
+  uint32_t cntl = vapu_reg_get(v, ih_reg(v, IH_RB_CNTL));
+  uint32_t size = 4u << RB_SIZE(cntl);
+  uint32_t rptr = vapu_reg_get(v, ih_reg(v, IH_RB_RPTR)) & (size - 1);
+  uint32_t wptr = vapu_reg_get(v, ih_reg(v, IH_RB_WPTR)) & WPTR_OFFSET_MASK & (size - 1);
+  vapu_unlock(&v->ih_lock, irq);
+  /* Not consumed while it lies between the read and the write pointer. A
+   * ring turned off, or an overflow the driver recovered from by skipping
+   * entries, counts as consumed: no answer will come. */
+  if (!(cntl & RB_ENABLE)) return true;
+  return ((offset - rptr) & (size - 1)) >= ((wptr - rptr) & (size - 1));
+}
+
+bool vapu_ih_post_entry(struct vapu *v, uint8_t client_id, uint8_t source_id, uint8_t ring_id,
+                        uint8_t vmid, bool mm_hub, const uint32_t src_data[4], uint32_t *offset) {
   uint64_t irq = vapu_lock(&v->ih_lock);
   uint32_t cntl = vapu_reg_get(v, ih_reg(v, IH_RB_CNTL));
   const char *why = NULL;
@@ -95,6 +115,7 @@ bool vapu_ih_post(struct vapu *v, uint8_t client_id, uint8_t source_id, uint8_t 
       0, /* pasid: not used on bare metal */
       src_data[0], src_data[1], src_data[2], src_data[3],
   };
+  *offset = wptr;
   uint32_t *slot = (uint32_t *)(uintptr_t)(base + wptr);
   for (int i = 0; i < 8; i++) slot[i] = iv[i];
   __atomic_thread_fence(__ATOMIC_RELEASE);

@@ -214,6 +214,12 @@ bool vapu_mp_service(struct vapu *v, void *ctx);
 void vapu_discovery_write(struct vapu *v);
 void vapu_gmc_init(struct vapu *v);
 void vapu_ih_init(struct vapu *v);
+/* vapu_ih_post that also gives the entry's byte offset in the ring, and
+ * whether the driver has consumed that entry (IH_RB_RPTR moved past it):
+ * by then it has done whatever it does about it. */
+bool vapu_ih_post_entry(struct vapu *v, uint8_t client_id, uint8_t source_id, uint8_t ring_id,
+                        uint8_t vmid, bool mm_hub, const uint32_t src_data[4], uint32_t *offset);
+bool vapu_ih_entry_consumed(struct vapu *v, uint32_t offset);
 void vapu_gfx_init(struct vapu *v);
 void vapu_hqd_init(struct vapu *v);
 /* The GRBM_GFX_CNTL selection (vapu_gfx.c). */

@@ -34,8 +34,13 @@ void *rig_alloc(struct rig *r, size_t size) {
 }
 
 bool rig_up(struct rig *r, enum vapu_chip_id chip) {
+  return rig_up_with(r, &(struct vapu_config){.chip = chip});
+}
+
+bool rig_up_with(struct rig *r, const struct vapu_config *model) {
   memset(r, 0, sizeof *r);
-  struct vapu_config config = {.chip = chip, .carveout_bytes = 32ull << 20};
+  struct vapu_config config = *model;
+  config.carveout_bytes = 32ull << 20;
   if (amdgpu_vapu_probe(&config, NULL, &r->dev)) return false; /* firmware from /amdgpu */
   r->v = amdgpu_vapu_of(r->dev);
   amdgpu_set_eop_handler(r->dev, on_eop, r);

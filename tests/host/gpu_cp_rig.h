@@ -43,6 +43,7 @@ struct rig {
 
 /* Brings up `chip` and hooks the driver's EOP and fault reports. */
 bool rig_up(struct rig *r, enum vapu_chip_id chip);
+bool rig_up_with(struct rig *r, const struct vapu_config *model); /* e.g. with fault hooks */
 void rig_down(struct rig *r);
 
 /* A queue in HQD (1, pipe, queue) with a fresh ring; returns its index or -1. */

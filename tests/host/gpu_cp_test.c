@@ -410,9 +410,9 @@ TEST(gpu_cp_start_refuses_what_the_firmware_cannot_run) {
 /* Memory the process maps after the driver's bring-up is not in the GPU's
  * page tables: the first GPU access is a retry fault, the driver maps the
  * mapping it lies in, and the access goes on (XNACK replay). */
-TEST(gpu_cp_memory_mapped_later_is_reached_through_a_retry_fault) {
+static void retry_fault_maps_memory_mapped_later(const struct vapu_config *model) {
   struct rig r;
-  ASSERT_TRUE(rig_up(&r, VAPU_RAVEN));
+  ASSERT_TRUE(rig_up_with(&r, model));
   int q = rig_add_queue(&r, 0, 0);
   ASSERT_EQ(q, 0);
   amd_signal_t *late = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -431,4 +431,19 @@ TEST(gpu_cp_memory_mapped_later_is_reached_through_a_retry_fault) {
    * dependency at 0x700000000000 above takes that path.) */
   rig_down(&r);
   munmap(late, 1 << 20); /* after the GPU is gone: it still maps the range */
+}
+
+TEST(gpu_cp_memory_mapped_later_is_reached_through_a_retry_fault) {
+  retry_fault_maps_memory_mapped_later(&(struct vapu_config){.chip = VAPU_RAVEN});
+}
+
+/* Another invalidation of the VMID (another queue's fault answered, a
+ * remap) while a retry fault waits is not the driver's answer to it: the
+ * request waits until the driver has taken its interrupt. (It once took
+ * any invalidation for the answer, walked again before the driver had
+ * mapped the page and faulted: a program with four producer threads, each
+ * creating a queue while another queue's first fetch waited, hit it.) */
+TEST(gpu_cp_retry_fault_waits_for_its_own_answer) {
+  retry_fault_maps_memory_mapped_later(
+      &(struct vapu_config){.chip = VAPU_RAVEN, .faults.invalidation_during_retry = true});
 }
