@@ -169,7 +169,9 @@ static bool on_queue_inactive(hsa_signal_value_t value, void *arg) {
   int driver = atomic_load(&gq->driver_status);
   /* Only a scratch request: answer it and let the queue go on. */
   if (!driver && (v & 0xffffffffull) == CODE_SCRATCH && regrow_scratch(gq)) {
-    __atomic_store_n(&gq->inactive->amd.value, 0, __ATOMIC_RELEASE);
+    /* The code goes, a mark set meanwhile stays (the detach or the driver
+     * waits for this handler to see it: the handler runs again at once). */
+    __atomic_fetch_and(&gq->inactive->amd.value, (int64_t)~0xffffffffull, __ATOMIC_ACQ_REL);
     signal_notify(gq->inactive);
     return true;
   }
@@ -272,24 +274,27 @@ fail_signal:
 void gpu_queue_detach(struct agent *agent, struct queue *q) {
   struct gpu_queue *gq = untrack(gpu_agent_of(agent), q);
   if (!gq) return;
-  /* The hardware lets go of the queue first: no more fetches, no more
-   * driver reports. */
-  int r = amdgpu_queue_destroy(gq->hw, DESTROY_TIMEOUT_NS);
-  if (r) log_error("queue %llu: dequeue failed (%d); its slot stays reserved", (unsigned long long)q->amd.hsa_queue.id, r);
-  /* Then the async handler: make it run once more and leave, unless it
-   * already did (it may be the caller, inside the error callback). */
+  /* The async handler first, since it may be answering a scratch request
+   * with the hardware queue (regrow_scratch): make it run once more and
+   * leave, unless it already did (it may be the caller, inside the error
+   * callback). Driver reports until the dequeue only mark the signal. */
   if (!atomic_load(&gq->handler_done)) {
     __atomic_fetch_or(&gq->inactive->amd.value, (int64_t)MARK_DETACHING, __ATOMIC_SEQ_CST);
     signal_notify(gq->inactive);
     uint64_t until = plat_now_ns() + HANDLER_EXIT_TIMEOUT_NS;
     while (!atomic_load(&gq->handler_done)) {
       if (plat_now_ns() > until) {
-        log_error("queue %llu: its error handler did not stop; leaking it", (unsigned long long)q->amd.hsa_queue.id);
+        log_error("queue %llu: its error handler did not stop; leaking the queue and its slot",
+                  (unsigned long long)q->amd.hsa_queue.id);
         return;
       }
       plat_sleep_ns(100000);
     }
   }
+  /* Then the hardware lets go of the queue: no more fetches, no more
+   * driver reports. */
+  int r = amdgpu_queue_destroy(gq->hw, DESTROY_TIMEOUT_NS);
+  if (r) log_error("queue %llu: dequeue failed (%d); its slot stays reserved", (unsigned long long)q->amd.hsa_queue.id, r);
   q->amd.queue_inactive_signal.handle = 0;
   signal_destroy(gq->inactive);
   free(gq);
