@@ -244,13 +244,13 @@ TEST(vapu_isa_mem_initial_state) {
     ASSERT_EQ_U(s[18], (uint32_t)(wave == 0) << 31 | nwaves);  /* work-group info */
     ASSERT_EQ_U(s[19], wave * 32 * 64);              /* wave byte offset: slot * lane bytes * 64 */
     /* Work-item ids, lane by lane. */
-    for (unsigned l = 0; l < lanes; l++) {
-      const uint32_t *v = v0 + 4 * l;
-      unsigned flat = wave * 64 + l;
+    for (unsigned lane = 0; lane < lanes; lane++) {
+      const uint32_t *v = v0 + 4 * lane;
+      unsigned flat = wave * 64 + lane;
       ASSERT_EQ(v[0], flat % sx);
       ASSERT_EQ(v[1], (flat / sx) % sy);
       ASSERT_EQ(v[2], flat / (sx * sy));
-      ASSERT_EQ(v[3], l);
+      ASSERT_EQ(v[3], lane);
     }
   }
   (void)grid, (void)wg;

@@ -67,7 +67,8 @@ static bool is_unsupported(const char *mnemonic) {
 /* Compares one object with its listing; returns the number of instructions. */
 static size_t check_object(const char *object, bool expect_unknown) {
   char dis[600];
-  snprintf(dis, sizeof dis, "%s.dis", object);
+  if ((size_t)snprintf(dis, sizeof dis, "%s.dis", object) >= sizeof dis)
+    test_fail(__FILE__, __LINE__, "path too long: %s", object);
   size_t n, size, bytes;
   struct listing *l = read_listing(dis, &n);
   void *image = vi_read_file(object, &size);
