@@ -69,6 +69,7 @@ enum amdgpu_fault_kind {
   AMDGPU_FAULT_CP_PRIV_REG,   /* command processor: privileged register access */
   AMDGPU_FAULT_CP_PRIV_INSTR, /* command processor: privileged instruction */
   AMDGPU_FAULT_CP_ECC,        /* command processor ECC error */
+  AMDGPU_FAULT_DMA,           /* the IOMMU refused a GPU access (vm.address, vm.write; no VMID) */
 };
 
 /* What the VM fault status register said (VM_L2_PROTECTION_FAULT_STATUS). */
@@ -89,7 +90,7 @@ struct amdgpu_fault {
   uint32_t me, pipe, queue;   /* CP faults and EOP: which hardware queue */
   uint32_t sq_error_type;     /* SQ errors: SQ_INTERRUPT_ERROR_TYPE_* */
   uint32_t se, cu, simd, wave;
-  struct amdgpu_vm_fault vm;  /* AMDGPU_FAULT_VM */
+  struct amdgpu_vm_fault vm;  /* AMDGPU_FAULT_VM; address and write of AMDGPU_FAULT_DMA */
 };
 
 typedef void (*amdgpu_fault_handler)(void *ctx, const struct amdgpu_fault *fault);

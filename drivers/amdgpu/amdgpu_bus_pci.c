@@ -51,6 +51,12 @@ static void mmio_write(struct amdgpu_device *dev, uint32_t byte_offset, uint32_t
 
 static void msi_handler(void *ctx) { amdgpu_ih_interrupt(ctx); }
 
+/* A GPU access the IOMMU refused (memory kept from every device, or not
+ * RAM): the GPU's own page tables allowed it, so only the IOMMU knows. */
+static void on_iommu_fault(void *ctx, const struct iommu_fault *fault) {
+  amdgpu_dma_fault(ctx, fault->address, fault->write);
+}
+
 static int enable_msi(struct amdgpu_device *dev) {
   struct pci_function *f = binding(dev)->f;
   int n = msi_alloc(f, 1, MSI_ALLOW_MSI | MSI_ALLOW_MSIX);
@@ -116,6 +122,8 @@ int amdgpu_bus_pci_attach(struct amdgpu_device *dev, struct pci_function *f) {
   } else if ((r = amdgpu_pci_map_ram_for_dma(b->iommu)) != 0) {
     log_error("%s: cannot map RAM for the GPU in the IOMMU (%d)", name, r);
     return r;
+  } else {
+    iommu_set_fault_handler(b->iommu, on_iommu_fault, dev);
   }
   f->driver_data = dev;
   return 0;

@@ -241,6 +241,10 @@ void mqd_init_aql(uint32_t *mqd, const struct mqd_aql *q);
 /* From the interrupt handler: stop the queues a fault belongs to and call
  * their error callbacks (now, or by whoever holds queues.lock). */
 void amdgpu_queue_fault(struct amdgpu_device *dev, const struct amdgpu_fault *fault);
+/* The IOMMU refused a DMA of the GPU at `address` (its fault handler, in
+ * interrupt context): logged, given to the device's fault handler and to
+ * the queues (amdgpu_ih.c). */
+void amdgpu_dma_fault(struct amdgpu_device *dev, uint64_t address, bool write);
 /* Device removal: every queue still there is dequeued; once the MEC is
  * halted (it touches no queue memory then, even one it did not let go),
  * they are freed. */

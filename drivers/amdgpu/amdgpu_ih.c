@@ -120,6 +120,15 @@ static void report(struct amdgpu_device *dev, const struct amdgpu_fault *f) {
   amdgpu_queue_fault(dev, f);
 }
 
+void amdgpu_dma_fault(struct amdgpu_device *dev, uint64_t address, bool write) {
+  struct amdgpu_fault f = {.kind = AMDGPU_FAULT_DMA};
+  f.vm.address = address;
+  f.vm.write = write;
+  log_error("%s: the IOMMU refused a GPU %s at 0x%llx", dev->chip->name, write ? "write" : "read",
+            (unsigned long long)address);
+  report(dev, &f);
+}
+
 static void vm_fault(struct amdgpu_device *dev, const uint32_t iv[8]) {
   /* A retry fault latched no status: the request waits for the page
    * (Linux gmc_v9_0_process_interrupt hands it to amdgpu_vm_handle_fault). */

@@ -153,7 +153,8 @@ static int hqd_dequeue(struct amdgpu_queue *q, uint32_t type, uint64_t timeout_n
 
 static enum amdgpu_queue_error_kind error_kind(const struct amdgpu_fault *f, hsa_status_t *status) {
   switch (f->kind) {
-    case AMDGPU_FAULT_VM: *status = (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT; return AMDGPU_QUEUE_ERROR_VM_FAULT;
+    case AMDGPU_FAULT_VM:
+    case AMDGPU_FAULT_DMA: *status = (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT; return AMDGPU_QUEUE_ERROR_VM_FAULT;
     case AMDGPU_FAULT_SQ_ERROR:
       if (f->sq_error_type == SQ_INTERRUPT_ERROR_TYPE_ILLEGAL_INST) {
         *status = (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION;
@@ -210,8 +211,28 @@ static void leave_error(struct amdgpu_queue_errors *set, uint32_t index, const s
   __atomic_or_fetch(&set->pending, bit, __ATOMIC_RELEASE);
 }
 
+/* An IOMMU fault names the device, not a VMID (no PASID on bare metal):
+ * it belongs to a queue only while one compute VMID has queues. -1 else. */
+static int only_vmid_in_use(struct amdgpu_device *dev) {
+  int in_use = -1;
+  for (int i = 0; i < AMDGPU_COMPUTE_VMID_COUNT; i++) {
+    if (!__atomic_load_n(&dev->queues.vmid_users[i], __ATOMIC_ACQUIRE)) continue;
+    if (in_use >= 0) return -1;
+    in_use = i;
+  }
+  return in_use;
+}
+
 void amdgpu_queue_fault(struct amdgpu_device *dev, const struct amdgpu_fault *f) {
-  if (f->kind == AMDGPU_FAULT_VM) {
+  if (f->kind == AMDGPU_FAULT_DMA) {
+    int vmid_index = only_vmid_in_use(dev);
+    if (vmid_index < 0) {
+      log_error("%s: the refused access at 0x%llx is no single queue's: no queue stopped",
+                dev->chip->name, (unsigned long long)f->vm.address);
+      return;
+    }
+    leave_error(&dev->queues.by_vmid, (uint32_t)vmid_index, f);
+  } else if (f->kind == AMDGPU_FAULT_VM) {
     if (!f->vm.gfx_hub || f->vm.vmid < AMDGPU_COMPUTE_VMID_FIRST ||
         f->vm.vmid >= AMDGPU_COMPUTE_VMID_FIRST + AMDGPU_COMPUTE_VMID_COUNT)
       return; /* not a compute queue's address space */

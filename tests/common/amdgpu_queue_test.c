@@ -8,6 +8,7 @@
 #include <hsa/amd_hsa_signal.h>
 #include <hsa/hsa.h>
 
+#include "drivers/amdgpu/amdgpu_dev.h"
 #include "drivers/amdgpu/regs/gc_9_1.h"
 #include "drivers/amdgpu/regs/gc_9_1_cp.h"
 #include "drivers/amdgpu/regs/soc15_ih.h"
@@ -18,6 +19,9 @@
 
 #define UNMAPPED_VA 0x0000800012345000ull
 #define SECOND_NS 1000000000ull
+
+/* A refused DMA's address: any; the driver only passes it on. */
+#define REFUSED_DMA_ADDRESS 0x100000ull
 
 static const enum vapu_chip_id all_chips[] = {VAPU_RAVEN, VAPU_PICASSO, VAPU_RAVEN2, VAPU_RENOIR};
 
@@ -299,6 +303,49 @@ TEST(amdgpu_vm_fault_stops_only_the_faulting_queue) {
   ASSERT_EQ(amdgpu_queue_destroy(b, SECOND_NS), 0);
   ASSERT_EQ(ea.count, 1);
   plat_dma_free(done, sizeof *done);
+  amdgpu_test_queue_free(&ta);
+  amdgpu_test_queue_free(&tb);
+  amdgpu_device_remove(dev);
+}
+
+/* The IOMMU's fault handler (amdgpu_bus_pci.c) for a GPU access it
+ * refused: the event names the device, not a VMID, so the queues are
+ * stopped only while one compute VMID has queues; otherwise the fault is
+ * logged and given to the device's fault handler, and the queues go on. */
+TEST(amdgpu_iommu_fault_stops_the_queue_it_can_be_attributed_to) {
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
+  ASSERT_NOT_NULL(dev);
+  struct amdgpu_test_queue ta, tb;
+  ASSERT_EQ(amdgpu_test_queue_alloc(&ta, 64), 0);
+  ASSERT_EQ(amdgpu_test_queue_alloc(&tb, 64), 0);
+  struct queue_errors ea = {0}, eb = {0};
+  int r;
+  struct amdgpu_queue *a = create(dev, &ta, &ea, 0, &r);
+  ASSERT_EQ(r, 0);
+  struct amdgpu_queue *b = create(dev, &tb, &eb, 0, &r);
+  ASSERT_EQ(r, 0);
+  /* Two VMIDs in use: whose access it was is unknown. */
+  amdgpu_dma_fault(dev, REFUSED_DMA_ADDRESS, true);
+  ASSERT_EQ(log.count, 1);
+  ASSERT_TRUE(hqd_running(dev, a));
+  ASSERT_TRUE(hqd_running(dev, b));
+  ASSERT_EQ(ea.count + eb.count, 0);
+  /* One VMID in use: its queue stops with a memory fault. */
+  ASSERT_EQ(amdgpu_queue_destroy(b, SECOND_NS), 0);
+  amdgpu_dma_fault(dev, REFUSED_DMA_ADDRESS, false);
+  ASSERT_EQ(amdgpu_test_wait_count(&ea.count, 1), 1);
+  ASSERT_PTR_EQ(ea.q, a);
+  ASSERT_EQ(ea.kind, AMDGPU_QUEUE_ERROR_VM_FAULT);
+  ASSERT_EQ(ea.status, HSA_STATUS_ERROR_MEMORY_FAULT);
+  ASSERT_TRUE(ea.has_fault);
+  ASSERT_EQ(ea.fault.kind, AMDGPU_FAULT_DMA);
+  ASSERT_EQ_U(ea.fault.vm.address, REFUSED_DMA_ADDRESS);
+  ASSERT_FALSE(ea.fault.vm.write);
+  ASSERT_FALSE(hqd_running(dev, a));
+  ASSERT_EQ(log.count, 2);
+  ASSERT_EQ(amdgpu_queue_destroy(a, SECOND_NS), 0);
+  ASSERT_EQ(eb.count, 0);
   amdgpu_test_queue_free(&ta);
   amdgpu_test_queue_free(&tb);
   amdgpu_device_remove(dev);
