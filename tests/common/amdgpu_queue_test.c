@@ -263,19 +263,40 @@ TEST(amdgpu_hqd_programmed_wrongly_is_a_clear_error) {
   amdgpu_device_remove(dev);
 }
 
-TEST(amdgpu_vm_fault_stops_only_the_faulting_queue) {
+/* Two queues, a and b, on a new device, each with its error log. */
+struct two_queues {
   struct amdgpu_fault_log log;
-  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN2, &log);
-  ASSERT_NOT_NULL(dev);
+  struct amdgpu_device *dev;
   struct amdgpu_test_queue ta, tb;
-  ASSERT_EQ(amdgpu_test_queue_alloc(&ta, 64), 0);
-  ASSERT_EQ(amdgpu_test_queue_alloc(&tb, 64), 0);
-  struct queue_errors ea = {0}, eb = {0};
+  struct queue_errors ea, eb;
+  struct amdgpu_queue *a, *b;
+};
+
+static void two_queues_up(struct two_queues *t, enum vapu_chip_id chip) {
+  memset(t, 0, sizeof *t);
+  t->dev = amdgpu_test_bring_up(chip, &t->log);
+  ASSERT_NOT_NULL(t->dev);
+  ASSERT_EQ(amdgpu_test_queue_alloc(&t->ta, 64), 0);
+  ASSERT_EQ(amdgpu_test_queue_alloc(&t->tb, 64), 0);
   int r;
-  struct amdgpu_queue *a = create(dev, &ta, &ea, 0, &r);
+  t->a = create(t->dev, &t->ta, &t->ea, 0, &r);
   ASSERT_EQ(r, 0);
-  struct amdgpu_queue *b = create(dev, &tb, &eb, 0, &r);
+  t->b = create(t->dev, &t->tb, &t->eb, 0, &r);
   ASSERT_EQ(r, 0);
+}
+
+/* After the test destroyed both queues. */
+static void two_queues_down(struct two_queues *t) {
+  amdgpu_test_queue_free(&t->ta);
+  amdgpu_test_queue_free(&t->tb);
+  amdgpu_device_remove(t->dev);
+}
+
+TEST(amdgpu_vm_fault_stops_only_the_faulting_queue) {
+  struct two_queues t;
+  two_queues_up(&t, VAPU_RAVEN2);
+  struct amdgpu_device *dev = t.dev;
+  struct amdgpu_queue *a = t.a, *b = t.b;
   struct amdgpu_queue_info ia, ib;
   amdgpu_queue_get_info(a, &ia);
   amdgpu_queue_get_info(b, &ib);
@@ -284,28 +305,26 @@ TEST(amdgpu_vm_fault_stops_only_the_faulting_queue) {
   struct vapu_requester wave = {VAPU_GFXHUB, (uint8_t)ia.vmid, VAPU_CLIENT_TCP};
   uint32_t word;
   ASSERT_EQ(vapu_gpu_read(amdgpu_vapu_of(dev), &wave, NULL, UNMAPPED_VA + 4, &word, 4), -EFAULT);
-  ASSERT_EQ(amdgpu_test_wait_count(&ea.count, 1), 1);
-  ASSERT_PTR_EQ(ea.q, a);
-  ASSERT_EQ(ea.kind, AMDGPU_QUEUE_ERROR_VM_FAULT);
-  ASSERT_EQ(ea.status, HSA_STATUS_ERROR_MEMORY_FAULT);
-  ASSERT_TRUE(ea.has_fault);
-  ASSERT_EQ_U(ea.fault.vm.address, UNMAPPED_VA);
-  ASSERT_EQ(ea.fault.vm.vmid, ia.vmid);
+  ASSERT_EQ(amdgpu_test_wait_count(&t.ea.count, 1), 1);
+  ASSERT_PTR_EQ(t.ea.q, a);
+  ASSERT_EQ(t.ea.kind, AMDGPU_QUEUE_ERROR_VM_FAULT);
+  ASSERT_EQ(t.ea.status, HSA_STATUS_ERROR_MEMORY_FAULT);
+  ASSERT_TRUE(t.ea.has_fault);
+  ASSERT_EQ_U(t.ea.fault.vm.address, UNMAPPED_VA);
+  ASSERT_EQ(t.ea.fault.vm.vmid, ia.vmid);
   ASSERT_FALSE(hqd_running(dev, a));
   /* The other queue goes on. */
   ASSERT_TRUE(hqd_running(dev, b));
   amd_signal_t *done = plat_dma_alloc(sizeof *done, 64);
   ASSERT_EQ(amdgpu_map_system_range(dev, done, sizeof *done), 0);
-  ASSERT_TRUE(run_barrier(&tb, b, done));
-  ASSERT_EQ(eb.count, 0);
-  ASSERT_EQ(log.count, 1);
+  ASSERT_TRUE(run_barrier(&t.tb, b, done));
+  ASSERT_EQ(t.eb.count, 0);
+  ASSERT_EQ(t.log.count, 1);
   ASSERT_EQ(amdgpu_queue_destroy(a, SECOND_NS), 0);
   ASSERT_EQ(amdgpu_queue_destroy(b, SECOND_NS), 0);
-  ASSERT_EQ(ea.count, 1);
+  ASSERT_EQ(t.ea.count, 1);
   plat_dma_free(done, sizeof *done);
-  amdgpu_test_queue_free(&ta);
-  amdgpu_test_queue_free(&tb);
-  amdgpu_device_remove(dev);
+  two_queues_down(&t);
 }
 
 /* The IOMMU's fault handler (amdgpu_bus_pci.c) for a GPU access it
@@ -313,42 +332,32 @@ TEST(amdgpu_vm_fault_stops_only_the_faulting_queue) {
  * stopped only while one compute VMID has queues; otherwise the fault is
  * logged and given to the device's fault handler, and the queues go on. */
 TEST(amdgpu_iommu_fault_stops_the_queue_it_can_be_attributed_to) {
-  struct amdgpu_fault_log log;
-  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
-  ASSERT_NOT_NULL(dev);
-  struct amdgpu_test_queue ta, tb;
-  ASSERT_EQ(amdgpu_test_queue_alloc(&ta, 64), 0);
-  ASSERT_EQ(amdgpu_test_queue_alloc(&tb, 64), 0);
-  struct queue_errors ea = {0}, eb = {0};
-  int r;
-  struct amdgpu_queue *a = create(dev, &ta, &ea, 0, &r);
-  ASSERT_EQ(r, 0);
-  struct amdgpu_queue *b = create(dev, &tb, &eb, 0, &r);
-  ASSERT_EQ(r, 0);
+  struct two_queues t;
+  two_queues_up(&t, VAPU_RAVEN);
+  struct amdgpu_device *dev = t.dev;
+  struct amdgpu_queue *a = t.a, *b = t.b;
   /* Two VMIDs in use: whose access it was is unknown. */
   amdgpu_dma_fault(dev, REFUSED_DMA_ADDRESS, true);
-  ASSERT_EQ(log.count, 1);
+  ASSERT_EQ(t.log.count, 1);
   ASSERT_TRUE(hqd_running(dev, a));
   ASSERT_TRUE(hqd_running(dev, b));
-  ASSERT_EQ(ea.count + eb.count, 0);
+  ASSERT_EQ(t.ea.count + t.eb.count, 0);
   /* One VMID in use: its queue stops with a memory fault. */
   ASSERT_EQ(amdgpu_queue_destroy(b, SECOND_NS), 0);
   amdgpu_dma_fault(dev, REFUSED_DMA_ADDRESS, false);
-  ASSERT_EQ(amdgpu_test_wait_count(&ea.count, 1), 1);
-  ASSERT_PTR_EQ(ea.q, a);
-  ASSERT_EQ(ea.kind, AMDGPU_QUEUE_ERROR_VM_FAULT);
-  ASSERT_EQ(ea.status, HSA_STATUS_ERROR_MEMORY_FAULT);
-  ASSERT_TRUE(ea.has_fault);
-  ASSERT_EQ(ea.fault.kind, AMDGPU_FAULT_DMA);
-  ASSERT_EQ_U(ea.fault.vm.address, REFUSED_DMA_ADDRESS);
-  ASSERT_FALSE(ea.fault.vm.write);
+  ASSERT_EQ(amdgpu_test_wait_count(&t.ea.count, 1), 1);
+  ASSERT_PTR_EQ(t.ea.q, a);
+  ASSERT_EQ(t.ea.kind, AMDGPU_QUEUE_ERROR_VM_FAULT);
+  ASSERT_EQ(t.ea.status, HSA_STATUS_ERROR_MEMORY_FAULT);
+  ASSERT_TRUE(t.ea.has_fault);
+  ASSERT_EQ(t.ea.fault.kind, AMDGPU_FAULT_DMA);
+  ASSERT_EQ_U(t.ea.fault.vm.address, REFUSED_DMA_ADDRESS);
+  ASSERT_FALSE(t.ea.fault.vm.write);
   ASSERT_FALSE(hqd_running(dev, a));
-  ASSERT_EQ(log.count, 2);
+  ASSERT_EQ(t.log.count, 2);
   ASSERT_EQ(amdgpu_queue_destroy(a, SECOND_NS), 0);
-  ASSERT_EQ(eb.count, 0);
-  amdgpu_test_queue_free(&ta);
-  amdgpu_test_queue_free(&tb);
-  amdgpu_device_remove(dev);
+  ASSERT_EQ(t.eb.count, 0);
+  two_queues_down(&t);
 }
 
 /* The SQ error interrupt as the CP posts it for a wave of (me, pipe, queue):
@@ -487,18 +496,10 @@ TEST(amdgpu_queue_scratch_can_be_replaced) {
 }
 
 TEST(amdgpu_queue_over_its_time_limit_is_aborted) {
-  struct amdgpu_fault_log log;
-  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
-  ASSERT_NOT_NULL(dev);
-  struct amdgpu_test_queue ta, tb;
-  ASSERT_EQ(amdgpu_test_queue_alloc(&ta, 64), 0);
-  ASSERT_EQ(amdgpu_test_queue_alloc(&tb, 64), 0);
-  struct queue_errors ea = {0}, eb = {0};
-  int r;
-  struct amdgpu_queue *a = create(dev, &ta, &ea, 0, &r);
-  ASSERT_EQ(r, 0);
-  struct amdgpu_queue *b = create(dev, &tb, &eb, 0, &r);
-  ASSERT_EQ(r, 0);
+  struct two_queues t;
+  two_queues_up(&t, VAPU_RAVEN);
+  struct amdgpu_device *dev = t.dev;
+  struct amdgpu_queue *a = t.a, *b = t.b;
   amdgpu_queue_set_time_limit(a, 50000000);
   amdgpu_queue_set_time_limit(b, 50000000);
   /* Queue a waits on a barrier whose dependency never reaches 0. */
@@ -506,13 +507,13 @@ TEST(amdgpu_queue_over_its_time_limit_is_aborted) {
   ASSERT_EQ(amdgpu_map_system_range(dev, never, 2 * sizeof *never), 0);
   never->kind = AMD_SIGNAL_KIND_USER;
   never->value = 1;
-  hsa_barrier_and_packet_t *p = ta.amd->hsa_queue.base_address;
+  hsa_barrier_and_packet_t *p = t.ta.amd->hsa_queue.base_address;
   memset((uint8_t *)p + 2, 0, sizeof *p - 2);
   p->dep_signal[0].handle = (uint64_t)(uintptr_t)never;
   done->kind = AMD_SIGNAL_KIND_USER;
   done->value = 1;
   p->completion_signal.handle = (uint64_t)(uintptr_t)done;
-  __atomic_store_n(&ta.amd->write_dispatch_id, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&t.ta.amd->write_dispatch_id, 1, __ATOMIC_RELEASE);
   __atomic_store_n(&p->header, (uint16_t)(HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE),
                    __ATOMIC_RELEASE);
   amdgpu_queue_ring_doorbell(a, 0);
@@ -521,21 +522,19 @@ TEST(amdgpu_queue_over_its_time_limit_is_aborted) {
   uint64_t t0 = plat_now_ns();
   ASSERT_EQ(amdgpu_queues_check_progress(dev, t0, HSA_STATUS_ERROR_EXCEPTION), 0);
   ASSERT_EQ(amdgpu_queues_check_progress(dev, t0 + 20000000, HSA_STATUS_ERROR_EXCEPTION), 0);
-  ASSERT_EQ(ea.count, 0);
+  ASSERT_EQ(t.ea.count, 0);
   ASSERT_EQ(amdgpu_queues_check_progress(dev, t0 + 200000000, HSA_STATUS_ERROR_EXCEPTION), 1);
-  ASSERT_EQ(ea.count, 1);
-  ASSERT_EQ(ea.kind, AMDGPU_QUEUE_ERROR_ABORTED);
-  ASSERT_EQ(ea.status, HSA_STATUS_ERROR_EXCEPTION);
+  ASSERT_EQ(t.ea.count, 1);
+  ASSERT_EQ(t.ea.kind, AMDGPU_QUEUE_ERROR_ABORTED);
+  ASSERT_EQ(t.ea.status, HSA_STATUS_ERROR_EXCEPTION);
   ASSERT_FALSE(hqd_running(dev, a));
   ASSERT_EQ(done->value, 1); /* the barrier never completed */
   ASSERT_TRUE(hqd_running(dev, b));
-  ASSERT_TRUE(run_barrier(&tb, b, done));
+  ASSERT_TRUE(run_barrier(&t.tb, b, done));
   ASSERT_EQ(amdgpu_queues_check_progress(dev, t0 + 400000000, HSA_STATUS_ERROR_EXCEPTION), 0);
-  ASSERT_EQ(eb.count, 0);
+  ASSERT_EQ(t.eb.count, 0);
   ASSERT_EQ(amdgpu_queue_destroy(a, SECOND_NS), 0);
   ASSERT_EQ(amdgpu_queue_destroy(b, SECOND_NS), 0);
   plat_dma_free(never, 2 * sizeof *never);
-  amdgpu_test_queue_free(&ta);
-  amdgpu_test_queue_free(&tb);
-  amdgpu_device_remove(dev);
+  two_queues_down(&t);
 }
