@@ -8,17 +8,17 @@
  *   dispatch throughput  vector_add over 1 Mi items: work-items per second
  *
  * Usage: bench-gpu <kernels dir> [rounds]   (the corpus folder mk/kernels.mk
- * builds: <dir>/gfx902/vector_add.O2.v5.co)
+ * builds: <dir>/<the agent's gfx target>/vector_add.O2.v5.co)
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_kernarg_hidden.h>
+
+#include "tests/common/gpu_kernel.h"
 
 #define WAIT_NS 60000000000ull
 
@@ -39,22 +39,6 @@ static void report(const char *what, uint64_t *ns, unsigned n) {
   for (unsigned i = 0; i < n; i++) sum += ns[i];
   printf("%-22s median %8.1f us   mean %8.1f us   p99 %8.1f us   (%u rounds)\n", what, ns[n / 2] / 1e3,
          sum / 1e3 / n, ns[n * 99 / 100] / 1e3, n);
-}
-
-static hsa_status_t find_gpu(hsa_agent_t a, void *data) {
-  hsa_device_type_t t;
-  hsa_agent_get_info(a, HSA_AGENT_INFO_DEVICE, &t);
-  if (t != HSA_DEVICE_TYPE_GPU) return HSA_STATUS_SUCCESS;
-  *(hsa_agent_t *)data = a;
-  return HSA_STATUS_INFO_BREAK;
-}
-
-static hsa_status_t find_kernarg(hsa_amd_memory_pool_t p, void *data) {
-  uint32_t flags = 0;
-  hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
-  if (!(flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT)) return HSA_STATUS_SUCCESS;
-  *(hsa_amd_memory_pool_t *)data = p;
-  return HSA_STATUS_INFO_BREAK;
 }
 
 /* Writes the packet at the next slot, header last, rings, waits. */
@@ -82,13 +66,11 @@ int main(int argc, char **argv) {
   unsigned rounds = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : 1000;
   if (rounds < 10) rounds = 10;
   if (hsa_init() != HSA_STATUS_SUCCESS) return 1;
-  hsa_agent_t gpu = {0};
-  hsa_iterate_agents(find_gpu, &gpu);
-  hsa_amd_memory_pool_t pool = {0};
-  if (gpu.handle) hsa_amd_agent_iterate_memory_pools(gpu, find_kernarg, &pool);
+  hsa_agent_t gpu;
+  hsa_amd_memory_pool_t pool;
   hsa_queue_t *q = NULL;
   hsa_signal_t done;
-  if (!gpu.handle || !pool.handle ||
+  if (!gpu_find_agent(&gpu) || !gpu_find_kernarg_pool(gpu, &pool) ||
       hsa_queue_create(gpu, 256, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, UINT32_MAX, UINT32_MAX, &q) ||
       hsa_signal_create(1, 0, NULL, &done)) {
     fprintf(stderr, "bench-gpu: no GPU agent, queue or signal\n");
@@ -106,25 +88,17 @@ int main(int argc, char **argv) {
   }
   report("barrier round trip", ns, rounds);
 
-  char path[512];
-  snprintf(path, sizeof path, "%s/gfx902/vector_add.O2.v5.co", argv[1]);
-  int fd = open(path, O_RDONLY);
-  hsa_code_object_reader_t reader;
-  hsa_executable_t exec;
-  hsa_executable_symbol_t sym;
-  if (fd < 0 || hsa_code_object_reader_create_from_file(fd, &reader) ||
-      hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exec) ||
-      hsa_executable_load_agent_code_object(exec, gpu, reader, NULL, NULL) ||
-      hsa_executable_freeze(exec, NULL) ||
-      hsa_executable_get_symbol_by_name(exec, "vector_add.kd", &gpu, &sym)) {
-    fprintf(stderr, "bench-gpu: cannot load %s\n", path);
+  /* The corpus build for the agent's processor (kernels/<gfx...>/). */
+  char target[64], path[512], why[256];
+  struct gpu_kernel k;
+  if (hsa_agent_get_info(gpu, HSA_AGENT_INFO_NAME, target) != HSA_STATUS_SUCCESS) return 1;
+  snprintf(path, sizeof path, "%s/%s/vector_add.O2.v5.co", argv[1], target);
+  if (gpu_kernel_load(gpu, path, "vector_add.kd", NULL, NULL, &k, why, sizeof why)) {
+    fprintf(stderr, "bench-gpu: %s\n", why);
     return 1;
   }
-  close(fd);
-  uint64_t object;
-  uint32_t kernarg_size;
-  hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object);
-  hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg_size);
+  uint64_t object = k.object;
+  uint32_t kernarg_size = k.kernarg_size;
   const uint32_t big = 1u << 20;
   float *a, *b, *c;
   void *kernarg;
@@ -176,8 +150,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "bench-gpu: wrong result at %u\n", i);
       return 1;
     }
-  hsa_executable_destroy(exec);
-  hsa_code_object_reader_destroy(reader);
+  gpu_kernel_release(&k);
   hsa_queue_destroy(q);
   hsa_signal_destroy(done);
   free(ns);

@@ -213,11 +213,6 @@ hsa_status_t hsa_agent_get_exception_policies(hsa_agent_t agent, hsa_profile_t p
 /* ROCr checks the extension number's range and the result pointer before
  * the agent (hsa.cpp). No extension is offered per agent: the AMD loader
  * extension is the system's (hsa_system_major_extension_supported). */
-static bool extension_in_range(uint16_t extension) {
-  return extension <= HSA_EXTENSION_STD_LAST ||
-         (extension >= HSA_AMD_FIRST_EXTENSION && extension <= HSA_AMD_LAST_EXTENSION);
-}
-
 hsa_status_t hsa_agent_extension_supported(uint16_t extension, hsa_agent_t agent,
                                            uint16_t version_major, uint16_t version_minor,
                                            bool *result) {

@@ -230,9 +230,9 @@ static hsa_status_t add_cpu_kernels(struct executable *e) {
           .linkage = HSA_SYMBOL_LINKAGE_PROGRAM,
           .address = (uint64_t)(uintptr_t)kd,
           .kernarg_segment_size = kd->kernarg_segment_size,
-          /* PRM 1.2, 2.9.6: a kernarg segment is at least 16-byte aligned. */
           .kernarg_segment_alignment =
-              kd->kernarg_segment_alignment > 16 ? kd->kernarg_segment_alignment : 16,
+              kd->kernarg_segment_alignment > MIN_KERNARG_ALIGNMENT ? kd->kernarg_segment_alignment
+                                                                    : MIN_KERNARG_ALIGNMENT,
           .group_segment_size = kd->group_segment_size,
           .private_segment_size = kd->private_segment_size,
       };

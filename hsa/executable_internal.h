@@ -33,6 +33,9 @@ struct agent;
 struct executable;
 struct loaded_code_object; /* the loader's own */
 
+/* HSA Runtime PRM 1.2, 2.9.6: the kernarg segment is at least 16-byte aligned. */
+#define MIN_KERNARG_ALIGNMENT 16
+
 /* What the loader reports for one symbol; executable_add_symbols copies it. */
 struct symbol_desc {
   const char *name; /* ELF name: "vadd.kd" for a kernel, "counter" for a variable */

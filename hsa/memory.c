@@ -342,8 +342,8 @@ hsa_status_t hsa_amd_agent_memory_pool_get_info(hsa_agent_t agent_handle,
 
 /* ---- Allocation ------------------------------------------------------------ */
 
+/* size and ptr were checked by the API entry, before the pool (ROCr's order). */
 static hsa_status_t pool_allocate(struct memory_pool *p, size_t size, void **ptr) {
-  if (size == 0 || !ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (!pool_is_global(p) || size > p->size || size > SIZE_MAX - MEMORY_GRANULE)
     return HSA_STATUS_ERROR_INVALID_ALLOCATION;
   size_t rounded = (size + MEMORY_GRANULE - 1) & ~(size_t)(MEMORY_GRANULE - 1);

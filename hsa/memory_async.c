@@ -68,10 +68,13 @@ static struct queue *get_copy_queue(hsa_status_t *st) {
  * signals (start and end of each copy, dependencies met first). */
 hsa_status_t hsa_amd_profiling_async_copy_enable(bool enable) {
   RETURN_IF_NOT_INITIALIZED();
+  /* A copy queue made later takes the flag when it is created. */
+  lock_acquire(&copy_lock);
   atomic_store(&copy_profiling, enable);
-  hsa_status_t st;
-  struct queue *q = get_copy_queue(&st);
-  return q ? hsa_amd_profiling_set_profiler_enabled(queue_hsa(q), enable) : HSA_STATUS_SUCCESS;
+  struct queue *q = copy_queue;
+  hsa_status_t st = q ? hsa_amd_profiling_set_profiler_enabled(queue_hsa(q), enable) : HSA_STATUS_SUCCESS;
+  lock_release(&copy_lock);
+  return st;
 }
 
 void async_copy_fini(void) {

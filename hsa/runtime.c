@@ -101,8 +101,7 @@ static bool extension_supported(uint16_t extension, uint16_t major) {
   return extension == HSA_EXTENSION_AMD_LOADER && major == 1;
 }
 
-/* ROCr's range check of an extension number (hsa.cpp). */
-static bool extension_in_range(uint16_t extension) {
+bool extension_in_range(uint16_t extension) {
   return extension <= HSA_EXTENSION_STD_LAST ||
          (extension >= HSA_AMD_FIRST_EXTENSION && extension <= HSA_AMD_LAST_EXTENSION);
 }

@@ -42,6 +42,10 @@ static inline bool runtime_initialized(void) {
     if (!runtime_initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED; \
   } while (0)
 
+/* ROCr's range check of an extension number (hsa.cpp): the standard ones
+ * and the AMD range. */
+bool extension_in_range(uint16_t extension);
+
 /* Timestamps are nanoseconds of plat_now_ns: the frequency is 1 GHz. */
 #define RUNTIME_TIMESTAMP_FREQUENCY_HZ 1000000000ull
 

@@ -36,8 +36,11 @@ static bool exhausted_logged;
 void signal_event_attach(struct signal *s) {
   lock_acquire(&events_lock);
   if (!mailbox) {
-    mailbox = runtime_alloc_aligned((SIGNAL_EVENTS_MAX + 1) * sizeof *mailbox, 64);
-    for (uint32_t i = 0; mailbox && i <= SIGNAL_EVENTS_MAX; i++) mailbox[i] = UNSIGNALED;
+    /* Armed before it is published: signal_event_interrupt reads it
+     * without the lock. */
+    uint64_t *slots = runtime_alloc_aligned((SIGNAL_EVENTS_MAX + 1) * sizeof *slots, 64);
+    for (uint32_t i = 0; slots && i <= SIGNAL_EVENTS_MAX; i++) slots[i] = UNSIGNALED;
+    __atomic_store_n(&mailbox, slots, __ATOMIC_RELEASE);
   }
   uint32_t id = 0;
   if (mailbox && free_count)
@@ -99,8 +102,9 @@ void signal_event_interrupt(uint32_t event_id) {
 
 void signal_events_fini(void) {
   lock_acquire(&events_lock);
-  free(mailbox);
-  mailbox = NULL;
+  uint64_t *slots = mailbox;
+  __atomic_store_n(&mailbox, NULL, __ATOMIC_RELEASE); /* unpublished, then freed */
+  free(slots);
   for (uint32_t i = 0; i <= SIGNAL_EVENTS_MAX; i++) atomic_store(&owners[i], NULL);
   free_count = 0;
   next_id = 1;

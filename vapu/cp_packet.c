@@ -98,6 +98,11 @@ static void signal_event(struct hqd *h, uint64_t signal) {
     cp_stat_add(&h->cp->stats.eop_interrupts, 1);
 }
 
+/* A signal handle is the address of an amd_signal_t, which is 64-byte
+ * aligned (ROCr amd_hsa_signal.h AMD_SIGNAL_ALIGN_BYTES): anything else
+ * in a packet is no signal. 0 means none. */
+static bool is_signal_handle(uint64_t handle) { return (handle & (AMD_SIGNAL_ALIGN_BYTES - 1)) == 0; }
+
 /* Writes `code` into the queue's queue_inactive_signal and raises its event
  * once (the first code wins, as ROCr's trap handler swaps the value in and
  * stays silent when it was already set). False if the queue has no such
@@ -105,9 +110,10 @@ static void signal_event(struct hqd *h, uint64_t signal) {
 static bool post_queue_code(struct hqd *h, uint64_t code) {
   uint64_t signal;
   if (!read_u64(h, h->queue_va + offsetof(amd_queue_t, queue_inactive_signal), &signal)) return false;
-  if (!signal) {
-    log_error("queue at 0x%llx has no queue_inactive_signal: the runtime cannot learn of code 0x%llx",
-              (unsigned long long)h->queue_va, (unsigned long long)code);
+  if (!signal || !is_signal_handle(signal)) {
+    log_error("queue at 0x%llx has %s queue_inactive_signal (0x%llx): the runtime cannot learn of code 0x%llx",
+              (unsigned long long)h->queue_va, signal ? "a misaligned" : "no", (unsigned long long)signal,
+              (unsigned long long)code);
     return false;
   }
   int64_t *value = cp_field(h, signal + SIGNAL_VALUE_OFFSET, 8, VAPU_GMC_READ | VAPU_GMC_WRITE);
@@ -292,6 +298,9 @@ static void run_workgroups(struct hqd *h, uint64_t deadline) {
 }
 
 /* Starts the dispatch at `slot` (already copied to h->packet). */
+/* vapu_dispatch's between_slices hook (its context is the running HQD). */
+static void serve_other_dequeues(void *running) { cp_serve_dequeues(running); }
+
 static void start_dispatch(struct hqd *h, uint64_t slot) {
   const hsa_kernel_dispatch_packet_t *p = &h->packet;
   uint64_t code = check_dispatch(h, p);
@@ -359,7 +368,7 @@ static void start_dispatch(struct hqd *h, uint64_t slot) {
       .apertures = {(uint64_t)(h->regs.sh_mem_bases >> 16) << 48,
                     (uint64_t)(h->regs.sh_mem_bases & 0xffff) << 48},
       .abort_flag = &h->stop_requested,
-      .between_slices = (void (*)(void *))cp_serve_dequeues,
+      .between_slices = serve_other_dequeues,
       .between_slices_ctx = h,
   };
   memcpy(d.scratch_resource, s.resource, sizeof d.scratch_resource);
@@ -384,10 +393,6 @@ static void start_dispatch(struct hqd *h, uint64_t slot) {
 
 /* ---- The packet loop -------------------------------------------------------------- */
 
-/* A signal handle is the address of an amd_signal_t, which is 64-byte
- * aligned (ROCr amd_hsa_signal.h AMD_SIGNAL_ALIGN_BYTES): anything else
- * in a packet is no signal. 0 means none. */
-static bool is_signal_handle(uint64_t handle) { return (handle & (AMD_SIGNAL_ALIGN_BYTES - 1)) == 0; }
 
 static bool packet_signals_valid(const uint8_t raw[64], uint32_t type) {
   hsa_signal_t s[6];

@@ -123,8 +123,14 @@ unsigned iommu_memory_extents(struct iommu_memory *m, struct iommu_extent *out, 
 }
 
 void iommu_memory_release(struct iommu_memory *m) {
-  for (unsigned i = 0; i < m->extent_count; i++)
-    plat_dma_free((void *)(uintptr_t)m->extents[i].base, m->extents[i].size);
+  for (unsigned i = 0; i < m->extent_count; i++) {
+    const struct iommu_extent *e = &m->extents[i];
+    /* A page-table extent is chunks allocated one by one (merged only in
+     * the list): each goes back as it came. */
+    size_t piece = e->what == table_extent ? IOMMU_TABLE_CHUNK : e->size;
+    for (uint64_t off = 0; off < e->size; off += piece)
+      plat_dma_free((void *)(uintptr_t)(e->base + off), piece);
+  }
   m->extent_count = 0;
   m->free_tables = NULL;
   m->free_count = 0;

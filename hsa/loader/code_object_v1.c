@@ -24,9 +24,6 @@
 
 #define LOG_TAG "loader"
 
-/* HSA Runtime PRM 1.2, 2.9.6: the kernarg segment is at least 16-byte aligned. */
-#define MIN_KERNARG_ALIGNMENT 16
-
 struct code_object_v1 {
   void *bytes;
   size_t size;

@@ -25,9 +25,6 @@
 
 #define LOG_TAG "loader"
 
-/* HSA Runtime PRM 1.2, 2.9.6: the kernarg segment is at least 16-byte aligned. */
-#define MIN_KERNARG_ALIGNMENT 16
-
 static struct lock loaded_lock = LOCK_INIT;
 static struct loaded_code_object *loaded;
 

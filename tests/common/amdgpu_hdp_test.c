@@ -24,7 +24,8 @@ TEST(amdgpu_hdp_flush_registers_are_nbio_registers_on_every_chip) {
     ASSERT_NOT_NULL(bar);
     ASSERT_EQ_U((uint64_t)(mem - (uint32_t *)bar), NBIO_SEG2_DWORD + 0xf7);
     ASSERT_EQ_U((uint64_t)(reg - (uint32_t *)bar), NBIO_SEG2_DWORD + 0xf6);
-    /* A store through them is a register write: BAR5 reads see it, and the
+    /* A store through them lands in the register the driver reads (the
+     * model runs no write hook for it: its memory is coherent), and the
      * driver's own flush goes on working. */
     *(volatile uint32_t *)mem = 1;
     *(volatile uint32_t *)reg = 1;

@@ -63,8 +63,8 @@ TEST(gpu_agent_hdp_flush_registers_take_a_store) {
   ASSERT_EQ((uintptr_t)hdp.HDP_MEM_FLUSH_CNTL % 4, 0);
   ASSERT_EQ((uintptr_t)hdp.HDP_REG_FLUSH_CNTL % 4, 0);
   ASSERT_TRUE(hdp.HDP_MEM_FLUSH_CNTL != hdp.HDP_REG_FLUSH_CNTL);
-  /* As tinygrad does after writing buffers with the CPU; then the GPU
-   * still runs kernels and sees those writes. */
+  /* As tinygrad does after writing buffers with the CPU: the stores are
+   * taken, and the GPU still runs kernels afterwards. */
   *(volatile uint32_t *)hdp.HDP_MEM_FLUSH_CNTL = 1;
   *(volatile uint32_t *)hdp.HDP_REG_FLUSH_CNTL = 1;
   dispatch_store_kernel(gpu);

@@ -362,8 +362,9 @@ TEST(hsa_memory_pool_location_and_group_segment_as_rocr) {
     struct agent *a = agent_at(i);
     if (a->device_type != HSA_DEVICE_TYPE_GPU) continue;
     hsa_amd_memory_pool_t local = {0};
-    hsa_amd_agent_iterate_memory_pools(agent_handle(a), first_gpu_local, &local);
-    if (local.handle) ASSERT_EQ(memory_pool_from_handle(local.handle)->owner, a);
+    ASSERT_EQ(hsa_amd_agent_iterate_memory_pools(agent_handle(a), first_gpu_local, &local),
+              HSA_STATUS_INFO_BREAK);
+    ASSERT_EQ(memory_pool_from_handle(local.handle)->owner, a);
   }
   /* An LDS pool owned by the first CPU agent (as a GPU registers its own). */
   struct memory_pool desc = {.name = "test-lds", .segment = HSA_AMD_SEGMENT_GROUP,

@@ -60,9 +60,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   if (!gpu_find_agent(&gpu) || !gpu_find_kernarg_pool(gpu, &pool)) die("no GPU agent");
   struct gpu_kernel k;
   char why[256];
-  if (gpu_kernel_load(gpu, FUZZ_KERNELS_DIR "/gfx902/vector_add.O2.v5.co", "vector_add.kd", NULL, NULL, &k, why,
-                      sizeof why))
-    die(why);
+  /* The corpus build for the agent's processor (kernels/<gfx...>/). */
+  char target[64], path[512];
+  if (hsa_agent_get_info(gpu, HSA_AGENT_INFO_NAME, target) != HSA_STATUS_SUCCESS) die("agent name");
+  snprintf(path, sizeof path, "%s/%s/vector_add.O2.v5.co", FUZZ_KERNELS_DIR, target);
+  if (gpu_kernel_load(gpu, path, "vector_add.kd", NULL, NULL, &k, why, sizeof why)) die(why);
   kernel_object = k.object;
   uint32_t kernarg_size = k.kernarg_size;
   /* vector_add(a, b, c, n) over buffers of 4096 floats; n = 4096 keeps

@@ -32,9 +32,8 @@ static hsa_status_t find_gpu(hsa_agent_t agent, void *data) {
 }
 
 static hsa_status_t find_kernarg_pool(hsa_amd_memory_pool_t pool, void *data) {
-  uint32_t flags;
-  CHECK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
-  if (!(flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT)) return HSA_STATUS_SUCCESS;
+  if (!(program_pool_global_flags(pool) & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT))
+    return HSA_STATUS_SUCCESS;
   *(hsa_amd_memory_pool_t *)data = pool;
   return HSA_STATUS_INFO_BREAK;
 }
