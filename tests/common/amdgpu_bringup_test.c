@@ -57,11 +57,16 @@ TEST(amdgpu_bringup_each_chip_variant) {
 TEST(amdgpu_renoir_ip_bases_come_from_discovery) {
   struct amdgpu_device *dev;
   ASSERT_EQ(probe(VAPU_RENOIR, NULL, &dev), 0);
-  /* renoir_ip_offset.h: MP1 segment 0 at 0x16200 (Raven: 0x16000); GC 9.3.0. */
-  ASSERT_EQ(dev->ip[IP_MP1].segment[0], 0x16200);
+  /* renoir_ip_offset.h IP_BASE structs: MP1 segment 0 at 0x16000 as on
+   * Raven; GC 9.3.0; MP0 11.0.3, the PSP version Linux calls "renoir"
+   * (amdgpu_ucode.c), served by psp_v12_0. */
+  ASSERT_EQ(dev->ip[IP_MP1].segment[0], 0x16000);
   ASSERT_EQ(dev->ip[IP_GC].major, 9);
   ASSERT_EQ(dev->ip[IP_GC].minor, 3);
   ASSERT_EQ(dev->ip[IP_GC].segment[2], 0x02402C00);
+  ASSERT_EQ(dev->ip[IP_MP0].major, 11);
+  ASSERT_EQ(dev->ip[IP_MP0].minor, 0);
+  ASSERT_EQ(dev->ip[IP_MP0].revision, 3);
   amdgpu_device_remove(dev);
 }
 
