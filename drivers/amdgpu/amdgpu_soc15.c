@@ -32,26 +32,42 @@ static void raven_fixed_bases(struct amdgpu_device *dev) {
   set_ip(dev, IP_SDMA0, 4, 1, raven2 ? 1 : 0, 0x00001260, 0, 0, 0);
 }
 
-/* The IP versions this driver knows how to program (Linux's dispatch in
- * amdgpu_discovery.c: gmc_v9_0, vega10_ih, nbio_v7_0, hdp_v4_0, psp_v10_0 /
- * psp_v12_0, smu10 / smu_v12_0). */
+/* The IP versions this driver knows how to program, exactly as Linux
+ * dispatches them to the code this driver follows (amdgpu_discovery.c
+ * amdgpu_discovery_set_*_ip_blocks and the CHIP_RAVEN versions; gmc_v9_0.c
+ * for the MM hubs): GC 9.1.0 (Raven, Picasso), 9.2.2 (Raven2), 9.3.0
+ * (Renoir family) -> gmc_v9_0 / gfx_v9_0; MMHUB 9.1.0, 9.2.0, 1.5.0 and
+ * 2.4.0 (mmhub_client_ids_raven / _renoir, mmhub_v1_0); NBIO 7.0.0, 7.0.1,
+ * 2.5.0 -> nbio_v7_0; HDP 4.1.0-4.1.2 -> hdp_v4_0; OSSSYS 4.1.0, 4.1.1,
+ * 4.3.0 -> vega10_ih; MP0 10.0.0/10.0.1 -> psp_v10_0, 11.0.3 (Renoir) and
+ * 12.0.1 (Green Sardine) -> psp_v12_0; MP1 10.0.0/10.0.1 -> smu10,
+ * 12.0.0/12.0.1 -> smu_v12_0; SDMA0 4.1.0-4.1.2 -> sdma_v4_0. */
+static const struct known_ip { enum amdgpu_ip ip; uint8_t major, minor, revision; } known_ips[] = {
+    {IP_GC, 9, 1, 0},     {IP_GC, 9, 2, 2},     {IP_GC, 9, 3, 0},     {IP_MMHUB, 9, 1, 0},
+    {IP_MMHUB, 9, 2, 0},  {IP_MMHUB, 1, 5, 0},  {IP_MMHUB, 2, 4, 0},  {IP_NBIO, 7, 0, 0},
+    {IP_NBIO, 7, 0, 1},   {IP_NBIO, 2, 5, 0},   {IP_HDP, 4, 1, 0},    {IP_HDP, 4, 1, 1},
+    {IP_HDP, 4, 1, 2},    {IP_OSSSYS, 4, 1, 0}, {IP_OSSSYS, 4, 1, 1}, {IP_OSSSYS, 4, 3, 0},
+    {IP_MP0, 10, 0, 0},   {IP_MP0, 10, 0, 1},   {IP_MP0, 11, 0, 3},   {IP_MP0, 12, 0, 1},
+    {IP_MP1, 10, 0, 0},   {IP_MP1, 10, 0, 1},   {IP_MP1, 12, 0, 0},   {IP_MP1, 12, 0, 1},
+    {IP_SDMA0, 4, 1, 0},  {IP_SDMA0, 4, 1, 1},  {IP_SDMA0, 4, 1, 2},
+};
+
+static bool ip_version_known(const struct amdgpu_ip_block *b, enum amdgpu_ip ip) {
+  for (size_t k = 0; k < sizeof known_ips / sizeof known_ips[0]; k++)
+    if (known_ips[k].ip == ip && known_ips[k].major == b->major && known_ips[k].minor == b->minor &&
+        known_ips[k].revision == b->revision)
+      return true;
+  return false;
+}
+
 static int check_versions(struct amdgpu_device *dev) {
-  static const struct { enum amdgpu_ip ip; uint8_t major, minor; } known[] = {
-      {IP_GC, 9, 1}, {IP_GC, 9, 2}, {IP_GC, 9, 3}, {IP_MMHUB, 9, 1}, {IP_MMHUB, 9, 2},
-      {IP_MMHUB, 1, 5}, {IP_NBIO, 7, 0}, {IP_NBIO, 2, 5}, {IP_HDP, 4, 1}, {IP_OSSSYS, 4, 1},
-      {IP_OSSSYS, 4, 3}, {IP_MP0, 10, 0}, {IP_MP0, 12, 0}, {IP_MP1, 10, 0}, {IP_MP1, 12, 0},
-  };
   for (int ip = 0; ip < IP_COUNT; ip++) {
-    if (ip == IP_SDMA0) continue; /* not used by compute before issue 6 */
     const struct amdgpu_ip_block *b = &dev->ip[ip];
     if (!b->present) {
       log_error("%s: no %s block in the IP table", dev->chip->name, amdgpu_ip_name(ip));
       return -ENODEV;
     }
-    bool ok = false;
-    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
-      ok |= known[k].ip == (enum amdgpu_ip)ip && known[k].major == b->major && known[k].minor == b->minor;
-    if (!ok) {
+    if (!ip_version_known(b, (enum amdgpu_ip)ip)) {
       log_error("%s: %s version %u.%u.%u is not supported", dev->chip->name, amdgpu_ip_name(ip),
                 b->major, b->minor, b->revision);
       return -ENOTSUP;
