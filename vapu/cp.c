@@ -68,6 +68,8 @@ static bool cp_service(struct vapu *v, void *ctx) {
       busy = true;
       continue;
     }
+    if (__atomic_exchange_n(&h->poll_requested, 0, __ATOMIC_ACQ_REL) || vapu_wptr_polling(v, h->me, h->pipe, h->queue))
+      busy |= cp_poll_write_pointer(h);
     busy |= cp_serve_queue(h, SLICE_NS);
   }
   cp->next = (cp->next + 1) % HQD_COUNT;
@@ -118,9 +120,8 @@ static const char *regs_problem(const struct vapu_cp_queue_regs *r) {
   if ((r->rptr_report_address & 7) || r->rptr_report_address < offsetof(amd_queue_t, read_dispatch_id))
     return "read pointer report address is not amd_queue_t.read_dispatch_id";
   if (r->wptr_poll_address & 7) return "write pointer poll address not 8-byte aligned";
-  if (r->vmid == 0 || r->vmid > 15) return "VMID 0 is the driver's; compute queues use 1..15";
-  if (!(r->sh_mem_bases & 0xffff) || !(r->sh_mem_bases >> 16))
-    return "SH_MEM_BASES leaves the private or shared aperture at 0";
+  if (r->vmid > 15) return "VMID beyond 15";
+  if (r->read_index > r->write_index) return "read pointer beyond the write pointer";
   return NULL;
 }
 
@@ -148,14 +149,10 @@ int vapu_cp_queue_start(struct vapu *v, unsigned me, unsigned pipe, unsigned que
     log_error("ME %u pipe %u queue %u not started: out of memory", me, pipe, queue);
     return -ENOMEM;
   }
-  /* The read pointer the queue left off at (0 for a new queue). */
-  if (vapu_gpu_read(v, &h->rq, &h->tlb, regs->rptr_report_address, &h->read_index, 8)) {
-    log_error("ME %u pipe %u queue %u not started: read pointer at 0x%llx unreachable", me, pipe,
-              queue, (unsigned long long)regs->rptr_report_address);
-    vapu_exec_destroy(h->exec);
-    h->exec = NULL;
-    return -EINVAL;
-  }
+  /* Where the HQD registers say the queue is (0 and 0 for a new queue). */
+  h->read_index = regs->read_index;
+  __atomic_store_n(&h->write_index, regs->write_index, __ATOMIC_RELEASE);
+  __atomic_store_n(&h->poll_requested, 0, __ATOMIC_RELAXED);
   h->state = HQD_IDLE;
   __atomic_store_n(&h->stop_requested, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&h->active, 1, __ATOMIC_RELEASE);
@@ -176,6 +173,32 @@ void vapu_cp_queue_stop(struct vapu *v, unsigned me, unsigned pipe, unsigned que
 bool vapu_cp_queue_active(struct vapu *v, unsigned me, unsigned pipe, unsigned queue) {
   struct hqd *h = hqd_of(v, me, pipe, queue);
   return h && __atomic_load_n(&h->active, __ATOMIC_ACQUIRE);
+}
+
+void vapu_cp_queue_write_pointer(struct vapu *v, unsigned me, unsigned pipe, unsigned queue,
+                                 uint64_t write_index) {
+  struct hqd *h = hqd_of(v, me, pipe, queue);
+  if (!h || !__atomic_load_n(&h->active, __ATOMIC_ACQUIRE)) return;
+  uint64_t seen = __atomic_load_n(&h->write_index, __ATOMIC_ACQUIRE);
+  while (write_index > seen &&
+         !__atomic_compare_exchange_n(&h->write_index, &seen, write_index, false, __ATOMIC_ACQ_REL,
+                                      __ATOMIC_ACQUIRE)) {
+  }
+  vapu_kick(v);
+}
+
+void vapu_cp_queue_poll_write_pointer(struct vapu *v, unsigned me, unsigned pipe, unsigned queue) {
+  struct hqd *h = hqd_of(v, me, pipe, queue);
+  if (!h) return;
+  __atomic_store_n(&h->poll_requested, 1, __ATOMIC_RELEASE);
+  vapu_kick(v);
+}
+
+void vapu_cp_queue_pointers(struct vapu *v, unsigned me, unsigned pipe, unsigned queue,
+                            uint64_t *read_index, uint64_t *write_index) {
+  struct hqd *h = hqd_of(v, me, pipe, queue);
+  *read_index = h ? h->read_index : 0;
+  *write_index = h ? __atomic_load_n(&h->write_index, __ATOMIC_ACQUIRE) : 0;
 }
 
 void vapu_cp_get_stats(struct vapu *v, struct vapu_cp_stats *out) {

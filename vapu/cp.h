@@ -13,14 +13,19 @@
  *     the values the HQD registers hold, decoded below;
  *     vapu_cp_queue_stop on CP_HQD_DEQUEUE_REQUEST; and reads
  *     vapu_cp_queue_active for CP_HQD_ACTIVE while the driver polls it.
- *   - A doorbell write (BAR2) wakes the engine: the model's doorbell path
- *     calls vapu_kick(). With nothing to do the engine sleeps on the worker
- *     (no core spins); it re-reads the write pointers at the worker's idle
- *     tick (the CP's write-pointer poll, CP_HQD_PQ_WPTR_POLL_ADDR).
+ *   - Where the engine's write pointer comes from, as on gfx9: the HQD's
+ *     CP_HQD_PQ_WPTR at activation, then doorbell writes that reach the
+ *     queue (decoded by the HQD block: vapu_doorbell_write) and reads of
+ *     CP_HQD_PQ_WPTR_POLL_ADDR, which the MEC makes once when asked
+ *     (CP_PQ_WPTR_POLL_CNTL1) and periodically only while
+ *     CP_PQ_WPTR_POLL_CNTL.EN is set (reset: off). Packets beyond the write
+ *     pointer are not seen, whatever amd_queue_t.write_dispatch_id says.
+ *     With nothing to do the engine sleeps on the worker (no core spins).
  *
  * What the engine does with a queue (HSA Platform System Architecture 1.2,
  * 2.9 "Architected Queuing Language"; HSA Runtime PRM 1.2, 2.8 packets):
- * packets from amd_queue_t.read_dispatch_id up to write_dispatch_id, read
+ * packets from its read pointer (CP_HQD_PQ_RPTR at activation, reported to
+ * amd_queue_t.read_dispatch_id) up to its write pointer, read
  * through the GMC with the queue's VMID (client CPC); a slot whose header is
  * still INVALID is a packet not yet published (waits); type, reserved
  * header bits and fence scopes checked; kernel dispatch run work-group by
@@ -72,6 +77,8 @@ struct vapu_cp_queue_regs {
   uint64_t ring_bytes;          /* 4 << (CP_HQD_PQ_CONTROL.QUEUE_SIZE + 1) */
   uint64_t rptr_report_address; /* CP_HQD_PQ_RPTR_REPORT_ADDR/_HI: amd_queue_t.read_dispatch_id */
   uint64_t wptr_poll_address;   /* CP_HQD_PQ_WPTR_POLL_ADDR/_HI: amd_queue_t.write_dispatch_id */
+  uint64_t read_index;          /* CP_HQD_PQ_RPTR: where the queue starts (AQL packets) */
+  uint64_t write_index;         /* CP_HQD_PQ_WPTR_LO/_HI: packets before it are published */
   uint32_t doorbell_offset;     /* CP_HQD_PQ_DOORBELL_CONTROL.DOORBELL_OFFSET: dword index in BAR2 */
   uint64_t eop_address;         /* CP_HQD_EOP_BASE_ADDR/_HI << 8 */
   uint32_t eop_bytes;           /* 4 << (CP_HQD_EOP_CONTROL.EOP_SIZE + 1) */
@@ -117,6 +124,19 @@ int vapu_cp_queue_start(struct vapu *v, unsigned me, unsigned pipe, unsigned que
  * the engine's own (an interrupt handler that destroys the queue). */
 void vapu_cp_queue_stop(struct vapu *v, unsigned me, unsigned pipe, unsigned queue);
 bool vapu_cp_queue_active(struct vapu *v, unsigned me, unsigned pipe, unsigned queue);
+
+/* A doorbell write that reached the queue, or a write pointer the MEC read:
+ * packets before `write_index` are published (a doorbell carries the index
+ * of the packet just written, HSA PRM 2.8.3, so the caller passes it + 1).
+ * The write pointer never moves back: producers may ring out of order. */
+void vapu_cp_queue_write_pointer(struct vapu *v, unsigned me, unsigned pipe, unsigned queue,
+                                 uint64_t write_index);
+/* A one-shot read of the queue's CP_HQD_PQ_WPTR_POLL_ADDR (through the GMC,
+ * at the engine's next turn). */
+void vapu_cp_queue_poll_write_pointer(struct vapu *v, unsigned me, unsigned pipe, unsigned queue);
+/* The queue's read and write pointers now, as the HQD registers show them. */
+void vapu_cp_queue_pointers(struct vapu *v, unsigned me, unsigned pipe, unsigned queue,
+                            uint64_t *read_index, uint64_t *write_index);
 
 /* Counters, for tests and benchmarks. */
 struct vapu_cp_stats {

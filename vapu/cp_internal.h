@@ -41,7 +41,9 @@ struct hqd {
   struct vapu_cp_queue_regs regs;
   uint64_t queue_va;     /* amd_queue_t */
   uint64_t packet_count; /* ring slots */
-  uint64_t read_index;   /* our copy of read_dispatch_id */
+  uint64_t read_index;   /* CP_HQD_PQ_RPTR: the next packet */
+  uint64_t write_index;  /* CP_HQD_PQ_WPTR: packets before it are published; __atomic accesses */
+  volatile uint32_t poll_requested; /* a one-shot read of the write pointer poll address */
   struct vapu_requester rq; /* the CP's own accesses: client CPC */
   struct vapu_tlb tlb;
   struct cp_mem mem;
@@ -70,6 +72,9 @@ void cp_serve_dequeues(struct hqd *running);
 /* cp_packet.c: serves one queue for at most `budget_ns`; true if it made
  * progress (a packet or a work-group). */
 bool cp_serve_queue(struct hqd *h, uint64_t budget_ns);
+/* cp_packet.c: reads the queue's write pointer poll address once; true if
+ * the write pointer moved (false too when the read faulted: the queue halts). */
+bool cp_poll_write_pointer(struct hqd *h);
 
 static inline void cp_stat_add(uint64_t *counter, uint64_t n) {
   __atomic_add_fetch(counter, n, __ATOMIC_RELAXED);

@@ -412,12 +412,7 @@ static bool packet_signals_valid(const uint8_t raw[64], uint32_t type) {
 /* Looks at the packet at the read index and runs it if it can. True if the
  * queue moved (a packet finished or started). */
 static bool next_packet(struct hqd *h) {
-  uint64_t write_index;
-  if (!read_u64(h, h->regs.wptr_poll_address, &write_index)) {
-    fetch_fault(h, "write pointer unreachable");
-    return true;
-  }
-  if (write_index <= h->read_index) return false;
+  if (__atomic_load_n(&h->write_index, __ATOMIC_ACQUIRE) <= h->read_index) return false;
   uint64_t slot = h->regs.ring_address + (h->read_index & (h->packet_count - 1)) * 64;
   uint16_t *header_ptr = cp_field(h, slot, 2, VAPU_GMC_READ);
   if (!header_ptr) {
@@ -480,6 +475,18 @@ static bool next_packet(struct hqd *h) {
   cp_stat_add(&h->cp->stats.barriers, 1);
   if (!complete_packet(h, slot, start_ns))
     fetch_fault(h, "completing the barrier faulted");
+  return true;
+}
+
+bool cp_poll_write_pointer(struct hqd *h) {
+  uint64_t write_index;
+  if (!read_u64(h, h->regs.wptr_poll_address, &write_index)) {
+    fetch_fault(h, "write pointer poll address unreachable");
+    return true;
+  }
+  uint64_t seen = __atomic_load_n(&h->write_index, __ATOMIC_ACQUIRE);
+  if (write_index <= seen) return false;
+  vapu_cp_queue_write_pointer(h->cp->v, h->me, h->pipe, h->queue, write_index);
   return true;
 }
 

@@ -153,6 +153,13 @@ typedef bool (*vapu_service_fn)(struct vapu *v, void *ctx);
 int vapu_add_service(struct vapu *v, vapu_service_fn fn, void *ctx);
 void vapu_kick(struct vapu *v); /* wakes the worker after a doorbell or register write */
 
+/* A 64-bit write of `value` at `byte_offset` of BAR2 (the doorbells), as
+ * the bus delivers it to the NBIO. BAR2 itself is plain memory the
+ * program stores into; this is how the model learns of the store (a
+ * board's BIF sees the bus write). Decoded as the chip does (vapu_hqd.c):
+ * it may reach an AQL queue, or nothing. */
+void vapu_doorbell_write(struct vapu *v, uint32_t byte_offset, uint64_t value);
+
 /* BAR0 (carve-out) and BAR2 (doorbells) memory, for the model's own blocks. */
 void *vapu_carveout(struct vapu *v, uint64_t *size);
 volatile uint32_t *vapu_doorbells(struct vapu *v, uint64_t *size);

@@ -24,6 +24,10 @@ uint32_t vapu_reg_index(const struct vapu *v, uint16_t hw_id, int segment, uint3
   return ip->base[segment] + offset;
 }
 
+void vapu_regs_reset(struct vapu *v, uint32_t base, const struct vapu_reg_reset *table, size_t count) {
+  for (size_t i = 0; i < count; i++) vapu_reg_set(v, base + table[i].offset, table[i].value);
+}
+
 void vapu_reg_hook(struct vapu *v, uint32_t index, vapu_reg_read_fn read, vapu_reg_write_fn write,
                    void *arg) {
   if (index >= VAPU_REG_DWORDS || v->hook_count >= VAPU_MAX_HOOKS || v->hook_of[index]) {

@@ -266,9 +266,14 @@ static uint32_t walk(struct vapu *v, int hub, uint8_t vmid, uint64_t va, struct 
   return 0;
 }
 
+/* The frame buffer's MC range as the MM hub's MC_VM_FB_LOCATION_BASE/TOP
+ * say now (the BIOS's values unless a driver moved it). */
 void vapu_gmc_frame_buffer(struct vapu *v, uint64_t *mc_base, uint64_t *size) {
-  *mc_base = FB_MC_BASE;
-  *size = v->carveout_bytes;
+  const struct vapu_hub_layout *l = hub_layouts + VAPU_MMHUB;
+  uint64_t base = (uint64_t)(hub_reg(v, VAPU_MMHUB, l->fb_base) & 0xffffff) << 24;
+  uint64_t top = (uint64_t)(hub_reg(v, VAPU_MMHUB, l->fb_top) & 0xffffff) << 24 | 0xffffff;
+  *mc_base = base;
+  *size = top >= base ? top - base + 1 : 0;
 }
 
 const char *vapu_gmc_context_problem(struct vapu *v, enum vapu_hub hub, unsigned vmid, uint64_t va,
@@ -478,13 +483,12 @@ void vapu_gmc_init(struct vapu *v) {
     h->base = vapu_reg_index(v, l->hw_id, 0, 0);
     void *arg = (void *)(uintptr_t)hub;
     /* What the BIOS programs: where the frame buffer sits in the MC address
-     * space and in system memory. */
+     * space and in system memory. Plain registers: a driver may move it
+     * (Linux writes them under SR-IOV, mmhub_v1_0 / gfxhub_v1_0
+     * init_system_aperture_regs), and the hubs use whatever they hold. */
     vapu_reg_set(v, h->base + l->fb_base, (uint32_t)(FB_MC_BASE >> 24));
     vapu_reg_set(v, h->base + l->fb_top, (uint32_t)((FB_MC_BASE + v->carveout_bytes - 1) >> 24));
     vapu_reg_set(v, h->base + l->fb_offset, (uint32_t)(fb_physical >> 24));
-    vapu_reg_hook(v, h->base + l->fb_base, NULL, read_only_write, NULL);
-    vapu_reg_hook(v, h->base + l->fb_top, NULL, read_only_write, NULL);
-    vapu_reg_hook(v, h->base + l->fb_offset, NULL, read_only_write, NULL);
     vapu_reg_hook(v, h->base + l->fault_cntl, NULL, fault_cntl_write, arg);
     vapu_reg_hook(v, h->base + l->fault_status, NULL, read_only_write, NULL);
     vapu_reg_hook(v, h->base + l->fault_addr_lo, NULL, read_only_write, NULL);

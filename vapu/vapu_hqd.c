@@ -1,28 +1,69 @@
-/* vapu_hqd.c - the MEC's hardware queue descriptors: one register file per
- * ME/pipe/queue, reached through the GRBM_GFX_CNTL select, that hands an
- * AQL queue to the command processor's engine when the driver sets
- * CP_HQD_ACTIVE, and takes it back on CP_HQD_DEQUEUE_REQUEST.
+/* vapu_hqd.c - the MEC's hardware queue descriptors and its doorbells: one
+ * register file per ME/pipe/queue, reached through the GRBM_GFX_CNTL
+ * select, that hands an AQL queue to the command processor's engine when
+ * CP_HQD_ACTIVE is set and takes it back on CP_HQD_DEQUEUE_REQUEST; and the
+ * decoding of doorbell writes into write pointers.
  *
- * The queue starts only when its registers are consistent: the MEC with
- * firmware and not halted,
- * an AQL queue with slot-based write pointers, a ring, read and write
- * pointer addresses, an EOP buffer, a VMID whose VM context has
- * a page table covering the ring, the doorbell enabled, 64-bit aligned and
- * inside CP_MEC_DOORBELL_RANGE and the BAR. Otherwise CP_HQD_ACTIVE stays 0
- * and one log line names the first problem.
+ * What the chip does, and so the model:
+ *   - CP_HQD_ACTIVE is a register: writing 1 activates the queue whatever
+ *     the rest holds. Linux activates the KIQ's HQD before it lets the MEC
+ *     run (gfx_v9_0_kiq_resume precedes gfx_v9_0_kcq_resume's
+ *     cp_compute_enable), so a halted MEC is no reason to refuse; a halted
+ *     or firmware-less MEC simply runs nothing, and a dequeue request
+ *     waits until it runs. Programming the firmware cannot interpret (not
+ *     an AQL queue, a ring size that is no power of two) leaves the queue
+ *     active and idle; one log line says why. Wrong addresses fault when
+ *     the CP uses them, through the GMC.
+ *   - The CP's write pointer is the HQD's CP_HQD_PQ_WPTR: what the driver
+ *     loaded, raised by doorbells and by reads of CP_HQD_PQ_WPTR_POLL_ADDR.
+ *     The MEC reads that address periodically only while
+ *     CP_PQ_WPTR_POLL_CNTL.EN is set (reset value 0: off), and once for
+ *     each queue whose bit is written to CP_PQ_WPTR_POLL_CNTL1 (bit =
+ *     pipe * 8 + queue of ME1; Linux kgd_gfx_v9_hqd_load "trigger a
+ *     one-shot polling read from memory in the CP", written before the
+ *     queue is activated, so the request waits for the activation).
+ *   - A doorbell write reaches a queue only when (a) the NBIO decodes BAR2
+ *     (RCC_DOORBELL_APER_EN.BIF_DOORBELL_APER_EN, reset 0), (b) the MEC
+ *     takes doorbells (CP_PQ_STATUS.DOORBELL_ENABLE, reset 0; Linux sets it
+ *     in gfx_v9_0_kiq_init_register and nothing else would), (c) the
+ *     address lies in CP_MEC_DOORBELL_RANGE_LOWER/UPPER, compared on its
+ *     offset within the 4 KiB doorbell page (since SOC15 the BIF routes by
+ *     the low 12 bits: Linux amdgpu_amdkfd.c; KFD rings doorbells in later
+ *     pages with UPPER left at 0x450), and (d) an active HQD has
+ *     DOORBELL_EN with that DOORBELL_OFFSET. Anything else does nothing. A
+ *     64-bit AQL doorbell carries the index of the packet just written
+ *     (HSA PRM 2.8.3; ROCr amd_aql_queue.cpp writes the program's value
+ *     unchanged for doorbell type 2 "AQL semantics"): packets up to it are
+ *     published.
  *
  * Registers: Linux include/asic_reg/gc/gc_9_1_offset.h (CP_MQD_BASE_ADDR
- * 0x1245 .. CP_HQD_PQ_WPTR_HI 0x127c, CP_MEC_DOORBELL_RANGE_* 0x105c/d),
- * fields gc_9_1_sh_mask.h, reset values gc_9_0_default.h; the meaning of
- * the fields as KFD programs them: kfd_mqd_manager_v9.c, and the load and
- * dequeue sequences in amdgpu_amdkfd_gfx_v9.c. */
+ * 0x1245 .. CP_HQD_PQ_WPTR_HI 0x127c, CP_MEC_DOORBELL_RANGE_* 0x105c/d,
+ * CP_PQ_WPTR_POLL_CNTL/CNTL1 0x1083/4, CP_PQ_STATUS 0x10b8), fields
+ * gc_9_1_sh_mask.h, reset values gc_9_0_default.h (Linux has no default
+ * header for GC 9.1-9.3); the meaning of the fields as KFD programs them:
+ * kfd_mqd_manager_v9.c, the load and dequeue sequences in
+ * amdgpu_amdkfd_gfx_v9.c. */
 #define LOG_TAG "vapu"
 #include "vapu/vapu_internal.h"
 
 #define GC_CP_MEC_DOORBELL_RANGE_LOWER 0x105c
 #define GC_CP_MEC_DOORBELL_RANGE_UPPER 0x105d
-#define DOORBELL_RANGE_LOWER_DEFAULT   0x00000048u
-#define DOORBELL_RANGE_UPPER_DEFAULT   0x0ffffffcu
+#define GC_CP_PQ_WPTR_POLL_CNTL        0x1083
+#define GC_CP_PQ_WPTR_POLL_CNTL1       0x1084
+#define GC_CP_PQ_STATUS                0x10b8
+#define DOORBELL_RANGE_MASK            0x0ffffffcu
+#define PQ_STATUS_DOORBELL_ENABLE      0x2u
+#define WPTR_POLL_EN                   0x80000000u
+#define DOORBELL_PAGE_BYTES            4096u
+
+/* gc_9_0_default.h reset values of the GC-wide registers above. */
+static const struct vapu_reg_reset cp_resets[] = {
+    {GC_CP_MEC_DOORBELL_RANGE_LOWER, 0x00000048u},
+    {GC_CP_MEC_DOORBELL_RANGE_UPPER, 0x0ffffffcu},
+    {GC_CP_PQ_WPTR_POLL_CNTL, 0x00000001u}, /* PERIOD 1, EN 0 */
+    {GC_CP_PQ_WPTR_POLL_CNTL1, 0x00000000u},
+    {GC_CP_PQ_STATUS, 0x00000000u},
+};
 
 /* HQD registers, as offsets from CP_MQD_BASE_ADDR. */
 #define R(reg) ((reg) - VAPU_HQD_FIRST_REG)
@@ -33,6 +74,7 @@
 #define HQD_PERSISTENT_STATE   R(0x1249)
 #define HQD_PQ_BASE            R(0x124d)
 #define HQD_PQ_BASE_HI         R(0x124e)
+#define HQD_PQ_RPTR            R(0x124f)
 #define HQD_PQ_RPTR_REPORT     R(0x1250)
 #define HQD_PQ_RPTR_REPORT_HI  R(0x1251)
 #define HQD_PQ_WPTR_POLL       R(0x1252)
@@ -41,11 +83,25 @@
 #define HQD_PQ_CONTROL         R(0x1256)
 #define HQD_IB_CONTROL         R(0x125a)
 #define HQD_DEQUEUE_REQUEST    R(0x125d)
+#define HQD_HQ_STATUS0         R(0x1262)
 #define MQD_CONTROL            R(0x1267)
 #define HQD_EOP_BASE_ADDR      R(0x126a)
 #define HQD_EOP_BASE_ADDR_HI   R(0x126b)
 #define HQD_EOP_CONTROL        R(0x126c)
+#define HQD_EOP_RPTR           R(0x126d)
+#define HQD_EOP_WPTR           R(0x126e)
 #define HQD_AQL_CONTROL        R(0x127a)
+#define HQD_PQ_WPTR_LO         R(0x127b)
+#define HQD_PQ_WPTR_HI         R(0x127c)
+
+/* The non-zero reset values of gc_9_0_default.h's per-queue registers
+ * (every other one resets to 0). */
+static const struct vapu_reg_reset hqd_resets[] = {
+    {HQD_PERSISTENT_STATE, 0x0be05301u}, {HQD_PQ_CONTROL, 0x00308509u},
+    {HQD_IB_CONTROL, 0x00300000u},       {HQD_HQ_STATUS0, 0x40000000u},
+    {MQD_CONTROL, 0x00000100u},          {HQD_EOP_CONTROL, 0x00000006u},
+    {HQD_EOP_RPTR, 0x40000000u},         {HQD_EOP_WPTR, 0x007f8000u},
+};
 
 #define ACTIVE_BIT             0x1u
 #define DEQUEUE_REQ_MASK       0x7u
@@ -56,6 +112,8 @@
 #define EOP_SIZE(c)            ((c) & 0x3fu)
 #define AQL_CONTROL0(c)        ((c) & 0x7fffu)
 #define VMID_FIELD(c)          ((c) & 0xfu)
+
+static uint32_t gc_reg(struct vapu *v, uint32_t offset) { return vapu_reg_get(v, v->gfx.gc_base + offset); }
 
 /* The bank the GRBM select points at; NULL for ME 0 (graphics) or an ME
  * beyond the MECs. */
@@ -69,9 +127,9 @@ static uint64_t pair(const struct vapu_hqd_bank *b, unsigned lo, unsigned hi) {
   return (uint64_t)b->reg[hi] << 32 | b->reg[lo];
 }
 
-/* The first inconsistency of a bank's programming, or NULL. */
-static const char *problem(struct vapu *v, unsigned me, const struct vapu_hqd_bank *b,
-                           struct vapu_cp_queue_regs *r) {
+/* The queue the bank describes, decoded; or why the MEC firmware cannot
+ * run it. */
+static const char *decode(struct vapu *v, const struct vapu_hqd_bank *b, struct vapu_cp_queue_regs *r) {
   uint32_t pq = b->reg[HQD_PQ_CONTROL], db = b->reg[HQD_PQ_DOORBELL_CONTROL];
   r->mqd_address = pair(b, MQD_BASE_ADDR, MQD_BASE_ADDR_HI);
   r->ring_address = pair(b, HQD_PQ_BASE, HQD_PQ_BASE_HI) << 8;
@@ -79,6 +137,8 @@ static const char *problem(struct vapu *v, unsigned me, const struct vapu_hqd_ba
   r->ring_bytes = PQ_QUEUE_SIZE(pq) < 30 ? 4ull << (PQ_QUEUE_SIZE(pq) + 1) : 0;
   r->rptr_report_address = pair(b, HQD_PQ_RPTR_REPORT, HQD_PQ_RPTR_REPORT_HI) & ~3ull;
   r->wptr_poll_address = pair(b, HQD_PQ_WPTR_POLL, HQD_PQ_WPTR_POLL_HI) & ~7ull;
+  r->read_index = b->reg[HQD_PQ_RPTR];
+  r->write_index = pair(b, HQD_PQ_WPTR_LO, HQD_PQ_WPTR_HI);
   r->doorbell_offset = DOORBELL_OFFSET(db);
   r->eop_address = pair(b, HQD_EOP_BASE_ADDR, HQD_EOP_BASE_ADDR_HI) << 8;
   r->eop_bytes = EOP_SIZE(b->reg[HQD_EOP_CONTROL]) <= 0xa ? 4u << (EOP_SIZE(b->reg[HQD_EOP_CONTROL]) + 1) : 0;
@@ -86,38 +146,42 @@ static const char *problem(struct vapu *v, unsigned me, const struct vapu_hqd_ba
   r->aql = AQL_CONTROL0(b->reg[HQD_AQL_CONTROL]) != 0;
   r->sh_mem_bases = vapu_sh_mem_bases(v, r->vmid);
 
-  if (!vapu_mec_has_firmware(v, me)) return "the PSP has loaded no MEC firmware with this ME's jump table";
-  if (!vapu_mec_unhalted(v, me)) return "the MEC is halted (CP_MEC_CNTL)";
   if (!r->aql) return "not an AQL queue (CP_HQD_AQL_CONTROL.CONTROL0 = 0)";
   if (PQ_SLOT_BASED_WPTR(pq) != 2) return "AQL write pointers must count 64-byte slots (CP_HQD_PQ_CONTROL.SLOT_BASED_WPTR != 2)";
-  if (!r->ring_address) return "no ring (CP_HQD_PQ_BASE = 0)";
   if (!r->ring_bytes) return "ring larger than 4 GiB (CP_HQD_PQ_CONTROL.QUEUE_SIZE)";
-  if (!r->rptr_report_address || !r->wptr_poll_address)
-    return "no read pointer report or write pointer poll address";
-  if (!r->eop_address) return "no EOP buffer (CP_HQD_EOP_BASE_ADDR = 0)";
+  /* kfd_mqd_manager_v9.c: "HW does not clamp this field correctly". */
   if (!r->eop_bytes) return "EOP_SIZE above 0xA (more EOP entries than the per-SE counters hold)";
-  if (!r->vmid) return "VMID 0 (compute queues run in VMIDs 1-15)";
-  const char *vm = vapu_gmc_context_problem(v, VAPU_GFXHUB, r->vmid, r->ring_address, r->ring_bytes);
-  if (vm) return vm;
-  if (!(db & DOORBELL_EN)) return "doorbell not enabled (CP_HQD_PQ_DOORBELL_CONTROL.DOORBELL_EN)";
-  uint64_t db_byte = (uint64_t)r->doorbell_offset * 4;
-  uint32_t lower = vapu_reg_get(v, v->gfx.gc_base + GC_CP_MEC_DOORBELL_RANGE_LOWER) & 0x0ffffffcu;
-  uint32_t upper = vapu_reg_get(v, v->gfx.gc_base + GC_CP_MEC_DOORBELL_RANGE_UPPER) & 0x0ffffffcu;
-  if (db_byte & 7) return "doorbell not 64-bit aligned (odd DOORBELL_OFFSET)";
-  if (db_byte < lower || db_byte > upper) return "doorbell outside CP_MEC_DOORBELL_RANGE_LOWER/UPPER";
-  if (db_byte + 8 > v->doorbell_bytes) return "doorbell beyond the doorbell BAR";
   return NULL;
 }
 
 static void activate(struct vapu *v, const struct vapu_grbm_select *s, struct vapu_hqd_bank *b) {
+  b->active = true;
   struct vapu_cp_queue_regs regs;
-  const char *why = problem(v, s->me, b, &regs);
+  const char *why = decode(v, b, &regs);
   if (why) {
-    log_error("HQD ME%u pipe %u queue %u not activated: %s", s->me, s->pipe, s->queue, why);
+    log_error("HQD ME%u pipe %u queue %u is active but runs nothing: %s", s->me, s->pipe, s->queue, why);
     return;
   }
   if (vapu_cp_queue_start(v, s->me, s->pipe, s->queue, &regs)) return; /* the engine logged why */
-  b->active = true;
+  b->engine_owned = true;
+  if (b->poll_pending) {
+    b->poll_pending = false;
+    vapu_cp_queue_poll_write_pointer(v, s->me, s->pipe, s->queue);
+  }
+}
+
+/* The engine let go of the queue (a dequeue): what it leaves in the HQD. */
+static void deactivate(struct vapu *v, const struct vapu_grbm_select *s, struct vapu_hqd_bank *b) {
+  if (b->engine_owned) {
+    uint64_t read_index, write_index;
+    vapu_cp_queue_pointers(v, s->me, s->pipe, s->queue, &read_index, &write_index);
+    b->reg[HQD_PQ_RPTR] = (uint32_t)read_index;
+    b->reg[HQD_PQ_WPTR_LO] = (uint32_t)write_index;
+    b->reg[HQD_PQ_WPTR_HI] = (uint32_t)(write_index >> 32);
+  }
+  b->active = false;
+  b->engine_owned = false;
+  b->reg[HQD_DEQUEUE_REQUEST] = 0;
 }
 
 static uint32_t hqd_read(struct vapu *v, uint32_t index, void *arg) {
@@ -126,12 +190,21 @@ static uint32_t hqd_read(struct vapu *v, uint32_t index, void *arg) {
   if (!b) return 0;
   unsigned reg = index - v->gfx.gc_base - VAPU_HQD_FIRST_REG;
   if (reg == HQD_ACTIVE) {
-    /* A dequeue completes when the engine lets go of the queue. */
-    if (b->active && !vapu_cp_queue_active(v, s.me, s.pipe, s.queue)) {
-      b->active = false;
-      b->reg[HQD_DEQUEUE_REQUEST] = 0;
+    /* A dequeue completes when the engine lets go of the queue; a queue
+     * the firmware never ran lets go at once, once the MEC runs. */
+    if (b->engine_owned) {
+      if (!vapu_cp_queue_active(v, s.me, s.pipe, s.queue)) deactivate(v, &s, b);
+    } else if (b->active && (b->reg[HQD_DEQUEUE_REQUEST] & DEQUEUE_REQ_MASK) && vapu_mec_running(v, s.me) &&
+               !v->config.faults.mec_ignores_dequeue) {
+      deactivate(v, &s, b);
     }
     return b->active ? ACTIVE_BIT : 0;
+  }
+  if (b->engine_owned && (reg == HQD_PQ_RPTR || reg == HQD_PQ_WPTR_LO || reg == HQD_PQ_WPTR_HI)) {
+    uint64_t read_index, write_index;
+    vapu_cp_queue_pointers(v, s.me, s.pipe, s.queue, &read_index, &write_index);
+    return reg == HQD_PQ_RPTR ? (uint32_t)read_index
+           : reg == HQD_PQ_WPTR_LO ? (uint32_t)write_index : (uint32_t)(write_index >> 32);
   }
   return b->reg[reg];
 }
@@ -146,9 +219,46 @@ static void hqd_write(struct vapu *v, uint32_t index, uint32_t value, void *arg)
     return;
   }
   b->reg[reg] = value;
-  if (reg == HQD_DEQUEUE_REQUEST && (value & DEQUEUE_REQ_MASK) && b->active &&
+  if (reg == HQD_DEQUEUE_REQUEST && (value & DEQUEUE_REQ_MASK) && b->engine_owned &&
       !v->config.faults.mec_ignores_dequeue)
     vapu_cp_queue_stop(v, s.me, s.pipe, s.queue);
+}
+
+/* CP_PQ_WPTR_POLL_CNTL1: a read of each named ME1 queue's poll address. */
+static void poll_cntl1_write(struct vapu *v, uint32_t index, uint32_t value, void *arg) {
+  vapu_reg_set(v, index, value);
+  for (unsigned bit = 0; bit < VAPU_CP_PIPES * VAPU_CP_QUEUES; bit++) {
+    if (!(value & (1u << bit))) continue;
+    struct vapu_hqd_bank *b = &v->gfx.hqd[0][bit / VAPU_CP_QUEUES][bit % VAPU_CP_QUEUES];
+    if (b->engine_owned)
+      vapu_cp_queue_poll_write_pointer(v, 1, bit / VAPU_CP_QUEUES, bit % VAPU_CP_QUEUES);
+    else
+      b->poll_pending = true;
+  }
+}
+
+bool vapu_wptr_polling(struct vapu *v, unsigned me, unsigned pipe, unsigned queue) {
+  return me == 1 && (gc_reg(v, GC_CP_PQ_WPTR_POLL_CNTL) & WPTR_POLL_EN) &&
+         (gc_reg(v, GC_CP_PQ_WPTR_POLL_CNTL1) & (1u << (pipe * VAPU_CP_QUEUES + queue)));
+}
+
+void vapu_doorbell_write(struct vapu *v, uint32_t byte_offset, uint64_t value) {
+  if (!vapu_pci_memory_decode(v) || !vapu_nbio_doorbell_aperture(v) || byte_offset + 8 > v->doorbell_bytes ||
+      (byte_offset & 7))
+    return; /* BAR2 does not decode it */
+  if (!(gc_reg(v, GC_CP_PQ_STATUS) & PQ_STATUS_DOORBELL_ENABLE)) return;
+  uint32_t in_page = byte_offset % DOORBELL_PAGE_BYTES;
+  if (in_page < (gc_reg(v, GC_CP_MEC_DOORBELL_RANGE_LOWER) & DOORBELL_RANGE_MASK) ||
+      in_page > (gc_reg(v, GC_CP_MEC_DOORBELL_RANGE_UPPER) & DOORBELL_RANGE_MASK))
+    return; /* not the MEC's */
+  for (unsigned me = 0; me < VAPU_CP_MES; me++)
+    for (unsigned pipe = 0; pipe < VAPU_CP_PIPES; pipe++)
+      for (unsigned queue = 0; queue < VAPU_CP_QUEUES; queue++) {
+        struct vapu_hqd_bank *b = &v->gfx.hqd[me][pipe][queue];
+        uint32_t db = b->reg[HQD_PQ_DOORBELL_CONTROL];
+        if (!b->engine_owned || !(db & DOORBELL_EN) || DOORBELL_OFFSET(db) * 4 != byte_offset) continue;
+        vapu_cp_queue_write_pointer(v, me + 1, pipe, queue, value + 1);
+      }
 }
 
 void vapu_hqd_init(struct vapu *v) {
@@ -156,15 +266,11 @@ void vapu_hqd_init(struct vapu *v) {
     for (unsigned pipe = 0; pipe < VAPU_CP_PIPES; pipe++)
       for (unsigned queue = 0; queue < VAPU_CP_QUEUES; queue++) {
         struct vapu_hqd_bank *b = &v->gfx.hqd[me][pipe][queue];
-        /* gc_9_0_default.h */
-        b->reg[HQD_PERSISTENT_STATE] = 0x0be05301u;
-        b->reg[HQD_PQ_CONTROL] = 0x00308509u;
-        b->reg[HQD_IB_CONTROL] = 0x00300000u;
-        b->reg[MQD_CONTROL] = 0x00000100u;
-        b->reg[HQD_EOP_CONTROL] = 0x00000006u;
+        for (size_t i = 0; i < sizeof hqd_resets / sizeof hqd_resets[0]; i++)
+          b->reg[hqd_resets[i].offset] = hqd_resets[i].value;
       }
-  vapu_reg_set(v, v->gfx.gc_base + GC_CP_MEC_DOORBELL_RANGE_LOWER, DOORBELL_RANGE_LOWER_DEFAULT);
-  vapu_reg_set(v, v->gfx.gc_base + GC_CP_MEC_DOORBELL_RANGE_UPPER, DOORBELL_RANGE_UPPER_DEFAULT);
+  vapu_regs_reset(v, v->gfx.gc_base, cp_resets, sizeof cp_resets / sizeof cp_resets[0]);
+  vapu_reg_hook(v, v->gfx.gc_base + GC_CP_PQ_WPTR_POLL_CNTL1, NULL, poll_cntl1_write, NULL);
   for (uint32_t reg = VAPU_HQD_FIRST_REG; reg <= VAPU_HQD_LAST_REG; reg++)
     vapu_reg_hook(v, v->gfx.gc_base + reg, hqd_read, hqd_write, NULL);
 }

@@ -66,6 +66,11 @@ struct vapu_reg_hook {
   void *arg;
 };
 
+/* A register's reset value, by offset from a base (one table per block,
+ * each naming the Linux *_default.h it comes from). */
+struct vapu_reg_reset { uint32_t offset, value; };
+void vapu_regs_reset(struct vapu *v, uint32_t base, const struct vapu_reg_reset *table, size_t count);
+
 /* Absolute dword index of a register: IP segment base + offset. */
 uint32_t vapu_reg_index(const struct vapu *v, uint16_t hw_id, int segment, uint32_t offset);
 void vapu_reg_hook(struct vapu *v, uint32_t index, vapu_reg_read_fn read, vapu_reg_write_fn write,
@@ -127,7 +132,9 @@ struct vapu_hub_state {
 
 struct vapu_hqd_bank {
   uint32_t reg[VAPU_HQD_REGS];
-  bool active;                    /* handed to the CP engine */
+  bool active;                    /* CP_HQD_ACTIVE */
+  bool engine_owned;              /* handed to the CP engine (vapu_cp_queue_start took it) */
+  bool poll_pending;              /* CP_PQ_WPTR_POLL_CNTL1 named it before it was active */
 };
 
 struct vapu_gfx {
@@ -231,6 +238,11 @@ bool vapu_mec_unhalted(struct vapu *v, unsigned me);
 bool vapu_mec_has_firmware(struct vapu *v, unsigned me);
 bool vapu_mec_running(struct vapu *v, unsigned me);
 uint32_t vapu_sh_mem_bases(struct vapu *v, unsigned vmid);
+/* CP_PQ_WPTR_POLL_CNTL.EN with the queue's bit in CP_PQ_WPTR_POLL_CNTL1:
+ * the MEC reads its write pointer poll address on every turn (vapu_hqd.c). */
+bool vapu_wptr_polling(struct vapu *v, unsigned me, unsigned pipe, unsigned queue);
+/* RCC_DOORBELL_APER_EN: BAR2 decodes doorbell writes (vapu_nbio.c). */
+bool vapu_nbio_doorbell_aperture(struct vapu *v);
 /* The PSP (vapu_psp.c): ring and command processing on the worker. */
 void vapu_psp_init(struct vapu *v);
 bool vapu_psp_service(struct vapu *v);

@@ -10,6 +10,7 @@
 #define NBIO_PCIE_DATA2               0x000f /* segment 0 */
 #define NBIO_RCC_DEV0_EPF0_STRAP0     0x000f /* segment 2; ATI_REV_ID in [27:24] */
 #define NBIO_RCC_CONFIG_MEMSIZE       0x00c3 /* segment 2; MiB */
+#define NBIO_RCC_DOORBELL_APER_EN     0x00c0 /* segment 2; BIF_DOORBELL_APER_EN bit 0, reset 0 */
 #define NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL 0x00f7 /* segment 2 */
 #define HDP_READ_CACHE_INVALIDATE     0x00d1 /* HDP segment 0 */
 #define GC_CC_GC_SHADER_ARRAY_CONFIG  0x026f /* GC segment 0; INACTIVE_CUS [31:16] */
@@ -31,6 +32,13 @@ static void pcie_data_write(struct vapu *v, uint32_t index, uint32_t value, void
 static void hdp_flush(struct vapu *v, uint32_t index, uint32_t value, void *arg) {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   vapu_stat_add(&v->stats.hdp_flushes);
+}
+
+/* nbio_7_0_default.h: RCC_DOORBELL_APER_EN resets to 0 (BAR2 decodes
+ * nothing until a driver turns it on: Linux nbio_v7_0_enable_doorbell_aperture);
+ * the field is bit 0 (nbif_6_3_1_sh_mask.h RCC_DEV0_EPF0_RCC_DOORBELL_APER_EN). */
+bool vapu_nbio_doorbell_aperture(struct vapu *v) {
+  return vapu_reg_get(v, vapu_reg_index(v, HWID_NBIF, 2, NBIO_RCC_DOORBELL_APER_EN)) & 1u;
 }
 
 void vapu_regs_init(struct vapu *v) {

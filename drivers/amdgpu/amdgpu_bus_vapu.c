@@ -75,8 +75,10 @@ static void disable_msi(struct amdgpu_device *dev) {
   amdgpu_vapu_msi_unroute(dev);
 }
 
-/* A store to BAR2 is a bus write the model's CP sees: wake it now. */
-static void doorbell_written(struct amdgpu_device *dev) { vapu_kick(model(dev)); }
+/* A store to BAR2 is a bus write the model's NBIO decodes. */
+static void doorbell_written(struct amdgpu_device *dev, uint32_t byte_offset, uint64_t value) {
+  vapu_doorbell_write(model(dev), byte_offset, value);
+}
 
 static void release(struct amdgpu_device *dev) {
   vapu_destroy(model(dev));

@@ -29,9 +29,9 @@ struct amdgpu_bus_ops {
   /* Routes the function's MSI to amdgpu_ih_interrupt(dev). */
   int (*enable_msi)(struct amdgpu_device *dev);
   void (*disable_msi)(struct amdgpu_device *dev);
-  /* After a store to the doorbell BAR: the model's CP is told at once (a
-   * board's CP sees the write itself: NULL). */
-  void (*doorbell_written)(struct amdgpu_device *dev);
+  /* After a store of `value` at `byte_offset` of the doorbell BAR: the
+   * model learns of the bus write (a board's NBIO sees it itself: NULL). */
+  void (*doorbell_written)(struct amdgpu_device *dev, uint32_t byte_offset, uint64_t value);
   void (*release)(struct amdgpu_device *dev); /* the device struct is freed after */
 };
 

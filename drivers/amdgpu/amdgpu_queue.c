@@ -472,7 +472,7 @@ int amdgpu_queue_get_info(const struct amdgpu_queue *q, struct amdgpu_queue_info
 
 void amdgpu_queue_ring_doorbell(struct amdgpu_queue *q, uint64_t value) {
   __atomic_store_n(q->doorbell, value, __ATOMIC_RELEASE);
-  if (q->dev->bus->doorbell_written) q->dev->bus->doorbell_written(q->dev);
+  if (q->dev->bus->doorbell_written) q->dev->bus->doorbell_written(q->dev, q->doorbell_index * 8u, value);
 }
 
 int amdgpu_queue_set_scratch(struct amdgpu_queue *q, uint32_t bytes_per_lane, uint32_t max_waves) {

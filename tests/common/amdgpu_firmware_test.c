@@ -183,7 +183,8 @@ TEST(amdgpu_firmware_headers_are_checked_field_by_field) {
 
 TEST(amdgpu_queues_run_only_with_mec_firmware) {
   /* The PSP says it loaded the MEC jump table but did not: the MEC has no
-   * complete firmware, so no HQD starts. */
+   * complete firmware. The HQD loads (CP_HQD_ACTIVE is a register) but
+   * nothing runs it: a rung packet stays, a dequeue is never answered. */
   struct vapu_faults f = {.psp_drops_fw_type = PSP_FW_CP_MEC_ME1};
   struct amdgpu_device *dev;
   ASSERT_EQ(probe(VAPU_RAVEN, NULL, &f, &dev), 0);
@@ -194,7 +195,15 @@ TEST(amdgpu_queues_run_only_with_mec_firmware) {
   ASSERT_EQ(amdgpu_test_queue_alloc(&t, 64), 0);
   struct amdgpu_queue_desc d = {.amd_queue = t.amd, .ring_bytes = t.ring_bytes};
   struct amdgpu_queue *q;
-  ASSERT_EQ(amdgpu_queue_create(dev, &d, &q), -EIO);
-  amdgpu_device_remove(dev);
+  ASSERT_EQ(amdgpu_queue_create(dev, &d, &q), 0);
+  amd_signal_t *done = plat_dma_alloc(sizeof *done, 64);
+  ASSERT_NOT_NULL(done);
+  ASSERT_EQ(amdgpu_map_system_range(dev, done, sizeof *done), 0);
+  uint64_t index = amdgpu_test_publish_barrier(&t, done);
+  amdgpu_queue_ring_doorbell(q, index);
+  ASSERT_FALSE(amdgpu_test_retired(&t, done, index, 100000000ull));
+  ASSERT_EQ(amdgpu_queue_destroy(q, 50000000ull), -ETIMEDOUT);
+  amdgpu_device_remove(dev); /* frees the lost queue once the MEC is halted */
+  plat_dma_free(done, sizeof *done);
   amdgpu_test_queue_free(&t);
 }

@@ -64,23 +64,9 @@ static bool hqd_running(struct amdgpu_device *dev, struct amdgpu_queue *q) {
 /* Publishes a barrier-AND packet without dependencies whose completion
  * signal is `done`, rings the doorbell and waits for the CP to retire it. */
 static bool run_barrier(struct amdgpu_test_queue *t, struct amdgpu_queue *q, amd_signal_t *done) {
-  uint64_t index = t->amd->write_dispatch_id;
-  hsa_barrier_and_packet_t *p =
-      (hsa_barrier_and_packet_t *)t->amd->hsa_queue.base_address + index % t->amd->hsa_queue.size;
-  done->kind = AMD_SIGNAL_KIND_USER;
-  done->value = 1;
-  memset((uint8_t *)p + 2, 0, sizeof *p - 2);
-  p->completion_signal.handle = (uint64_t)(uintptr_t)done;
-  __atomic_store_n(&t->amd->write_dispatch_id, index + 1, __ATOMIC_RELEASE);
-  uint16_t header = HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE |
-                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
-                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
-  __atomic_store_n(&p->header, header, __ATOMIC_RELEASE);
+  uint64_t index = amdgpu_test_publish_barrier(t, done);
   amdgpu_queue_ring_doorbell(q, index);
-  uint64_t deadline = plat_now_ns() + 2 * SECOND_NS;
-  while (__atomic_load_n(&done->value, __ATOMIC_ACQUIRE) != 0 && plat_now_ns() < deadline)
-    plat_sleep_ns(100000);
-  return done->value == 0 && __atomic_load_n(&t->amd->read_dispatch_id, __ATOMIC_ACQUIRE) == index + 1;
+  return amdgpu_test_retired(t, done, index, 2 * SECOND_NS);
 }
 
 static uint32_t hqd_reg(struct amdgpu_device *dev, struct amdgpu_queue *q, uint32_t reg) {
@@ -229,40 +215,6 @@ TEST(amdgpu_queue_bad_descriptors_are_rejected) {
 /* A driver bug the test injects before a create: the HQD must not start,
  * the create must fail with -EIO, and with the bug undone the same queue
  * starts in the same slot. */
-static void expect_refused(struct amdgpu_device *dev, uint32_t reg, uint32_t bad, uint32_t vmid_select) {
-  struct amdgpu_test_queue t;
-  ASSERT_EQ(amdgpu_test_queue_alloc(&t, 64), 0);
-  if (vmid_select) grbm_select(dev, 0, 0, 0, vmid_select);
-  uint32_t good = RREG(dev, IP_GC, 0, reg);
-  WREG(dev, IP_GC, 0, reg, bad);
-  grbm_select(dev, 0, 0, 0, 0);
-  int r;
-  ASSERT_NULL(create(dev, &t, NULL, 0, &r));
-  ASSERT_EQ(r, -EIO);
-  if (vmid_select) grbm_select(dev, 0, 0, 0, vmid_select);
-  WREG(dev, IP_GC, 0, reg, good);
-  grbm_select(dev, 0, 0, 0, 0);
-  struct amdgpu_queue *q = create(dev, &t, NULL, 0, &r);
-  ASSERT_EQ(r, 0);
-  ASSERT_TRUE(hqd_running(dev, q));
-  ASSERT_EQ(amdgpu_queue_destroy(q, SECOND_NS), 0);
-  amdgpu_test_queue_free(&t);
-}
-
-TEST(amdgpu_hqd_programmed_wrongly_is_a_clear_error) {
-  struct amdgpu_fault_log log;
-  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RENOIR, &log);
-  ASSERT_NOT_NULL(dev);
-  /* MEC halted; doorbells outside the MEC's range; the VMID the queue
-   * gets without a page table; no apertures for that VMID. */
-  expect_refused(dev, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT, 0);
-  expect_refused(dev, GC_CP_MEC_DOORBELL_RANGE_UPPER, DOORBELL64_USERQUEUE_START * 8 - 8, 0);
-  expect_refused(dev, GC_VM_CONTEXT0_CNTL + AMDGPU_COMPUTE_VMID_FIRST, 0, 0);
-  expect_refused(dev, GC_SH_MEM_BASES, 0, AMDGPU_COMPUTE_VMID_FIRST);
-  ASSERT_EQ(log.count, 0);
-  amdgpu_device_remove(dev);
-}
-
 /* Two queues, a and b, on a new device, each with its error log. */
 struct two_queues {
   struct amdgpu_fault_log log;

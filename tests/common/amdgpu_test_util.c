@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <hsa/amd_hsa_signal.h>
 #include <hsa/hsa.h>
 
 #include "lib/plat.h"
@@ -59,4 +60,31 @@ int amdgpu_test_queue_alloc(struct amdgpu_test_queue *t, uint32_t packets) {
 void amdgpu_test_queue_free(struct amdgpu_test_queue *t) {
   plat_dma_free(t->amd->hsa_queue.base_address, t->ring_bytes);
   plat_dma_free(t->amd, sizeof *t->amd);
+}
+
+uint64_t amdgpu_test_publish_barrier(struct amdgpu_test_queue *t, amd_signal_t *done) {
+  uint64_t index = t->amd->write_dispatch_id;
+  hsa_barrier_and_packet_t *p =
+      (hsa_barrier_and_packet_t *)t->amd->hsa_queue.base_address + index % t->amd->hsa_queue.size;
+  done->kind = AMD_SIGNAL_KIND_USER;
+  done->value = 1;
+  memset((uint8_t *)p + 2, 0, sizeof *p - 2);
+  p->completion_signal.handle = (uint64_t)(uintptr_t)done;
+  __atomic_store_n(&t->amd->write_dispatch_id, index + 1, __ATOMIC_RELEASE);
+  uint16_t header = HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE |
+                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
+                    HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE;
+  __atomic_store_n(&p->header, header, __ATOMIC_RELEASE);
+  return index;
+}
+
+bool amdgpu_test_retired(struct amdgpu_test_queue *t, amd_signal_t *done, uint64_t index, uint64_t timeout_ns) {
+  uint64_t deadline = plat_now_ns() + timeout_ns;
+  for (;;) {
+    if (__atomic_load_n(&done->value, __ATOMIC_ACQUIRE) == 0 &&
+        __atomic_load_n(&t->amd->read_dispatch_id, __ATOMIC_ACQUIRE) > index)
+      return true;
+    if (plat_now_ns() > deadline) return false;
+    plat_sleep_ns(100000);
+  }
 }

@@ -4,7 +4,10 @@
 #ifndef TESTS_AMDGPU_TEST_UTIL_H
 #define TESTS_AMDGPU_TEST_UTIL_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include <hsa/amd_hsa_signal.h>
 
 #include "drivers/amdgpu/amdgpu_vapu.h"
 
@@ -36,5 +39,13 @@ struct amdgpu_test_queue {
 };
 int amdgpu_test_queue_alloc(struct amdgpu_test_queue *t, uint32_t packets);
 void amdgpu_test_queue_free(struct amdgpu_test_queue *t);
+
+/* Writes a barrier-AND packet without dependencies whose completion signal
+ * is `done` (set to 1) at the queue's next write index, header last, and
+ * bumps the write index; returns the packet's index. Does not ring. */
+uint64_t amdgpu_test_publish_barrier(struct amdgpu_test_queue *t, amd_signal_t *done);
+/* Waits up to timeout_ns until the CP has retired packet `index` (done at
+ * 0 and the read index past it). */
+bool amdgpu_test_retired(struct amdgpu_test_queue *t, amd_signal_t *done, uint64_t index, uint64_t timeout_ns);
 
 #endif

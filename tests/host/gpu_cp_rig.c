@@ -119,7 +119,7 @@ void rig_submit(struct rig *r, int qi, const void *packet) {
   uint8_t *slot = (uint8_t *)q->ring + (index % RIG_RING_PACKETS) * 64;
   memcpy(slot + 2, (const uint8_t *)packet + 2, 62);
   __atomic_store_n((uint16_t *)slot, *(const uint16_t *)packet, __ATOMIC_RELEASE);
-  vapu_kick(r->v);
+  vapu_cp_queue_write_pointer(r->v, 1, q->pipe, q->queue, index + 1); /* the doorbell reached it */
 }
 
 bool rig_wait_value(volatile int64_t *value, int64_t want, uint64_t timeout_ns) {

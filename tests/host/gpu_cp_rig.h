@@ -50,7 +50,8 @@ void rig_down(struct rig *r);
 int rig_add_queue(struct rig *r, unsigned pipe, unsigned queue);
 
 /* Writes `packet` (64 bytes, header in its first 16 bits) at the next slot,
- * header last, bumps write_dispatch_id and rings (vapu_kick). */
+ * header last, bumps write_dispatch_id and rings: the queue's write
+ * pointer moves as a doorbell that reached it would move it. */
 void rig_submit(struct rig *r, int qi, const void *packet);
 
 /* Memory the GPU may use (mapped for the compute VMIDs), zeroed. */

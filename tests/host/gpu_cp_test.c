@@ -136,9 +136,10 @@ TEST(gpu_cp_unpublished_slot_waits_for_its_header) {
   ASSERT_TRUE(rig_up(&r, VAPU_RAVEN));
   int q = rig_add_queue(&r, 0, 0);
   ASSERT_EQ(q, 0);
-  /* A producer reserved slot 0 (write index 1) but has not written it. */
+  /* A producer reserved slot 0 (write index 1) and rang, but has not
+   * written it yet. */
   __atomic_store_n(&r.q[q].amd->write_dispatch_id, 1, __ATOMIC_RELEASE);
-  vapu_kick(r.v);
+  vapu_cp_queue_write_pointer(r.v, 1, 0, 0, 1);
   plat_sleep_ns(SETTLE_NS);
   ASSERT_EQ(r.q[q].amd->read_dispatch_id, 0);
   ASSERT_EQ(r.q[q].inactive->value, 0);
@@ -352,11 +353,17 @@ TEST(gpu_cp_dequeue_leaves_the_queue) {
   plat_sleep_ns(SETTLE_NS);
   ASSERT_EQ(r.signals[0].value, 1);
   ASSERT_EQ(r.q[q].amd->read_dispatch_id, 0);
-  /* The slot can be started again, from where the queue left off. */
+  /* The slot can be started again, from where the queue left off: its
+   * read and write pointers as the dequeue left them. */
+  uint64_t read_index, write_index;
+  vapu_cp_queue_pointers(r.v, 1, 0, 0, &read_index, &write_index);
+  ASSERT_EQ(read_index, 0);
+  ASSERT_EQ(write_index, 1);
   struct vapu_cp_queue_regs regs = {
       .ring_address = (uint64_t)(uintptr_t)r.q[q].ring, .ring_bytes = RIG_RING_PACKETS * 64,
       .rptr_report_address = (uint64_t)(uintptr_t)&r.q[q].amd->read_dispatch_id,
       .wptr_poll_address = (uint64_t)(uintptr_t)&r.q[q].amd->write_dispatch_id,
+      .read_index = read_index, .write_index = write_index,
       .vmid = RIG_VMID, .aql = true, .sh_mem_bases = RIG_SH_MEM_BASES};
   ASSERT_EQ(vapu_cp_queue_start(r.v, 1, 0, 0, &regs), 0);
   ASSERT_TRUE(rig_wait_value(&r.signals[0].value, 0, WAIT_NS));
@@ -385,10 +392,7 @@ TEST(gpu_cp_start_refuses_what_the_firmware_cannot_run) {
   bad.ring_address += 64;
   ASSERT_EQ(vapu_cp_queue_start(r.v, 1, 0, 0, &bad), -EINVAL);
   bad = good;
-  bad.vmid = 0;
-  ASSERT_EQ(vapu_cp_queue_start(r.v, 1, 0, 0, &bad), -EINVAL);
-  bad = good;
-  bad.sh_mem_bases = 0x00010000;
+  bad.read_index = 2; /* beyond the write pointer */
   ASSERT_EQ(vapu_cp_queue_start(r.v, 1, 0, 0, &bad), -EINVAL);
   ASSERT_EQ(vapu_cp_queue_start(r.v, 3, 0, 0, &good), -EINVAL); /* no ME 3 */
   ASSERT_EQ(vapu_cp_queue_start(r.v, 1, 4, 0, &good), -EINVAL);
