@@ -2,10 +2,18 @@
  * before any queue is loaded into an HQD.
  *   - SH_MEM_CONFIG / SH_MEM_BASES of every compute VMID (64-bit addressing,
  *     unaligned access, the LDS and scratch apertures),
- *   - the doorbell range the MEC answers to,
+ *   - the doorbell range the MEC answers to, and doorbells on: the MEC
+ *     ignores every doorbell until CP_PQ_STATUS.DOORBELL_ENABLE is set
+ *     (reset 0, gc_9_0_default.h; Linux sets it at the end of
+ *     gfx_v9_0_kiq_init_register, and KFD's queues rely on that), with
+ *     write-pointer polling off as Linux leaves it (queues are told of new
+ *     packets by their doorbells; the HQD load asks for one poll),
  *   - end-of-pipe and error interrupts of the MEC1 pipes,
  *   - COMPUTE_TMPRING_SIZE cleared (AQL queues carry their own, MQD),
- *   - MEC1 out of halt (its firmware came through the PSP; MEC2 has none).
+ *   - MEC1 out of halt (its firmware came through the PSP). Linux runs both
+ *     MEs (CP_MEC_CNTL = 0) because it loads MEC2's firmware too; here ME2
+ *     has none and stays halted. Linux waits 50 us after every change
+ *     (gfx_v9_0_cp_compute_enable).
  * Sequences: Linux gfx_v9_0.c (gfx_v9_0_init_compute_vmid,
  * gfx_v9_0_kiq_init_register's doorbell range, gfx_v9_0_cp_compute_enable,
  * gfx_v9_0_set_compute_eop_interrupt_state), amdgpu_amdkfd_gfx_v9.c
@@ -17,6 +25,8 @@
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "drivers/amdgpu/regs/gc_9_1_cp.h"
 #include "lib/plat.h"
+
+#define MEC_CNTL_SETTLE_NS 50000ull /* udelay(50) after CP_MEC_CNTL */
 
 void grbm_select(struct amdgpu_device *dev, uint32_t me, uint32_t pipe, uint32_t queue, uint32_t vmid) {
   WREG(dev, IP_GC, 0, GC_GRBM_GFX_CNTL,
@@ -56,13 +66,17 @@ int cp_init_hw(struct amdgpu_device *dev) {
     WREG(dev, IP_GC, 0, GC_SH_MEM_BASES, sh_mem_bases());
   }
   grbm_select(dev, 0, 0, 0, 0);
+  WREG(dev, IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL,
+       RREG(dev, IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL) & ~CP_PQ_WPTR_POLL_CNTL__EN);
   /* Byte offsets of the first and last 64-bit doorbell the MEC takes. */
   WREG(dev, IP_GC, 0, GC_CP_MEC_DOORBELL_RANGE_LOWER, (DOORBELL64_KIQ * 2) << 2);
   WREG(dev, IP_GC, 0, GC_CP_MEC_DOORBELL_RANGE_UPPER, (DOORBELL64_USERQUEUE_END * 2) << 2);
+  WREG(dev, IP_GC, 0, GC_CP_PQ_STATUS, RREG(dev, IP_GC, 0, GC_CP_PQ_STATUS) | CP_PQ_STATUS__DOORBELL_ENABLE);
   WREG(dev, IP_GC, 0, GC_COMPUTE_TMPRING_SIZE, 0);
   set_pipe_interrupts(dev, true);
   /* ME1 runs the queues; ME2 has no firmware loaded and stays halted. */
   WREG(dev, IP_GC, 0, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME2_HALT);
+  plat_sleep_ns(MEC_CNTL_SETTLE_NS);
   log_info("MEC running: %d HQDs on ME%d, doorbells %u-%u, LDS aperture 0x%llx, scratch 0x%llx",
            AMDGPU_HQD_SLOTS, AMDGPU_HQD_ME, DOORBELL64_USERQUEUE_START, DOORBELL64_USERQUEUE_END,
            (unsigned long long)AMDGPU_LDS_APERTURE_BASE, (unsigned long long)AMDGPU_SCRATCH_APERTURE_BASE);
@@ -73,5 +87,6 @@ void cp_fini_hw(struct amdgpu_device *dev) {
   amdgpu_queues_dequeue_all(dev);
   set_pipe_interrupts(dev, false);
   WREG(dev, IP_GC, 0, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT | CP_MEC_CNTL__MEC_ME2_HALT);
+  plat_sleep_ns(MEC_CNTL_SETTLE_NS);
   amdgpu_queues_free_all(dev);
 }

@@ -5,7 +5,8 @@
  *
  * Sequences: Linux amdgpu_amdkfd_gfx_v9.c kgd_gfx_v9_hqd_load (registers
  * CP_MQD_BASE_ADDR..CP_HQD_PQ_WPTR_HI from the MQD, doorbell enable, one
- * write-pointer poll, EOP fetcher start, ACTIVE) and kgd_gfx_v9_hqd_destroy
+ * write-pointer poll, EOP fetcher start, ACTIVE; no read-back: the
+ * register says only what was written) and kgd_gfx_v9_hqd_destroy
  * (CP_HQD_DEQUEUE_REQUEST, poll ACTIVE with a timeout), both under the GRBM
  * queue select (soc15_grbm_select). Scratch and amd_queue_t fields: ROCR
  * amd_aql_queue.cpp (AqlQueue constructor, InitScratchSRD for gfx9,
@@ -96,33 +97,21 @@ static void unlock(struct amdgpu_device *dev) {
 
 /* ---- HQD sequences (caller holds the lock) ---- */
 
-static int hqd_load(struct amdgpu_queue *q) {
+static void hqd_load(struct amdgpu_queue *q) {
   struct amdgpu_device *dev = q->dev;
   uint32_t pipe = slot_pipe(q->slot), queue = slot_queue(q->slot);
   grbm_select(dev, AMDGPU_HQD_ME, pipe, queue, 0);
   for (uint32_t reg = GC_CP_MQD_BASE_ADDR; reg <= GC_CP_HQD_PQ_WPTR_HI; reg++)
     WREG(dev, IP_GC, 0, reg, q->mqd[MQD_HQD(reg)]);
-  /* Doorbell logic first, then one poll of the write pointer so the CP
-   * starts from the runtime's write index. */
+  /* Doorbell logic first, then one poll of the write pointer (the MQD's
+   * read and write pointers are both 0, so the CP starts fetching at the
+   * runtime's write index): CP_PQ_WPTR_POLL_CNTL1's bit pipe * 8 + queue. */
   WREG(dev, IP_GC, 0, GC_CP_HQD_PQ_DOORBELL_CONTROL,
        q->mqd[MQD_HQD(GC_CP_HQD_PQ_DOORBELL_CONTROL)] | CP_HQD_PQ_DOORBELL_CONTROL__DOORBELL_EN);
-  uint64_t wptr = __atomic_load_n(&q->amd->write_dispatch_id, __ATOMIC_ACQUIRE);
-  WREG(dev, IP_GC, 0, GC_CP_HQD_PQ_WPTR_LO, (uint32_t)wptr);
-  WREG(dev, IP_GC, 0, GC_CP_HQD_PQ_WPTR_HI, (uint32_t)(wptr >> 32));
   WREG(dev, IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL1, 1u << q->slot);
   WREG(dev, IP_GC, 0, GC_CP_HQD_EOP_RPTR, CP_HQD_EOP_RPTR__INIT_FETCHER);
   WREG(dev, IP_GC, 0, GC_CP_HQD_ACTIVE, CP_HQD_ACTIVE__ACTIVE);
-  uint32_t active = RREG(dev, IP_GC, 0, GC_CP_HQD_ACTIVE);
   grbm_select(dev, 0, 0, 0, 0);
-  if (!(active & CP_HQD_ACTIVE__ACTIVE)) {
-    log_error("HQD ME%u pipe %u queue %u did not become active: ring 0x%llx (%u B), VMID %u, "
-              "doorbell %u, EOP 0x%llx, MQD 0x%llx",
-              AMDGPU_HQD_ME, pipe, queue, (unsigned long long)(uintptr_t)q->amd->hsa_queue.base_address,
-              q->ring_bytes, q->vmid, q->doorbell_index, (unsigned long long)(uintptr_t)q->eop,
-              (unsigned long long)q->mqd_address);
-    return -EIO;
-  }
-  return 0;
 }
 
 /* Dequeue request of `type`, then ACTIVE polled until clear. Busy-waits:
@@ -441,13 +430,7 @@ int amdgpu_queue_create(struct amdgpu_device *dev, const struct amdgpu_queue_des
       .tmpring_size = tmpring,
   };
   mqd_init_aql(q->mqd, &params);
-  r = hqd_load(q);
-  if (r) {
-    hqd_dequeue(q, CP_HQD_DEQUEUE_RESET_WAVES, ERROR_DEQUEUE_TIMEOUT_NS);
-    unlock(dev);
-    free_queue(q);
-    return r;
-  }
+  hqd_load(q);
   qs->slot[slot] = q;
   qs->vmid_users[vmid_index]++;
   q->state = QUEUE_RUNNING;

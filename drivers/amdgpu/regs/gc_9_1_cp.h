@@ -49,7 +49,9 @@
 #define CP_MEC_DOORBELL_RANGE__MASK                    0x0FFFFFFCu
 #define GC_CP_PQ_WPTR_POLL_CNTL                        0x1083
 #define GC_CP_PQ_WPTR_POLL_CNTL1                       0x1084 /* one bit per queue of the MEC */
-#define CP_PQ_WPTR_POLL_CNTL__EN                       0x80000000u
+#define CP_PQ_WPTR_POLL_CNTL__EN                       0x80000000u /* reset 0: polling off */
+#define GC_CP_PQ_STATUS                                0x10b8
+#define CP_PQ_STATUS__DOORBELL_ENABLE                  0x00000002u /* reset 0: doorbells ignored */
 #define GC_CPC_INT_CNTL                                0x10b4
 #define GC_CP_ME1_PIPE0_INT_CNTL                       0x1085 /* +1 per pipe, ME1 pipes 0-3 */
 #define CP_INT_CNTL__OPCODE_ERROR_INT_ENABLE           0x01000000u
