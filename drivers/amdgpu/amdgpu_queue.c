@@ -322,9 +322,11 @@ static int check_desc(const struct amdgpu_queue_desc *d) {
               (void *)ring, n, a->hsa_queue.size, MIN_RING_BYTES, MAX_RING_BYTES >> 20);
     return -EINVAL;
   }
-  if (a->read_dispatch_id != a->write_dispatch_id) {
-    log_error("queue create: read index %llu != write index %llu", (unsigned long long)a->read_dispatch_id,
-              (unsigned long long)a->write_dispatch_id);
+  /* A new HQD starts at packet 0 (the MQD's CP_HQD_PQ_RPTR): a queue
+   * whose indices moved on would have the CP wait at slot 0. */
+  if (a->read_dispatch_id || a->write_dispatch_id) {
+    log_error("queue create: read index %llu, write index %llu: a new hardware queue starts at packet 0",
+              (unsigned long long)a->read_dispatch_id, (unsigned long long)a->write_dispatch_id);
     return -EINVAL;
   }
   if ((unsigned)d->priority > AMDGPU_QUEUE_PRIORITY_HIGH) {
