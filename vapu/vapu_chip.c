@@ -48,6 +48,7 @@ const struct vapu_chip_desc vapu_chips[VAPU_CHIP_COUNT] = {
         .shader_engines = 1, .sh_per_se = 1, .cu_per_sh = 11,
         .max_waves_per_simd = 10, .lds_bytes = 65536, .max_scratch_slots_per_cu = 32,
         .gb_addr_config = 0x24000042, .max_gfxclk_mhz = 1300, .smu_version = 0x001e4100, .sos_version = 0x000a0012,
+        .psp_success_status = 0x00000001u, /* the model's stand-in for an sOS that does not write 0 */
         .ip_count = 12, .ips = {RAVEN_FAMILY_IPS(1, 0, 1, 0, 0, 0, 0)},
     },
     [VAPU_PICASSO] = {
@@ -71,6 +72,7 @@ const struct vapu_chip_desc vapu_chips[VAPU_CHIP_COUNT] = {
         .shader_engines = 1, .sh_per_se = 1, .cu_per_sh = 8,
         .max_waves_per_simd = 10, .lds_bytes = 65536, .max_scratch_slots_per_cu = 32,
         .gb_addr_config = 0x24000042, .max_gfxclk_mhz = 1600, .smu_version = 0x00373400, .sos_version = 0x000c0021,
+        .sos_sign_of_life = true,
         .ip_count = 11,
         .ips = {
             {HWID_GC, 0, 9, 3, 0, 3, {0x00002000, 0x0000A000, 0x02402C00}},

@@ -44,6 +44,9 @@ struct vapu_chip_desc {
   uint32_t max_gfxclk_mhz;
   uint32_t gb_addr_config;    /* GB_ADDR_CONFIG as the VBIOS leaves it */
   uint32_t smu_version, sos_version;
+  bool sos_sign_of_life;      /* C2PMSG_81 holds the sOS version (psp_v12_0 reads it; psp_v10_0 has no such register) */
+  uint32_t psp_success_status;/* status word the sOS writes for a command that succeeded (Linux
+                                 amdgpu_psp.c: "Some version of PSP FW doesn't write 0 to that field") */
   int ip_count;
   struct vapu_ip ips[VAPU_MAX_IPS];
 };

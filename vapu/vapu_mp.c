@@ -4,20 +4,26 @@
  * registers; the firmware answers from the model's worker, some time later,
  * as the real microcontrollers do.
  * Offsets: Linux include/asic_reg/mp/mp_10_0_offset.h and mp_12_0_0_offset.h
- * (same values). PSP: psp_v10_0.c / psp_v12_0.c (sign of life in C2PMSG_81,
- * ready flag bit 31 of C2PMSG_64). SMU: smu10_smumgr.c / smu_v12_0.c
+ * (same values); reset values mp_10_0_default.h (the mailboxes reset to 0).
+ * What the BIOS's firmware leaves: the IFWI's "initialised" flag, bit 31 of
+ * C2PMSG_33 (Linux amdgpu_discovery.c waits for it before reading the
+ * discovery table); on psp_v12_0 parts the running sOS's version in
+ * C2PMSG_81 ("sOS sign of life", psp_v12_0_bootloader_load_sos: non-zero =
+ * already loaded), which psp_v10_0 does not have. C2PMSG_64 holds no
+ * precondition: psp_v10_0/v12_0 write their ring commands at once.
+ * SMU: smu10_smumgr.c / smu_v12_0.c
  * (message in C2PMSG_66, argument in C2PMSG_82, response in C2PMSG_90) and
  * the message numbers of rv_ppsmc.h / smu_v12_0_ppsmc.h. */
 #define LOG_TAG "vapu"
 #include "vapu/vapu_internal.h"
 
-#define MP0_SMN_C2PMSG_64 0x0080
+#define MP0_SMN_C2PMSG_33 0x0061
 #define MP0_SMN_C2PMSG_81 0x0091
+#define IFWI_INITIALISED 0x80000000u
 #define MP1_SMN_C2PMSG_66 0x0282
 #define MP1_SMN_C2PMSG_82 0x0292
 #define MP1_SMN_C2PMSG_90 0x029a
 
-#define PSP_MAILBOX_READY 0x80000000u
 
 #define SMU_MSG_TestMessage 0x1
 #define SMU_MSG_GetSmuVersion 0x2
@@ -40,10 +46,9 @@ static void smu_message_write(struct vapu *v, uint32_t index, uint32_t value, vo
 }
 
 void vapu_mp_init(struct vapu *v) {
-  if (!v->config.faults.psp_dead) {
+  vapu_reg_set(v, vapu_reg_index(v, HWID_MP0, 0, MP0_SMN_C2PMSG_33), IFWI_INITIALISED);
+  if (!v->config.faults.psp_dead && v->chip->sos_sign_of_life)
     vapu_reg_set(v, vapu_reg_index(v, HWID_MP0, 0, MP0_SMN_C2PMSG_81), v->chip->sos_version);
-    vapu_reg_set(v, vapu_reg_index(v, HWID_MP0, 0, MP0_SMN_C2PMSG_64), PSP_MAILBOX_READY);
-  }
   /* The SMU left its last response (OK) in place after the BIOS's messages. */
   vapu_reg_set(v, vapu_reg_index(v, HWID_MP1, 0, MP1_SMN_C2PMSG_90), SMU_RESULT_OK);
   vapu_reg_hook(v, vapu_reg_index(v, HWID_MP1, 0, MP1_SMN_C2PMSG_66), NULL, smu_message_write,

@@ -32,6 +32,7 @@
 #define RESPONSE 0x80000000u
 #define RING_TYPE_KM 2u
 #define RING_DESTROY 3u
+#define GBR_IH_SET 8u                  /* psp_gfx_if.h GFX_CTRL_CMD_ID_GBR_IH_SET: psp_v12_0_reroute_ih */
 #define RING_STATUS_BAD_RING 0x1u     /* the model's status for a ring it cannot use */
 
 #define FRAME_BYTES 64u
@@ -48,6 +49,7 @@
 #define CMD_SETUP_TMR 0x5u
 #define CMD_LOAD_IP_FW 0x6u
 #define TMR_FLAG_VIRT_PHY_ADDR 0x2u
+#define TMR_ALIGNMENT 0x100000ull
 #define FW_TYPE_MAX 31u                /* "FW types for GFX_CMD_ID_LOAD_IP_FW. Limit 31." */
 #define FW_MAX_BYTES (2u << 20)
 
@@ -105,8 +107,10 @@ static uint32_t setup_tmr(struct vapu *v, const uint32_t *args) {
   uint64_t fb_mc, fb_size;
   vapu_gmc_frame_buffer(v, &fb_mc, &fb_size);
   uint64_t fb_pa = (uint64_t)(uintptr_t)v->carveout;
-  if ((mc & 0xfff) || !size || (size & 0xfff) || mc < fb_mc || mc + size > fb_mc + fb_size) {
-    log_error("SETUP_TMR refused: 0x%llx + %llu bytes is not page-aligned frame buffer memory",
+  /* Linux allocates the TMR in VRAM with PSP_TMR_ALIGNMENT (1 MiB,
+   * amdgpu_psp.h psp_tmr_init): what the sOS is known to take. */
+  if ((mc & (TMR_ALIGNMENT - 1)) || !size || (size & 0xfff) || mc < fb_mc || mc + size > fb_mc + fb_size) {
+    log_error("SETUP_TMR refused: 0x%llx + %llu bytes is not 1 MiB-aligned frame buffer memory",
               (unsigned long long)mc, (unsigned long long)size);
     return TEE_ERROR_BAD_PARAMETERS;
   }
@@ -169,9 +173,9 @@ static void run_frame(struct vapu *v, const uint32_t frame[16]) {
     case CMD_LOAD_IP_FW: status = load_ip_fw(v, &cmd[CMD_ARGS], resp); break;
     default: status = PSP_ERR_UNKNOWN_COMMAND; break;
   }
-  resp[0] = status;
   v->psp.commands++;
   if (status) v->psp.failed_commands++;
+  resp[0] = status ? status : v->chip->psp_success_status;
   if (vapu_gpu_write(v, &psp_requester, NULL, cmd_address + RESP * 4, resp, 32)) return;
   __atomic_thread_fence(__ATOMIC_RELEASE);
   vapu_gpu_write(v, &psp_requester, NULL, fence_address, &frame[FRAME_FENCE_VALUE], 4);
@@ -191,6 +195,8 @@ bool vapu_psp_service(struct vapu *v) {
       status = ring_create(v);
     else if (type == RING_DESTROY)
       v->psp.ring_up = false;
+    else if (type == GBR_IH_SET)
+      status = 0; /* an IH client rerouted: the model has one IH ring, nothing to change */
     else
       status = RING_STATUS_BAD_RING;
     vapu_reg_set(v, reg(v, MP0_SMN_C2PMSG_64), RESPONSE | status);

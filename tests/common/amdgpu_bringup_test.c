@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "drivers/amdgpu/amdgpu_vapu.h"
+#include "drivers/amdgpu/regs/psp_gfx_if.h"
 #include "lib/plat.h"
 #include "lib/test.h"
 #include "tests/common/amdgpu_test_util.h"
@@ -96,6 +97,9 @@ TEST(amdgpu_harvested_cus_are_not_counted) {
 
 static uint64_t elapsed_ms(uint64_t t0) { return (plat_now_ns() - t0) / 1000000; }
 
+/* psp_v10_0 (Raven) has no sign-of-life register and writes its ring
+ * commands at once: a dead PSP shows as a ring command nobody answers.
+ * psp_v12_0 (Renoir) shows a running sOS in C2PMSG_81, which is 0 here. */
 TEST(amdgpu_dead_psp_is_a_clear_error) {
   struct vapu_faults f = {.psp_dead = true};
   struct amdgpu_device *dev = (void *)1;
@@ -103,6 +107,24 @@ TEST(amdgpu_dead_psp_is_a_clear_error) {
   ASSERT_EQ(probe(VAPU_RAVEN, &f, &dev), -ETIMEDOUT);
   ASSERT_NULL(dev);
   ASSERT_LT(elapsed_ms(t0), 5000);
+  ASSERT_EQ(probe(VAPU_RENOIR, &f, &dev), -ENODEV);
+  ASSERT_NULL(dev);
+}
+
+/* The mailbox as the BIOS leaves it on a psp_v10_0 part (mp_10_0_default.h:
+ * C2PMSG_64 and C2PMSG_81 at 0): nothing to wait for before the ring. And
+ * an sOS that writes a non-zero status for commands that worked (Linux
+ * amdgpu_psp.c warns only) still gets every image loaded. */
+TEST(amdgpu_psp_v10_mailbox_at_reset_and_nonzero_success_statuses) {
+  struct amdgpu_device *dev;
+  ASSERT_EQ(probe(VAPU_RAVEN, NULL, &dev), 0);
+  ASSERT_EQ(dev->sos_version, 0);
+  ASSERT_NE(dev->psp.cmd->resp.status, 0);
+  struct vapu_firmware_state fw;
+  vapu_get_firmware_state(amdgpu_vapu_of(dev), &fw);
+  ASSERT_EQ(fw.psp_failed_commands, 0);
+  ASSERT_TRUE(fw.mec1_running);
+  amdgpu_device_remove(dev);
 }
 
 TEST(amdgpu_silent_smu_is_a_clear_error) {
