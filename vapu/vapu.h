@@ -60,6 +60,10 @@ struct vapu_config {
   void *msi_ctx;
 };
 
+/* Test hook: the chip starts misbehaving now (faults read at each use,
+ * e.g. mec_ignores_dequeue after a bring-up that needed a working MEC). */
+void vapu_inject_faults(struct vapu *v, const struct vapu_faults *faults);
+
 /* Creates the device and its firmware worker. NULL (and a log line) on
  * failure. */
 struct vapu *vapu_create(const struct vapu_config *config);

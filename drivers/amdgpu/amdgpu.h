@@ -227,9 +227,9 @@ int amdgpu_queue_get_info(const struct amdgpu_queue *q, struct amdgpu_queue_info
 
 /* Stores `value` (what hsa_signal_store puts in a queue's doorbell signal:
  * the index of the last packet written) to the doorbell, release order:
- * packets written before are visible to the GPU first. A plain store to
- * info.doorbell works as well (the CP also polls); this call tells the
- * virtual APU's CP at once. */
+ * packets written before are visible to the GPU first. On a board a plain
+ * store to info.doorbell is the same doorbell; the virtual APU's BAR2 is
+ * memory, and it learns of the write only through this call. */
 void amdgpu_queue_ring_doorbell(struct amdgpu_queue *q, uint64_t value);
 
 /* Gives the queue scratch for `bytes_per_lane` per work-item (0: none),

@@ -10,7 +10,8 @@
  *     packets by their doorbells; the HQD load asks for one poll),
  *   - end-of-pipe and error interrupts of the MEC1 pipes,
  *   - COMPUTE_TMPRING_SIZE cleared (AQL queues carry their own, MQD),
- *   - MEC1 out of halt (its firmware came through the PSP). Linux runs both
+ *   - MEC1 out of halt (its firmware came through the PSP), and a test
+ *     packet through a queue to see that it runs. Linux runs both
  *     MEs (CP_MEC_CNTL = 0) because it loads MEC2's firmware too; here ME2
  *     has none and stays halted. Linux waits 50 us after every change
  *     (gfx_v9_0_cp_compute_enable).
@@ -77,6 +78,8 @@ int cp_init_hw(struct amdgpu_device *dev) {
   /* ME1 runs the queues; ME2 has no firmware loaded and stays halted. */
   WREG(dev, IP_GC, 0, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME2_HALT);
   plat_sleep_ns(MEC_CNTL_SETTLE_NS);
+  int r = amdgpu_queue_self_test(dev);
+  if (r) return r;
   log_info("MEC running: %d HQDs on ME%d, doorbells %u-%u, LDS aperture 0x%llx, scratch 0x%llx",
            AMDGPU_HQD_SLOTS, AMDGPU_HQD_ME, DOORBELL64_USERQUEUE_START, DOORBELL64_USERQUEUE_END,
            (unsigned long long)AMDGPU_LDS_APERTURE_BASE, (unsigned long long)AMDGPU_SCRATCH_APERTURE_BASE);

@@ -249,6 +249,9 @@ void amdgpu_dma_fault(struct amdgpu_device *dev, uint64_t address, bool write);
  * halted (it touches no queue memory then, even one it did not let go),
  * they are freed. */
 void amdgpu_queues_dequeue_all(struct amdgpu_device *dev);
+/* One packet through a queue of the driver's own: 0 when the MEC ran it,
+ * -ETIMEDOUT (logged) when it did not within a second. */
+int amdgpu_queue_self_test(struct amdgpu_device *dev);
 void amdgpu_queues_free_all(struct amdgpu_device *dev);
 
 /* ---- GMC services for other blocks and tests ---- */

@@ -575,3 +575,69 @@ void amdgpu_queues_free_all(struct amdgpu_device *dev) {
   }
   unlock(dev);
 }
+
+/* ---- The MEC's self-test ----
+ * One barrier packet through a queue of our own, as Linux tests each ring
+ * it brings up (amdgpu_ring_test_helper): the PSP may have answered every
+ * LOAD_IP_FW while the MEC has no firmware to run (some sOS versions write
+ * non-zero statuses on success, so those are no verdict), and a queue that
+ * never moves would otherwise show up as the first program's hang. */
+#define SELF_TEST_PACKETS 4u
+#define SELF_TEST_TIMEOUT_NS 1000000000ull
+
+int amdgpu_queue_self_test(struct amdgpu_device *dev) {
+  size_t ring_bytes = SELF_TEST_PACKETS * 64;
+  amd_queue_t *a = plat_dma_alloc(sizeof *a, 4096);
+  uint8_t *ring = plat_dma_alloc(4096, 4096);
+  if (!a || !ring) {
+    if (a) plat_dma_free(a, sizeof *a);
+    if (ring) plat_dma_free(ring, 4096);
+    return -ENOMEM;
+  }
+  hsa_barrier_and_packet_t *p = (hsa_barrier_and_packet_t *)ring;
+  for (uint32_t i = 0; i < SELF_TEST_PACKETS; i++)
+    p[i].header = HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE;
+  a->hsa_queue.type = HSA_QUEUE_TYPE_SINGLE;
+  a->hsa_queue.base_address = ring;
+  a->hsa_queue.size = SELF_TEST_PACKETS;
+  struct amdgpu_queue_desc desc = {.amd_queue = a, .ring_bytes = (uint32_t)ring_bytes,
+                                   .priority = AMDGPU_QUEUE_PRIORITY_NORMAL};
+  struct amdgpu_queue *q = NULL;
+  int r = amdgpu_queue_create(dev, &desc, &q);
+  if (!r) {
+    /* No completion signal: the read index the CP reports is the answer. */
+    __atomic_store_n(&a->write_dispatch_id, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&p[0].header,
+                     (uint16_t)(HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE |
+                                HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
+                                HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE),
+                     __ATOMIC_RELEASE);
+    amdgpu_queue_ring_doorbell(q, 0);
+    uint64_t t0 = plat_now_ns();
+    while (__atomic_load_n(&a->read_dispatch_id, __ATOMIC_ACQUIRE) < 1) {
+      if (plat_now_ns() - t0 > SELF_TEST_TIMEOUT_NS) {
+        log_error("MEC self-test: a barrier packet on ME%u pipe %u queue %u not run after %llu ms "
+                  "(read index %llu): the MEC does not run its firmware",
+                  AMDGPU_HQD_ME, slot_pipe(q->slot), slot_queue(q->slot),
+                  (unsigned long long)(SELF_TEST_TIMEOUT_NS / 1000000),
+                  (unsigned long long)a->read_dispatch_id);
+        r = -ETIMEDOUT;
+        break;
+      }
+      plat_sleep_ns(100000);
+    }
+    int d = amdgpu_queue_destroy(q, ERROR_DEQUEUE_TIMEOUT_NS);
+    if (!r) r = d;
+    if (d) {
+      /* The MEC holds the queue: halted, it touches no memory any more
+       * (the bring-up stops here; cp_fini_hw frees the lost queue). */
+      log_error("MEC self-test: the test queue was not let go (%d)", d);
+      WREG(dev, IP_GC, 0, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT | CP_MEC_CNTL__MEC_ME2_HALT);
+      plat_sleep_ns(1000000);
+    }
+    if (!r) log_info("MEC ran a test packet in %llu us", (unsigned long long)((plat_now_ns() - t0) / 1000));
+  }
+  plat_dma_free(ring, 4096);
+  plat_dma_free(a, sizeof *a);
+  return r;
+}

@@ -72,11 +72,16 @@ TEST(amdgpu_bad_firmware_header_is_a_clear_error) {
   ASSERT_NULL(dev);
 }
 
+/* A PSP that refuses every image: its statuses are warnings (as in Linux:
+ * some sOS versions write non-zero on success), and the MEC's self-test
+ * finds that nothing runs. */
 TEST(amdgpu_psp_error_status_is_a_clear_error) {
   struct vapu_faults f = {.psp_firmware_status = TEE_ERROR_BAD_FORMAT};
   struct amdgpu_device *dev = (void *)1;
-  ASSERT_EQ(probe(VAPU_PICASSO, NULL, &f, &dev), -EIO);
+  uint64_t t0 = plat_now_ns();
+  ASSERT_EQ(probe(VAPU_PICASSO, NULL, &f, &dev), -ETIMEDOUT);
   ASSERT_NULL(dev);
+  ASSERT_LT(plat_now_ns() - t0, 5ull * 1000000000);
 }
 
 TEST(amdgpu_psp_that_never_completes_times_out) {
@@ -183,27 +188,10 @@ TEST(amdgpu_firmware_headers_are_checked_field_by_field) {
 
 TEST(amdgpu_queues_run_only_with_mec_firmware) {
   /* The PSP says it loaded the MEC jump table but did not: the MEC has no
-   * complete firmware. The HQD loads (CP_HQD_ACTIVE is a register) but
-   * nothing runs it: a rung packet stays, a dequeue is never answered. */
+   * complete firmware. Its HQDs load (CP_HQD_ACTIVE is a register) but
+   * nothing runs them, which the bring-up's self-test finds. */
   struct vapu_faults f = {.psp_drops_fw_type = PSP_FW_CP_MEC_ME1};
-  struct amdgpu_device *dev;
-  ASSERT_EQ(probe(VAPU_RAVEN, NULL, &f, &dev), 0);
-  struct vapu_firmware_state fw;
-  vapu_get_firmware_state(amdgpu_vapu_of(dev), &fw);
-  ASSERT_FALSE(fw.mec1_running);
-  struct amdgpu_test_queue t;
-  ASSERT_EQ(amdgpu_test_queue_alloc(&t, 64), 0);
-  struct amdgpu_queue_desc d = {.amd_queue = t.amd, .ring_bytes = t.ring_bytes};
-  struct amdgpu_queue *q;
-  ASSERT_EQ(amdgpu_queue_create(dev, &d, &q), 0);
-  amd_signal_t *done = plat_dma_alloc(sizeof *done, 64);
-  ASSERT_NOT_NULL(done);
-  ASSERT_EQ(amdgpu_map_system_range(dev, done, sizeof *done), 0);
-  uint64_t index = amdgpu_test_publish_barrier(&t, done);
-  amdgpu_queue_ring_doorbell(q, index);
-  ASSERT_FALSE(amdgpu_test_retired(&t, done, index, 100000000ull));
-  ASSERT_EQ(amdgpu_queue_destroy(q, 50000000ull), -ETIMEDOUT);
-  amdgpu_device_remove(dev); /* frees the lost queue once the MEC is halted */
-  plat_dma_free(done, sizeof *done);
-  amdgpu_test_queue_free(&t);
+  struct amdgpu_device *dev = (void *)1;
+  ASSERT_EQ(probe(VAPU_RAVEN, NULL, &f, &dev), -ETIMEDOUT);
+  ASSERT_NULL(dev);
 }

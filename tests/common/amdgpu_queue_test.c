@@ -386,10 +386,10 @@ TEST(amdgpu_queue_abort_reports_the_runtime_status) {
 
 TEST(amdgpu_queue_destroy_times_out_when_the_mec_holds_on) {
   amdgpu_test_need_model();
-  struct vapu_config config = {.chip = VAPU_RAVEN, .carveout_bytes = AMDGPU_TEST_CARVEOUT,
-                               .faults.mec_ignores_dequeue = true};
+  struct vapu_config config = {.chip = VAPU_RAVEN, .carveout_bytes = AMDGPU_TEST_CARVEOUT};
   struct amdgpu_device *dev;
   ASSERT_EQ(amdgpu_vapu_probe(&config, NULL, &dev), 0);
+  vapu_inject_faults(amdgpu_vapu_of(dev), &(struct vapu_faults){.mec_ignores_dequeue = true});
   struct amdgpu_test_queue t;
   ASSERT_EQ(amdgpu_test_queue_alloc(&t, 64), 0);
   int r;
