@@ -118,6 +118,44 @@ void plat_dma_free(void *p, size_t size) {
   free(p);
 }
 
+/* ---- CPU cache modes ----
+ * Process memory is write-back; ranges a driver declared otherwise are
+ * remembered (the last declaration of a page wins) for the device model. */
+#define MAX_CACHE_RANGES 64
+static struct { uint64_t start, end; enum plat_cache_mode mode; } cache_ranges[MAX_CACHE_RANGES];
+static int cache_range_count;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int plat_set_cpu_cache_mode(uint64_t addr, uint64_t size, enum plat_cache_mode mode) {
+  if ((unsigned)mode > PLAT_CACHE_UNCACHED || ((addr | size) & 4095) || !size) return -EINVAL;
+  pthread_mutex_lock(&cache_lock);
+  /* Drop what the new range covers exactly; then add it unless it is
+   * plain write-back memory again. */
+  int n = 0;
+  for (int i = 0; i < cache_range_count; i++)
+    if (cache_ranges[i].start != addr || cache_ranges[i].end != addr + size) cache_ranges[n++] = cache_ranges[i];
+  cache_range_count = n;
+  int r = 0;
+  if (mode != PLAT_CACHE_WRITE_BACK) {
+    if (cache_range_count == MAX_CACHE_RANGES) r = -EINVAL;
+    else cache_ranges[cache_range_count++] = (typeof(cache_ranges[0])){addr, addr + size, mode};
+  }
+  pthread_mutex_unlock(&cache_lock);
+  return r;
+}
+
+enum plat_cache_mode plat_cpu_cache_mode(uint64_t addr) {
+  enum plat_cache_mode mode = PLAT_CACHE_WRITE_BACK;
+  pthread_mutex_lock(&cache_lock);
+  for (int i = cache_range_count - 1; i >= 0; i--)
+    if (addr >= cache_ranges[i].start && addr < cache_ranges[i].end) {
+      mode = cache_ranges[i].mode;
+      break;
+    }
+  pthread_mutex_unlock(&cache_lock);
+  return mode;
+}
+
 /* ---- Workers ---- */
 #define MAX_WORKERS 256
 struct worker {

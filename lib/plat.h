@@ -50,6 +50,17 @@ static inline void plat_cpu_relax(void) { __builtin_ia32_pause(); }
 void *plat_dma_alloc(size_t size, size_t align);
 void plat_dma_free(void *p, size_t size);
 
+/* How the CPU caches the memory at a physical address: RAM is write-back;
+ * memory the CPU shares with a device that does not snoop its caches (a
+ * GPU's carve-out) must be write-combining or uncached, or the device
+ * reads stale data. plat_set_cpu_cache_mode gives a page-aligned range
+ * that mode for the CPU (image: the identity map's page attributes, on
+ * every core; host: recorded, so that a device model asking
+ * plat_cpu_cache_mode sees what a board's CPU would do). 0 or -EINVAL. */
+enum plat_cache_mode { PLAT_CACHE_WRITE_BACK, PLAT_CACHE_WRITE_COMBINING, PLAT_CACHE_UNCACHED };
+int plat_set_cpu_cache_mode(uint64_t addr, uint64_t size, enum plat_cache_mode mode);
+enum plat_cache_mode plat_cpu_cache_mode(uint64_t addr);
+
 /* ---- Memory no device can reach --------------------------------------------
  * For state that holds function pointers or control data (a driver's device
  * and bus binding, queue bookkeeping, a device model's registers and

@@ -4,8 +4,14 @@
  *
  * The driver reaches it exactly as it reaches silicon: PCI configuration
  * space (vendor/device IDs, BARs, command register, MSI capability), 32-bit
- * register reads and writes in BAR5, and plain memory for BAR0 (the frame
- * buffer carve-out) and BAR2 (doorbells). Behind the registers the model
+ * register reads and writes in BAR5, plain memory for BAR2 (doorbells,
+ * with the write told through vapu_doorbell_write) and for BAR0, a window
+ * on the carve-out through the HDP: CPU writes there reach the carve-out at
+ * an HDP flush, CPU reads see what the HDP read cache held at its last
+ * invalidation (the model copies at those register writes). The carve-out
+ * itself sits at its system physical address (MC_VM_FB_OFFSET), where the
+ * CPU may reach it directly, as Linux does on APUs (gmc_v9_0_mc_init:
+ * aper_base = the FB offset). Behind the registers the model
  * runs what the hardware and its firmware do: the PSP and SMU mailboxes, the
  * IP discovery table in the carve-out (Renoir), the GMC with its gfx9
  * page-table walk, TLB invalidation engines and fault status registers, and
@@ -54,6 +60,10 @@ struct vapu_faults {
 struct vapu_config {
   enum vapu_chip_id chip;
   uint64_t carveout_bytes;    /* frame buffer carve-out; 0 = default (64 MiB) */
+  /* BAR0, the CPU's window on the first bytes of the carve-out through the
+   * HDP: a power of two no larger than the carve-out; 0 = a quarter of it
+   * (a board's 256 MiB BAR0 in front of a 1 GiB UMA carve-out). */
+  uint64_t bar0_bytes;
   uint16_t inactive_cus;      /* harvested CUs (bit n = CU n of each SH), as fused in CC_GC_SHADER_ARRAY_CONFIG */
   struct vapu_faults faults;
   vapu_msi_fn msi;            /* may be NULL: interrupts are then only logged */
@@ -164,8 +174,9 @@ void vapu_kick(struct vapu *v); /* wakes the worker after a doorbell or register
  * it may reach an AQL queue, or nothing. */
 void vapu_doorbell_write(struct vapu *v, uint32_t byte_offset, uint64_t value);
 
-/* BAR0 (carve-out) and BAR2 (doorbells) memory, for the model's own blocks. */
+/* The carve-out (at its physical address), BAR0's window and BAR2. */
 void *vapu_carveout(struct vapu *v, uint64_t *size);
+void *vapu_bar0(struct vapu *v, uint64_t *size);
 volatile uint32_t *vapu_doorbells(struct vapu *v, uint64_t *size);
 
 /* What the PSP loaded and which engines run, for tests. */

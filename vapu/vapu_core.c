@@ -115,19 +115,32 @@ struct vapu *vapu_create(const struct vapu_config *config) {
               (unsigned long long)carveout);
     return NULL;
   }
+  uint64_t bar0 = config->bar0_bytes;
+  if (!bar0)
+    for (bar0 = 1ull << 63; bar0 > carveout / 4; bar0 >>= 1) {
+    }
+  if (bar0 < 4096 || (bar0 & (bar0 - 1)) || bar0 > carveout) {
+    log_error("vapu_create: BAR0 of %llu bytes is not a power of two of at most the carve-out",
+              (unsigned long long)bar0);
+    return NULL;
+  }
   struct vapu *v = plat_protected_alloc(sizeof *v);
   if (!v) return NULL;
   v->chip = &vapu_chips[config->chip];
   v->config = *config;
   v->config.carveout_bytes = carveout;
+  v->config.bar0_bytes = bar0;
   v->carveout_bytes = carveout;
+  v->bar0_bytes = bar0;
   v->doorbell_bytes = DOORBELL_BAR_BYTES;
   v->worker = -1;
   v->regs = plat_protected_alloc(VAPU_REG_DWORDS * sizeof *v->regs);
   v->hook_of = plat_protected_alloc(VAPU_REG_DWORDS * sizeof *v->hook_of);
   v->carveout = plat_dma_alloc(carveout, CARVEOUT_ALIGN);
+  v->bar0 = plat_dma_alloc(bar0, bar0);
+  v->bar0_synced = plat_dma_alloc(bar0, 4096);
   v->doorbells = plat_dma_alloc(DOORBELL_BAR_BYTES, 4096);
-  if (!v->regs || !v->hook_of || !v->carveout || !v->doorbells) {
+  if (!v->regs || !v->hook_of || !v->carveout || !v->bar0 || !v->bar0_synced || !v->doorbells) {
     log_error("vapu_create: out of memory for a %llu MiB carve-out",
               (unsigned long long)(carveout >> 20));
     vapu_destroy(v);
@@ -143,6 +156,7 @@ struct vapu *vapu_create(const struct vapu_config *config) {
   vapu_hqd_init(v);
   vapu_mp_init(v);
   if (v->chip->discovery_table) vapu_discovery_write(v);
+  vapu_hdp_power_on(v);
   if (vapu_cp_init(v)) {
     log_error("vapu_create: no memory for the command processor");
     vapu_destroy(v);
@@ -155,9 +169,9 @@ struct vapu *vapu_create(const struct vapu_config *config) {
     vapu_destroy(v);
     return NULL;
   }
-  log_info("virtual %s: device %04x rev %02x, %llu MiB carve-out at %p", v->chip->name,
+  log_info("virtual %s: device %04x rev %02x, %llu MiB carve-out at %p, BAR0 %llu MiB", v->chip->name,
            v->chip->pci_device_id, v->chip->pci_revision, (unsigned long long)(carveout >> 20),
-           (void *)v->carveout);
+           (void *)v->carveout, (unsigned long long)(bar0 >> 20));
   return v;
 }
 
@@ -170,6 +184,8 @@ void vapu_destroy(struct vapu *v) {
   }
   vapu_cp_fini(v);
   if (v->carveout) plat_dma_free(v->carveout, v->carveout_bytes);
+  if (v->bar0) plat_dma_free(v->bar0, v->bar0_bytes);
+  if (v->bar0_synced) plat_dma_free(v->bar0_synced, v->bar0_bytes);
   if (v->doorbells) plat_dma_free((void *)v->doorbells, v->doorbell_bytes);
   plat_protected_free(v->regs);
   plat_protected_free(v->hook_of);
@@ -187,6 +203,11 @@ enum vapu_chip_id vapu_chip(const struct vapu *v) { return (enum vapu_chip_id)(v
 void *vapu_carveout(struct vapu *v, uint64_t *size) {
   if (size) *size = v->carveout_bytes;
   return v->carveout;
+}
+
+void *vapu_bar0(struct vapu *v, uint64_t *size) {
+  if (size) *size = v->bar0_bytes;
+  return v->bar0;
 }
 
 volatile uint32_t *vapu_doorbells(struct vapu *v, uint64_t *size) {

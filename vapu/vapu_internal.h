@@ -173,6 +173,8 @@ struct vapu {
   /* BAR memory */
   uint8_t *carveout;
   uint64_t carveout_bytes;
+  uint8_t *bar0, *bar0_synced;    /* BAR0 as the CPU sees it; both sides as of the last HDP sync */
+  uint64_t bar0_bytes;
   volatile uint32_t *doorbells;
   uint64_t doorbell_bytes;
 
@@ -210,6 +212,13 @@ static inline void vapu_reg_set(struct vapu *v, uint32_t index, uint32_t value) 
   __atomic_store_n(&v->regs[index], value, __ATOMIC_RELEASE);
 }
 static inline void vapu_stat_add(uint64_t *counter) { __atomic_add_fetch(counter, 1, __ATOMIC_RELAXED); }
+
+/* The HDP between BAR0 and the carve-out (vapu_nbio.c): CPU writes to
+ * BAR0 since the last sync reach the carve-out; the read cache takes the
+ * carve-out's current content where the CPU wrote nothing. */
+void vapu_hdp_write_back(struct vapu *v);
+void vapu_hdp_invalidate(struct vapu *v);
+void vapu_hdp_power_on(struct vapu *v); /* empty caches: BAR0 shows the carve-out */
 
 /* PCI state the other blocks check. */
 bool vapu_pci_bus_master(struct vapu *v);

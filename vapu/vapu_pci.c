@@ -37,8 +37,8 @@ int vapu_pci_init(struct vapu *v) {
   *cfg(v, CAP_MSI_OFFSET) = PCI_CAP_ID_MSI | 0u << 8 | (uint32_t)MSI_CONTROL_64BIT << 16;
 
   /* BAR addresses as the firmware assigned them. */
-  uint64_t fb = (uint64_t)(uintptr_t)v->carveout, db = (uint64_t)(uintptr_t)v->doorbells;
-  v->bar_size[0] = v->carveout_bytes;
+  uint64_t fb = (uint64_t)(uintptr_t)v->bar0, db = (uint64_t)(uintptr_t)v->doorbells;
+  v->bar_size[0] = v->bar0_bytes;
   v->bar_size[2] = v->doorbell_bytes;
   v->bar_size[5] = VAPU_MMIO_BAR_BYTES;
   *cfg(v, 0x10) = (uint32_t)fb | PCI_BAR_MEM64_PREFETCH;

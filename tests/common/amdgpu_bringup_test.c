@@ -71,6 +71,43 @@ TEST(amdgpu_renoir_ip_bases_come_from_discovery) {
   amdgpu_device_remove(dev);
 }
 
+/* Most boards' BAR0 covers only the start of the UMA carve-out: the CPU
+ * reaches all of it at its physical address (MC_VM_FB_OFFSET, Linux
+ * gmc_v9_0_mc_init on APUs), the discovery table near its top through
+ * MM_INDEX/MM_DATA (amdgpu_discovery.c), and local memory works there for
+ * the CPU and the GPU alike. */
+TEST(amdgpu_carveout_larger_than_bar0_comes_up) {
+  static const enum vapu_chip_id chips[] = {VAPU_RAVEN, VAPU_RENOIR};
+  for (int c = 0; c < 2; c++) {
+    amdgpu_test_need_model();
+    struct vapu_config config = {.chip = chips[c], .carveout_bytes = 64ull << 20, .bar0_bytes = 4ull << 20};
+    struct amdgpu_device *dev;
+    ASSERT_EQ(amdgpu_vapu_probe(&config, NULL, &dev), 0);
+    uint64_t fb_bytes, bar0_bytes;
+    uint8_t *fb = vapu_carveout(amdgpu_vapu_of(dev), &fb_bytes);
+    vapu_bar0(amdgpu_vapu_of(dev), &bar0_bytes);
+    ASSERT_EQ_U(dev->bar_size[0], bar0_bytes);
+    struct amdgpu_device_info info;
+    ASSERT_EQ(amdgpu_device_query(dev, &info), 0);
+    ASSERT_EQ_U(info.local_memory_base, (uint64_t)(uintptr_t)fb);
+    ASSERT_EQ_U(info.local_memory_size, fb_bytes);
+    ASSERT_EQ(plat_cpu_cache_mode(info.local_memory_base), PLAT_CACHE_WRITE_COMBINING);
+    /* Local memory beyond BAR0's reach, written by the CPU, read by the
+     * GPU through the compute VMIDs at the same address. */
+    uint64_t *far = amdgpu_local_alloc(dev, 4096, 16ull << 20); /* at 16 MiB or beyond */
+    ASSERT_NOT_NULL(far);
+    ASSERT_TRUE((uint64_t)(uintptr_t)far - info.local_memory_base >= bar0_bytes);
+    *far = 0x1122334455667788ull;
+    struct vapu_requester rq = {VAPU_GFXHUB, AMDGPU_COMPUTE_VMID_FIRST, VAPU_CLIENT_TCP};
+    uint64_t got = 0;
+    ASSERT_EQ(vapu_gpu_read(amdgpu_vapu_of(dev), &rq, NULL, (uint64_t)(uintptr_t)far, &got, 8), 0);
+    ASSERT_EQ_U(got, 0x1122334455667788ull);
+    amdgpu_local_free(dev, far);
+    amdgpu_device_remove(dev);
+    ASSERT_EQ(plat_cpu_cache_mode((uint64_t)(uintptr_t)fb), PLAT_CACHE_WRITE_BACK);
+  }
+}
+
 TEST(amdgpu_raven2_is_told_apart_by_revision_strap) {
   struct amdgpu_device *dev;
   ASSERT_EQ(probe(VAPU_RAVEN2, NULL, &dev), 0);

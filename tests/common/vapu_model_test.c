@@ -17,8 +17,10 @@ TEST(vapu_model_pci_bars_size_and_decode) {
   ASSERT_NOT_NULL(v);
   ASSERT_EQ(vapu_pci_config_read(v, 0), 0x16361002u);
   uint32_t bar0 = vapu_pci_config_read(v, 0x10);
+  /* BAR0 is a quarter of the carve-out by default (a board's window on the
+   * start of a larger UMA frame buffer). */
   vapu_pci_config_write(v, 0x10, 0xffffffff);
-  ASSERT_EQ(vapu_pci_config_read(v, 0x10) & ~0xfu, (uint32_t)~((16u << 20) - 1));
+  ASSERT_EQ(vapu_pci_config_read(v, 0x10) & ~0xfu, (uint32_t)~((4u << 20) - 1));
   vapu_pci_config_write(v, 0x10, bar0);
   ASSERT_EQ(vapu_pci_config_read(v, 0x10), bar0);
   vapu_pci_config_write(v, 0x24, 0xffffffff);
@@ -31,6 +33,59 @@ TEST(vapu_model_pci_bars_size_and_decode) {
   struct vapu_requester rq = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC};
   uint32_t x;
   ASSERT_EQ(vapu_gpu_read(v, &rq, NULL, 0x1000, &x, 4), -EFAULT);
+  vapu_destroy(v);
+}
+
+/* BAR0 is the carve-out seen through the HDP: CPU writes there reach the
+ * frame buffer at an HDP flush, and CPU reads see what the read cache held
+ * until HDP_READ_CACHE_INVALIDATE; the carve-out itself, at its physical
+ * address (MC_VM_FB_OFFSET), and MM_INDEX/MM_DATA see the memory as it is. */
+TEST(vapu_model_bar0_goes_through_the_hdp) {
+  amdgpu_test_need_model();
+  struct vapu_config config = {.chip = VAPU_RAVEN, .carveout_bytes = 32ull << 20, .bar0_bytes = 8ull << 20};
+  struct vapu *v = vapu_create(&config);
+  ASSERT_NOT_NULL(v);
+  uint64_t fb_bytes, bar0_bytes;
+  volatile uint32_t *fb = vapu_carveout(v, &fb_bytes), *bar0 = vapu_bar0(v, &bar0_bytes);
+  ASSERT_EQ_U(fb_bytes, 32ull << 20);
+  ASSERT_EQ_U(bar0_bytes, 8ull << 20);
+  ASSERT_TRUE((void *)fb != (void *)bar0);
+  vapu_pci_config_write(v, 0x04, 0x2);
+  /* MC_VM_FB_OFFSET (GC 0x096b) holds the carve-out's physical address >> 24. */
+  ASSERT_EQ_U((uint64_t)vapu_mmio_read(v, (0x2000 + 0x096b) * 4) << 24, (uint64_t)(uintptr_t)fb);
+  const uint32_t fb_en = (0xd20 + 0xff) * 4, flush = (0xd20 + 0xf7) * 4, invalidate = (0xf20 + 0xd1) * 4;
+  vapu_mmio_write(v, fb_en, 0x3); /* BIF_FB_EN: reads and writes */
+  /* GPU side writes: BAR0 reads stay stale until the read cache is invalidated. */
+  fb[100] = 0x1234;
+  ASSERT_EQ_U(bar0[100], 0);
+  vapu_mmio_write(v, invalidate, 1);
+  ASSERT_EQ_U(bar0[100], 0x1234);
+  /* CPU writes through BAR0: in memory only after a flush. */
+  bar0[200] = 0xabcd;
+  ASSERT_EQ_U(fb[200], 0);
+  vapu_mmio_write(v, flush, 0);
+  ASSERT_EQ_U(fb[200], 0xabcd);
+  /* What the CPU wrote and did not flush survives an invalidation. */
+  bar0[300] = 0x5555;
+  fb[301] = 0x6666;
+  vapu_mmio_write(v, invalidate, 1);
+  ASSERT_EQ_U(bar0[300], 0x5555);
+  ASSERT_EQ_U(bar0[301], 0x6666);
+  /* FB writes off: a flush moves nothing. */
+  bar0[400] = 0x7777;
+  vapu_mmio_write(v, fb_en, 0x1);
+  vapu_mmio_write(v, flush, 0);
+  ASSERT_EQ_U(fb[400], 0);
+  /* Beyond BAR0, MM_INDEX/MM_DATA reach the frame buffer (bit 31: memory). */
+  uint64_t far = fb_bytes - 8;
+  fb[far / 4] = 0xfeedface;
+  vapu_mmio_write(v, 0x0 * 4, (uint32_t)far | 0x80000000u);
+  vapu_mmio_write(v, 0x6 * 4, (uint32_t)(far >> 31));
+  ASSERT_EQ_U(vapu_mmio_read(v, 0x1 * 4), 0xfeedface);
+  vapu_mmio_write(v, 0x1 * 4, 0x0badcafe);
+  ASSERT_EQ_U(fb[far / 4], 0x0badcafe);
+  vapu_mmio_write(v, 0x0 * 4, (uint32_t)fb_bytes | 0x80000000u); /* past the end */
+  ASSERT_EQ_U(vapu_mmio_read(v, 0x1 * 4), 0);
   vapu_destroy(v);
 }
 
