@@ -12,6 +12,7 @@
 
 #include "drivers/amdgpu/amdgpu.h"
 #include "drivers/amdgpu/amdgpu_ucode.h"
+#include "lib/plat.h"
 
 struct amdgpu_device;
 
@@ -74,8 +75,10 @@ struct gmc_hub_regs; /* amdgpu_gmc.c */
 
 struct amdgpu_gmc {
   uint64_t fb_start, fb_end;   /* frame buffer in the MC address space */
-  uint64_t fb_physical;        /* its system physical address (MC_VM_FB_OFFSET) */
+  uint64_t fb_physical;        /* its system physical address (MC_VM_FB_OFFSET): the CPU's too */
   uint64_t vram_size;
+  enum plat_cache_mode cpu_cache_before; /* the carve-out's CPU mapping before bring-up */
+  bool cpu_cache_set;
   uint64_t gart_start, gart_size;
   uint64_t *gart_table;        /* VMID 0, flat */
   void *dummy_page;            /* where faulting accesses land */
@@ -128,6 +131,7 @@ struct amdgpu_psp {
   void *tmr;                   /* carve-out, PSP_TMR_BYTES */
   uint32_t fence_value;
   bool ring_up;
+  bool odd_status_seen;        /* a command that worked answered a non-zero status */
 };
 
 struct local_block { uint64_t offset, size; bool used; };
@@ -285,8 +289,8 @@ void amdgpu_ih_dispatch(struct amdgpu_device *dev, const uint32_t iv[8]);
 
 /* Local memory allocator reset (amdgpu_local.c). */
 void amdgpu_local_init(struct amdgpu_device *dev, uint64_t reserved_top_bytes);
-/* The MC (VMID 0) address of carve-out memory at CPU address p, and its
- * system physical address. */
+/* The MC (VMID 0) address of carve-out memory at CPU address p (its system
+ * physical address: the CPU reaches the carve-out there), and that address. */
 uint64_t amdgpu_local_mc_address(const struct amdgpu_device *dev, const void *p);
 uint64_t amdgpu_local_physical_address(const struct amdgpu_device *dev, const void *p);
 

@@ -242,7 +242,7 @@ int amdgpu_device_query(const struct amdgpu_device *dev, struct amdgpu_device_in
   info->waves_per_simd = dev->waves_per_simd;
   info->wave_size = dev->wave_size;
   info->lds_bytes_per_workgroup = dev->lds_bytes;
-  info->local_memory_base = dev->bar_address[0];
+  info->local_memory_base = dev->gmc.fb_physical;
   info->local_memory_size = dev->gmc.vram_size;
   info->max_engine_clock_mhz = dev->max_gfxclk_mhz;
   info->smu_firmware_version = dev->smu_version;

@@ -122,12 +122,23 @@ int gmc_init_sw(struct amdgpu_device *dev) {
   g->fb_end = (uint64_t)top << 24 | 0xffffff;
   g->fb_physical = (uint64_t)(hub_r(dev, GMC_GFXHUB, GC_MC_VM_FB_OFFSET) & MC_VM_FB_LOCATION__MASK) << 24;
   g->vram_size = (uint64_t)RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_CONFIG_MEMSIZE) << 20;
-  if (!g->vram_size || g->fb_end - g->fb_start + 1 < g->vram_size || g->vram_size > dev->bar_size[0]) {
-    log_error("frame buffer registers inconsistent: MC 0x%llx-0x%llx, %llu MiB (RCC_CONFIG_MEMSIZE), BAR0 %llu MiB",
+  if (!g->vram_size || g->fb_end - g->fb_start + 1 < g->vram_size || !g->fb_physical || (g->fb_physical & 0xfff)) {
+    log_error("frame buffer registers inconsistent: MC 0x%llx-0x%llx, %llu MiB (RCC_CONFIG_MEMSIZE), physical 0x%llx",
               (unsigned long long)g->fb_start, (unsigned long long)g->fb_end,
-              (unsigned long long)(g->vram_size >> 20), (unsigned long long)(dev->bar_size[0] >> 20));
+              (unsigned long long)(g->vram_size >> 20), (unsigned long long)g->fb_physical);
     return -EINVAL;
   }
+  /* The CPU reaches the carve-out at its physical address, as Linux does on
+   * x86-64 APUs (gmc_v9_0_mc_init: aper_base = MC_VM_FB_OFFSET, aper_size =
+   * the whole carve-out), not through BAR0, which covers only its start on
+   * most boards. The GPU reads it without snooping the CPU's caches, so the
+   * CPU maps it write-combining (amdgpu_ttm_init: ioremap_wc). */
+  g->cpu_cache_before = plat_cpu_cache_mode(g->fb_physical);
+  if (plat_set_cpu_cache_mode(g->fb_physical, g->vram_size, PLAT_CACHE_WRITE_COMBINING)) {
+    log_error("cannot map the carve-out at 0x%llx write-combining", (unsigned long long)g->fb_physical);
+    return -EINVAL;
+  }
+  g->cpu_cache_set = true;
   /* GART below the frame buffer at MC address 0 (Linux
    * amdgpu_gmc_gart_location picks the larger hole; below the FB at
    * 0xF4_0000_0000 there is room). */
@@ -143,11 +154,11 @@ int gmc_init_sw(struct amdgpu_device *dev) {
   if (!g->gart_table || !g->dummy_page) return -ENOMEM;
 
   /* The single address space: every RAM page at its CPU address, the
-   * carve-out at its BAR0 address as local memory. */
+   * carve-out at its physical address as local memory. */
   struct ram_count ram = {dev, 0, 0};
   int r = amdgpu_for_each_ram_range(map_boot_ram_range, &ram);
   if (!r)
-    r = gmc_vm_map(dev, &g->compute_vm, dev->bar_address[0], g->fb_physical, g->vram_size,
+    r = gmc_vm_map(dev, &g->compute_vm, g->fb_physical, g->fb_physical, g->vram_size,
                    GMC_PTE_VALID | GMC_PTE_READABLE | GMC_PTE_WRITEABLE | GMC_PTE_EXECUTABLE |
                        GMC_PTE_MTYPE(GMC_MTYPE_NC));
   if (r) {
@@ -162,12 +173,14 @@ int gmc_init_sw(struct amdgpu_device *dev) {
            "carve-out at 0x%llx",
            AMDGPU_COMPUTE_VMID_FIRST, AMDGPU_COMPUTE_VMID_FIRST + AMDGPU_COMPUTE_VMID_COUNT - 1,
            g->compute_vm.table_pages, ram.ranges, (unsigned long long)(ram.bytes >> 20),
-           (unsigned long long)dev->bar_address[0]);
+           (unsigned long long)g->fb_physical);
   return 0;
 }
 
 void gmc_fini_sw(struct amdgpu_device *dev) {
   struct amdgpu_gmc *g = &dev->gmc;
+  if (g->cpu_cache_set) plat_set_cpu_cache_mode(g->fb_physical, g->vram_size, g->cpu_cache_before);
+  g->cpu_cache_set = false;
   gmc_vm_free(&g->compute_vm);
   if (g->gart_table) plat_dma_free(g->gart_table, (g->gart_size >> GMC_PAGE_SHIFT) * 8);
   if (g->dummy_page) plat_dma_free(g->dummy_page, 4096);

@@ -1,5 +1,6 @@
 /* amdgpu_local.c - allocations in the frame buffer carve-out ("local
- * memory"): first fit over a small table of blocks. The top of the
+ * memory"), at the carve-out's physical address (where the CPU and, in the
+ * compute VMIDs, the GPU reach it): first fit over a small table of blocks. The top of the
  * carve-out stays reserved for the firmware (the discovery table lives
  * 64 KiB below the top, Linux amdgpu_discovery.h). */
 #include <errno.h>
@@ -19,11 +20,12 @@ void amdgpu_local_init(struct amdgpu_device *dev, uint64_t reserved_top_bytes) {
 }
 
 uint64_t amdgpu_local_mc_address(const struct amdgpu_device *dev, const void *p) {
-  return dev->gmc.fb_start + ((uint64_t)(uintptr_t)p - dev->bar_address[0]);
+  return dev->gmc.fb_start + ((uint64_t)(uintptr_t)p - dev->gmc.fb_physical);
 }
 
 uint64_t amdgpu_local_physical_address(const struct amdgpu_device *dev, const void *p) {
-  return dev->gmc.fb_physical + ((uint64_t)(uintptr_t)p - dev->bar_address[0]);
+  (void)dev;
+  return (uint64_t)(uintptr_t)p;
 }
 
 void *amdgpu_local_alloc(struct amdgpu_device *dev, size_t size, size_t align) {
@@ -45,7 +47,7 @@ void *amdgpu_local_alloc(struct amdgpu_device *dev, size_t size, size_t align) {
     dev->local[at] = (struct local_block){start, size, true};
     if (start + size < end) dev->local[at + 1] = (struct local_block){start + size, end - start - size, false};
     dev->local_count += needed;
-    result = (void *)(uintptr_t)(dev->bar_address[0] + start);
+    result = (void *)(uintptr_t)(dev->gmc.fb_physical + start);
   }
   unlock(dev);
   return result;
@@ -53,7 +55,7 @@ void *amdgpu_local_alloc(struct amdgpu_device *dev, size_t size, size_t align) {
 
 void amdgpu_local_free(struct amdgpu_device *dev, void *p) {
   if (!dev || !p) return;
-  uint64_t offset = (uint64_t)(uintptr_t)p - dev->bar_address[0];
+  uint64_t offset = (uint64_t)(uintptr_t)p - dev->gmc.fb_physical;
   lock(dev);
   for (int i = 0; i < dev->local_count; i++) {
     if (dev->local[i].offset != offset || !dev->local[i].used) continue;

@@ -3,7 +3,11 @@
  * Sequences: Linux nbio_v7_0.c (doorbell aperture enable, IH control) and
  * hdp_v4_0.c hdp_v4_0_init_registers (flush-invalidate, non-surface base)
  * and the HDP flush through HDP_MEM_COHERENCY_FLUSH_CNTL (nbio_v7_0
- * hdp_flush_reg). */
+ * hdp_flush_reg). The CPU reaches the carve-out at its physical address,
+ * not through BAR0 and the HDP (amdgpu_gmc.c), so the driver's own
+ * accesses need no HDP flush or invalidation (Linux
+ * amdgpu_device_flush_hdp / invalidate_hdp return at once on x86-64
+ * APUs); the GART's enabling still flushes it once, as gmc_v9_0 does. */
 #define LOG_TAG "nbio"
 #include <errno.h>
 
@@ -50,10 +54,7 @@ int nbio_init_hw(struct amdgpu_device *dev) {
   WREG(dev, IP_HDP, 0, HDP_MISC_CNTL, misc | HDP_MISC_CNTL__FLUSH_INVALIDATE_CACHE);
   WREG(dev, IP_HDP, 0, HDP_NONSURFACE_BASE, (uint32_t)(dev->gmc.fb_start >> 8));
   WREG(dev, IP_HDP, 0, HDP_NONSURFACE_BASE_HI, (uint32_t)(dev->gmc.fb_start >> 40));
-  hdp_flush(dev);
-  WREG(dev, IP_HDP, 0, HDP_READ_CACHE_INVALIDATE, 1);
-  log_info("doorbell aperture on (BAR2 %llu KiB), HDP flushed",
-           (unsigned long long)(dev->bar_size[2] >> 10));
+  log_info("doorbell aperture on (BAR2 %llu KiB), HDP set up", (unsigned long long)(dev->bar_size[2] >> 10));
   return 0;
 }
 

@@ -110,9 +110,14 @@ static int psp_submit(struct amdgpu_device *dev, const struct psp_cmd_resp *cmd,
     plat_sleep_ns(50000);
   }
   uint32_t status = __atomic_load_n(&p->cmd->resp.status, __ATOMIC_ACQUIRE);
-  if (status != TEE_SUCCESS)
-    log_warn("PSP %s (%s) answered status 0x%08x (some sOS versions write non-zero on success)",
+  if (status != TEE_SUCCESS) {
+    /* Said once at warning level: on such firmware every command does it. */
+    plat_log(p->odd_status_seen ? LOG_DEBUG : LOG_WARN, LOG_TAG,
+             "PSP %s (%s) answered status 0x%08x: taken as success, as Linux does (some sOS versions "
+             "write non-zero); the MEC self-test tells whether the firmware runs",
              cmd_name(cmd->cmd_id), what, status);
+    p->odd_status_seen = true;
+  }
   return 0;
 }
 

@@ -1,7 +1,7 @@
 /* amdgpu_soc15.c - where each IP block's registers are. The Raven family
  * has a fixed SOC15 base table (Linux include/vega10_ip_offset.h, used for
  * CHIP_RAVEN by vega10_reg_init.c); Renoir describes itself in the IP
- * discovery table at the end of its frame buffer (amdgpu_discovery.c). */
+ * discovery table near the end of its frame buffer (amdgpu_discovery.c). */
 #define LOG_TAG "amdgpu"
 #include <errno.h>
 #include <string.h>
@@ -9,9 +9,18 @@
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "lib/plat.h"
 
-#define DISCOVERY_TMR_OFFSET (64u << 10) /* Linux amdgpu_discovery.h */
-#define DISCOVERY_TMR_SIZE (4u << 10)
-#define RCC_CONFIG_MEMSIZE_ABSOLUTE 0xde3 /* Linux amdgpu_discovery.c mmRCC_CONFIG_MEMSIZE: NBIO seg 2 (0xd20) + 0xc3 */
+/* Linux amdgpu_discovery.h / amdgpu_discovery.c: the table lies 64 KiB
+ * below the top of the frame buffer and 10 KiB are read; before the IP
+ * bases are known the registers are at their absolute dword indices (NBIO
+ * segment 2 = 0xd20, MP0 segment 0 = 0x16000 on every chip here). */
+#define DISCOVERY_TMR_OFFSET (64u << 10)
+#define DISCOVERY_TMR_SIZE (10u << 10)
+#define RCC_CONFIG_MEMSIZE_ABSOLUTE 0xde3   /* mmRCC_CONFIG_MEMSIZE */
+#define MP0_C2PMSG_33_ABSOLUTE 0x16061      /* mmMP0_SMN_C2PMSG_33: bit 31 = IFWI initialised */
+#define MM_INDEX_ABSOLUTE 0x0               /* mmMM_INDEX; bit 31 selects memory */
+#define MM_DATA_ABSOLUTE 0x1
+#define MM_INDEX_HI_ABSOLUTE 0x6
+#define IFWI_WAIT_MS 1000
 
 static void set_ip(struct amdgpu_device *dev, enum amdgpu_ip ip, uint8_t major, uint8_t minor,
                    uint8_t revision, uint32_t seg0, uint32_t seg1, uint32_t seg2, uint32_t seg3) {
@@ -76,23 +85,43 @@ static int check_versions(struct amdgpu_device *dev) {
   return 0;
 }
 
+/* Reads the discovery binary as Linux does before any aperture is mapped
+ * (amdgpu_discovery_read_binary_from_vram -> amdgpu_device_mm_access):
+ * after the IFWI says it is initialised, dword by dword through
+ * MM_INDEX/MM_INDEX_HI/MM_DATA, whatever BAR0 covers. */
+static int read_discovery(struct amdgpu_device *dev, uint8_t *binary) {
+  int waited = 0;
+  while (!(dev->bus->mmio_read(dev, MP0_C2PMSG_33_ABSOLUTE * 4) & 0x80000000u) && waited < IFWI_WAIT_MS) {
+    plat_sleep_ns(1000000);
+    waited++;
+  }
+  if (waited == IFWI_WAIT_MS) log_warn("%s: IFWI not initialised after %d ms (C2PMSG_33 bit 31)", dev->chip->name, waited);
+  uint64_t vram = (uint64_t)dev->bus->mmio_read(dev, RCC_CONFIG_MEMSIZE_ABSOLUTE * 4) << 20;
+  if (vram < DISCOVERY_TMR_OFFSET) {
+    log_error("%s: frame buffer of %llu bytes (RCC_CONFIG_MEMSIZE) holds no discovery table", dev->chip->name,
+              (unsigned long long)vram);
+    return -ENODEV;
+  }
+  uint64_t pos = vram - DISCOVERY_TMR_OFFSET;
+  for (uint32_t i = 0; i < DISCOVERY_TMR_SIZE; i += 4, pos += 4) {
+    dev->bus->mmio_write(dev, MM_INDEX_ABSOLUTE * 4, (uint32_t)pos | 0x80000000u);
+    dev->bus->mmio_write(dev, MM_INDEX_HI_ABSOLUTE * 4, (uint32_t)(pos >> 31));
+    uint32_t word = dev->bus->mmio_read(dev, MM_DATA_ABSOLUTE * 4);
+    memcpy(binary + i, &word, 4);
+  }
+  return 0;
+}
+
 int soc15_ip_init_sw(struct amdgpu_device *dev) {
   memset(dev->ip, 0, sizeof dev->ip);
   if (!dev->chip->uses_discovery) {
     raven_fixed_bases(dev);
   } else {
-    /* The table sits DISCOVERY_TMR_OFFSET below the top of the frame buffer,
-     * whose size the NBIO reports in MiB; read it through BAR0. */
-    uint64_t vram = (uint64_t)dev->bus->mmio_read(dev, RCC_CONFIG_MEMSIZE_ABSOLUTE * 4) << 20;
-    if (vram < DISCOVERY_TMR_OFFSET || vram > dev->bar_size[0]) {
-      log_error("%s: frame buffer of %llu MiB (RCC_CONFIG_MEMSIZE) does not fit BAR0 (%llu MiB): "
-                "cannot reach the discovery table",
-                dev->chip->name, (unsigned long long)(vram >> 20),
-                (unsigned long long)(dev->bar_size[0] >> 20));
-      return -ENODEV;
-    }
-    const uint8_t *binary = (const uint8_t *)(uintptr_t)(dev->bar_address[0] + vram - DISCOVERY_TMR_OFFSET);
-    int r = amdgpu_discovery_parse(dev, binary, DISCOVERY_TMR_SIZE);
+    uint8_t *binary = plat_protected_alloc(DISCOVERY_TMR_SIZE);
+    if (!binary) return -ENOMEM;
+    int r = read_discovery(dev, binary);
+    if (!r) r = amdgpu_discovery_parse(dev, binary, DISCOVERY_TMR_SIZE);
+    plat_protected_free(binary);
     if (r) return r;
   }
   int r = check_versions(dev);

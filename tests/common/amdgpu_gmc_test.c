@@ -187,7 +187,7 @@ TEST(amdgpu_vmid0_reaches_gart_and_frame_buffer_aperture) {
     ASSERT_EQ(amdgpu_test_wait_count(&log.count, 1), 1);
     /* The frame buffer through the system aperture, up to its last page
      * (Raven2/Renoir need the high-address workaround for that). */
-    uint8_t *fb = (uint8_t *)(uintptr_t)dev->bar_address[0];
+    uint8_t *fb = (uint8_t *)(uintptr_t)dev->gmc.fb_physical; /* the CPU reaches it there */
     uint64_t last = dev->gmc.vram_size - 4096;
     fb[last + 8] = 0x77;
     uint8_t byte = 0;
