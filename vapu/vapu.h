@@ -101,7 +101,8 @@ volatile uint32_t *vapu_mmio_word(struct vapu *v, uint32_t byte_offset);
  * Faults are raised as the hardware does: fault status registers latched,
  * an IV entry in the IH ring, an MSI. */
 enum vapu_hub { VAPU_GFXHUB = 0, VAPU_MMHUB = 1 };
-enum vapu_gmc_access { VAPU_GMC_READ = 1, VAPU_GMC_WRITE = 2, VAPU_GMC_EXECUTE = 4 };
+enum vapu_gmc_access { VAPU_GMC_READ = 1, VAPU_GMC_WRITE = 2, VAPU_GMC_EXECUTE = 4,
+                       VAPU_GMC_NO_FAULT = 8 /* with the others: a failed translation raises nothing */ };
 
 /* UTCL2 client IDs of GFX hub requesters (the CID field of the fault status;
  * Linux gmc_v9_0.c gfxhub_client_ids[]). */
@@ -110,7 +111,7 @@ enum vapu_client {
   VAPU_CLIENT_TCP = 8, VAPU_CLIENT_SQC_INST = 9, VAPU_CLIENT_SQC_DATA = 10,
 };
 /* MM hub requesters (gmc_v9_0.c mmhub_client_ids_raven / _renoir). */
-enum vapu_mmhub_client { VAPU_MMHUB_CLIENT_MP1 = 0, VAPU_MMHUB_CLIENT_MP0 = 1 };
+enum vapu_mmhub_client { VAPU_MMHUB_CLIENT_MP1 = 0, VAPU_MMHUB_CLIENT_MP0 = 1, VAPU_MMHUB_CLIENT_OSS = 26 };
 
 struct vapu_requester {
   enum vapu_hub hub;

@@ -390,7 +390,8 @@ static uint32_t lookup(struct vapu *v, const struct vapu_requester *rq, struct v
       if (reason == STATUS_MAPPING_ERROR && rq->vmid == 0) reason = aperture(v, hub, va, &t);
       /* An invalid PDE or PTE in a context that retries: ask the driver,
        * once (a second failure is its answer: nothing to map there). */
-      if (rq->vmid != 0 && (reason == STATUS_PERM_VALID || reason == STATUS_WALKER_PDE) &&
+      if (rq->vmid != 0 && !(access & VAPU_GMC_NO_FAULT) &&
+          (reason == STATUS_PERM_VALID || reason == STATUS_WALKER_PDE) &&
           (hub_reg(v, hub, l->ctx0_cntl + rq->vmid) & CTX_RETRY_FAULT) &&
           retry_fault(v, rq, va, access)) {
         generation = __atomic_load_n(&v->hubs[hub].tlb_generation[rq->vmid], __ATOMIC_ACQUIRE);
@@ -418,17 +419,20 @@ bool vapu_translate_page(struct vapu *v, const struct vapu_requester *rq, struct
     return false;
   }
   struct translation t;
-  uint32_t reason = lookup(v, rq, tlb, va, access, &t);
+  bool quiet = access & VAPU_GMC_NO_FAULT;
+  access &= ~(unsigned)VAPU_GMC_NO_FAULT;
+  uint32_t reason = lookup(v, rq, tlb, va, access | (quiet ? VAPU_GMC_NO_FAULT : 0), &t);
   if (reason) {
-    raise_fault(v, rq, va, access, reason);
+    if (!quiet) raise_fault(v, rq, va, access, reason);
     return false;
   }
   unsigned denied = access & ~t.allowed;
   if (denied) {
-    raise_fault(v, rq, va, access,
-                denied & VAPU_GMC_WRITE     ? STATUS_PERM_WRITE
-                : denied & VAPU_GMC_EXECUTE ? STATUS_PERM_EXECUTE
-                                               : STATUS_PERM_READ);
+    if (!quiet)
+      raise_fault(v, rq, va, access,
+                  denied & VAPU_GMC_WRITE     ? STATUS_PERM_WRITE
+                  : denied & VAPU_GMC_EXECUTE ? STATUS_PERM_EXECUTE
+                                                 : STATUS_PERM_READ);
     return false;
   }
   *page = (struct vapu_gmc_page){t.va, t.size, (uint8_t *)(uintptr_t)t.pa, t.allowed};

@@ -187,6 +187,7 @@ struct vapu {
   /* Blocks */
   struct vapu_hub_state hubs[2];
   struct vapu_lock ih_lock;
+  bool ih_armed;                  /* the IH may send an MSI (vapu_ih.c); under ih_lock */
   struct vapu_lock smu_lock;
   uint32_t smu_pending;           /* message number + 1, 0 = none */
 

@@ -4,6 +4,7 @@
  * and register writes. An interrupt that arrives while that core holds a
  * model lock must wait for the release (vapu_internal.h, vapu_lock), never
  * spin on a lock its own core holds. */
+#include "drivers/amdgpu/amdgpu_dev.h"
 #include "drivers/amdgpu/amdgpu_vapu.h"
 #include "lib/plat.h"
 #include "lib/test.h"
@@ -37,5 +38,72 @@ TEST(amdgpu_interrupt_waits_for_a_model_lock_its_core_holds) {
   ASSERT_EQ(log.last.kind, AMDGPU_FAULT_VM);
   ASSERT_EQ_U(log.last.vm.address, 0x12345000ull);
   ASSERT_EQ(log.last.vm.vmid, 8);
+  amdgpu_device_remove(dev);
+}
+
+/* ---- The IH ring as the chip runs it (vapu_ih.c) ---- */
+
+#define IH_CLIENT_GRBM_CP 0x14 /* soc15_ih_clientid.h SOC15_IH_CLIENTID_GRBM_CP */
+#define SRC_CP_END_OF_PIPE 181 /* irqsrcs_gfx_9_0.h GFX_9_0__SRCID__CP_EOP_INTERRUPT */
+#define MSI_CAPABILITY 0xa0    /* where the model's PCI function has it */
+#define MSI_ENABLE (1u << 16)
+
+static void count_eop(void *ctx, uint32_t me, uint32_t pipe, uint32_t queue, uint32_t context_id) {
+  __atomic_add_fetch((int *)ctx, 1, __ATOMIC_RELEASE);
+}
+
+static bool post_eop(struct vapu *v, uint32_t event) {
+  const uint32_t src_data[4] = {event, 0, 0, 0};
+  return vapu_ih_post(v, IH_CLIENT_GRBM_CP, SRC_CP_END_OF_PIPE, 1u << 2 /* ME 1 */, 8, false, src_data);
+}
+
+/* MSI is edge-triggered: after each interrupt the IH sends the next only
+ * once the driver's read pointer write re-arms it (IH_RB_CNTL.RPTR_REARM,
+ * which Linux sets with MSI). Interrupts one after the other all arrive. */
+TEST(amdgpu_ih_interrupts_keep_coming_under_msi) {
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RENOIR, &log);
+  ASSERT_NOT_NULL(dev);
+  struct vapu *v = amdgpu_vapu_of(dev);
+  int eops = 0;
+  amdgpu_set_eop_handler(dev, count_eop, &eops);
+  for (int i = 0; i < 20; i++) {
+    ASSERT_TRUE(post_eop(v, (uint32_t)i));
+    ASSERT_EQ(amdgpu_test_wait_count(&eops, i + 1), i + 1);
+  }
+  amdgpu_set_eop_handler(dev, NULL, NULL);
+  amdgpu_device_remove(dev);
+}
+
+/* A full ring is overwritten from its oldest entry and flagged; the driver
+ * resumes after it and must drop WPTR_OVERFLOW_CLEAR again, or the next
+ * overflow goes unnoticed. Overflows are made by keeping the MSI from the
+ * driver (disabled in the PCI function) while the ring fills. */
+static void overflow_once(struct amdgpu_device *dev, struct vapu *v, int *eops) {
+  uint32_t control = vapu_pci_config_read(v, MSI_CAPABILITY);
+  vapu_pci_config_write(v, MSI_CAPABILITY, control & ~MSI_ENABLE);
+  uint32_t entries = dev->ih.ring_bytes / 32;
+  for (uint32_t i = 0; i < entries + 8; i++) ASSERT_TRUE(post_eop(v, i));
+  vapu_pci_config_write(v, MSI_CAPABILITY, control);
+  amdgpu_ih_interrupt(dev); /* the interrupt the disabled MSI kept back */
+  (void)eops;
+}
+
+TEST(amdgpu_ih_recovers_from_every_overflow) {
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
+  ASSERT_NOT_NULL(dev);
+  struct vapu *v = amdgpu_vapu_of(dev);
+  int eops = 0;
+  amdgpu_set_eop_handler(dev, count_eop, &eops);
+  overflow_once(dev, v, &eops);
+  ASSERT_EQ_U(dev->ih.overflows, 1);
+  overflow_once(dev, v, &eops);
+  ASSERT_EQ_U(dev->ih.overflows, 2);
+  /* And interrupts go on afterwards. */
+  int before = __atomic_load_n(&eops, __ATOMIC_ACQUIRE);
+  ASSERT_TRUE(post_eop(v, 7));
+  ASSERT_EQ(amdgpu_test_wait_count(&eops, before + 1), before + 1);
+  amdgpu_set_eop_handler(dev, NULL, NULL);
   amdgpu_device_remove(dev);
 }
