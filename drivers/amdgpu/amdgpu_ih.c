@@ -75,11 +75,17 @@ int ih_init_hw(struct amdgpu_device *dev) {
   WREG(dev, IP_OSSSYS, 0, IH_RB_BASE, (uint32_t)(ring >> 8));
   WREG(dev, IP_OSSSYS, 0, IH_RB_BASE_HI, (uint32_t)(ring >> 40) & 0xff);
   uint32_t cntl = RREG(dev, IP_OSSSYS, 0, IH_RB_CNTL);
+  /* MSI is edge-triggered: the IH sends the next one only when the read
+   * pointer write re-arms it (RPTR_REARM, which Linux sets exactly when it
+   * uses MSI, vega10_ih_enable_ring). Overflow detection on, any stale
+   * overflow cleared, then WPTR_OVERFLOW_CLEAR back to 0: while it is 1
+   * no overflow is flagged (Linux "drm/amdgpu: Reset IH OVERFLOW_CLEAR bit"). */
   cntl &= ~(IH_RB_CNTL__RB_SIZE_MASK | IH_RB_CNTL__MC_SPACE_MASK | IH_RB_CNTL__MC_RO |
-            IH_RB_CNTL__MC_VMID_MASK | IH_RB_CNTL__RPTR_REARM);
+            IH_RB_CNTL__MC_VMID_MASK);
   cntl |= log2u(ih->ring_bytes / 4) << IH_RB_CNTL__RB_SIZE_SHIFT |
-          IH_MC_SPACE_BUS_ADDRESS << IH_RB_CNTL__MC_SPACE_SHIFT | IH_RB_CNTL__WPTR_OVERFLOW_CLEAR |
-          IH_RB_CNTL__WPTR_OVERFLOW_ENABLE | IH_RB_CNTL__WPTR_WRITEBACK_ENABLE | IH_RB_CNTL__MC_SNOOP;
+          IH_MC_SPACE_BUS_ADDRESS << IH_RB_CNTL__MC_SPACE_SHIFT | IH_RB_CNTL__WPTR_OVERFLOW_ENABLE |
+          IH_RB_CNTL__WPTR_WRITEBACK_ENABLE | IH_RB_CNTL__MC_SNOOP | IH_RB_CNTL__RPTR_REARM;
+  WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, cntl | IH_RB_CNTL__WPTR_OVERFLOW_CLEAR);
   WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, cntl);
   WREG(dev, IP_OSSSYS, 0, IH_RB_WPTR_ADDR_LO, (uint32_t)wb);
   WREG(dev, IP_OSSSYS, 0, IH_RB_WPTR_ADDR_HI, (uint32_t)(wb >> 32) & 0xffff);
@@ -225,14 +231,21 @@ void amdgpu_ih_interrupt(struct amdgpu_device *dev) {
   for (;;) {
     uint32_t wptr = __atomic_load_n(ih->wptr_writeback, __ATOMIC_ACQUIRE);
     if (wptr & IH_RB_WPTR__RB_OVERFLOW) {
-      /* Entries were lost: resume after the oldest one not overwritten and
-       * clear the overflow flag (Linux vega10_ih_get_wptr). */
-      wptr = RREG(dev, IP_OSSSYS, 0, IH_RB_WPTR) & ~IH_RB_WPTR__RB_OVERFLOW;
-      ih->rptr = (wptr + IH_IV_ENTRY_BYTES) & mask;
-      ih->overflows++;
-      log_warn("IH ring overflow: interrupts were lost");
-      uint32_t cntl = RREG(dev, IP_OSSSYS, 0, IH_RB_CNTL);
-      WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, cntl | IH_RB_CNTL__WPTR_OVERFLOW_CLEAR);
+      /* The write-back copy keeps the flag until the next entry: the
+       * register says whether the overflow is still to be handled (Linux
+       * vega10_ih_get_wptr "double check"). */
+      wptr = RREG(dev, IP_OSSSYS, 0, IH_RB_WPTR);
+      if (wptr & IH_RB_WPTR__RB_OVERFLOW) {
+        /* Entries were lost: resume after the oldest one not overwritten
+         * and clear the flag, then drop WPTR_OVERFLOW_CLEAR so the next
+         * overflow is flagged (vega10_ih_get_wptr). */
+        ih->rptr = ((wptr & ~IH_RB_WPTR__RB_OVERFLOW) + IH_IV_ENTRY_BYTES) & mask;
+        ih->overflows++;
+        log_warn("IH ring overflow: interrupts were lost");
+        uint32_t cntl = RREG(dev, IP_OSSSYS, 0, IH_RB_CNTL);
+        WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, cntl | IH_RB_CNTL__WPTR_OVERFLOW_CLEAR);
+        WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, cntl & ~IH_RB_CNTL__WPTR_OVERFLOW_CLEAR);
+      }
     }
     wptr &= mask & IH_RB_WPTR__OFFSET_MASK;
     if (ih->rptr == wptr) break;
