@@ -55,6 +55,9 @@ struct vapu_faults {
   uint8_t psp_drops_fw_type;  /* non-zero: LOAD_IP_FW of this type succeeds but installs nothing */
   bool invalidation_during_retry; /* another invalidation of the VMID lands while a retry
                                      fault waits for the driver (a race, made certain) */
+  bool gfxoff_at_start;       /* the SMU allows GFXOFF and the graphics core is powered down, as
+                                 an OS that enabled GFXOFF leaves it across a warm reboot */
+  uint8_t smu_rejects_message;/* non-zero: the SMU answers this message CmdRejectedPrereq */
 };
 
 struct vapu_config {
@@ -185,13 +188,14 @@ struct vapu_firmware_state {
   bool psp_ring_up, tmr_set;
   uint32_t loaded_types;      /* bit n: LOAD_IP_FW of PSP firmware type n succeeded */
   uint32_t psp_commands, psp_failed_commands;
-  bool mec1_running, rlc_running, sdma_powered, gfxoff_allowed;
+  bool mec1_running, rlc_running, sdma_powered, gfxoff_allowed, gfx_powered;
 };
 void vapu_get_firmware_state(struct vapu *v, struct vapu_firmware_state *out);
 
 /* Statistics for tests. */
 struct vapu_stats {
   uint64_t page_walks, tlb_hits, invalidations, ih_entries, msis, hdp_flushes, smu_messages;
+  uint64_t gc_accesses_while_off; /* GC register accesses lost to GFXOFF */
 };
 void vapu_get_stats(struct vapu *v, struct vapu_stats *out);
 

@@ -25,6 +25,10 @@
  * GB_ADDR_CONFIG after the VBIOS: the golden values of Linux gfx_v9_0.c
  * (RAVEN_GB_ADDR_CONFIG_GOLDEN, RAVEN2_GB_ADDR_CONFIG_GOLDEN, and
  * golden_settings_gc_9_1_rn for Renoir, whose driver reads it back).
+ * GFXOFF status: Raven's PWR_MISC_CNTL_STATUS (pwr_10_0_offset.h 0x0183 in
+ * PWR segment 0 at 0x16A00; smu10_hwmgr.c smu10_is_gfx_on), Renoir's
+ * SMUIO_GFX_MISC_CNTL (smuio_12_0_0_offset.h 0x00c8 in SMUIO segment 0 at
+ * 0x16800; smu_v12_0_get_gfxoff_status).
  * Errata: the system aperture's high bound on Raven2 and Renoir (Linux
  * gfxhub_v1_0.c / mmhub_v1_0.c work around it), Renoir's IH_CHICKEN gate
  * for bus addresses (Linux vega10_ih.c vega10_ih_irq_init). */
@@ -47,6 +51,7 @@ const struct vapu_chip_desc vapu_chips[VAPU_CHIP_COUNT] = {
         .name = "raven", .pci_device_id = 0x15dd, .pci_revision = 0xc4, .ati_rev_id = 0x1,
         .shader_engines = 1, .sh_per_se = 1, .cu_per_sh = 11,
         .max_waves_per_simd = 10, .lds_bytes = 65536, .max_scratch_slots_per_cu = 32,
+        .gfxoff_status_reg = 0x16B83,
         .gb_addr_config = 0x24000042, .max_gfxclk_mhz = 1300, .smu_version = 0x001e4100, .sos_version = 0x000a0012,
         .psp_success_status = 0x00000001u, /* the model's stand-in for an sOS that does not write 0 */
         .ip_count = 12, .ips = {RAVEN_FAMILY_IPS(1, 0, 1, 0, 0, 0, 0)},
@@ -55,6 +60,7 @@ const struct vapu_chip_desc vapu_chips[VAPU_CHIP_COUNT] = {
         .name = "picasso", .pci_device_id = 0x15d8, .pci_revision = 0xc1, .ati_rev_id = 0x1,
         .shader_engines = 1, .sh_per_se = 1, .cu_per_sh = 11,
         .max_waves_per_simd = 10, .lds_bytes = 65536, .max_scratch_slots_per_cu = 32,
+        .gfxoff_status_reg = 0x16B83,
         .gb_addr_config = 0x24000042, .max_gfxclk_mhz = 1400, .smu_version = 0x00225000, .sos_version = 0x000a0017,
         .ip_count = 12, .ips = {RAVEN_FAMILY_IPS(1, 0, 1, 0, 0, 0, 0)},
     },
@@ -63,6 +69,7 @@ const struct vapu_chip_desc vapu_chips[VAPU_CHIP_COUNT] = {
         .aperture_high_exclusive = true,
         .shader_engines = 1, .sh_per_se = 1, .cu_per_sh = 3,
         .max_waves_per_simd = 10, .lds_bytes = 65536, .max_scratch_slots_per_cu = 32,
+        .gfxoff_status_reg = 0x16B83,
         .gb_addr_config = 0x26013041, .max_gfxclk_mhz = 1200, .smu_version = 0x00053a00, .sos_version = 0x000a0017,
         .ip_count = 12, .ips = {RAVEN_FAMILY_IPS(2, 2, 2, 1, 1, 1, 1)},
     },
@@ -71,6 +78,7 @@ const struct vapu_chip_desc vapu_chips[VAPU_CHIP_COUNT] = {
         .discovery_table = true, .aperture_high_exclusive = true, .ih_needs_gpa_enable = true,
         .shader_engines = 1, .sh_per_se = 1, .cu_per_sh = 8,
         .max_waves_per_simd = 10, .lds_bytes = 65536, .max_scratch_slots_per_cu = 32,
+        .gfxoff_status_reg = 0x168C8,
         .gb_addr_config = 0x24000042, .max_gfxclk_mhz = 1600, .smu_version = 0x00373400, .sos_version = 0x000c0021,
         .sos_sign_of_life = true,
         .ip_count = 11,

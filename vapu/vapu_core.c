@@ -38,8 +38,23 @@ void vapu_reg_hook(struct vapu *v, uint32_t index, vapu_reg_read_fn read, vapu_r
   v->hook_of[index] = (uint16_t)++v->hook_count;
 }
 
+/* While the graphics core is in GFXOFF its registers do not answer: reads
+ * give 0, writes are lost (why Linux turns GFXOFF off around GC register
+ * accesses, amdgpu_gfx_off_ctrl in amdgpu_debugfs.c). GC's registers: its
+ * segment 0 (offsets below 0x2000) and segment 1 (below 0x6000),
+ * gc_9_1_offset.h. */
+static bool gc_register_lost(struct vapu *v, uint32_t index) {
+  uint32_t gc0 = v->gfx.gc_base, gc1 = v->gfx.gc_seg1_base;
+  if (!((index >= gc0 && index < gc0 + 0x2000) || (index >= gc1 && index < gc1 + 0x6000))) return false;
+  if (vapu_gfx_powered(v)) return false;
+  if (__atomic_add_fetch(&v->stats.gc_accesses_while_off, 1, __ATOMIC_RELAXED) == 1)
+    log_warn("GC register 0x%x accessed while the graphics core is off (GFXOFF): lost", index);
+  return true;
+}
+
 uint32_t vapu_reg_access_read(struct vapu *v, uint32_t index) {
   if (index >= VAPU_REG_DWORDS) return 0;
+  if (gc_register_lost(v, index)) return 0;
   uint16_t h = v->hook_of[index];
   if (h && v->hooks[h - 1].read) return v->hooks[h - 1].read(v, index, v->hooks[h - 1].arg);
   return vapu_reg_get(v, index);
@@ -47,6 +62,7 @@ uint32_t vapu_reg_access_read(struct vapu *v, uint32_t index) {
 
 void vapu_reg_access_write(struct vapu *v, uint32_t index, uint32_t value) {
   if (index >= VAPU_REG_DWORDS) return;
+  if (gc_register_lost(v, index)) return;
   uint16_t h = v->hook_of[index];
   if (h && v->hooks[h - 1].write)
     v->hooks[h - 1].write(v, index, value, v->hooks[h - 1].arg);

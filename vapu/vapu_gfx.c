@@ -67,6 +67,7 @@ static void sh_mem_write(struct vapu *v, uint32_t index, uint32_t value, void *a
 
 void vapu_gfx_init(struct vapu *v) {
   v->gfx.gc_base = vapu_reg_index(v, HWID_GC, 0, 0);
+  v->gfx.gc_seg1_base = vapu_reg_index(v, HWID_GC, 1, 0);
   vapu_reg_set(v, v->gfx.gc_base + GC_GB_ADDR_CONFIG, v->chip->gb_addr_config);
   v->gfx.rlc_cntl = vapu_reg_index(v, HWID_GC, 1, GC_RLC_CNTL);
   vapu_reg_set(v, v->gfx.rlc_cntl, RLC_CNTL__RLC_ENABLE_F32);

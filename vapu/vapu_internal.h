@@ -43,6 +43,8 @@ struct vapu_chip_desc {
   uint32_t max_waves_per_simd, lds_bytes, max_scratch_slots_per_cu;
   uint32_t max_gfxclk_mhz;
   uint32_t gb_addr_config;    /* GB_ADDR_CONFIG as the VBIOS leaves it */
+  uint32_t gfxoff_status_reg; /* absolute dword index of the register whose PWR_GFXOFF_STATUS
+                                 field (bits 2:1, 2 = on) tells the graphics core's power */
   uint32_t smu_version, sos_version;
   bool sos_sign_of_life;      /* C2PMSG_81 holds the sOS version (psp_v12_0 reads it; psp_v10_0 has no such register) */
   uint32_t psp_success_status;/* status word the sOS writes for a command that succeeded (Linux
@@ -142,6 +144,7 @@ struct vapu_hqd_bank {
 
 struct vapu_gfx {
   uint32_t gc_base;               /* dword index of GC segment 0 */
+  uint32_t gc_seg1_base;          /* and of segment 1 */
   uint32_t rlc_cntl;              /* dword index of RLC_CNTL */
   uint32_t sh_mem_config[16], sh_mem_bases[16];
   struct vapu_hqd_bank hqd[VAPU_CP_MES][VAPU_CP_PIPES][VAPU_CP_QUEUES];
@@ -201,6 +204,7 @@ struct vapu {
   struct vapu_gfx gfx;
   struct vapu_psp_state psp;
   bool sdma_powered, gfxoff_allowed;
+  uint64_t gfx_power_up_at;       /* GFX is powered once plat_now_ns() reaches it; UINT64_MAX: off */
   struct vapu_cp *cp;             /* the command processor's engine (vapu/cp*.c) */
 
   struct vapu_stats stats;
@@ -261,6 +265,8 @@ void vapu_psp_init(struct vapu *v);
 bool vapu_psp_service(struct vapu *v);
 /* Every PSP firmware type in `types_mask` (bit per type) has been loaded. */
 bool vapu_psp_firmware_loaded(struct vapu *v, uint32_t types_mask);
+/* The graphics core is powered (not in GFXOFF): its registers answer. */
+bool vapu_gfx_powered(struct vapu *v);
 /* PSP firmware types (Linux psp_gfx_if.h enum psp_gfx_fw_type). */
 #define VAPU_FW_CP_MEC 4
 #define VAPU_FW_CP_MEC_ME1 5

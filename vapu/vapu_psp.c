@@ -236,5 +236,6 @@ void vapu_get_firmware_state(struct vapu *v, struct vapu_firmware_state *out) {
       .rlc_running = vapu_rlc_running(v),
       .sdma_powered = v->sdma_powered,
       .gfxoff_allowed = v->gfxoff_allowed,
+      .gfx_powered = vapu_gfx_powered(v),
   };
 }

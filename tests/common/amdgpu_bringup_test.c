@@ -6,6 +6,7 @@
 
 #include "drivers/amdgpu/amdgpu_vapu.h"
 #include "drivers/amdgpu/regs/psp_gfx_if.h"
+#include "drivers/amdgpu/regs/smu_msg.h"
 #include "lib/plat.h"
 #include "lib/test.h"
 #include "tests/common/amdgpu_test_util.h"
@@ -244,4 +245,47 @@ TEST(amdgpu_init_finds_the_virtual_apu_asked_for) {
   ASSERT_NULL(amdgpu_device_get(want));
   amdgpu_fini();
   ASSERT_EQ(amdgpu_device_count(), 0);
+}
+
+/* An OS that allowed GFXOFF leaves the graphics core powered down across a
+ * warm reboot, and its registers do not answer until the SMU powers it up
+ * again: the bring-up turns GFXOFF off and waits for the core before it
+ * touches a GC register (Linux smu10_disable_gfx_off). Normally GFXOFF was
+ * never allowed and nothing is sent. */
+TEST(amdgpu_gfxoff_left_by_a_warm_reboot_is_turned_off_first) {
+  for (int chip = VAPU_RAVEN; chip <= VAPU_RENOIR; chip += VAPU_RENOIR - VAPU_RAVEN) {
+    struct vapu_faults f = {.gfxoff_at_start = true};
+    struct amdgpu_device *dev;
+    ASSERT_EQ(probe(chip, &f, &dev), 0);
+    struct vapu_stats st;
+    vapu_get_stats(amdgpu_vapu_of(dev), &st);
+    ASSERT_EQ(st.gc_accesses_while_off, 0);
+    struct vapu_firmware_state fw;
+    vapu_get_firmware_state(amdgpu_vapu_of(dev), &fw);
+    ASSERT_TRUE(fw.gfx_powered);
+    ASSERT_FALSE(fw.gfxoff_allowed);
+    amdgpu_device_remove(dev);
+  }
+}
+
+/* SMU answers other than OK are errors the driver weighs: a refused
+ * optional message (the clock query, SDMA power: compute copies are the
+ * CPU's) is a warning and the bring-up goes on; a refused GetSmuVersion
+ * (it picks the firmware files) stops it with a clear error. */
+TEST(amdgpu_smu_refusals_are_weighed_per_message) {
+  struct amdgpu_device *dev;
+  struct vapu_faults f = {.smu_rejects_message = PPSMC_MSG_GetMaxGfxclkFrequency};
+  ASSERT_EQ(probe(VAPU_RENOIR, &f, &dev), 0);
+  ASSERT_EQ(dev->max_gfxclk_mhz, 0);
+  amdgpu_device_remove(dev);
+  f = (struct vapu_faults){.smu_rejects_message = PPSMC_MSG_PowerUpSdma};
+  ASSERT_EQ(probe(VAPU_RAVEN, &f, &dev), 0);
+  struct vapu_firmware_state fw;
+  vapu_get_firmware_state(amdgpu_vapu_of(dev), &fw);
+  ASSERT_FALSE(fw.sdma_powered);
+  amdgpu_device_remove(dev);
+  f = (struct vapu_faults){.smu_rejects_message = PPSMC_MSG_GetSmuVersion};
+  dev = (void *)1;
+  ASSERT_EQ(probe(VAPU_RAVEN, &f, &dev), -EINVAL);
+  ASSERT_NULL(dev);
 }
