@@ -10,7 +10,11 @@
  * GFX targets: LLVM AMDGPUUsage processor table (gfx902 = Raven family,
  * gfx90c = Renoir family). Shader array sizes of the Raven family are the
  * full dies' (1 SE x 1 SH; 11, 11 and 3 CUs) since their gpu_info firmware
- * is optional here; Renoir reads its own from the discovery GC table. */
+ * is optional here; Renoir reads its own from the discovery GC table.
+ * GFXOFF status: Raven's PWR_MISC_CNTL_STATUS (pwr_10_0_offset.h 0x0183 in
+ * PWR segment 0, 0x16A00 in vega10_ip_offset.h; smu10_is_gfx_on), Renoir's
+ * SMUIO_GFX_MISC_CNTL (smuio_12_0_0_offset.h 0x00c8 in SMUIO segment 0,
+ * 0x16800 in renoir_ip_offset.h; smu_v12_0_get_gfxoff_status). */
 #include <stddef.h>
 
 #include "drivers/amdgpu/amdgpu_dev.h"
@@ -19,11 +23,11 @@
 #define RAVEN2_MIN_ATI_REV 0x8
 
 static const struct amdgpu_chip_info chips[] = {
-    {"raven", AMDGPU_RAVEN, "gfx902", 0x090002, false, 1, 1, 11},
-    {"picasso", AMDGPU_PICASSO, "gfx902", 0x090002, false, 1, 1, 11},
-    {"raven2", AMDGPU_RAVEN2, "gfx902", 0x090002, false, 1, 1, 3},
-    {"renoir", AMDGPU_RENOIR, "gfx90c", 0x09000c, true, 0, 0, 0},
-    {"green_sardine", AMDGPU_RENOIR, "gfx90c", 0x09000c, true, 0, 0, 0},
+    {"raven", AMDGPU_RAVEN, "gfx902", 0x090002, false, 1, 1, 11, 0x16B83},
+    {"picasso", AMDGPU_PICASSO, "gfx902", 0x090002, false, 1, 1, 11, 0x16B83},
+    {"raven2", AMDGPU_RAVEN2, "gfx902", 0x090002, false, 1, 1, 3, 0x16B83},
+    {"renoir", AMDGPU_RENOIR, "gfx90c", 0x09000c, true, 0, 0, 0, 0x168C8},
+    {"green_sardine", AMDGPU_RENOIR, "gfx90c", 0x09000c, true, 0, 0, 0, 0x168C8},
 };
 
 static const struct { uint16_t device_id; int chip; } pci_ids[] = {

@@ -46,6 +46,7 @@ struct amdgpu_chip_info {
   uint32_t gfx_version;
   bool uses_discovery;     /* IP bases from the discovery table */
   uint32_t shader_engines, sh_per_se, cu_per_sh; /* when no discovery GC table */
+  uint32_t gfxoff_status_reg; /* absolute dword index holding PWR_GFXOFF_STATUS [2:1] */
 };
 
 /* Chip for a PCI device ID and the ATI revision from the NBIO strap;
@@ -199,6 +200,7 @@ int amdgpu_bus_vapu_attach(struct amdgpu_device *dev, const char *chip_name);
 int soc15_ip_init_sw(struct amdgpu_device *dev);      /* fixed base table or discovery */
 int amdgpu_discovery_parse(struct amdgpu_device *dev, const uint8_t *binary, size_t size);
 int psp_init_hw(struct amdgpu_device *dev);
+int smu_init_sw(struct amdgpu_device *dev);      /* the graphics core on (out of GFXOFF) */
 int smu_init_hw(struct amdgpu_device *dev);
 int smu_send_message(struct amdgpu_device *dev, uint32_t message, uint32_t argument,
                      uint32_t *returned);

@@ -105,7 +105,8 @@ static void release_pci(struct amdgpu_device *dev) {
 
 /* ---- Bring-up ----
  * Software state of every block first, then the hardware in order: IP
- * bases (fixed table or discovery), the firmware that must already run
+ * bases (fixed table or discovery) and the graphics core out of GFXOFF
+ * before anything reads a GC register, the firmware that must already run
  * (PSP, SMU), the firmware files we hand the PSP, the bus interface and
  * HDP, the memory controller with its page tables, the interrupt ring, the
  * PSP's ring loading SDMA/MEC/RLC firmware into its TMR, SDMA power, the
@@ -122,7 +123,7 @@ struct block {
 static const struct block blocks[] = {
     {"soc15", soc15_ip_init_sw, NULL, NULL, NULL},       /* where each IP's registers are */
     {"psp", NULL, psp_init_hw, NULL, NULL},              /* sOS alive (never loaded by us) */
-    {"smu", NULL, smu_init_hw, NULL, NULL},              /* SMU answers; version, clocks; GFXOFF off */
+    {"smu", smu_init_sw, smu_init_hw, NULL, NULL},       /* GFX out of GFXOFF; SMU version, clocks */
     {"ucode", NULL, ucode_init_hw, ucode_fini_hw, NULL}, /* firmware files read and checked */
     {"nbio", NULL, nbio_init_hw, nbio_fini_hw, NULL},    /* doorbell aperture, HDP */
     {"gmc", gmc_init_sw, gmc_init_hw, gmc_fini_hw, gmc_fini_sw}, /* apertures, VMIDs, TLBs */

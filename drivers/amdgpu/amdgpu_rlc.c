@@ -2,7 +2,13 @@
  * loaded: stopped, clock gating off, started. Sequence: Linux gfx_v9_0.c
  * gfx_v9_0_rlc_resume / gfx_v9_0_rlc_stop / gfx_v9_0_rlc_start on an APU
  * with PSP loading (no microcode write, no GUI-idle interrupt, 50 us after
- * the start); RLC_CNTL.RLC_ENABLE_F32 (gc_9_0_sh_mask.h). */
+ * the start); RLC_CNTL.RLC_ENABLE_F32 (gc_9_0_sh_mask.h).
+ * What Linux's gfx_v9_0_rlc_resume does besides, and this driver does not:
+ * gfx_v9_0_init_pg (the clear-state buffer, the RLC save/restore list and
+ * the power-gating registers), the serdes wait before a gating change,
+ * load balancing per watt. They serve GFXOFF and power gating, which stay
+ * off here (amdgpu_smu.c): a graphics core that never powers down needs no
+ * state saved for its return. */
 #define LOG_TAG "rlc"
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "drivers/amdgpu/regs/gc_9_1_cp.h"

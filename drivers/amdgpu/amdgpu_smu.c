@@ -3,7 +3,9 @@
  * Protocol: Linux pm/powerplay/smumgr/smu10_smumgr.c (Raven) and
  * pm/swsmu/smu12/smu_v12_0.c (Renoir): wait for a non-zero response in
  * C2PMSG_90, clear it, argument to C2PMSG_82, message to C2PMSG_66, wait
- * for the response, read the returned value from C2PMSG_82. */
+ * for the response, read the returned value from C2PMSG_82. A refusal is an
+ * error code the caller weighs: Raven's smu10 ignores responses altogether,
+ * Renoir's smu_cmn returns them as errors and its callers decide. */
 #define LOG_TAG "smu"
 #include <errno.h>
 
@@ -24,6 +26,18 @@ static int wait_response(struct amdgpu_device *dev, uint32_t *response) {
   return 0;
 }
 
+/* PPSMC_Result_* as errors (Linux smu_cmn.c __smu_cmn_reg2errno). */
+static int response_errno(uint32_t response) {
+  switch (response) {
+    case PPSMC_Result_OK: return 0;
+    case PPSMC_Result_Failed: return -EIO;
+    case PPSMC_Result_UnknownCmd: return -EOPNOTSUPP;
+    case PPSMC_Result_CmdRejectedPrereq: return -EINVAL;
+    case PPSMC_Result_CmdRejectedBusy: return -EBUSY;
+    default: return -EPROTO; /* not a response the protocol defines */
+  }
+}
+
 int smu_send_message(struct amdgpu_device *dev, uint32_t message, uint32_t argument,
                      uint32_t *returned) {
   uint32_t response;
@@ -39,25 +53,69 @@ int smu_send_message(struct amdgpu_device *dev, uint32_t message, uint32_t argum
     log_error("SMU did not answer message 0x%x within %u ms", message, SMU_TIMEOUT_US / 1000);
     return -ETIMEDOUT;
   }
-  if (response != PPSMC_Result_OK) {
-    log_error("SMU refused message 0x%x: response 0x%x", message, response);
-    return -EIO;
+  int r = response_errno(response);
+  if (r) log_debug("SMU answered message 0x%x with 0x%x", message, response);
+  else if (returned) *returned = RREG(dev, IP_MP1, 0, MP1_SMN_C2PMSG_82);
+  return r;
+}
+
+/* GFXOFF powers the graphics core down when idle, and its registers stop
+ * answering; a driver that programs compute queues through them must find
+ * it on. The SMU allows GFXOFF only once a driver sent EnableGfxOff (Linux
+ * amdgpu_gfx_off_ctrl: gfx_off_state starts false, DisableGfxOff follows
+ * only an EnableGfxOff); this driver never does, so the core is normally
+ * on and nothing is sent. An OS that allowed GFXOFF leaves it allowed
+ * across a warm reboot: then DisableGfxOff, and wait until the core says
+ * it is on (PWR_GFXOFF_STATUS = 2: smu10_disable_gfx_off polls
+ * smu10_is_gfx_on; smu_v12_0_gfx_off_control waits up to 500 ms). The RLC
+ * steps GFXOFF and power gating need (amdgpu_rlc.c) are not done for the
+ * same reason. */
+#define GFX_ON_TIMEOUT_US 500000
+#define PWR_GFXOFF_STATUS(v) (((v) >> 1) & 3u)
+#define PWR_GFXOFF_STATUS_ON 2u
+
+static bool gfx_on(struct amdgpu_device *dev) {
+  return PWR_GFXOFF_STATUS(amdgpu_rreg(dev, dev->chip->gfxoff_status_reg)) == PWR_GFXOFF_STATUS_ON;
+}
+
+static int keep_gfx_on(struct amdgpu_device *dev) {
+  if (gfx_on(dev)) return 0;
+  log_info("the graphics core is in GFXOFF (left allowed by an earlier driver): turning it off");
+  int r = smu_send_message(dev, PPSMC_MSG_DisableGfxOff, 0, NULL);
+  if (r) {
+    log_error("SMU refused DisableGfxOff (%d): the graphics core stays off", r);
+    return r;
   }
-  if (returned) *returned = RREG(dev, IP_MP1, 0, MP1_SMN_C2PMSG_82);
+  uint64_t deadline = plat_now_ns() + GFX_ON_TIMEOUT_US * 1000ull;
+  while (!gfx_on(dev)) {
+    if (plat_now_ns() > deadline) {
+      log_error("the graphics core is not on %u ms after DisableGfxOff (PWR_GFXOFF_STATUS %u)",
+                GFX_ON_TIMEOUT_US / 1000, PWR_GFXOFF_STATUS(amdgpu_rreg(dev, dev->chip->gfxoff_status_reg)));
+      return -ETIMEDOUT;
+    }
+    plat_sleep_ns(100000);
+  }
   return 0;
 }
 
+/* First after the IP bases: every later step reads or writes GC registers
+ * (gmc_init_sw reads the GFX hub's MC_VM_FB_OFFSET). */
+int smu_init_sw(struct amdgpu_device *dev) { return keep_gfx_on(dev); }
+
 int smu_init_hw(struct amdgpu_device *dev) {
+  /* The firmware version picks firmware files (amdgpu_firmware.c): needed. */
   int r = smu_send_message(dev, PPSMC_MSG_GetSmuVersion, 0, &dev->smu_version);
-  if (r) return r;
+  if (r) {
+    if (r != -ETIMEDOUT) log_error("SMU refused GetSmuVersion (%d)", r);
+    return r;
+  }
   r = smu_send_message(dev, PPSMC_MSG_GetMaxGfxclkFrequency, 0, &dev->max_gfxclk_mhz);
-  if (r) return r;
-  /* GFXOFF powers the graphics core down when it looks idle; a compute
-   * queue the driver programs through registers must not find it off, so
-   * it stays disabled (Linux smu10_disable_gfx_off, amdgpu_gfx_off_ctrl). */
-  r = smu_send_message(dev, PPSMC_MSG_DisableGfxOff, 0, NULL);
-  if (r) return r;
-  log_info("SMU %u.%u firmware %u.%u.%u, max GFX clock %u MHz, GFXOFF disabled", dev->ip[IP_MP1].major,
+  if (r == -ETIMEDOUT) return r;
+  if (r) {
+    log_warn("SMU refused GetMaxGfxclkFrequency (%d): the GPU's clock is reported as unknown", r);
+    dev->max_gfxclk_mhz = 0;
+  }
+  log_info("SMU %u.%u firmware %u.%u.%u, max GFX clock %u MHz, GFXOFF not allowed", dev->ip[IP_MP1].major,
            dev->ip[IP_MP1].minor, dev->smu_version >> 16, (dev->smu_version >> 8) & 0xff,
            dev->smu_version & 0xff, dev->max_gfxclk_mhz);
   return 0;
@@ -67,9 +125,12 @@ int smu_init_hw(struct amdgpu_device *dev) {
  * SMU powers it up once its firmware is loaded (Linux sdma_v4_0_hw_init on
  * an APU: amdgpu_dpm_set_powergating_by_smu -> PowerUpSdma). */
 int sdma_init_hw(struct amdgpu_device *dev) {
+  /* Linux sdma_v4_0_hw_init ignores the answer; copies here are the CPU's. */
   int r = smu_send_message(dev, PPSMC_MSG_PowerUpSdma, 0, NULL);
-  if (!r) log_info("SDMA0 powered up");
-  return r;
+  if (r == -ETIMEDOUT) return r;
+  if (r) log_warn("SMU refused PowerUpSdma (%d): SDMA0 stays powered down (not used for compute)", r);
+  else log_info("SDMA0 powered up");
+  return 0;
 }
 
 void sdma_fini_hw(struct amdgpu_device *dev) { smu_send_message(dev, PPSMC_MSG_PowerDownSdma, 0, NULL); }
