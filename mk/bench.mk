@@ -5,7 +5,7 @@
 BENCH_DISPATCH := $(HOST_DIR)/bin/bench-dispatch
 BENCH_ROUNDS   ?= 100000
 
-$(HOST_DIR)/obj/bench/%.o: bench/%.c | deps
+$(HOST_DIR)/obj/bench/%.o: bench/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOST_CPPFLAGS) $(HOST_CFLAGS) $(HOST_OPT) -fopenmp -MMD -MP -c $< -o $@
 

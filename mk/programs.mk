@@ -20,7 +20,7 @@ PROGRAM_KERNEL_MCPU := gfx902
 
 # $(call program_kernel_rule,output,source,flags)
 define program_kernel_rule
-$(PROGRAM_KERNELS_DIR)/$(1): $(2) | deps
+$(PROGRAM_KERNELS_DIR)/$(1): $(2)
 	@mkdir -p $$(dir $$@)
 	@echo "GPUCC   $$@"
 	$(Q)$(GPU_CC) $(GPU_CFLAGS) $(3) -O2 -c $$< -o $$@.o
@@ -41,11 +41,11 @@ $(eval $(call program_kernel_rule,fill.generic.co,$(PK_C),$(GPU_CFLAGS_c) -mcpu=
 
 # HIP device-only: one target gives the ELF itself, several a bundle.
 PK_HIP_FLAGS := -x hip --cuda-device-only -nogpuinc -nogpulib -O2 -mcode-object-version=5
-$(PROGRAM_KERNELS_DIR)/scale.co: tests/programs/kernels/scale.hip | deps
+$(PROGRAM_KERNELS_DIR)/scale.co: tests/programs/kernels/scale.hip
 	@mkdir -p $(dir $@)
 	@echo "HIPCC   $@"
 	$(Q)$(GPU_CC) $(PK_HIP_FLAGS) --offload-arch=$(PROGRAM_KERNEL_MCPU) --no-gpu-bundle-output -c $< -o $@
-$(PROGRAM_KERNELS_DIR)/scale.hipfb: tests/programs/kernels/scale.hip | deps
+$(PROGRAM_KERNELS_DIR)/scale.hipfb: tests/programs/kernels/scale.hip
 	@mkdir -p $(dir $@)
 	@echo "HIPFB   $@"
 	$(Q)$(GPU_CC) $(PK_HIP_FLAGS) --offload-arch=gfx902:xnack- --offload-arch=gfx902:xnack+ \
