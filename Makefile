@@ -31,6 +31,7 @@ include mk/vapu-isa.mk
 include mk/gpu-agent.mk
 include mk/fuzz.mk
 include mk/bench.mk
+include mk/rocm-clients.mk
 include mk/test.mk
 endif
 
@@ -39,7 +40,7 @@ all: host image
 
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/host-asan $(BUILD)/efi $(BUILD)/kernels $(BUILD)/fuzz \
-	       $(BUILD)/test-logs $(BUILD)/*.efi $(BUILD)/*.img
+	       $(BUILD)/rocm-clients $(BUILD)/test-logs $(BUILD)/*.efi $(BUILD)/*.img
 
 distclean:
 	rm -rf $(BUILD)

@@ -9,10 +9,16 @@
 # makefile, and GNU make then starts again from the top with the same goals
 # ("How Makefiles Are Remade", GNU make manual) and now reads every rule.
 # `make deps` does just that; clean and distclean need no package.
+#
+# The clients of the ROCr binary interface (suite rocm-clients,
+# tests/rocm_clients/) come from here too: HIP 5.2 (libamdhip64-dev, which
+# brings comgr and Debian's ROCr), ROCr's headers (libhsa-runtime-dev) and
+# LLVM 19's OpenMP offload runtime (libomp-19-dev).
 DEB_PACKAGES := make gcc binutils libc6-dev gnu-efi newlib-source xz-utils \
                 qemu-system-x86 ovmf mtools dosfstools \
                 clang-19 lld-19 llvm-19 libclang-rt-19-dev clang-tools-19 rocm-device-libs \
-                libgomp1 pocl-opencl-icd ocl-icd-opencl-dev python3
+                libgomp1 pocl-opencl-icd ocl-icd-opencl-dev python3 \
+                libamdhip64-dev libhsa-runtime-dev libomp-19-dev
 
 # "<name> <want> ok installed" for each installed package of the list (a
 # package dpkg has never heard of prints nothing).

@@ -79,11 +79,16 @@ $(HOST_RUNTIME_SO): $(HOST_RUNTIME_OBJS) $(HOST_RUNTIME_MAP)
 $(HOST_RUNTIME_SO:.1=): | $(HOST_RUNTIME_SO)
 	$(Q)ln -sf $(notdir $(HOST_RUNTIME_SO)) $@
 
+# The relocatable object before its internal names are made local is kept
+# (HOST_RUNTIME_ALL_OBJ): the rocm-clients suite defines all those names in
+# a program to show that none of them is visible.
+HOST_RUNTIME_ALL_OBJ := $(HOST_DIR)/runtime/libhsa-runtime64-all.o
 $(HOST_RUNTIME_LIB): $(HOST_RUNTIME_OBJS) $(HOST_RUNTIME_API)
 	@mkdir -p $(dir $@) $(HOST_DIR)/runtime
 	@echo "AR      $@"
-	$(Q)ld -r -o $(HOST_DIR)/runtime/libhsa-runtime64.o $(HOST_RUNTIME_OBJS)
-	$(Q)objcopy --keep-global-symbols=$(HOST_RUNTIME_API) $(HOST_DIR)/runtime/libhsa-runtime64.o
+	$(Q)ld -r -o $(HOST_RUNTIME_ALL_OBJ) $(HOST_RUNTIME_OBJS)
+	$(Q)objcopy --keep-global-symbols=$(HOST_RUNTIME_API) $(HOST_RUNTIME_ALL_OBJ) \
+	    $(HOST_DIR)/runtime/libhsa-runtime64.o
 	$(Q)rm -f $@ && ar rcs $@ $(HOST_DIR)/runtime/libhsa-runtime64.o
 
 $(HOST_UNIT_TESTS): $(call host_asan_obj,$(UNIT_HOST_SRCS))
