@@ -81,6 +81,12 @@ else fail $t "exit $rc; $(last "$bin/hip_printf.log")"; fi
 # ---- OpenMP offload ------------------------------------------------------------
 OMP_TARGET_OFFLOAD=MANDATORY; export OMP_TARGET_OFFLOAD
 run_reporting rocm_openmp_offload "$bin/openmp_offload.log" "$bin/openmp_offload"
+# The plugin reports what the runtime refused even when it carries on (its
+# 512 MiB device heap from the GPU's local pool, the pointer information
+# of each host buffer it maps).
+if grep -q 'AMDGPU error\|"PluginInterface" error\|omptarget error' "$bin/openmp_offload.log"; then
+  fail rocm_openmp_offload_plugin_reports_no_error "$(grep -m 3 'error' "$bin/openmp_offload.log" | tr '\n' ' ')"
+else pass rocm_openmp_offload_plugin_reports_no_error; fi
 
 t=rocm_openmp_faulting_region_is_reported_with_its_status
 on_our_runtime "$bin/openmp_fault.log" "$bin/openmp_offload" fault
