@@ -9,7 +9,8 @@
 #
 # Suites:
 #   hsa-programs    host: check_api.sh, then each program built exactly as
-#                   an application is (tests/programs/run.sh) and run with
+#                   an application is (tests/programs/run.sh), against the
+#                   archive and against the shared library, and run with
 #                   the kernel folder as argument
 #   image-programs  the same programs in the test image, booted in QEMU with
 #                   the virtual APU, their code objects on the ESP in
@@ -58,16 +59,16 @@ kernels: program-kernels
 TEST_BUILD_DEPS += $(PROGRAM_KERNELS)
 
 # ---- Host ----------------------------------------------------------------------
-HSA_PROGRAMS_LIB = $(HOST_RUNTIME_LIB)
 TEST_SUITES += hsa-programs
-TEST_BUILD_DEPS += $(HOST_RUNTIME_LIB)
+TEST_BUILD_DEPS += $(HOST_RUNTIME_LIB) $(HOST_RUNTIME_SO)
 
 .PHONY: suite-hsa-programs
 suite-hsa-programs: host-lib $(PROGRAM_KERNELS) # host-lib: with the firmware the programs find
-	$(Q)status=0; tests/programs/check_api.sh $(HSA_PROGRAMS_LIB) || status=1; \
-	tests/programs/run.sh $(HSA_PROGRAMS_LIB) $(BUILD)/programs $(abspath $(PROGRAM_KERNELS_DIR)) \
-	    $(HSA_PROGRAMS) || status=1; \
-	exit $$status
+	$(Q)status=0; tests/programs/check_api.sh $(HOST_RUNTIME_LIB) || status=1; \
+	for lib in $(HOST_RUNTIME_LIB) $(HOST_RUNTIME_SO); do \
+	  tests/programs/run.sh $$lib $(BUILD)/programs $(abspath $(PROGRAM_KERNELS_DIR)) \
+	      $(HSA_PROGRAMS) || status=1; \
+	done; exit $$status
 
 # ---- Image ---------------------------------------------------------------------
 # One test per program: hsa_program_<name> calls its main with the ESP's
