@@ -16,6 +16,10 @@
 
 include mk/config.mk
 include mk/deps.mk
+# The build's rules are read only once every package they use is installed
+# (mk/deps.mk installs the missing ones, then make starts again): a rule
+# file may compute a variable from any tool of DEB_PACKAGES as it is read.
+ifeq ($(DEPS_MISSING),)
 include $(sort $(wildcard */module.mk */*/module.mk))
 include mk/host.mk
 include mk/newlib.mk
@@ -27,14 +31,16 @@ include mk/vapu-isa.mk
 include mk/gpu-agent.mk
 include mk/fuzz.mk
 include mk/bench.mk
+include mk/rocm-clients.mk
 include mk/test.mk
+endif
 
 .PHONY: all clean distclean
 all: host image
 
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/host-asan $(BUILD)/efi $(BUILD)/kernels $(BUILD)/fuzz \
-	       $(BUILD)/test-logs $(BUILD)/*.efi $(BUILD)/*.img
+	       $(BUILD)/rocm-clients $(BUILD)/test-logs $(BUILD)/*.efi $(BUILD)/*.img
 
 distclean:
 	rm -rf $(BUILD)

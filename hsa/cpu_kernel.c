@@ -42,6 +42,8 @@ const hsa_cpu_kernel_descriptor_t *cpu_kernel_from_object(uint64_t kernel_object
 }
 
 const hsa_cpu_agent_function_t *cpu_agent_function_find(uint16_t type) {
+  for (size_t i = 0; i < CPU_RUNTIME_AGENT_FUNCTIONS; i++)
+    if (cpu_runtime_agent_functions[i].type == type) return &cpu_runtime_agent_functions[i];
   if (!__start_hsa_cpu_agent_functions) return NULL;
   for (const hsa_cpu_agent_function_t *f = __start_hsa_cpu_agent_functions;
        f < __stop_hsa_cpu_agent_functions; f++)

@@ -21,6 +21,14 @@ const hsa_cpu_kernel_descriptor_t *cpu_kernel_at(size_t index);
 const hsa_cpu_kernel_descriptor_t *cpu_kernel_find(const char *name);
 /* The descriptor at kernel_object, or NULL if it is not one of ours. */
 const hsa_cpu_kernel_descriptor_t *cpu_kernel_from_object(uint64_t kernel_object);
+/* The runtime's own agent functions (memory_async.c) are a table, not
+ * entries of the section: in the shared library a section of its own
+ * would hide the program's (its __start_/__stop_ symbols would be the
+ * library's), while the library's weak references to the section's bounds
+ * find the program's when only the program has one. */
+#define CPU_RUNTIME_AGENT_FUNCTIONS 2
+extern const hsa_cpu_agent_function_t cpu_runtime_agent_functions[CPU_RUNTIME_AGENT_FUNCTIONS];
+/* The runtime's function for `type`, else the program's, else NULL. */
 const hsa_cpu_agent_function_t *cpu_agent_function_find(uint16_t type);
 
 #endif

@@ -109,13 +109,39 @@ static void gpu_shut_down(struct agent *agent) {
   free(ga);
 }
 
-/* The local pool: the frame buffer carve-out, which the compute VMIDs map
- * at its CPU (BAR0) address; ROCr lists an APU's carve-out as the GPU's
- * coarse-grained local pool. */
+/* The local pool, ROCr's coarse-grained pool of the GPU agent, is what
+ * Linux gives KFD as the GPU's local memory. An APU whose carve-out is
+ * smaller than its GTT (the system memory the GPU may map: by default
+ * TTM's limit, half the RAM) "prefers GTT" (amdgpu_ttm.c, amdgpu_ttm_init:
+ * apu_prefer_gtt): KFD places its VRAM allocations in system memory
+ * (amdgpu_amdkfd_gpuvm.c) and reports the GTT size as local memory
+ * (amdgpu_amdkfd_get_local_mem_info), so that ROCr's programs (HIP's
+ * hipMalloc, LLVM's offload plugin with its 512 MiB device heap) are not
+ * held to a BIOS carve-out of 64-512 MiB. Here too: such a pool is system
+ * memory (memory.c's own allocator), which the GPU reaches at the same
+ * address. Otherwise the pool is the frame buffer carve-out, which the
+ * compute VMIDs map at its CPU (BAR0) address. */
 static void *local_alloc(struct memory_pool *p, size_t size) {
   return amdgpu_local_alloc(p->impl, size, MEMORY_GRANULE);
 }
 static void local_release(struct memory_pool *p, void *ptr) { amdgpu_local_free(p->impl, ptr); }
+
+static struct memory_pool local_pool_desc(struct amdgpu_device *dev, uint64_t carveout_bytes,
+                                          struct agent *owner) {
+  size_t gtt_bytes = memory_pool(MEMORY_POOL_SYSTEM)->size / 2;
+  struct memory_pool p = {.name = "gpu-local", .segment = HSA_AMD_SEGMENT_GLOBAL,
+                          .global_flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED,
+                          .owner = owner};
+  if (carveout_bytes < gtt_bytes) {
+    p.size = gtt_bytes;
+  } else {
+    p.size = carveout_bytes;
+    p.alloc = local_alloc;
+    p.release = local_release;
+    p.impl = dev;
+  }
+  return p;
+}
 
 static const struct agent_ops gpu_agent_ops = {
     .queue_attach = gpu_queue_attach,
@@ -186,11 +212,8 @@ static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
   a->queue_max_size = GPU_QUEUE_MAX_PACKETS;
   a->caches[0] = (struct cache_info){"L1", 1, GPU_L1_BYTES};
   a->cache_count = 1;
-  const struct memory_pool local = {.name = "gpu-local", .segment = HSA_AMD_SEGMENT_GLOBAL,
-                                    .global_flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED,
-                                    .size = in->local_memory_size, .owner = a, .alloc = local_alloc,
-                                    .release = local_release, .impl = dev};
-  struct memory_pool *local_pool = in->local_memory_size ? memory_pool_add_local(&local) : NULL;
+  const struct memory_pool local = local_pool_desc(dev, in->local_memory_size, a);
+  struct memory_pool *local_pool = local.size ? memory_pool_add_local(&local) : NULL;
   if (local_pool) a->pools[a->pool_count++] = local_pool; /* first: ROCr lists local memory first */
   /* The LDS, as ROCr's GPU agent lists it after local memory: a GROUP pool
    * the size of one work-group's LDS, never allocated from (LLVM's offload

@@ -539,14 +539,17 @@ hsa_status_t hsa_amd_memory_unlock(void *host_ptr) {
 
 /* ---- Pointer information -------------------------------------------------------- */
 
+/* As ROCr's Runtime::PtrInfo: info->size says how much of the structure
+ * the caller has (0 is refused; an older, shorter layout such as LLVM's
+ * offload plugin's 32 bytes gets its fields, the rest is not written), and
+ * the list of agents is returned only when alloc, num_agents_accessible
+ * and accessible are all given. */
 hsa_status_t hsa_amd_pointer_info(const void *ptr, hsa_amd_pointer_info_t *info,
                                   void *(*alloc)(size_t), uint32_t *num_agents_accessible,
                                   hsa_agent_t **accessible) {
   RETURN_IF_NOT_INITIALIZED();
-  if (!ptr || !info || info->size < offsetof(hsa_amd_pointer_info_t, agentOwner))
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  if ((num_agents_accessible == NULL) != (accessible == NULL) || (accessible && !alloc))
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!ptr || !info || info->size == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!alloc || !num_agents_accessible) accessible = NULL;
   hsa_amd_pointer_info_t out = {0};
   out.size = info->size < sizeof out ? info->size : (uint32_t)sizeof out;
   lock_acquire(&table_lock);

@@ -27,8 +27,9 @@ struct memory_pool {
   size_t size;           /* bytes of memory behind the pool */
   struct agent *owner;   /* hsa_amd_pointer_info's agentOwner */
   /* Memory other than system RAM (a GPU's carve-out): its agent allocates
-   * (MEMORY_GRANULE-aligned, NULL when full) and frees it. NULL for the
-   * system pools. */
+   * (MEMORY_GRANULE-aligned, NULL when full) and frees it. NULL for pools
+   * of system memory (the system pools, a GPU's local pool that Linux
+   * would place in GTT: gpu_agent.c). */
   void *(*alloc)(struct memory_pool *p, size_t size);
   void (*release)(struct memory_pool *p, void *ptr);
   void *impl;

@@ -28,12 +28,12 @@ struct rect_copy {
   hsa_dim3_t dst_offset, src_offset, range;
 };
 
-HSA_CPU_AGENT_FUNCTION(CPU_AGENT_FN_MEMORY_COPY, runtime_memory_copy) {
+static void runtime_memory_copy(const uint64_t arg[4], void *return_address) {
   (void)return_address;
   memmove((void *)(uintptr_t)arg[0], (const void *)(uintptr_t)arg[1], (size_t)arg[2]);
 }
 
-HSA_CPU_AGENT_FUNCTION(CPU_AGENT_FN_MEMORY_COPY_RECT, runtime_memory_copy_rect) {
+static void runtime_memory_copy_rect(const uint64_t arg[4], void *return_address) {
   (void)return_address;
   struct rect_copy *r = (struct rect_copy *)(uintptr_t)arg[0];
   for (uint32_t z = 0; z < r->range.z; z++)
@@ -47,6 +47,11 @@ HSA_CPU_AGENT_FUNCTION(CPU_AGENT_FN_MEMORY_COPY_RECT, runtime_memory_copy_rect) 
     }
   free(r);
 }
+
+const hsa_cpu_agent_function_t cpu_runtime_agent_functions[CPU_RUNTIME_AGENT_FUNCTIONS] = {
+    {CPU_AGENT_FN_MEMORY_COPY, runtime_memory_copy, "runtime_memory_copy"},
+    {CPU_AGENT_FN_MEMORY_COPY_RECT, runtime_memory_copy_rect, "runtime_memory_copy_rect"},
+};
 
 static struct queue *get_copy_queue(hsa_status_t *st) {
   lock_acquire(&copy_lock);

@@ -196,10 +196,10 @@ hsa_status_t hsa_queue_inactivate(hsa_queue_t *queue) {
 void queue_report_error(struct queue *q, hsa_status_t status) {
   uint32_t expected = QUEUE_ACTIVE;
   if (!atomic_compare_exchange_strong(&q->state, &expected, QUEUE_ERROR)) return;
-  log_warn(
-      "queue %llu stopped: packet %llu: %s", (unsigned long long)q->amd.hsa_queue.id,
-      (unsigned long long)q->amd.read_dispatch_id,
-      status == HSA_STATUS_ERROR_INVALID_PACKET_FORMAT ? "malformed packet" : "invalid packet");
+  const char *why = NULL;
+  hsa_status_string(status, &why);
+  log_warn("queue %llu stopped: packet %llu: status 0x%x (%s)", (unsigned long long)q->amd.hsa_queue.id,
+           (unsigned long long)q->amd.read_dispatch_id, (unsigned)status, why ? why : "unknown status");
   if (q->error_callback) q->error_callback(status, queue_hsa(q), q->error_data);
 }
 

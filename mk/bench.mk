@@ -5,9 +5,9 @@
 BENCH_DISPATCH := $(HOST_DIR)/bin/bench-dispatch
 BENCH_ROUNDS   ?= 100000
 
-$(HOST_DIR)/obj/bench/%.o: bench/%.c | deps
+$(HOST_DIR)/pic/bench/%.o: bench/%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_CPPFLAGS) $(HOST_CFLAGS) $(HOST_OPT) -fopenmp -MMD -MP -c $< -o $@
+	$(Q)$(HOST_CC) $(HOST_CPPFLAGS) $(HOST_CFLAGS) $(HOST_PIC) $(HOST_OPT) -fopenmp -MMD -MP -c $< -o $@
 
 $(BENCH_DISPATCH): $(call host_obj,$(BENCH_DISPATCH_SRCS)) $(HOST_RUNTIME_LIB)
 	@mkdir -p $(dir $@)

@@ -28,7 +28,7 @@ FUZZ_NAMES   := $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_NAMES   := $(filter-out fuzz_plat,$(FUZZ_NAMES))
 FUZZ_TARGETS := $(addprefix $(FUZZ_DIR)/,$(FUZZ_NAMES))
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_fuzz_%) | deps
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_fuzz_%)
 	@mkdir -p $(dir $@)
 	@echo "FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRCS_fuzz_$*) -o $@

@@ -21,7 +21,7 @@ TEST_BUILD_DEPS += $(GPU_CORPUS_GFX90C)
 # processors, next to the corpus so that the image finds them in \kernels
 # too.
 GPU_FAULT_KERNELS := $(KERNELS_DIR)/gpu-faults/gfx902/faults.co $(KERNELS_DIR)/gpu-faults/gfx90c/faults.co
-$(KERNELS_DIR)/gpu-faults/%/faults.co: tests/data/gpu/faults.cl | deps
+$(KERNELS_DIR)/gpu-faults/%/faults.co: tests/data/gpu/faults.cl
 	@mkdir -p $(dir $@)
 	@echo "GPUCC   $@"
 	$(Q)$(GPU_CC) $(GPU_CFLAGS) $(GPU_CFLAGS_cl) -mcpu=$* -mcode-object-version=5 -O2 -c $< -o $@.o
@@ -52,7 +52,7 @@ APP_KERNELS_DIR := $(BUILD)/app-kernels
 
 # $(call app_kernel_rule,source,app,mcpu)
 define app_kernel_rule
-$(APP_KERNELS_DIR)/$(2)/$(3)/$(call kernel_name,$(1)).co: $(1) | deps
+$(APP_KERNELS_DIR)/$(2)/$(3)/$(call kernel_name,$(1)).co: $(1)
 	@mkdir -p $$(dir $$@)
 	@echo "GPUCC   $$@"
 	$(Q)$(GPU_CC) $(GPU_CFLAGS) $(GPU_CFLAGS_cl) -mcpu=$(3) -mcode-object-version=5 -O2 -c $$< -o $$@.o

@@ -50,11 +50,11 @@ IMAGE_APPS      := $(patsubst apps/%/,%,$(sort $(dir $(wildcard apps/*/main.c)))
 
 efi_obj = $(patsubst %,$(EFI_DIR)/obj/%.o,$(basename $(1)))
 
-$(EFI_DIR)/obj/%.o: %.c $(NEWLIB_STAMP) | deps
+$(EFI_DIR)/obj/%.o: %.c $(NEWLIB_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(EFI_CC) $(EFI_CPPFLAGS) $(EFI_EXTRA_CPPFLAGS) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
 
-$(EFI_DIR)/obj/%.o: %.S | deps
+$(EFI_DIR)/obj/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(Q)$(EFI_CC) $(EFI_CPPFLAGS) -MMD -MP -c $< -o $@
 
@@ -110,7 +110,7 @@ $(BUILD)/%.img: $(BUILD)/%.efi qemu/mkesp.sh $$(APP_KERNELS_$$*)
 	    $(if $(APP_KERNELS_$*),--add kernels=$(APP_KERNELS_DIR)/$*)
 
 .PHONY: image run
-image: deps $(BUILD)/$(APP).efi $(BUILD)/$(APP).img
+image: $(BUILD)/$(APP).efi $(BUILD)/$(APP).img
 	@echo "image: $(BUILD)/$(APP).efi ($$(stat -c %s $(BUILD)/$(APP).efi) bytes), ESP $(BUILD)/$(APP).img"
 
 # Boots a copy of the ESP with ARGS as its \cmdline.txt; QEMU_SMP, QEMU_TIMEOUT adjust.

@@ -20,7 +20,7 @@ kernel_name = $(basename $(notdir $(1)))
 
 # $(call gpu_kernel_rule,source,mcpu,opt,cov)
 define gpu_kernel_rule
-$(KERNELS_DIR)/$(2)/$(call kernel_name,$(1)).$(3).v$(4).co: $(1) | deps
+$(KERNELS_DIR)/$(2)/$(call kernel_name,$(1)).$(3).v$(4).co: $(1)
 	@mkdir -p $$(dir $$@)
 	@echo "GPUCC   $$@"
 	$(Q)$(GPU_CC) $(GPU_CFLAGS) $$(GPU_CFLAGS_$(patsubst .%,%,$(suffix $(1)))) -mcpu=$(2) \
@@ -45,7 +45,7 @@ HIP_BUNDLE_ARCHS := gfx902 gfx90c:xnack- gfx9-generic
 HIP_BUNDLES := $(patsubst tests/kernels/%.hip,$(KERNELS_DIR)/bundles/%.hipfb,\
                  $(sort $(wildcard tests/kernels/*.hip)))
 
-$(KERNELS_DIR)/bundles/%.hipfb: tests/kernels/%.hip | deps
+$(KERNELS_DIR)/bundles/%.hipfb: tests/kernels/%.hip
 	@mkdir -p $(dir $@)
 	@echo "HIPFB   $@"
 	$(Q)$(GPU_CC) -x hip $(foreach a,$(HIP_BUNDLE_ARCHS),--offload-arch=$(a)) \

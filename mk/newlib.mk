@@ -27,7 +27,7 @@ NEWLIB_STAMP   := $(NEWLIB_DIR)/.built-$(firstword $(shell echo '$(NEWLIB_CONFIG
 .PHONY: newlib
 newlib: $(NEWLIB_STAMP)
 
-$(NEWLIB_STAMP): | deps
+$(NEWLIB_STAMP):
 	@echo "NEWLIB  $(NEWLIB_DIR) (once; a few minutes on 2 cores)"
 	$(Q)rm -rf $(NEWLIB_DIR) && mkdir -p $(NEWLIB_DIR)/build
 	$(Q)tar -C $(NEWLIB_DIR) -xf $(NEWLIB_TARBALL)

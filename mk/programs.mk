@@ -9,7 +9,8 @@
 #
 # Suites:
 #   hsa-programs    host: check_api.sh, then each program built exactly as
-#                   an application is (tests/programs/run.sh) and run with
+#                   an application is (tests/programs/run.sh), against the
+#                   archive and against the shared library, and run with
 #                   the kernel folder as argument
 #   image-programs  the same programs in the test image, booted in QEMU with
 #                   the virtual APU, their code objects on the ESP in
@@ -20,7 +21,7 @@ PROGRAM_KERNEL_MCPU := gfx902
 
 # $(call program_kernel_rule,output,source,flags)
 define program_kernel_rule
-$(PROGRAM_KERNELS_DIR)/$(1): $(2) | deps
+$(PROGRAM_KERNELS_DIR)/$(1): $(2)
 	@mkdir -p $$(dir $$@)
 	@echo "GPUCC   $$@"
 	$(Q)$(GPU_CC) $(GPU_CFLAGS) $(3) -O2 -c $$< -o $$@.o
@@ -41,11 +42,11 @@ $(eval $(call program_kernel_rule,fill.generic.co,$(PK_C),$(GPU_CFLAGS_c) -mcpu=
 
 # HIP device-only: one target gives the ELF itself, several a bundle.
 PK_HIP_FLAGS := -x hip --cuda-device-only -nogpuinc -nogpulib -O2 -mcode-object-version=5
-$(PROGRAM_KERNELS_DIR)/scale.co: tests/programs/kernels/scale.hip | deps
+$(PROGRAM_KERNELS_DIR)/scale.co: tests/programs/kernels/scale.hip
 	@mkdir -p $(dir $@)
 	@echo "HIPCC   $@"
 	$(Q)$(GPU_CC) $(PK_HIP_FLAGS) --offload-arch=$(PROGRAM_KERNEL_MCPU) --no-gpu-bundle-output -c $< -o $@
-$(PROGRAM_KERNELS_DIR)/scale.hipfb: tests/programs/kernels/scale.hip | deps
+$(PROGRAM_KERNELS_DIR)/scale.hipfb: tests/programs/kernels/scale.hip
 	@mkdir -p $(dir $@)
 	@echo "HIPFB   $@"
 	$(Q)$(GPU_CC) $(PK_HIP_FLAGS) --offload-arch=gfx902:xnack- --offload-arch=gfx902:xnack+ \
@@ -58,16 +59,16 @@ kernels: program-kernels
 TEST_BUILD_DEPS += $(PROGRAM_KERNELS)
 
 # ---- Host ----------------------------------------------------------------------
-HSA_PROGRAMS_LIB = $(HOST_RUNTIME_LIB)
 TEST_SUITES += hsa-programs
-TEST_BUILD_DEPS += $(HOST_RUNTIME_LIB)
+TEST_BUILD_DEPS += $(HOST_RUNTIME_LIB) $(HOST_RUNTIME_SO)
 
 .PHONY: suite-hsa-programs
 suite-hsa-programs: host-lib $(PROGRAM_KERNELS) # host-lib: with the firmware the programs find
-	$(Q)status=0; tests/programs/check_api.sh $(HSA_PROGRAMS_LIB) || status=1; \
-	tests/programs/run.sh $(HSA_PROGRAMS_LIB) $(BUILD)/programs $(abspath $(PROGRAM_KERNELS_DIR)) \
-	    $(HSA_PROGRAMS) || status=1; \
-	exit $$status
+	$(Q)status=0; tests/programs/check_api.sh $(HOST_RUNTIME_LIB) || status=1; \
+	for lib in $(HOST_RUNTIME_LIB) $(HOST_RUNTIME_SO); do \
+	  tests/programs/run.sh $$lib $(BUILD)/programs $(abspath $(PROGRAM_KERNELS_DIR)) \
+	      $(HSA_PROGRAMS) || status=1; \
+	done; exit $$status
 
 # ---- Image ---------------------------------------------------------------------
 # One test per program: hsa_program_<name> calls its main with the ESP's

@@ -9,7 +9,7 @@ TEST_BUILD_DEPS += $(HOST_UNIT_TESTS)
 SUITE_TIMEOUT ?= 900
 
 .PHONY: test test-build suite-host-unit
-test: deps
+test:
 	$(Q)$(MAKE) --no-print-directory test-build
 	$(Q)SUITE_TIMEOUT=$(SUITE_TIMEOUT) tests/run-suites.sh $(BUILD)/test-logs \
 	    "$(MAKE) --no-print-directory -s" $(TEST_SUITES)

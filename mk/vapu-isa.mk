@@ -19,14 +19,14 @@ VAPU_ISA_CL_COS := $(foreach f,$(VAPU_ISA_CL),$(foreach v,O0.v5 O2.v4 O2.v5 O3.v
                      $(VAPU_ISA_DIR)/$(basename $(notdir $(f))).$(v).co))
 VAPU_ISA_DIS    := $(addsuffix .dis,$(KERNEL_CORPUS) $(VAPU_ISA_OBJS) $(VAPU_ISA_CL_COS))
 
-$(VAPU_ISA_DIR)/%.o: tests/data/vapu_isa/%.s | deps
+$(VAPU_ISA_DIR)/%.o: tests/data/vapu_isa/%.s
 	@mkdir -p $(dir $@)
 	@echo "GPUAS   $@"
 	$(Q)$(LLVM_MC) -triple=amdgcn-amd-amdhsa -mcpu=gfx902 -filetype=obj $< -o $@
 
 # OpenCL C test kernels, as mk/kernels.mk builds the corpus.
 .SECONDEXPANSION:
-$(VAPU_ISA_CL_COS): $(VAPU_ISA_DIR)/%.co: tests/data/vapu_isa/$$(word 1,$$(subst ., ,$$*)).cl | deps
+$(VAPU_ISA_CL_COS): $(VAPU_ISA_DIR)/%.co: tests/data/vapu_isa/$$(word 1,$$(subst ., ,$$*)).cl
 	@mkdir -p $(dir $@)
 	@echo "GPUCC   $@"
 	$(Q)$(GPU_CC) $(GPU_CFLAGS) $(GPU_CFLAGS_cl) -mcpu=gfx902 \

@@ -8,6 +8,7 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
+#include "drivers/amdgpu/amdgpu.h"
 #include "lib/plat.h"
 #include "lib/test.h"
 #include "tests/common/gpu_test_util.h"
@@ -174,27 +175,49 @@ static hsa_status_t first_pool(hsa_amd_memory_pool_t pool, void *data) {
   return HSA_STATUS_INFO_BREAK;
 }
 
-/* The carve-out is the GPU's local pool: coarse-grained, listed first,
- * owned by the GPU agent, and what it hands out the GPU reaches at the
- * same address (the CP reads a barrier's dependency there). */
-TEST(gpu_agent_local_pool_is_the_carveout) {
+static hsa_status_t kernarg_pool(hsa_amd_memory_pool_t pool, void *data) {
+  uint32_t flags = 0;
+  hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
+  if (!(flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT)) return HSA_STATUS_SUCCESS;
+  *(hsa_amd_memory_pool_t *)data = pool;
+  return HSA_STATUS_INFO_BREAK;
+}
+
+/* The GPU's local pool is what Linux makes an APU's local memory: when the
+ * carve-out is smaller than the GTT (half the RAM: the system pool's size
+ * over two), system memory of the GTT's size (apu_prefer_gtt), else the
+ * carve-out. It is coarse-grained, listed first, owned by the GPU agent,
+ * and what it hands out the GPU reaches at the same address (the CP reads
+ * a barrier's dependency there), beyond the carve-out's size too. */
+TEST(gpu_agent_local_pool_is_the_local_memory_linux_gives_an_apu) {
   HSA_ASSERT_OK(hsa_init());
   hsa_agent_t gpu = gpu_test_agent();
-  hsa_amd_memory_pool_t local = {0};
+  hsa_amd_memory_pool_t local = {0}, system = {0};
   ASSERT_EQ(hsa_amd_agent_iterate_memory_pools(gpu, first_pool, &local), HSA_STATUS_INFO_BREAK);
+  ASSERT_EQ(hsa_amd_agent_iterate_memory_pools(gpu, kernarg_pool, &system), HSA_STATUS_INFO_BREAK);
   uint32_t flags = 0;
-  size_t size = 0;
+  size_t size = 0, system_size = 0;
   bool alloc_allowed = false;
   HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(local, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
   HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(local, HSA_AMD_MEMORY_POOL_INFO_SIZE, &size));
+  HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(system, HSA_AMD_MEMORY_POOL_INFO_SIZE, &system_size));
   HSA_ASSERT_OK(hsa_amd_memory_pool_get_info(local, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &alloc_allowed));
   ASSERT_EQ(flags, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
-  ASSERT_GT(size, 1u << 20);
-  ASSERT_LE(size, 1ull << 30);
   ASSERT_TRUE(alloc_allowed);
+  struct amdgpu_device_info dev;
+  ASSERT_EQ(amdgpu_device_query(amdgpu_device_get(0), &dev), 0);
+  bool prefer_gtt = dev.local_memory_size < system_size / 2;
+  ASSERT_EQ_U(size, prefer_gtt ? system_size / 2 : dev.local_memory_size);
   uint64_t avail = 0;
   HSA_ASSERT_OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_MEMORY_AVAIL, &avail));
   ASSERT_EQ_U(avail, size);
+
+  /* Twice the carve-out: only system memory holds that much. */
+  if (prefer_gtt && 2 * dev.local_memory_size < size) {
+    void *large;
+    HSA_ASSERT_OK(hsa_amd_memory_pool_allocate(local, 2 * dev.local_memory_size, 0, &large));
+    HSA_ASSERT_OK(hsa_amd_memory_pool_free(large));
+  }
 
   amd_signal_t *dep;
   HSA_ASSERT_OK(hsa_amd_memory_pool_allocate(local, 1u << 20, 0, (void **)&dep));

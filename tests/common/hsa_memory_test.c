@@ -4,6 +4,7 @@
  * copy, fill, deallocation callbacks and asynchronous copies.
  */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "hsa/agent.h"
@@ -164,6 +165,58 @@ static void on_dealloc(void *ptr, void *user) {
   dealloc_calls++;
   dealloc_ptr = ptr;
   (void)user;
+}
+
+/* ROCr's PtrInfo: the caller's info->size says how much of the structure
+ * it has. LLVM's offload plugin passes its own 32-byte layout (size, type,
+ * the two base addresses, sizeInBytes) for host pointers it maps; only
+ * those bytes are written. A size of 0 is refused; the list of agents
+ * comes only with alloc, the count and the list pointer all given. */
+TEST(hsa_memory_pointer_info_fills_the_callers_layout) {
+  HSA_ASSERT_OK(hsa_init());
+  hsa_agent_t cpu;
+  ASSERT_EQ(hsa_test_cpu_agents(&cpu, 1), 1);
+  char *p;
+  HSA_ASSERT_OK(hsa_amd_memory_pool_allocate(hsa_test_kernarg_pool(cpu), 4096, 0, (void **)&p));
+  const uint32_t short_size = (uint32_t)offsetof(hsa_amd_pointer_info_t, userData);
+  ASSERT_EQ(short_size, 32);
+  union {
+    hsa_amd_pointer_info_t info;
+    unsigned char bytes[sizeof(hsa_amd_pointer_info_t) + 16];
+  } u;
+  memset(&u, 0xa5, sizeof u);
+  u.info.size = short_size;
+  HSA_ASSERT_OK(hsa_amd_pointer_info(p + 100, &u.info, NULL, NULL, NULL));
+  ASSERT_EQ(u.info.size, short_size);
+  ASSERT_EQ(u.info.type, HSA_EXT_POINTER_TYPE_HSA);
+  ASSERT_PTR_EQ(u.info.hostBaseAddress, p);
+  ASSERT_EQ(u.info.sizeInBytes, 4096);
+  for (size_t i = short_size; i < sizeof u.bytes; i++) ASSERT_EQ(u.bytes[i], 0xa5);
+  /* A stack variable nobody allocated: unknown, and still a success. */
+  int on_stack;
+  memset(&u, 0xa5, sizeof u);
+  u.info.size = short_size;
+  HSA_ASSERT_OK(hsa_amd_pointer_info(&on_stack, &u.info, NULL, NULL, NULL));
+  ASSERT_EQ(u.info.type, HSA_EXT_POINTER_TYPE_UNKNOWN);
+  ASSERT_NULL(u.info.hostBaseAddress);
+  ASSERT_EQ(u.bytes[short_size], 0xa5);
+  /* A larger caller's structure gets this runtime's size. */
+  memset(&u, 0, sizeof u);
+  u.info.size = sizeof u.bytes;
+  HSA_ASSERT_OK(hsa_amd_pointer_info(p, &u.info, NULL, NULL, NULL));
+  ASSERT_EQ(u.info.size, sizeof(hsa_amd_pointer_info_t));
+  ASSERT_EQ_U(u.info.agentOwner.handle, cpu.handle);
+  u.info.size = 0;
+  ASSERT_EQ(hsa_amd_pointer_info(p, &u.info, NULL, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  /* No list without all three of alloc, count and list. */
+  uint32_t count = 77;
+  hsa_agent_t *list = (hsa_agent_t *)&count;
+  u.info.size = sizeof u.info;
+  HSA_ASSERT_OK(hsa_amd_pointer_info(p, &u.info, NULL, &count, &list));
+  ASSERT_EQ(count, 77);
+  ASSERT_PTR_EQ(list, (hsa_agent_t *)&count);
+  HSA_ASSERT_OK(hsa_amd_memory_pool_free(p));
+  HSA_ASSERT_OK(hsa_shut_down());
 }
 
 TEST(hsa_memory_pointer_info_access_lock_and_callbacks) {

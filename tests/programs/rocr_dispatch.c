@@ -3,7 +3,10 @@
  * CPU agent and its kernarg pool, create a queue and a completion signal,
  * find the kernel through an executable, dispatch it with an AQL packet,
  * wait, check. Only the kernel's definition (HSA_CPU_KERNEL) is specific to
- * hsa-metal; the dispatch code is what a GPU dispatch looks like.
+ * hsa-metal; the dispatch code is what a GPU dispatch looks like. Then an
+ * agent dispatch (HSA PRM 2.9.7) of the program's own function for a type
+ * it chose (HSA_CPU_AGENT_FUNCTION), which writes its result at the
+ * packet's return address.
  *
  * Built by `make test` with exactly:
  *   cc -Ihsa/include prog.c build/host/lib/libhsa-runtime64.a -lpthread -lm
@@ -31,6 +34,12 @@ HSA_CPU_KERNEL(vector_add, sizeof(struct args)) {
     uint32_t x = hsa_dispatch->global_offset[0] + i;
     if (x < args->n) args->c[x] = args->a[x] + args->b[x];
   }
+}
+
+#define MULTIPLY_ADD 0x0100 /* an agent-dispatch type of the program's */
+
+HSA_CPU_AGENT_FUNCTION(MULTIPLY_ADD, multiply_add) {
+  *(uint64_t *)return_address = arg[0] * arg[1] + arg[2];
 }
 
 static hsa_status_t find_cpu(hsa_agent_t agent, void *data) {
@@ -100,6 +109,25 @@ int main(int argc, char **argv) {
     if (c[i] != 3.0f * (float)i)
       return fprintf(stderr, "c[%d] = %f, want %f\n", i, c[i], 3.0 * i), 1;
 
+  uint64_t result = 0;
+  hsa_signal_store_relaxed(done, 1);
+  index = hsa_queue_add_write_index_relaxed(queue, 1);
+  hsa_agent_dispatch_packet_t *agent_packet =
+      (hsa_agent_dispatch_packet_t *)queue->base_address + (index & (queue->size - 1));
+  memset((uint8_t *)agent_packet + 4, 0, sizeof *agent_packet - 4);
+  agent_packet->arg[0] = 1000003;
+  agent_packet->arg[1] = 77;
+  agent_packet->arg[2] = 5;
+  agent_packet->return_address = &result;
+  agent_packet->completion_signal = done;
+  program_publish(queue, index, agent_packet, PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_AGENT_DISPATCH),
+                  MULTIPLY_ADD);
+  if (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                                HSA_WAIT_STATE_BLOCKED) != 0)
+    return fprintf(stderr, "agent dispatch: completion signal not 0\n"), 1;
+  if (result != 1000003ull * 77 + 5)
+    return fprintf(stderr, "agent dispatch: result %llu\n", (unsigned long long)result), 1;
+
   CHECK(hsa_signal_destroy(done));
   CHECK(hsa_queue_destroy(queue));
   CHECK(hsa_amd_memory_pool_free(args));
@@ -108,6 +136,6 @@ int main(int argc, char **argv) {
   CHECK(hsa_amd_memory_pool_free(c));
   CHECK(hsa_executable_destroy(exec));
   CHECK(hsa_shut_down());
-  printf("rocr_dispatch: %d elements added on a CPU agent: ok\n", N);
+  printf("rocr_dispatch: %d elements added and an agent dispatch on a CPU agent: ok\n", N);
   return 0;
 }

@@ -1,9 +1,13 @@
 #!/bin/sh
 # run.sh LIB OUTDIR KERNEL_DIR PROGRAM.c... - builds each ROCr-style program
-# exactly as an application developer would against the host library,
-#   cc -Ihsa/include prog.c LIB -lpthread -lm
-# runs it with the folder of its code objects as argument (60 s limit), and
-# prints one [PASS]/[FAIL] line per run. A program that says
+# exactly as an application developer would against the host library, the
+# archive or the shared library,
+#   cc -Ihsa/include prog.c LIB -lpthread -lm                        (libhsa-runtime64.a)
+#   cc -Ihsa/include prog.c -L$(dirname LIB) -lhsa-runtime64 -lm      (libhsa-runtime64.so.1)
+# runs it with the folder of its code objects as argument (60 s limit; the
+# shared library by LD_LIBRARY_PATH), and prints one [PASS]/[FAIL] line per
+# run, named hsa_program_<name> (..._shared for the shared library). A
+# program that says
 #   run-also: VAR=value
 # in a comment runs a second time with that in its environment (for
 # example HSA_XNACK=0, ROCr's switch).
@@ -11,11 +15,15 @@ set -u
 lib=$1; out=$2; kernels=$3; shift 3
 mkdir -p "$out"
 status=0
+case $lib in
+  *.so.1) libdir=$(cd "$(dirname "$lib")" && pwd); link="-L$libdir -lhsa-runtime64 -lm"; suffix=_shared ;;
+  *) libdir=; link="$lib -lpthread -lm"; suffix= ;;
+esac
 
 # run_one NAME LABEL [VAR=value]
 run_one() {
   name=$1; label=$2; shift 2
-  if env "$@" timeout 60 "$out/$name" "$kernels" > "$out/$label.log" 2>&1; then
+  if env ${libdir:+LD_LIBRARY_PATH=$libdir} "$@" timeout 60 "$out/$name" "$kernels" > "$out/$label.log" 2>&1; then
     echo "[PASS] hsa_program_$label: $(tail -n 1 "$out/$label.log")"
   else
     echo "[FAIL] hsa_program_$label: exit $?; $(tail -n 5 "$out/$label.log")"
@@ -24,8 +32,9 @@ run_one() {
 }
 
 for src in "$@"; do
-  name=$(basename "$src" .c)
-  if ! cc -Ihsa/include "$src" "$lib" -lpthread -lm -o "$out/$name" > "$out/$name.build.log" 2>&1; then
+  name=$(basename "$src" .c)$suffix
+  # shellcheck disable=SC2086 # $link is several words
+  if ! cc -Ihsa/include "$src" $link -o "$out/$name" > "$out/$name.build.log" 2>&1; then
     echo "[FAIL] hsa_program_$name: does not build; $(head -c 600 "$out/$name.build.log")"
     status=1
     continue
