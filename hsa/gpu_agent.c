@@ -120,7 +120,7 @@ static void gpu_shut_down(struct agent *agent) {
  * held to a BIOS carve-out of 64-512 MiB. Here too: such a pool is system
  * memory (memory.c's own allocator), which the GPU reaches at the same
  * address. Otherwise the pool is the frame buffer carve-out, which the
- * compute VMIDs map at its CPU (BAR0) address. */
+ * compute VMIDs map at its physical address, where the CPU reaches it. */
 static void *local_alloc(struct memory_pool *p, size_t size) {
   return amdgpu_local_alloc(p->impl, size, MEMORY_GRANULE);
 }
