@@ -141,7 +141,10 @@ int vapu_cp_queue_start(struct vapu *v, unsigned me, unsigned pipe, unsigned que
   h->regs = *regs;
   h->queue_va = regs->rptr_report_address - offsetof(amd_queue_t, read_dispatch_id);
   h->packet_count = regs->ring_bytes / 64;
-  h->rq = (struct vapu_requester){VAPU_GFXHUB, regs->vmid, VAPU_CLIENT_CPC};
+  /* The CP's AQL accesses are to memory the runtime shares while the GPU
+   * runs; the kernel descriptor it fetches is code-object data. */
+  h->rq = (struct vapu_requester){VAPU_GFXHUB, regs->vmid, VAPU_CLIENT_CPC, .coherent = true};
+  h->rq_code = (struct vapu_requester){VAPU_GFXHUB, regs->vmid, VAPU_CLIENT_CPC, false};
   memset(&h->tlb, 0, sizeof h->tlb);
   cp_mem_init(&h->mem, v, regs->vmid);
   h->exec = vapu_exec_create(&h->mem.mem);

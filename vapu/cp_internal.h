@@ -44,7 +44,8 @@ struct hqd {
   uint64_t read_index;   /* CP_HQD_PQ_RPTR: the next packet */
   uint64_t write_index;  /* CP_HQD_PQ_WPTR: packets before it are published; __atomic accesses */
   volatile uint32_t poll_requested; /* a one-shot read of the write pointer poll address */
-  struct vapu_requester rq; /* the CP's own accesses: client CPC */
+  struct vapu_requester rq; /* the CP's own accesses: client CPC, coherent (AQL memory) */
+  struct vapu_requester rq_code; /* its kernel descriptor fetches: not coherent */
   struct vapu_tlb tlb;
   struct cp_mem mem;
   struct vapu_exec *exec; /* created at start, for the queue's lifetime */

@@ -35,5 +35,5 @@ void cp_mem_init(struct cp_mem *m, struct vapu *v, uint8_t vmid) {
   m->mem.translate = translate;
   m->mem.ctx = m;
   m->v = v;
-  m->rq = (struct vapu_requester){VAPU_GFXHUB, vmid, VAPU_CLIENT_TCP};
+  m->rq = (struct vapu_requester){VAPU_GFXHUB, vmid, VAPU_CLIENT_TCP, false};
 }

@@ -313,7 +313,7 @@ static void start_dispatch(struct hqd *h, uint64_t slot) {
    * scratch accesses would land outside the allocation or in another
    * wave's scratch, a silent wrong result. */
   amd_kernel_descriptor_t kd;
-  if (!cp_read(h, p->kernel_object, &kd, sizeof kd)) {
+  if (vapu_gpu_read(h->cp->v, &h->rq_code, &h->tlb, p->kernel_object, &kd, sizeof kd)) {
     fetch_fault(h, "kernel descriptor unreachable");
     return;
   }

@@ -120,6 +120,11 @@ struct vapu_requester {
   enum vapu_hub hub;
   uint8_t vmid;
   uint16_t client;            /* enum vapu_client on the GFX hub */
+  /* The accesses are to memory the CPU reads and writes while the GPU runs
+   * (the CP's AQL protocol: rings, amd_queue_t, signals): on GC 9.1-9.3
+   * such memory must be MTYPE_UC, or the GPU's L2 keeps stale copies
+   * (Linux gmc_v9_0_get_coherence_flags: coherent -> MTYPE_UC). */
+  bool coherent;
 };
 
 /* A small per-requester TLB (one per queue or wave context): translations
@@ -129,6 +134,7 @@ struct vapu_tlb_entry {
   uint64_t va, pa, size;      /* size: 4 KiB << fragment; 0 = empty */
   uint32_t generation;
   uint8_t vmid, hub, access;  /* access: VAPU_GMC_* allowed */
+  uint8_t mtype;              /* the PTE's MTYPE (NC 0, WC/RW 1, CC 2, UC 3) */
 };
 struct vapu_tlb { struct vapu_tlb_entry e[VAPU_TLB_ENTRIES]; };
 
@@ -192,10 +198,20 @@ struct vapu_firmware_state {
 };
 void vapu_get_firmware_state(struct vapu *v, struct vapu_firmware_state *out);
 
+/* Every unsnooped walk, unsnooped access and cached coherent access of
+ * every model since the process started (tests check none happened). */
+uint64_t vapu_incoherence_count(void);
+
 /* Statistics for tests. */
 struct vapu_stats {
   uint64_t page_walks, tlb_hits, invalidations, ih_entries, msis, hdp_flushes, smu_messages;
   uint64_t gc_accesses_while_off; /* GC register accesses lost to GFXOFF */
+  /* Accesses that would read stale data on silicon: a page walk or an access
+   * that does not snoop memory the CPU caches write-back (a system PTE or
+   * PDE without SNOOPED, or local memory the CPU maps write-back), and
+   * coherent accesses through a PTE whose MTYPE lets the GPU's L2 cache
+   * them. Logged at the first of each kind. */
+  uint64_t unsnooped_walks, unsnooped_accesses, cached_coherent_accesses;
 };
 void vapu_get_stats(struct vapu *v, struct vapu_stats *out);
 

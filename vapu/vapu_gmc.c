@@ -11,6 +11,15 @@
  * gmc_v9_0_process_interrupt (src_data layout, client IDs VMC 0x12 and
  * UTCL2 0x1b from soc15_ih_clientid.h).
  *
+ * Coherence (what silicon does silently, the model reports: vapu.h
+ * vapu_stats): the walker and every access snoop the CPU's caches only
+ * through a system PTE/PDE with SNOOPED (Linux amdgpu_ttm_tt_pde_flags
+ * sets it for cached system memory; local memory is never snooped), so
+ * one that is not snooped must find memory the CPU does not cache
+ * write-back (plat_cpu_cache_mode); coherent requesters need MTYPE_UC.
+ * PTE fields: AMDGPU_PTE_SNOOPED bit 2, AMDGPU_PTE_MTYPE_VG10 bits 58:57
+ * (amdgpu_vm.h), MTYPE values vega10_enum.h.
+ *
  * How the model reports each fault in VM_L2_PROTECTION_FAULT_STATUS (the
  * field names are Linux's; what sets which field is this model's reading):
  * address outside the context's range or outside every aperture =
@@ -45,6 +54,7 @@ static const struct vapu_hub_layout hub_layouts[2] = {
 
 #define L2_CNTL_ENABLE_L2_CACHE 0x1u
 #define L1_TLB_CNTL_ENABLE 0x1u
+#define L1_TLB_CNTL_MTYPE_SHIFT 11 /* MC_VM_MX_L1_TLB_CNTL.MTYPE [12:11] (gc_9_1_sh_mask.h) */
 #define CTX_ENABLE 0x1u
 #define CTX_RETRY_FAULT 0x00000080u /* RETRY_PERMISSION_OR_INVALID_PAGE_FAULT (gc_9_1_sh_mask.h) */
 #define CTX_DEPTH(c) (((c) >> 1) & 0x3u)
@@ -58,6 +68,9 @@ static const struct vapu_hub_layout hub_layouts[2] = {
 
 #define PTE_VALID (1ull << 0)
 #define PTE_SYSTEM (1ull << 1)
+#define PTE_SNOOPED (1ull << 2)
+#define PTE_MTYPE(p) (((p) >> 57) & 3u)
+#define MTYPE_UC 3u
 #define PTE_EXECUTABLE (1ull << 4)
 #define PTE_READABLE (1ull << 5)
 #define PTE_WRITEABLE (1ull << 6)
@@ -194,7 +207,27 @@ static void raise_fault(struct vapu *v, const struct vapu_requester *rq, uint64_
 struct translation {
   uint64_t va, pa, size; /* the whole fragment */
   unsigned allowed;
+  unsigned mtype;
 };
+
+/* ---- Coherence ---- */
+
+static uint64_t incoherence_total;
+
+uint64_t vapu_incoherence_count(void) { return __atomic_load_n(&incoherence_total, __ATOMIC_RELAXED); }
+
+static void incoherence(struct vapu *v, uint64_t *counter, const char *what, uint64_t va, uint64_t pa, uint8_t vmid) {
+  __atomic_add_fetch(&incoherence_total, 1, __ATOMIC_RELAXED);
+  if (__atomic_add_fetch(counter, 1, __ATOMIC_RELAXED) == 1)
+    log_warn("incoherent on silicon: %s (VMID %u, address 0x%llx, memory 0x%llx)", what, vmid,
+             (unsigned long long)va, (unsigned long long)pa);
+}
+
+/* An access to `pa` that snoops (or not) the CPU's caches: stale data on
+ * silicon when it does not and the CPU caches that memory write-back. */
+static bool unsnooped_cached(uint64_t pa, bool snooped) {
+  return !snooped && plat_cpu_cache_mode(pa) == PLAT_CACHE_WRITE_BACK;
+}
 
 /* Physical memory the GPU may touch through a local (non-system) PTE: the
  * carve-out at its system physical address (MC_VM_FB_OFFSET). */
@@ -227,6 +260,9 @@ static uint32_t walk(struct vapu *v, int hub, uint8_t vmid, uint64_t va, struct 
   unsigned block = 9 + CTX_BLOCK_SIZE(cntl); /* bits of VA resolved by the last level */
   uint64_t offset = va - start;
   uint64_t table = base & PDE_ADDR_MASK;
+  /* Each table is read as the entry pointing at it says: snooped only
+   * from system memory with SNOOPED. */
+  uint64_t pointer = base;
   uint64_t entry = 0, page = 1ull << 12;
   bool leaf_from_pde = false;
   for (unsigned level = 0; level < depth; level++) {
@@ -234,6 +270,9 @@ static uint32_t walk(struct vapu *v, int hub, uint8_t vmid, uint64_t va, struct 
     uint64_t index = (offset >> shift) & 0x1ff;
     if (level == 0) index = offset >> shift; /* the root covers what is left */
     if (level == 0 && index >= 512) return STATUS_MAPPING_ERROR;
+    if (unsnooped_cached(table, (pointer & PTE_SYSTEM) && (pointer & PTE_SNOOPED)))
+      incoherence(v, &v->stats.unsnooped_walks, "page table read without snooping write-back memory", va,
+                  table, vmid);
     entry = read_entry(table, index);
     if (!(entry & PTE_VALID)) return STATUS_WALKER_PDE;
     if (level == depth - 1 && (entry & PDE_PTE)) { /* PDB0 entry used as a PTE */
@@ -242,11 +281,15 @@ static uint32_t walk(struct vapu *v, int hub, uint8_t vmid, uint64_t va, struct 
       break;
     }
     table = entry & PDE_ADDR_MASK;
+    pointer = entry;
     if (!(entry & PTE_SYSTEM) && !local_physical_ok(v, table, 4096)) return STATUS_WALKER_PDE;
   }
   if (!leaf_from_pde) {
     uint64_t index = (offset >> 12) & ((1ull << block) - 1);
     if (depth == 0) index = offset >> 12; /* flat table: one PTE per page of the range */
+    if (unsnooped_cached(table, (pointer & PTE_SYSTEM) && (pointer & PTE_SNOOPED)))
+      incoherence(v, &v->stats.unsnooped_walks, "page table read without snooping write-back memory", va,
+                  table, vmid);
     entry = read_entry(table, index);
   }
   if (!(entry & PTE_VALID)) return STATUS_PERM_VALID;
@@ -262,7 +305,10 @@ static uint32_t walk(struct vapu *v, int hub, uint8_t vmid, uint64_t va, struct 
   t->pa = pa_page - ((va & (size - 1)) & ~0xfffull);
   t->size = size;
   t->allowed = allowed;
+  t->mtype = PTE_MTYPE(entry);
   if (!(entry & PTE_SYSTEM) && !local_physical_ok(v, t->pa, size)) return STATUS_MAPPING_ERROR;
+  if (unsnooped_cached(t->pa, (entry & PTE_SYSTEM) && (entry & PTE_SNOOPED)))
+    incoherence(v, &v->stats.unsnooped_accesses, "access without snooping write-back memory", va, t->pa, vmid);
   return 0;
 }
 
@@ -304,6 +350,8 @@ static uint32_t aperture(struct vapu *v, int hub, uint64_t va, struct translatio
   if (va >= fb_base && va <= fb_top) {
     t->pa = page - fb_base + fb_offset;
     if (!local_physical_ok(v, t->pa, 4096)) return STATUS_MAPPING_ERROR;
+    if (unsnooped_cached(t->pa, false))
+      incoherence(v, &v->stats.unsnooped_accesses, "frame buffer access the CPU caches write-back", va, t->pa, 0);
   } else if (agp_bot <= agp_top && va >= agp_bot && va <= agp_top) {
     t->pa = page - agp_bot + ((uint64_t)hub_reg(v, hub, l->agp_base) << 24);
   } else {
@@ -312,6 +360,7 @@ static uint32_t aperture(struct vapu *v, int hub, uint64_t va, struct translatio
   t->va = page;
   t->size = 4096;
   t->allowed = VAPU_GMC_READ | VAPU_GMC_WRITE | VAPU_GMC_EXECUTE;
+  t->mtype = (hub_reg(v, hub, l->l1_tlb_cntl) >> L1_TLB_CNTL_MTYPE_SHIFT) & 3u; /* apertures' MTYPE */
   return 0;
 }
 
@@ -376,7 +425,7 @@ static uint32_t lookup(struct vapu *v, const struct vapu_requester *rq, struct v
   struct translation t;
   if (hit) {
     vapu_stat_add(&v->stats.tlb_hits);
-    t = (struct translation){hit->va, hit->pa, hit->size, hit->access};
+    t = (struct translation){hit->va, hit->pa, hit->size, hit->access, hit->mtype};
   } else {
     int hub = rq->hub;
     const struct vapu_hub_layout *l = hub_layouts + hub;
@@ -404,7 +453,7 @@ static uint32_t lookup(struct vapu *v, const struct vapu_requester *rq, struct v
     if (tlb) {
       struct vapu_tlb_entry *e = &tlb->e[(va >> 12) % VAPU_TLB_ENTRIES];
       *e = (struct vapu_tlb_entry){t.va, t.pa, t.size, generation, rq->vmid, (uint8_t)hub,
-                                   (uint8_t)t.allowed};
+                                   (uint8_t)t.allowed, (uint8_t)t.mtype};
     }
   }
   *out = t;
@@ -426,6 +475,9 @@ bool vapu_translate_page(struct vapu *v, const struct vapu_requester *rq, struct
     if (!quiet) raise_fault(v, rq, va, access, reason);
     return false;
   }
+  if (rq->coherent && t.mtype != MTYPE_UC)
+    incoherence(v, &v->stats.cached_coherent_accesses,
+                "CPU-shared (AQL) memory through a PTE the GPU's L2 may cache (MTYPE not UC)", va, t.pa, rq->vmid);
   unsigned denied = access & ~t.allowed;
   if (denied) {
     if (!quiet)

@@ -58,7 +58,7 @@ static uint32_t ih_reg(struct vapu *v, uint32_t offset) { return vapu_reg_index(
 /* The IH's own requests in GPU address space: the MM hub, VMID MC_VMID
  * (mmhub_client_ids_renoir: OSS is client 26). */
 static struct vapu_requester ih_requester(uint32_t cntl) {
-  return (struct vapu_requester){VAPU_MMHUB, (uint8_t)MC_VMID(cntl), VAPU_MMHUB_CLIENT_OSS};
+  return (struct vapu_requester){VAPU_MMHUB, (uint8_t)MC_VMID(cntl), VAPU_MMHUB_CLIENT_OSS, false};
 }
 
 /* Writes `n` bytes at `address` as MC_SPACE says; false if it cannot (an

@@ -60,7 +60,7 @@
 #define TEE_ERROR_NOT_SUPPORTED 0xFFFF000Au
 #define PSP_ERR_UNKNOWN_COMMAND 0x00000100u
 
-static const struct vapu_requester psp_requester = {VAPU_MMHUB, 0, VAPU_MMHUB_CLIENT_MP0};
+static const struct vapu_requester psp_requester = {VAPU_MMHUB, 0, VAPU_MMHUB_CLIENT_MP0, false};
 
 static uint32_t reg(struct vapu *v, uint32_t offset) { return vapu_reg_index(v, HWID_MP0, 0, offset); }
 

@@ -99,7 +99,7 @@ TEST(amdgpu_carveout_larger_than_bar0_comes_up) {
     ASSERT_NOT_NULL(far);
     ASSERT_TRUE((uint64_t)(uintptr_t)far - info.local_memory_base >= bar0_bytes);
     *far = 0x1122334455667788ull;
-    struct vapu_requester rq = {VAPU_GFXHUB, AMDGPU_COMPUTE_VMID_FIRST, VAPU_CLIENT_TCP};
+    struct vapu_requester rq = {VAPU_GFXHUB, AMDGPU_COMPUTE_VMID_FIRST, VAPU_CLIENT_TCP, false};
     uint64_t got = 0;
     ASSERT_EQ(vapu_gpu_read(amdgpu_vapu_of(dev), &rq, NULL, (uint64_t)(uintptr_t)far, &got, 8), 0);
     ASSERT_EQ_U(got, 0x1122334455667788ull);

@@ -14,7 +14,7 @@
 
 #define UNMAPPED_VA 0x0000800012345000ull /* above every user-space address of the host */
 
-static const struct vapu_requester shader = {VAPU_GFXHUB, 8, VAPU_CLIENT_TCP};
+static const struct vapu_requester shader = {VAPU_GFXHUB, 8, VAPU_CLIENT_TCP, false};
 
 TEST(amdgpu_compute_vmids_map_ram_and_carveout) {
   static const enum vapu_chip_id chips[] = {VAPU_RAVEN, VAPU_PICASSO, VAPU_RAVEN2, VAPU_RENOIR};
@@ -30,7 +30,7 @@ TEST(amdgpu_compute_vmids_map_ram_and_carveout) {
     for (size_t i = 0; i < n; i++) buf[i] = (uint8_t)(i * 7 + c);
     ASSERT_EQ(amdgpu_map_system_range(dev, buf, n), 0);
     for (uint8_t vmid = 8; vmid < 16; vmid++) {
-      struct vapu_requester rq = {VAPU_GFXHUB, vmid, VAPU_CLIENT_TCP};
+      struct vapu_requester rq = {VAPU_GFXHUB, vmid, VAPU_CLIENT_TCP, false};
       memset(back, 0, n);
       ASSERT_EQ(vapu_gpu_read(v, &rq, NULL, (uint64_t)(uintptr_t)buf, back, n), 0);
       ASSERT_MEM_EQ(back, buf, n);
@@ -64,7 +64,7 @@ TEST(amdgpu_vm_fault_outside_mapped_range_is_decoded) {
   struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RENOIR, &log);
   ASSERT_NOT_NULL(dev);
   struct vapu *v = amdgpu_vapu_of(dev);
-  struct vapu_requester rq = {VAPU_GFXHUB, 11, VAPU_CLIENT_TCP};
+  struct vapu_requester rq = {VAPU_GFXHUB, 11, VAPU_CLIENT_TCP, false};
   uint32_t word = 0;
   ASSERT_EQ(vapu_gpu_read(v, &rq, NULL, UNMAPPED_VA + 0x44, &word, 4), -EFAULT);
   ASSERT_EQ(amdgpu_test_wait_count(&log.count, 1), 1);
@@ -172,7 +172,7 @@ TEST(amdgpu_vmid0_reaches_gart_and_frame_buffer_aperture) {
     struct amdgpu_device *dev = amdgpu_test_bring_up(chips[c], &log);
     ASSERT_NOT_NULL(dev);
     struct vapu *v = amdgpu_vapu_of(dev);
-    struct vapu_requester cp = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC};
+    struct vapu_requester cp = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC, false};
     uint32_t *page = plat_dma_alloc(8192, 4096);
     ASSERT_NOT_NULL(page);
     page[1024 + 3] = 0x5eed;

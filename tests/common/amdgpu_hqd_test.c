@@ -219,3 +219,25 @@ TEST(amdgpu_hqd_programmed_wrongly_runs_nothing_or_faults) {
   ASSERT_EQ(gmc_flush_tlb(dev, GMC_GFXHUB, r.info.vmid), 0);
   rig_down(&r);
 }
+
+/* Coherence as silicon has it (vapu_gmc.c): the page walker reads the
+ * driver's tables in write-back system memory, which it snoops only
+ * through PDEs and bases with SNOOPED (Linux amdgpu_ttm_tt_pde_flags); the
+ * CP reads and writes AQL memory (ring, amd_queue_t, signals) that the
+ * CPU shares while the GPU runs, which must be MTYPE_UC on GC 9.1-9.3 or
+ * the GPU's L2 keeps stale copies (gmc_v9_0_get_coherence_flags). A queue
+ * running barriers on every chip makes none of those accesses. */
+TEST(amdgpu_gpu_accesses_are_coherent_with_the_cpu_on_every_chip) {
+  static const enum vapu_chip_id chips[] = {VAPU_RAVEN, VAPU_PICASSO, VAPU_RAVEN2, VAPU_RENOIR};
+  for (size_t c = 0; c < sizeof chips / sizeof chips[0]; c++) {
+    struct hqd_rig r;
+    rig_up(&r, chips[c]);
+    for (int i = 0; i < 4; i++) ASSERT_TRUE(rung_barrier_runs(&r, 2 * SECOND_NS));
+    struct vapu_stats st;
+    vapu_get_stats(amdgpu_vapu_of(r.dev), &st);
+    ASSERT_EQ(st.unsnooped_walks, 0);
+    ASSERT_EQ(st.unsnooped_accesses, 0);
+    ASSERT_EQ(st.cached_coherent_accesses, 0);
+    rig_down(&r);
+  }
+}

@@ -254,7 +254,7 @@ TEST(amdgpu_vm_fault_stops_only_the_faulting_queue) {
   amdgpu_queue_get_info(b, &ib);
   ASSERT_NE(ia.vmid, ib.vmid);
   /* A shader access of queue a's VMID to an unmapped page. */
-  struct vapu_requester wave = {VAPU_GFXHUB, (uint8_t)ia.vmid, VAPU_CLIENT_TCP};
+  struct vapu_requester wave = {VAPU_GFXHUB, (uint8_t)ia.vmid, VAPU_CLIENT_TCP, false};
   uint32_t word;
   ASSERT_EQ(vapu_gpu_read(amdgpu_vapu_of(dev), &wave, NULL, UNMAPPED_VA + 4, &word, 4), -EFAULT);
   ASSERT_EQ(amdgpu_test_wait_count(&t.ea.count, 1), 1);
@@ -426,7 +426,7 @@ TEST(amdgpu_queue_scratch_can_be_replaced) {
   /* The queue's VMID reaches the last byte of it. */
   struct amdgpu_queue_info info;
   amdgpu_queue_get_info(q, &info);
-  struct vapu_requester wave = {VAPU_GFXHUB, (uint8_t)info.vmid, VAPU_CLIENT_TCP};
+  struct vapu_requester wave = {VAPU_GFXHUB, (uint8_t)info.vmid, VAPU_CLIENT_TCP, false};
   uint8_t byte = 0x5a;
   ASSERT_EQ(vapu_gpu_write(amdgpu_vapu_of(dev), &wave, NULL,
                            t.amd->scratch_backing_memory_location + t.amd->scratch_backing_memory_byte_size - 1,

@@ -2,6 +2,7 @@
 #include "tests/common/amdgpu_test_util.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <hsa/amd_hsa_signal.h>
@@ -87,4 +88,21 @@ bool amdgpu_test_retired(struct amdgpu_test_queue *t, amd_signal_t *done, uint64
     if (plat_now_ns() > deadline) return false;
     plat_sleep_ns(100000);
   }
+}
+
+/* No test may make the GPU model do what would read stale data on silicon
+ * (vapu_incoherence_count): checked after every test, whatever it did. */
+static uint64_t incoherence_seen;
+
+void amdgpu_test_incoherence_expected(void) { incoherence_seen = vapu_incoherence_count(); }
+
+TEST_AFTER_EACH(gpu_accesses_coherent) {
+  uint64_t now = vapu_incoherence_count();
+  uint64_t made = now - incoherence_seen;
+  incoherence_seen = now;
+  if (!made) return NULL;
+  static char why[128];
+  snprintf(why, sizeof why, "the GPU made %llu accesses that would be incoherent on silicon (see the log)",
+           (unsigned long long)made);
+  return why;
 }

@@ -48,4 +48,8 @@ uint64_t amdgpu_test_publish_barrier(struct amdgpu_test_queue *t, amd_signal_t *
  * 0 and the read index past it). */
 bool amdgpu_test_retired(struct amdgpu_test_queue *t, amd_signal_t *done, uint64_t index, uint64_t timeout_ns);
 
+/* A test that makes incoherent GPU accesses on purpose says so after it
+ * did (the after-each check fails every other test that makes one). */
+void amdgpu_test_incoherence_expected(void);
+
 #endif

@@ -30,7 +30,7 @@ TEST(vapu_model_pci_bars_size_and_decode) {
   vapu_pci_config_write(v, 0x04, 0x2);
   ASSERT_EQ(vapu_mmio_read(v, 0xde3 * 4), 16u); /* RCC_CONFIG_MEMSIZE in MiB */
   /* Without bus mastering the GPU makes no memory access. */
-  struct vapu_requester rq = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC};
+  struct vapu_requester rq = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC, false};
   uint32_t x;
   ASSERT_EQ(vapu_gpu_read(v, &rq, NULL, 0x1000, &x, 4), -EFAULT);
   vapu_destroy(v);
@@ -89,6 +89,53 @@ TEST(vapu_model_bar0_goes_through_the_hdp) {
   vapu_destroy(v);
 }
 
+/* The model reports what silicon would do silently (vapu_gmc.c): a GPU
+ * access that does not snoop memory the CPU caches write-back, and a
+ * coherent (AQL) access through an MTYPE the GPU's L2 may cache. Frame
+ * buffer accesses through VMID 0's system aperture: local memory, never
+ * snooped, with the MTYPE of MC_VM_MX_L1_TLB_CNTL. */
+TEST(vapu_model_reports_incoherent_accesses) {
+  amdgpu_test_need_model();
+  struct vapu_config config = {.chip = VAPU_RAVEN, .carveout_bytes = 16ull << 20};
+  struct vapu *v = vapu_create(&config);
+  ASSERT_NOT_NULL(v);
+  uint64_t fb_bytes;
+  uint8_t *fb = vapu_carveout(v, &fb_bytes);
+  vapu_pci_config_write(v, 0x04, 0x6); /* memory decode, bus master */
+  /* The GFX hub (GC segment 0 at 0x2000): L1 TLB on with MTYPE NC, system
+   * aperture = the frame buffer's MC range (gc_9_1_offset.h offsets). */
+  const uint32_t gc = 0x2000, l1_tlb = gc + 0x0987, sys_low = gc + 0x0985, sys_high = gc + 0x0986;
+  uint64_t mc = (uint64_t)vapu_mmio_read(v, (gc + 0x0980) * 4) << 24; /* MC_VM_FB_LOCATION_BASE */
+  vapu_mmio_write(v, sys_low * 4, (uint32_t)(mc >> 18));
+  vapu_mmio_write(v, sys_high * 4, (uint32_t)((mc + fb_bytes - 1) >> 18));
+  vapu_mmio_write(v, l1_tlb * 4, 0x1); /* ENABLE_L1_TLB, MTYPE 0 (NC) */
+  struct vapu_requester plain = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC, false};
+  struct vapu_requester aql = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC, true};
+  uint32_t x;
+  struct vapu_stats st;
+  /* The carve-out as the host CPU has it (write-back): incoherent. */
+  ASSERT_EQ(vapu_gpu_read(v, &plain, NULL, mc + 64, &x, 4), 0);
+  vapu_get_stats(v, &st);
+  ASSERT_EQ(st.unsnooped_accesses, 1);
+  /* Mapped write-combining for the CPU, as a driver must: coherent. */
+  ASSERT_EQ(plat_set_cpu_cache_mode((uint64_t)(uintptr_t)fb, fb_bytes, PLAT_CACHE_WRITE_COMBINING), 0);
+  ASSERT_EQ(vapu_gpu_read(v, &plain, NULL, mc + 64, &x, 4), 0);
+  vapu_get_stats(v, &st);
+  ASSERT_EQ(st.unsnooped_accesses, 1);
+  ASSERT_EQ(st.cached_coherent_accesses, 0);
+  /* An AQL access through MTYPE NC, then UC. */
+  ASSERT_EQ(vapu_gpu_read(v, &aql, NULL, mc + 64, &x, 4), 0);
+  vapu_get_stats(v, &st);
+  ASSERT_EQ(st.cached_coherent_accesses, 1);
+  vapu_mmio_write(v, l1_tlb * 4, 0x1 | 3u << 11); /* MTYPE UC */
+  ASSERT_EQ(vapu_gpu_read(v, &aql, NULL, mc + 64, &x, 4), 0);
+  vapu_get_stats(v, &st);
+  ASSERT_EQ(st.cached_coherent_accesses, 1);
+  ASSERT_EQ(plat_set_cpu_cache_mode((uint64_t)(uintptr_t)fb, fb_bytes, PLAT_CACHE_WRITE_BACK), 0);
+  vapu_destroy(v);
+  amdgpu_test_incoherence_expected();
+}
+
 TEST(vapu_model_raven2_aperture_erratum) {
   amdgpu_test_need_model();
   /* Without the driver's +1 the last 256 KiB of the frame buffer are out of
@@ -99,7 +146,7 @@ TEST(vapu_model_raven2_aperture_erratum) {
     struct amdgpu_device *dev;
     ASSERT_EQ(amdgpu_vapu_probe(&config, NULL, &dev), 0);
     WREG(dev, IP_GC, 0, GC_MC_VM_SYSTEM_APERTURE_HIGH_ADDR, (uint32_t)(dev->gmc.fb_end >> 18));
-    struct vapu_requester rq = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC};
+    struct vapu_requester rq = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC, false};
     uint8_t b;
     int r = vapu_gpu_read(amdgpu_vapu_of(dev), &rq, NULL, dev->gmc.fb_end - 16, &b, 1);
     ASSERT_EQ(r, chips[c] == VAPU_RAVEN2 ? -EFAULT : 0);
@@ -124,7 +171,7 @@ TEST(vapu_model_translate_page_faults_at_the_access_with_its_kind) {
   ASSERT_EQ(gmc_vm_map(dev, &dev->gmc.compute_vm, va, va, 4096,
                        GMC_PTE_VALID | GMC_PTE_SYSTEM | GMC_PTE_SNOOPED | GMC_PTE_READABLE), 0);
   ASSERT_EQ(gmc_flush_compute_vmids(dev), 0);
-  struct vapu_requester rq = {VAPU_GFXHUB, 9, VAPU_CLIENT_TCP};
+  struct vapu_requester rq = {VAPU_GFXHUB, 9, VAPU_CLIENT_TCP, false};
   struct vapu_gmc_page p;
   /* A read: the whole page, read-only, nothing raised. */
   ASSERT_TRUE(vapu_translate_page(v, &rq, NULL, va + 4, VAPU_GMC_READ, &p));
