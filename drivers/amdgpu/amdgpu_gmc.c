@@ -98,9 +98,15 @@ static int map_ram_range(void *ctx, uint64_t start, uint64_t size) {
     }
     return end > fb_end ? map_ram_range(ctx, fb_end, end - fb_end) : 0;
   }
+  /* System RAM is fine-grained memory (a FULL profile agent: any pointer
+   * the CPU has, the GPU uses, and the CPU may read or write it while a
+   * kernel runs: signals, rings, amd_queue_t, program data): snooped and
+   * MTYPE_UC, as Linux maps coherent memory on GC 9.1-9.3
+   * (gmc_v9_0_get_coherence_flags). The GPU's L2 caches none of it;
+   * coarse-grained data belongs in the local pool. */
   return gmc_vm_map(dev, &dev->gmc.compute_vm, start, start, size,
                     GMC_PTE_VALID | GMC_PTE_SYSTEM | GMC_PTE_SNOOPED | GMC_PTE_READABLE |
-                        GMC_PTE_WRITEABLE | GMC_PTE_EXECUTABLE | GMC_PTE_MTYPE(GMC_MTYPE_NC));
+                        GMC_PTE_WRITEABLE | GMC_PTE_EXECUTABLE | GMC_PTE_MTYPE(GMC_MTYPE_UC));
 }
 
 /* RAM ranges of the platform at bring-up, counted for the boot log. */
@@ -225,8 +231,10 @@ static void hub_enable(struct amdgpu_device *dev, enum gmc_hub hub) {
   const struct gmc_hub_regs *r = &hubs[hub];
   uint64_t dummy = (uint64_t)(uintptr_t)g->dummy_page;
 
-  /* VMID 0: the GART, a flat table (depth 0) over [gart_start, gart_end]. */
-  hub_w64(dev, hub, r->ctx0_pt_base_lo, (uint64_t)(uintptr_t)g->gart_table | GMC_PTE_VALID | GMC_PTE_SYSTEM);
+  /* VMID 0: the GART, a flat table (depth 0) over [gart_start, gart_end],
+   * in write-back system memory: read snooped. */
+  hub_w64(dev, hub, r->ctx0_pt_base_lo,
+          (uint64_t)(uintptr_t)g->gart_table | GMC_PTE_VALID | GMC_PTE_SYSTEM | GMC_PTE_SNOOPED);
   hub_w64(dev, hub, r->ctx0_pt_start_lo, g->gart_start >> GMC_PAGE_SHIFT);
   hub_w64(dev, hub, r->ctx0_pt_end_lo, (g->gart_start + g->gart_size - 1) >> GMC_PAGE_SHIFT);
 
@@ -274,7 +282,7 @@ static void hub_enable(struct amdgpu_device *dev, enum gmc_hub hub) {
 
   /* Compute VMIDs: one four-level table for the whole 48-bit space; the
    * graphics VMIDs 1..7 stay off. */
-  uint64_t root = (uint64_t)(uintptr_t)g->compute_vm.root | GMC_PTE_VALID | GMC_PTE_SYSTEM;
+  uint64_t root = (uint64_t)(uintptr_t)g->compute_vm.root | GMC_PTE_VALID | GMC_PTE_SYSTEM | GMC_PTE_SNOOPED;
   for (uint32_t vmid = 1; vmid < 16; vmid++) {
     bool compute = vmid >= AMDGPU_COMPUTE_VMID_FIRST;
     hub_w(dev, hub, r->ctx0_cntl + vmid,
@@ -377,9 +385,10 @@ int gmc_gart_map(struct amdgpu_device *dev, const void *cpu, size_t size, uint64
       continue;
     }
     for (n = 0; n < pages; n++)
+      /* Linux gmc_v9_0_gart_init: gart_pte_flags = MTYPE_UC | EXECUTABLE. */
       g->gart_table[first + n] = ((pa + (n << GMC_PAGE_SHIFT)) & GMC_PTE_ADDR_MASK) | GMC_PTE_VALID |
                                  GMC_PTE_SYSTEM | GMC_PTE_SNOOPED | GMC_PTE_READABLE |
-                                 GMC_PTE_WRITEABLE | GMC_PTE_EXECUTABLE;
+                                 GMC_PTE_WRITEABLE | GMC_PTE_EXECUTABLE | GMC_PTE_MTYPE(GMC_MTYPE_UC);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     for (int hub = 0; hub < 2; hub++) {
       int r = gmc_flush_tlb(dev, hub, 0);

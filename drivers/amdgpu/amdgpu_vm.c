@@ -3,7 +3,12 @@
  * fragment field set to the largest aligned contiguous run so the TLB can
  * hold them as one (Linux amdgpu_vm.c amdgpu_vm_update_range fragment
  * choice, amdgpu_vm_pt.c huge pages; formats in regs/gmc_v9_pte.h).
- * Tables live in system memory, so PDEs carry VALID | SYSTEM. */
+ * Tables live in write-back system memory (plat_dma_alloc), so PDEs carry
+ * VALID | SYSTEM | SNOOPED: the walker must snoop the CPU's caches, which
+ * hold the entries the driver just wrote (Linux amdgpu_ttm_tt_pde_flags:
+ * SNOOPED for cached system memory). Linux keeps them in the carve-out
+ * instead (amdgpu_vm_pt_create, VRAM); system memory here keeps the
+ * carve-out for local allocations and lets tables grow with RAM. */
 #define LOG_TAG "gmc"
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +18,7 @@
 #include "drivers/amdgpu/regs/gmc_v9_pte.h"
 #include "lib/plat.h"
 
-#define PDE_FLAGS (GMC_PTE_VALID | GMC_PTE_SYSTEM)
+#define PDE_FLAGS (GMC_PTE_VALID | GMC_PTE_SYSTEM | GMC_PTE_SNOOPED)
 #define HUGE_BYTES (1ull << GMC_PDE0_PAGE_SHIFT)
 #define MAX_FRAGMENT 9 /* a fragment never leaves its page table block */
 
