@@ -21,6 +21,8 @@
 #define CP_MEC_CNTL__MEC_ME1_HALT 0x40000000u
 #define GC_RLC_CNTL 0x4c00 /* segment 1 */
 #define RLC_CNTL__RLC_ENABLE_F32 0x1u
+#define GC_GRBM_GFX_INDEX 0x2200 /* segment 1 */
+#define GC_RLC_CGCG_CGLS_CTRL 0x4c49 /* segment 1 */
 
 struct vapu_grbm_select vapu_grbm_selected(struct vapu *v) {
   uint32_t cntl = vapu_reg_get(v, v->gfx.gc_base + GC_GRBM_GFX_CNTL);
@@ -72,6 +74,10 @@ void vapu_gfx_init(struct vapu *v) {
   v->gfx.rlc_cntl = vapu_reg_index(v, HWID_GC, 1, GC_RLC_CNTL);
   vapu_reg_set(v, v->gfx.rlc_cntl, RLC_CNTL__RLC_ENABLE_F32);
   vapu_reg_set(v, v->gfx.gc_base + GC_CP_MEC_CNTL, CP_MEC_CNTL_DEFAULT);
+  /* gc_9_0_default.h: GRBM_GFX_INDEX broadcasts to every SE, SH and
+   * instance; coarse-grain clock gating at its reset setting. */
+  vapu_reg_set(v, v->gfx.gc_seg1_base + GC_GRBM_GFX_INDEX, 0xe0000000u);
+  vapu_reg_set(v, v->gfx.gc_seg1_base + GC_RLC_CGCG_CGLS_CTRL, 0x0001003cu);
   vapu_reg_hook(v, v->gfx.gc_base + GC_SH_MEM_BASES, sh_mem_read, sh_mem_write, NULL);
   vapu_reg_hook(v, v->gfx.gc_base + GC_SH_MEM_CONFIG, sh_mem_read, sh_mem_write, NULL);
 }

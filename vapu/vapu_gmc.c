@@ -528,7 +528,27 @@ int vapu_gpu_write(struct vapu *v, const struct vapu_requester *rq, struct vapu_
   return copy(v, rq, tlb, va, (uint8_t *)src, n, VAPU_GMC_WRITE);
 }
 
-/* ---- Reset state ---- */
+/* ---- Reset state ----
+ * gc_9_0_default.h (the GFX hub) and mmhub_1_0_default.h (the MM hub) give
+ * the same values for the registers both have; offsets from the hub's
+ * VM_L2_CNTL (gc_9_1_offset.h 0x0840, mmhub_9_1_offset.h 0x0680): CNTL2 +1,
+ * CNTL3 +2, PROTECTION_FAULT_CNTL2 +8, CNTL4 +0x17. Everything else of
+ * the hubs resets to 0. */
+#define L2_CNTL2_FROM_L2 1
+#define L2_CNTL3_FROM_L2 2
+#define FAULT_CNTL2_FROM_L2 8
+#define L2_CNTL4_FROM_L2 0x17
+
+static void hub_reset(struct vapu *v, const struct vapu_hub_layout *l, uint32_t base) {
+  const struct vapu_reg_reset resets[] = {
+      {l->l1_tlb_cntl, 0x00002501u}, {l->l2_cntl, 0x00080602u},
+      {l->l2_cntl + L2_CNTL3_FROM_L2, 0x80100007u}, {l->l2_cntl + L2_CNTL4_FROM_L2, 0x000000c1u},
+      {l->fault_cntl, 0x3ffffffcu}, {l->l2_cntl + FAULT_CNTL2_FROM_L2, 0x000a0000u},
+  };
+  vapu_regs_reset(v, base, resets, sizeof resets / sizeof resets[0]);
+  for (uint32_t vmid = 0; vmid < 16; vmid++) vapu_reg_set(v, base + l->ctx0_cntl + vmid, 0x007ffe80u);
+  for (uint32_t e = 0; e < INVALIDATION_ENGINES; e++) vapu_reg_set(v, base + l->inv_req0 + e, 0x017c0000u);
+}
 
 void vapu_gmc_init(struct vapu *v) {
   uint64_t fb_physical = (uint64_t)(uintptr_t)v->carveout;
@@ -537,6 +557,7 @@ void vapu_gmc_init(struct vapu *v) {
     struct vapu_hub_state *h = &v->hubs[hub];
     h->layout = l;
     h->base = vapu_reg_index(v, l->hw_id, 0, 0);
+    hub_reset(v, l, h->base);
     void *arg = (void *)(uintptr_t)hub;
     /* What the BIOS programs: where the frame buffer sits in the MC address
      * space and in system memory. Plain registers: a driver may move it

@@ -140,8 +140,11 @@ void vapu_regs_init(struct vapu *v) {
   vapu_reg_hook(v, vapu_reg_index(v, HWID_NBIF, 0, NBIO_PCIE_DATA2), pcie_data_read,
                 pcie_data_write, (void *)(uintptr_t)index2);
   vapu_reg_hook(v, vapu_reg_index(v, HWID_NBIF, 0, NBIO_MM_DATA), mm_data_read, mm_data_write, NULL);
-  /* What the VBIOS leaves: the ATI revision strap, the carve-out's size. */
-  vapu_reg_set(v, nbio2(v, NBIO_RCC_DEV0_EPF0_STRAP0), (uint32_t)v->chip->ati_rev_id << 24);
+  /* What the VBIOS leaves: the strap (nbio_7_0_default.h 0x300015dd: the
+   * device ID in [15:0], function and legacy-type enables in [29:28]) with
+   * this part's ID and ATI revision [27:24]; the carve-out's size. */
+  vapu_reg_set(v, nbio2(v, NBIO_RCC_DEV0_EPF0_STRAP0),
+               0x30000000u | (uint32_t)v->chip->ati_rev_id << 24 | v->chip->pci_device_id);
   vapu_reg_set(v, nbio2(v, NBIO_RCC_CONFIG_MEMSIZE), (uint32_t)(v->carveout_bytes >> 20));
   vapu_reg_hook(v, nbio2(v, NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL), NULL, hdp_flush_write, NULL);
   vapu_reg_hook(v, vapu_reg_index(v, HWID_HDP, 0, HDP_READ_CACHE_INVALIDATE), NULL, hdp_invalidate_write,
