@@ -175,6 +175,11 @@ struct amdgpu_device {
   void *eop_ctx;
 
   int blocks_up;               /* how many bring-up blocks reached init_hw */
+
+  /* Register trace of the bring-up (amdgpu_trace.c). */
+  bool tracing;
+  const char *trace_step;
+  uint32_t trace_seq;
 };
 
 /* ---- Register access -------------------------------------------------------------
@@ -189,9 +194,16 @@ uint32_t soc15_reg(const struct amdgpu_device *dev, enum amdgpu_ip ip, int seg, 
 /* The dword at `byte_offset` of a register BAR mapped at `bar` (`bar_bytes`
  * long), or NULL when the BAR is absent or the dword not wholly inside. */
 volatile uint32_t *amdgpu_bar_word(volatile uint32_t *bar, uint64_t bar_bytes, uint32_t byte_offset);
-/* Polls until (reg & mask) == value; 0 or -ETIMEDOUT after timeout_us. */
+/* Polls until (reg & mask) == value; 0 or -ETIMEDOUT after timeout_us
+ * (logged, naming the register and what it read). */
 int amdgpu_wait_reg(struct amdgpu_device *dev, uint32_t index, uint32_t mask, uint32_t value,
                     uint64_t timeout_us);
+
+/* ---- Register trace (amdgpu_trace.c) ---- */
+bool amdgpu_trace_enabled(void); /* the amdgpu_trace option */
+void amdgpu_trace_access(struct amdgpu_device *dev, char rw, uint32_t index, uint32_t value);
+/* "BLOCK NAME" of a register the driver uses, "? ?" for another. */
+void amdgpu_register_name(const struct amdgpu_device *dev, uint32_t index, char *out, size_t size);
 
 /* ---- Bus bindings ---- */
 int amdgpu_bus_vapu_attach(struct amdgpu_device *dev, const char *chip_name);
@@ -223,6 +235,7 @@ int sdma_init_hw(struct amdgpu_device *dev);   /* SDMA0 powered up by the SMU */
 void sdma_fini_hw(struct amdgpu_device *dev);
 int gfx_init_hw(struct amdgpu_device *dev);   /* golden settings, active CUs */
 void gfx_apply_golden_settings(struct amdgpu_device *dev);
+const char *gfx_golden_register_name(const struct amdgpu_device *dev, uint32_t index); /* or NULL */
 int rlc_init_hw(struct amdgpu_device *dev);    /* RLC started */
 void rlc_fini_hw(struct amdgpu_device *dev);
 int cp_init_hw(struct amdgpu_device *dev);   /* apertures, doorbell range, MEC interrupts and run */

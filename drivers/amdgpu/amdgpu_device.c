@@ -81,7 +81,7 @@ static int probe_pci(struct amdgpu_device *dev) {
     }
   }
   dev->bus->config_write(dev, PCI_COMMAND, cmd | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
-  uint32_t strap = dev->bus->mmio_read(dev, STRAP0_ABSOLUTE * 4);
+  uint32_t strap = amdgpu_rreg(dev, STRAP0_ABSOLUTE);
   if (strap == 0xffffffffu) {
     log_error("%04x:%04x: registers do not answer (BAR5 reads all ones)", dev->vendor_id, dev->device_id);
     return -EIO;
@@ -145,9 +145,13 @@ static void undo(struct amdgpu_device *dev, int sw_done, int hw_done) {
 
 static int run_step(struct amdgpu_device *dev, const struct block *b, int (*fn)(struct amdgpu_device *),
                     const char *phase) {
+  char step[32];
+  snprintf(step, sizeof step, "%s/%s", b->name, phase);
+  dev->trace_step = step;
   uint64_t t0 = plat_now_ns();
   int r = fn(dev);
   uint64_t us = (plat_now_ns() - t0) / 1000;
+  dev->trace_step = NULL;
   if (r)
     log_error("%s %s failed (%d) after %llu us", b->name, phase, r, (unsigned long long)us);
   else
@@ -157,8 +161,12 @@ static int run_step(struct amdgpu_device *dev, const struct block *b, int (*fn)(
 
 int amdgpu_device_bring_up(struct amdgpu_device *dev) {
   uint64_t t0 = plat_now_ns();
+  dev->tracing = amdgpu_trace_enabled();
   int r = probe_pci(dev);
-  if (r) return r;
+  if (r) {
+    dev->tracing = false;
+    return r;
+  }
   int sw = 0, hw = 0;
   for (; sw < BLOCK_COUNT; sw++)
     if (blocks[sw].init_sw && (r = run_step(dev, &blocks[sw], blocks[sw].init_sw, "init_sw"))) break;
@@ -173,9 +181,11 @@ int amdgpu_device_bring_up(struct amdgpu_device *dev) {
     else
       undo(dev, BLOCK_COUNT, hw + 1);
     release_pci(dev);
+    dev->tracing = false;
     log_error("%s: bring-up stopped, device left off", dev->chip ? dev->chip->name : "GPU");
     return r;
   }
+  dev->tracing = false;
   dev->blocks_up = BLOCK_COUNT;
   log_info("%s up in %llu ms", dev->chip->name, (unsigned long long)((plat_now_ns() - t0) / 1000000));
   return 0;

@@ -17,7 +17,7 @@ static uint32_t index_register(const struct amdgpu_device *dev) {
   return dev->ip[IP_NBIO].segment[NBIO_PCIE_INDEX2_SEG] + NBIO_PCIE_INDEX2;
 }
 
-uint32_t amdgpu_rreg(struct amdgpu_device *dev, uint32_t index) {
+static uint32_t read_register(struct amdgpu_device *dev, uint32_t index) {
   if (!beyond_bar(dev, index)) return dev->bus->mmio_read(dev, index * 4);
   uint32_t idx = index_register(dev);
   dev->bus->mmio_write(dev, idx * 4, index * 4);
@@ -25,7 +25,14 @@ uint32_t amdgpu_rreg(struct amdgpu_device *dev, uint32_t index) {
   return dev->bus->mmio_read(dev, (idx + 1) * 4);
 }
 
+uint32_t amdgpu_rreg(struct amdgpu_device *dev, uint32_t index) {
+  uint32_t value = read_register(dev, index);
+  if (dev->tracing) amdgpu_trace_access(dev, 'R', index, value);
+  return value;
+}
+
 void amdgpu_wreg(struct amdgpu_device *dev, uint32_t index, uint32_t value) {
+  if (dev->tracing) amdgpu_trace_access(dev, 'W', index, value);
   if (!beyond_bar(dev, index)) {
     dev->bus->mmio_write(dev, index * 4, value);
     return;
@@ -49,8 +56,15 @@ int amdgpu_wait_reg(struct amdgpu_device *dev, uint32_t index, uint32_t mask, ui
                     uint64_t timeout_us) {
   uint64_t deadline = plat_now_ns() + timeout_us * 1000;
   for (;;) {
-    if ((amdgpu_rreg(dev, index) & mask) == value) return 0;
-    if (plat_now_ns() > deadline) return -ETIMEDOUT;
+    uint32_t now = amdgpu_rreg(dev, index);
+    if ((now & mask) == value) return 0;
+    if (plat_now_ns() > deadline) {
+      char name[96];
+      amdgpu_register_name(dev, index, name, sizeof name);
+      log_error("timed out after %llu us waiting for %s (0x%05x) & 0x%08x == 0x%08x: it reads 0x%08x",
+                (unsigned long long)timeout_us, name, index, mask, value, now);
+      return -ETIMEDOUT;
+    }
     plat_sleep_ns(1000);
   }
 }

@@ -91,22 +91,23 @@ static int check_versions(struct amdgpu_device *dev) {
  * MM_INDEX/MM_INDEX_HI/MM_DATA, whatever BAR0 covers. */
 static int read_discovery(struct amdgpu_device *dev, uint8_t *binary) {
   int waited = 0;
-  while (!(dev->bus->mmio_read(dev, MP0_C2PMSG_33_ABSOLUTE * 4) & 0x80000000u) && waited < IFWI_WAIT_MS) {
+  while (!(amdgpu_rreg(dev, MP0_C2PMSG_33_ABSOLUTE) & 0x80000000u) && waited < IFWI_WAIT_MS) {
     plat_sleep_ns(1000000);
     waited++;
   }
   if (waited == IFWI_WAIT_MS) log_warn("%s: IFWI not initialised after %d ms (C2PMSG_33 bit 31)", dev->chip->name, waited);
-  uint64_t vram = (uint64_t)dev->bus->mmio_read(dev, RCC_CONFIG_MEMSIZE_ABSOLUTE * 4) << 20;
+  uint64_t vram = (uint64_t)amdgpu_rreg(dev, RCC_CONFIG_MEMSIZE_ABSOLUTE) << 20;
   if (vram < DISCOVERY_TMR_OFFSET) {
     log_error("%s: frame buffer of %llu bytes (RCC_CONFIG_MEMSIZE) holds no discovery table", dev->chip->name,
               (unsigned long long)vram);
     return -ENODEV;
   }
   uint64_t pos = vram - DISCOVERY_TMR_OFFSET;
+  uint32_t hi = UINT32_MAX; /* MM_INDEX_HI is written when it changes */
   for (uint32_t i = 0; i < DISCOVERY_TMR_SIZE; i += 4, pos += 4) {
-    dev->bus->mmio_write(dev, MM_INDEX_ABSOLUTE * 4, (uint32_t)pos | 0x80000000u);
-    dev->bus->mmio_write(dev, MM_INDEX_HI_ABSOLUTE * 4, (uint32_t)(pos >> 31));
-    uint32_t word = dev->bus->mmio_read(dev, MM_DATA_ABSOLUTE * 4);
+    amdgpu_wreg(dev, MM_INDEX_ABSOLUTE, (uint32_t)pos | 0x80000000u);
+    if ((uint32_t)(pos >> 31) != hi) amdgpu_wreg(dev, MM_INDEX_HI_ABSOLUTE, hi = (uint32_t)(pos >> 31));
+    uint32_t word = amdgpu_rreg(dev, MM_DATA_ABSOLUTE);
     memcpy(binary + i, &word, 4);
   }
   return 0;

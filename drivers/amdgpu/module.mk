@@ -7,7 +7,7 @@ AMDGPU_PORTABLE_SRCS := drivers/amdgpu/amdgpu_chip.c drivers/amdgpu/amdgpu_reg.c
     drivers/amdgpu/amdgpu_local.c drivers/amdgpu/amdgpu_device.c drivers/amdgpu/amdgpu_bus_vapu.c \
     drivers/amdgpu/amdgpu_cp.c drivers/amdgpu/amdgpu_mqd.c drivers/amdgpu/amdgpu_queue.c \
     drivers/amdgpu/amdgpu_ucode.c drivers/amdgpu/amdgpu_firmware.c drivers/amdgpu/amdgpu_golden.c \
-    drivers/amdgpu/amdgpu_rlc.c
+    drivers/amdgpu/amdgpu_rlc.c drivers/amdgpu/amdgpu_trace.c
 # The image gets the driver with its platform files: the PCI probe and the
 # vapu= option, the PCI binding, the RAM map from the firmware's memory
 # map, the model's MSI as an IPI.
@@ -58,3 +58,10 @@ TEST_BUILD_DEPS += $(AMDGPU_TEST_FIRMWARE)
 RUN_ESP_TREES += $(BUILD)/vapu-firmware
 suite-host-unit suite-gpu-chips $(addprefix suite-image-vapu-,$(AMDGPU_IMAGE_CHIPS)): $(AMDGPU_TEST_FIRMWARE)
 run: $(AMDGPU_RUN_FIRMWARE)
+
+# The register trace for a board owner (amdgpu_trace=on) and the tool that
+# diffs it with Linux's: tested on the virtual APU's own trace.
+TEST_SUITES += amdgpu-trace
+.PHONY: suite-amdgpu-trace
+suite-amdgpu-trace: $(HOST_UNIT_TESTS) $(AMDGPU_TEST_FIRMWARE)
+	$(Q)HSAR_FILES=$(abspath $(BUILD)/test-esp) tests/amdgpu/trace_diff_test.sh $(HOST_UNIT_TESTS)

@@ -1,0 +1,133 @@
+/* amdgpu_trace.c - the bring-up's register accesses, one log line each,
+ * for a board owner to compare with Linux on the same board (boot option
+ * or HSAR_OPTIONS word amdgpu_trace=on; tools/amdgpu-trace-diff puts both
+ * in one form and diffs them). A line:
+ *
+ *   [time core] info  mmio: <seq> <step> <R|W> <index> <value> <block> <register>
+ *
+ * index: the register's dword index in the register space (what Linux's
+ * amdgpu_device_rreg / amdgpu_device_wreg tracepoints print as "reg"),
+ * hex; value: hex; step: the bring-up block and phase the access belongs
+ * to; block and register: the IP and the name this driver knows it by,
+ * "? ?" for one it has no name for. Accesses beyond BAR5 are traced once,
+ * as the register they reach (the PCIE_INDEX2/DATA2 pair is not shown),
+ * like Linux's tracepoints. After the bring-up tracing stops. */
+#define LOG_TAG "mmio"
+#include <stdio.h>
+#include <string.h>
+
+#include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/regs/gc_9_1.h"
+#include "drivers/amdgpu/regs/gc_9_1_cp.h"
+#include "drivers/amdgpu/regs/hdp_4_0.h"
+#include "drivers/amdgpu/regs/mmhub_9_1.h"
+#include "drivers/amdgpu/regs/mp_10_0.h"
+#include "drivers/amdgpu/regs/nbio_7_0.h"
+#include "drivers/amdgpu/regs/osssys_4_0.h"
+#include "lib/plat.h"
+
+PLAT_OPTION(amdgpu_trace, "amdgpu_trace",
+            "on: log every GPU register read and write of the bring-up (block, register, value, step)");
+
+/* Registers by IP, segment and offset; `count` > 1 for a register array
+ * (one per VMID or invalidation engine), printed as name[i]. */
+struct traced_reg {
+  enum amdgpu_ip ip;
+  uint8_t segment;
+  uint16_t count;
+  uint32_t offset;
+  const char *name;
+};
+#define REG(ip, seg, name) {ip, seg, 1, name, #name}
+#define REGS(ip, seg, name, n) {ip, seg, n, name, #name}
+#define HUB(P, ip)                                                                              \
+  REG(ip, 0, P##_MC_VM_FB_LOCATION_BASE), REG(ip, 0, P##_MC_VM_FB_LOCATION_TOP),               \
+      REG(ip, 0, P##_MC_VM_FB_OFFSET), REG(ip, 0, P##_MC_VM_AGP_BASE), REG(ip, 0, P##_MC_VM_AGP_BOT), \
+      REG(ip, 0, P##_MC_VM_AGP_TOP), REG(ip, 0, P##_MC_VM_SYSTEM_APERTURE_LOW_ADDR),            \
+      REG(ip, 0, P##_MC_VM_SYSTEM_APERTURE_HIGH_ADDR),                                          \
+      REG(ip, 0, P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_LSB),                                   \
+      REG(ip, 0, P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_MSB), REG(ip, 0, P##_MC_VM_MX_L1_TLB_CNTL), \
+      REG(ip, 0, P##_VM_L2_CNTL), REG(ip, 0, P##_VM_L2_CNTL2), REG(ip, 0, P##_VM_L2_CNTL3),     \
+      REG(ip, 0, P##_VM_L2_CNTL4), REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_CNTL),                 \
+      REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_CNTL2), REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_STATUS), \
+      REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_ADDR_LO32), REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_ADDR_HI32), \
+      REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32),                                 \
+      REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32),                                 \
+      REG(ip, 0, P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_LO32),                           \
+      REG(ip, 0, P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_HI32),                           \
+      REG(ip, 0, P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_LO32),                          \
+      REG(ip, 0, P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_HI32),                          \
+      REG(ip, 0, P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_LO32),                              \
+      REG(ip, 0, P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_HI32),                              \
+      REGS(ip, 0, P##_VM_CONTEXT0_CNTL, 16), REGS(ip, 0, P##_VM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, 32), \
+      REGS(ip, 0, P##_VM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, 32),                              \
+      REGS(ip, 0, P##_VM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32, 32),                                \
+      REGS(ip, 0, P##_VM_INVALIDATE_ENG0_SEM, 18), REGS(ip, 0, P##_VM_INVALIDATE_ENG0_REQ, 18), \
+      REGS(ip, 0, P##_VM_INVALIDATE_ENG0_ACK, 18), REGS(ip, 0, P##_VM_INVALIDATE_ENG0_ADDR_RANGE_LO32, 36)
+
+static const struct traced_reg traced[] = {
+    REG(IP_GC, 0, GC_GRBM_GFX_CNTL), REG(IP_GC, 1, GC_GRBM_GFX_INDEX), REG(IP_GC, 0, GC_CP_MEC_CNTL),
+    REG(IP_GC, 0, GC_SH_MEM_CONFIG), REG(IP_GC, 0, GC_SH_MEM_BASES), REG(IP_GC, 0, GC_COMPUTE_TMPRING_SIZE),
+    REG(IP_GC, 0, GC_GB_ADDR_CONFIG), REG(IP_GC, 0, GC_CC_GC_SHADER_ARRAY_CONFIG),
+    REG(IP_GC, 0, GC_GC_USER_SHADER_ARRAY_CONFIG), REG(IP_GC, 0, GC_CP_MEC_DOORBELL_RANGE_LOWER),
+    REG(IP_GC, 0, GC_CP_MEC_DOORBELL_RANGE_UPPER), REG(IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL),
+    REG(IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL1), REG(IP_GC, 0, GC_CP_PQ_STATUS), REG(IP_GC, 0, GC_CPC_INT_CNTL),
+    REGS(IP_GC, 0, GC_CP_ME1_PIPE0_INT_CNTL, 4), REG(IP_GC, 1, GC_RLC_CNTL), REG(IP_GC, 1, GC_RLC_CGCG_CGLS_CTRL),
+    REGS(IP_GC, 0, GC_CP_MQD_BASE_ADDR, GC_CP_HQD_PQ_WPTR_HI - GC_CP_MQD_BASE_ADDR + 1), /* the HQD */
+    HUB(GC, IP_GC),
+    HUB(MMHUB, IP_MMHUB),
+    REG(IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN), REG(IP_NBIO, NBIO_SEG2, NBIO_RCC_CONFIG_MEMSIZE),
+    REG(IP_NBIO, NBIO_SEG2, NBIO_INTERRUPT_CNTL), REG(IP_NBIO, NBIO_SEG2, NBIO_INTERRUPT_CNTL2),
+    REG(IP_NBIO, NBIO_SEG2, NBIO_BIF_FB_EN), REG(IP_NBIO, NBIO_SEG2, NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL),
+    REG(IP_NBIO, NBIO_SEG2, NBIO_HDP_REG_COHERENCY_FLUSH_CNTL), REG(IP_NBIO, NBIO_SEG2, NBIO_RCC_DEV0_EPF0_STRAP0),
+    REG(IP_NBIO, 0, NBIO_PCIE_INDEX2), REG(IP_NBIO, 0, NBIO_PCIE_DATA2),
+    REG(IP_HDP, 0, HDP_MISC_CNTL), REG(IP_HDP, 0, HDP_NONSURFACE_BASE), REG(IP_HDP, 0, HDP_NONSURFACE_BASE_HI),
+    REG(IP_HDP, 0, HDP_READ_CACHE_INVALIDATE),
+    REG(IP_OSSSYS, 0, IH_RB_CNTL), REG(IP_OSSSYS, 0, IH_RB_BASE), REG(IP_OSSSYS, 0, IH_RB_BASE_HI),
+    REG(IP_OSSSYS, 0, IH_RB_RPTR), REG(IP_OSSSYS, 0, IH_RB_WPTR), REG(IP_OSSSYS, 0, IH_RB_WPTR_ADDR_LO),
+    REG(IP_OSSSYS, 0, IH_RB_WPTR_ADDR_HI), REG(IP_OSSSYS, 0, IH_DOORBELL_RPTR), REG(IP_OSSSYS, 0, IH_CHICKEN),
+    REG(IP_MP0, 0, MP0_SMN_C2PMSG_33), REG(IP_MP0, 0, MP0_SMN_C2PMSG_64), REG(IP_MP0, 0, MP0_SMN_C2PMSG_67),
+    REG(IP_MP0, 0, MP0_SMN_C2PMSG_69), REG(IP_MP0, 0, MP0_SMN_C2PMSG_70), REG(IP_MP0, 0, MP0_SMN_C2PMSG_71),
+    REG(IP_MP0, 0, MP0_SMN_C2PMSG_81), REG(IP_MP1, 0, MP1_SMN_C2PMSG_66), REG(IP_MP1, 0, MP1_SMN_C2PMSG_82),
+    REG(IP_MP1, 0, MP1_SMN_C2PMSG_90),
+};
+
+/* Registers used before the IP bases are known, at their absolute index
+ * (amdgpu_soc15.c, amdgpu_device.c). */
+static const struct { uint32_t index; const char *block, *name; } absolute[] = {
+    {0x0000, "NBIO", "MM_INDEX"}, {0x0001, "NBIO", "MM_DATA"}, {0x0006, "NBIO", "MM_INDEX_HI"},
+    {0x0d2f, "NBIO", "RCC_DEV0_EPF0_STRAP0"}, {0x0de3, "NBIO", "RCC_CONFIG_MEMSIZE"},
+    {0x16061, "MP0", "MP0_SMN_C2PMSG_33"}, {0x16B83, "PWR", "PWR_MISC_CNTL_STATUS"},
+    {0x168C8, "SMUIO", "SMUIO_GFX_MISC_CNTL"},
+};
+
+bool amdgpu_trace_enabled(void) {
+  const char *v = plat_option("amdgpu_trace");
+  return v && (!*v || !strcmp(v, "on") || !strcmp(v, "1"));
+}
+
+void amdgpu_register_name(const struct amdgpu_device *dev, uint32_t index, char *out, size_t size) {
+  for (size_t i = 0; i < sizeof traced / sizeof traced[0]; i++) {
+    const struct traced_reg *t = &traced[i];
+    if (!dev->ip[t->ip].present) continue;
+    uint32_t first = soc15_reg(dev, t->ip, t->segment, t->offset);
+    if (index < first || index >= first + t->count) continue;
+    if (t->count == 1) snprintf(out, size, "%s %s", amdgpu_ip_name(t->ip), t->name);
+    else snprintf(out, size, "%s %s[%u]", amdgpu_ip_name(t->ip), t->name, index - first);
+    return;
+  }
+  for (size_t i = 0; i < sizeof absolute / sizeof absolute[0]; i++)
+    if (absolute[i].index == index) {
+      snprintf(out, size, "%s %s", absolute[i].block, absolute[i].name);
+      return;
+    }
+  const char *golden = dev->ip[IP_GC].present ? gfx_golden_register_name(dev, index) : NULL;
+  snprintf(out, size, golden ? "GC %s" : "? ?", golden);
+}
+
+void amdgpu_trace_access(struct amdgpu_device *dev, char rw, uint32_t index, uint32_t value) {
+  char name[96];
+  amdgpu_register_name(dev, index, name, sizeof name);
+  plat_log(LOG_INFO, LOG_TAG, "%u %s %c 0x%05x 0x%08x %s", dev->trace_seq++,
+           dev->trace_step ? dev->trace_step : "probe", rw, index, value, name);
+}
