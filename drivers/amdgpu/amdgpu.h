@@ -70,6 +70,7 @@ enum amdgpu_fault_kind {
   AMDGPU_FAULT_CP_PRIV_INSTR, /* command processor: privileged instruction */
   AMDGPU_FAULT_CP_ECC,        /* command processor ECC error */
   AMDGPU_FAULT_DMA,           /* the IOMMU refused a GPU access (vm.address, vm.write; no VMID) */
+  AMDGPU_FAULT_CP_BAD_OPCODE, /* the CP refused a packet (bad_opcode_code, doorbell) */
 };
 
 /* What the VM fault status register said (VM_L2_PROTECTION_FAULT_STATUS). */
@@ -90,6 +91,7 @@ struct amdgpu_fault {
   uint32_t me, pipe, queue;   /* CP faults and EOP: which hardware queue */
   uint32_t sq_error_type;     /* SQ errors: SQ_INTERRUPT_ERROR_TYPE_* */
   uint32_t se, cu, simd, wave;
+  uint32_t bad_opcode_code, doorbell; /* CP_BAD_OPCODE: error code and the queue's doorbell id */
   struct amdgpu_vm_fault vm;  /* AMDGPU_FAULT_VM; address and write of AMDGPU_FAULT_DMA */
 };
 
@@ -173,6 +175,7 @@ enum amdgpu_queue_error_kind {
   AMDGPU_QUEUE_ERROR_MEMORY_VIOLATION,      /* SQ error: memory violation (aperture) */
   AMDGPU_QUEUE_ERROR_HARDWARE,              /* ECC or a CP privileged-access fault */
   AMDGPU_QUEUE_ERROR_ABORTED,               /* amdgpu_queue_abort (e.g. dispatch timeout) */
+  AMDGPU_QUEUE_ERROR_BAD_PACKET,            /* the CP refused a packet (CP_BAD_OPCODE) */
 };
 
 struct amdgpu_queue_error {
@@ -181,6 +184,7 @@ struct amdgpu_queue_error {
                                  ILLEGAL_INSTRUCTION: HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION;
                                  MEMORY_VIOLATION: HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION;
                                  HARDWARE: HSA_STATUS_ERROR_EXCEPTION;
+                                 BAD_PACKET: HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
                                  ABORTED: the status given to amdgpu_queue_abort */
   const struct amdgpu_fault *fault; /* what the interrupt said; NULL for ABORTED */
 };

@@ -15,6 +15,11 @@
  *     MEs (CP_MEC_CNTL = 0) because it loads MEC2's firmware too; here ME2
  *     has none and stays halted. Linux waits 50 us after every change
  *     (gfx_v9_0_cp_compute_enable).
+ * Linux brings up the KIQ first (gfx_v9_0_kiq_resume) and maps its own
+ * queues through it; this driver, like KFD without the hardware scheduler,
+ * loads every queue into an HQD itself, so it sets what the KIQ's
+ * register init leaves MEC-wide (doorbell range, CP_PQ_STATUS, polling
+ * off) and needs no KIQ.
  * Sequences: Linux gfx_v9_0.c (gfx_v9_0_init_compute_vmid,
  * gfx_v9_0_kiq_init_register's doorbell range, gfx_v9_0_cp_compute_enable,
  * gfx_v9_0_set_compute_eop_interrupt_state), amdgpu_amdkfd_gfx_v9.c

@@ -281,7 +281,13 @@ static void hub_enable(struct amdgpu_device *dev, enum gmc_hub hub) {
   hub_w(dev, hub, r->identity_offset_hi, 0);
 
   /* Compute VMIDs: one four-level table for the whole 48-bit space; the
-   * graphics VMIDs 1..7 stay off. */
+   * graphics VMIDs 1..7 stay off. Linux does the same on Raven and Picasso
+   * of ATI revision 0-1 and on Renoir, but gives parts of revision 2 and up
+   * (every Raven2) two levels with translate_further (gmc_v9_0_sw_init:
+   * "legacy 3-level page support"; depth 1, block size 9). Whether those
+   * parts walk four levels is not documented; this driver keeps one page
+   * table format for all chips and says so in README's list of what is
+   * not yet proven on silicon. */
   uint64_t root = (uint64_t)(uintptr_t)g->compute_vm.root | GMC_PTE_VALID | GMC_PTE_SYSTEM | GMC_PTE_SNOOPED;
   for (uint32_t vmid = 1; vmid < 16; vmid++) {
     bool compute = vmid >= AMDGPU_COMPUTE_VMID_FIRST;

@@ -1,7 +1,7 @@
 /* amdgpu_ih.c - the interrupt handler ring: the GPU writes 32-byte vectors
  * and the write pointer (write-back to memory), raises an MSI; the driver
  * decodes each vector and reports what compute cares about: CP end of pipe,
- * CP privileged-access and ECC faults, SQ errors, VM protection faults
+ * CP bad packets, privileged-access and ECC faults, SQ errors, VM protection faults
  * (address, VMID and reason from the hub's fault status registers).
  * Sequences: Linux vega10_ih.c (vega10_ih_irq_init, enable_ring, rb_cntl,
  * toggle_ring_interrupts, get_wptr with overflow recovery, set_rptr),
@@ -187,6 +187,11 @@ static void cp_event(struct amdgpu_device *dev, const uint32_t iv[8]) {
     case GFX_9_0__SRCID__CP_PRIV_REG_FAULT: f.kind = AMDGPU_FAULT_CP_PRIV_REG; break;
     case GFX_9_0__SRCID__CP_PRIV_INSTR_FAULT: f.kind = AMDGPU_FAULT_CP_PRIV_INSTR; break;
     case GFX_9_0__SRCID__CP_ECC_ERROR: f.kind = AMDGPU_FAULT_CP_ECC; break;
+    case GFX_9_0__SRCID__CP_BAD_OPCODE_ERROR: /* KFD turns it into the queue's exception */
+      f.kind = AMDGPU_FAULT_CP_BAD_OPCODE;
+      f.doorbell = IH_BAD_OPCODE_DOORBELL(iv[4]);
+      f.bad_opcode_code = IH_BAD_OPCODE_CODE(iv[4]);
+      break;
     case GFX_9_0__SRCID__SQ_INTERRUPT_ID: {
       uint32_t word = iv[4];
       uint32_t encoding = (word & SQ_INTERRUPT_WORD_ENCODING_MASK) >> SQ_INTERRUPT_WORD_ENCODING_SHIFT;
@@ -204,8 +209,12 @@ static void cp_event(struct amdgpu_device *dev, const uint32_t iv[8]) {
     }
     default: log_debug("CP interrupt source %u ignored", src); return;
   }
-  log_error("%s (source %u) on ME %u pipe %u queue %u",
-            f.kind == AMDGPU_FAULT_SQ_ERROR ? "SQ error" : "CP fault", src, me, pipe, queue);
+  if (f.kind == AMDGPU_FAULT_CP_BAD_OPCODE)
+    log_error("CP refused a packet (source %u, code 0x%x, doorbell %u) on ME %u pipe %u queue %u", src,
+              f.bad_opcode_code, f.doorbell, me, pipe, queue);
+  else
+    log_error("%s (source %u) on ME %u pipe %u queue %u",
+              f.kind == AMDGPU_FAULT_SQ_ERROR ? "SQ error" : "CP fault", src, me, pipe, queue);
   report(dev, &f);
 }
 

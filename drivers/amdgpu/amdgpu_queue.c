@@ -144,6 +144,9 @@ static enum amdgpu_queue_error_kind error_kind(const struct amdgpu_fault *f, hsa
   switch (f->kind) {
     case AMDGPU_FAULT_VM:
     case AMDGPU_FAULT_DMA: *status = (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT; return AMDGPU_QUEUE_ERROR_VM_FAULT;
+    case AMDGPU_FAULT_CP_BAD_OPCODE:
+      *status = (hsa_status_t)HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+      return AMDGPU_QUEUE_ERROR_BAD_PACKET;
     case AMDGPU_FAULT_SQ_ERROR:
       if (f->sq_error_type == SQ_INTERRUPT_ERROR_TYPE_ILLEGAL_INST) {
         *status = (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION;

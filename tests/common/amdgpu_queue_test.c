@@ -354,6 +354,17 @@ TEST(amdgpu_shader_errors_stop_the_queue_the_interrupt_names) {
   post_sq_error(v, &info[0], SQ_INTERRUPT_ERROR_TYPE_ILLEGAL_INST);
   ASSERT_EQ(amdgpu_test_wait_count(&log.count, 3), 3);
   ASSERT_EQ(e[0].count, 1);
+  /* The CP refusing one of q[2]'s packets (CP_BAD_OPCODE, source 183,
+   * handled by KFD): that queue stops with INVALID_PACKET_FORMAT. */
+  const uint32_t bad[4] = {info[2].doorbell_index * 2 | 0x5u << 10, 0, 0, 0};
+  ASSERT_TRUE(vapu_ih_post(v, SOC15_IH_CLIENTID_GRBM_CP, GFX_9_0__SRCID__CP_BAD_OPCODE_ERROR,
+                           (uint8_t)(info[2].pipe | info[2].me << 2 | info[2].queue << 4), (uint8_t)info[2].vmid,
+                           false, bad));
+  ASSERT_EQ(amdgpu_test_wait_count(&e[2].count, 1), 1);
+  ASSERT_EQ(e[2].kind, AMDGPU_QUEUE_ERROR_BAD_PACKET);
+  ASSERT_EQ(e[2].status, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+  ASSERT_EQ(e[2].fault.bad_opcode_code, 5);
+  ASSERT_FALSE(hqd_running(dev, q[2]));
   for (int i = 0; i < 3; i++) {
     ASSERT_EQ(amdgpu_queue_destroy(q[i], SECOND_NS), 0);
     amdgpu_test_queue_free(&t[i]);

@@ -31,6 +31,12 @@
 #define SOC15_IH_CLIENTID_UTCL2      0x1b /* GFX hub VM faults */
 
 #define GFX_9_0__SRCID__CP_EOP_INTERRUPT    181
+#define GFX_9_0__SRCID__CP_BAD_OPCODE_ERROR 183
+/* CP_BAD_OPCODE's context_id0: the queue's doorbell id [9:0] and the error
+ * code [25:10] (amdkfd kfd_int_process_v9.c KFD_DEBUG_DOORBELL_ID,
+ * KFD_DEBUG_CP_BAD_OP_ECODE). */
+#define IH_BAD_OPCODE_DOORBELL(ctx)         ((ctx) & 0x3ffu)
+#define IH_BAD_OPCODE_CODE(ctx)             (((ctx) & 0x3fffc00u) >> 10)
 #define GFX_9_0__SRCID__CP_PRIV_REG_FAULT   184
 #define GFX_9_0__SRCID__CP_PRIV_INSTR_FAULT 185
 #define GFX_9_0__SRCID__CP_ECC_ERROR        197
