@@ -6,6 +6,7 @@
  * spin on a lock its own core holds. */
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "drivers/amdgpu/amdgpu_vapu.h"
+#include "drivers/amdgpu/regs/osssys_4_0.h"
 #include "lib/plat.h"
 #include "lib/test.h"
 #include "tests/common/amdgpu_test_util.h"
@@ -104,6 +105,34 @@ TEST(amdgpu_ih_recovers_from_every_overflow) {
   int before = __atomic_load_n(&eops, __ATOMIC_ACQUIRE);
   ASSERT_TRUE(post_eop(v, 7));
   ASSERT_EQ(amdgpu_test_wait_count(&eops, before + 1), before + 1);
+  amdgpu_set_eop_handler(dev, NULL, NULL);
+  amdgpu_device_remove(dev);
+}
+
+/* The IH takes a ring at a GPU MC address too (IH_RB_CNTL.MC_SPACE 4, what
+ * Linux uses without bus addresses), translated by the MM hub: the same
+ * ring through the GART still brings interrupts. */
+TEST(amdgpu_ih_ring_in_gpu_address_space_still_interrupts) {
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
+  ASSERT_NOT_NULL(dev);
+  struct vapu *v = amdgpu_vapu_of(dev);
+  int eops = 0;
+  amdgpu_set_eop_handler(dev, count_eop, &eops);
+  uint64_t ring_mc, wb_mc;
+  ASSERT_EQ(gmc_gart_map(dev, dev->ih.ring, dev->ih.ring_bytes, &ring_mc), 0);
+  ASSERT_EQ(gmc_gart_map(dev, (void *)dev->ih.wptr_writeback, 4096, &wb_mc), 0);
+  uint32_t cntl = RREG(dev, IP_OSSSYS, 0, IH_RB_CNTL);
+  WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, cntl & ~IH_RB_CNTL__RB_ENABLE);
+  WREG(dev, IP_OSSSYS, 0, IH_RB_BASE, (uint32_t)(ring_mc >> 8));
+  WREG(dev, IP_OSSSYS, 0, IH_RB_BASE_HI, (uint32_t)(ring_mc >> 40) & 0xff);
+  WREG(dev, IP_OSSSYS, 0, IH_RB_WPTR_ADDR_LO, (uint32_t)wb_mc);
+  WREG(dev, IP_OSSSYS, 0, IH_RB_WPTR_ADDR_HI, (uint32_t)(wb_mc >> 32) & 0xffff);
+  WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, (cntl & ~IH_RB_CNTL__MC_SPACE_MASK) | 4u << IH_RB_CNTL__MC_SPACE_SHIFT);
+  for (int i = 0; i < 3; i++) {
+    ASSERT_TRUE(post_eop(v, (uint32_t)i));
+    ASSERT_EQ(amdgpu_test_wait_count(&eops, i + 1), i + 1);
+  }
   amdgpu_set_eop_handler(dev, NULL, NULL);
   amdgpu_device_remove(dev);
 }

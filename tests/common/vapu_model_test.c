@@ -196,3 +196,31 @@ TEST(vapu_model_translate_page_faults_at_the_access_with_its_kind) {
   amdgpu_device_remove(dev);
   plat_dma_free(page, 8192);
 }
+
+/* MC_VM_FB_LOCATION_BASE/TOP are registers a driver may write (Linux does
+ * under SR-IOV): the hubs place the frame buffer where they say. */
+TEST(vapu_model_frame_buffer_moves_where_the_registers_say) {
+  amdgpu_test_need_model();
+  struct vapu_config config = {.chip = VAPU_RENOIR, .carveout_bytes = 16ull << 20};
+  struct vapu *v = vapu_create(&config);
+  ASSERT_NOT_NULL(v);
+  uint64_t fb_bytes;
+  uint32_t *fb = vapu_carveout(v, &fb_bytes);
+  ASSERT_EQ(plat_set_cpu_cache_mode((uint64_t)(uintptr_t)fb, fb_bytes, PLAT_CACHE_WRITE_COMBINING), 0);
+  vapu_pci_config_write(v, 0x04, 0x6);
+  const uint32_t gc = 0x2000, base = gc + 0x0980, top = gc + 0x0981, l1_tlb = gc + 0x0987;
+  const uint64_t moved = 0x0000008000000000ull; /* 512 GiB */
+  vapu_mmio_write(v, base * 4, (uint32_t)(moved >> 24));
+  vapu_mmio_write(v, top * 4, (uint32_t)((moved + fb_bytes - 1) >> 24));
+  vapu_mmio_write(v, (gc + 0x0985) * 4, (uint32_t)(moved >> 18));                 /* aperture low */
+  vapu_mmio_write(v, (gc + 0x0986) * 4, (uint32_t)((moved + fb_bytes - 1) >> 18)); /* and high */
+  vapu_mmio_write(v, l1_tlb * 4, 0x1 | 3u << 11);
+  ASSERT_EQ_U(vapu_mmio_read(v, base * 4), (uint32_t)(moved >> 24));
+  fb[10] = 0x600dcafe;
+  struct vapu_requester rq = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC, false};
+  uint32_t x = 0;
+  ASSERT_EQ(vapu_gpu_read(v, &rq, NULL, moved + 40, &x, 4), 0);
+  ASSERT_EQ_U(x, 0x600dcafe);
+  ASSERT_EQ(plat_set_cpu_cache_mode((uint64_t)(uintptr_t)fb, fb_bytes, PLAT_CACHE_WRITE_BACK), 0);
+  vapu_destroy(v);
+}

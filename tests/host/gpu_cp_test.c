@@ -8,6 +8,7 @@
 
 #include <hsa/hsa_ext_amd.h>
 
+#include "drivers/amdgpu/amdgpu_dev.h"
 #include "lib/plat.h"
 #include "lib/test.h"
 #include "tests/common/amdgpu_test_util.h"
@@ -455,4 +456,52 @@ TEST(gpu_cp_memory_mapped_later_is_reached_through_a_retry_fault) {
 TEST(gpu_cp_retry_fault_waits_for_its_own_answer) {
   retry_fault_maps_memory_mapped_later(
       &(struct vapu_config){.chip = VAPU_RAVEN, .faults.invalidation_during_retry = true});
+}
+
+/* What the chip accepts, the model accepts (Linux runs its KIQ so): a queue
+ * in VMID 0, whose ring, amd_queue_t and signal the CP reaches through the
+ * GART, with SH_MEM_BASES 0. */
+TEST(gpu_cp_runs_a_vmid0_queue_through_the_gart) {
+  struct rig r;
+  ASSERT_TRUE(rig_up(&r, VAPU_RAVEN));
+  amd_queue_t *amd = rig_alloc(&r, 4096);
+  uint8_t *ring = rig_alloc(&r, 4096);
+  amd_signal_t *done = rig_alloc(&r, 4096);
+  ASSERT_NOT_NULL(amd);
+  ASSERT_NOT_NULL(ring);
+  ASSERT_NOT_NULL(done);
+  uint64_t amd_mc, ring_mc, done_mc;
+  ASSERT_EQ(gmc_gart_map(r.dev, amd, 4096, &amd_mc), 0);
+  ASSERT_EQ(gmc_gart_map(r.dev, ring, 4096, &ring_mc), 0);
+  ASSERT_EQ(gmc_gart_map(r.dev, done, 4096, &done_mc), 0);
+  for (int i = 0; i < 64; i++) ((uint16_t *)ring)[i * 32] = HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE;
+  done->kind = AMD_SIGNAL_KIND_USER;
+  done->value = 1;
+  const struct vapu_cp_queue_regs regs = {
+      .ring_address = ring_mc, .ring_bytes = 4096,
+      .rptr_report_address = amd_mc + offsetof(amd_queue_t, read_dispatch_id),
+      .wptr_poll_address = amd_mc + offsetof(amd_queue_t, write_dispatch_id),
+      .vmid = 0, .aql = true, .sh_mem_bases = 0};
+  ASSERT_EQ(vapu_cp_queue_start(r.v, 1, 2, 3, &regs), 0);
+  hsa_barrier_and_packet_t p = barrier(HSA_PACKET_TYPE_BARRIER_AND, NULL);
+  p.completion_signal.handle = done_mc; /* the GPU's address of the signal */
+  memcpy(ring + 2, (uint8_t *)&p + 2, 62);
+  __atomic_store_n((uint16_t *)ring, p.header, __ATOMIC_RELEASE);
+  amd->write_dispatch_id = 1;
+  vapu_cp_queue_write_pointer(r.v, 1, 2, 3, 1);
+  ASSERT_TRUE(rig_wait_value(&done->value, 0, WAIT_NS));
+  ASSERT_EQ(amd->read_dispatch_id, 1);
+  vapu_cp_queue_stop(r.v, 1, 2, 3);
+  uint64_t until = plat_now_ns() + WAIT_NS;
+  while (vapu_cp_queue_active(r.v, 1, 2, 3)) {
+    ASSERT_LT(plat_now_ns(), until);
+    plat_sleep_ns(100000);
+  }
+  gmc_gart_unmap(r.dev, amd_mc, 4096);
+  gmc_gart_unmap(r.dev, ring_mc, 4096);
+  gmc_gart_unmap(r.dev, done_mc, 4096);
+  rig_down(&r);
+  free(amd);
+  free(ring);
+  free(done);
 }
