@@ -51,7 +51,7 @@ void cp_serve_dequeues(struct hqd *running) {
     struct hqd *h = hqd_at(cp, n);
     if (h == running || !__atomic_load_n(&h->active, __ATOMIC_ACQUIRE) || !vapu_mec_running(cp->v, h->me))
       continue;
-    if (__atomic_load_n(&h->stop_requested, __ATOMIC_ACQUIRE)) hqd_leave(h);
+    if (cp_must_leave(h)) hqd_leave(h);
   }
 }
 
@@ -63,7 +63,7 @@ static bool cp_service(struct vapu *v, void *ctx) {
     if (!__atomic_load_n(&h->active, __ATOMIC_ACQUIRE)) continue;
     /* A halted MEC (CP_MEC_CNTL) touches nothing: its queues wait. */
     if (!vapu_mec_running(v, h->me)) continue;
-    if (__atomic_load_n(&h->stop_requested, __ATOMIC_ACQUIRE)) {
+    if (cp_must_leave(h)) {
       hqd_leave(h);
       busy = true;
       continue;
@@ -125,6 +125,34 @@ static const char *regs_problem(const struct vapu_cp_queue_regs *r) {
   return NULL;
 }
 
+/* The CUs the masks enable, in the order the work-groups go to them: CU
+ * by CU, each spread over the SHs and SEs (the order in which Linux's
+ * mqd_symmetrically_map_cu_mask hands out a queue's CU mask bits). A mask
+ * bit counts the active CUs of its SH; harvested ones (INACTIVE_CUS of
+ * CC_GC_SHADER_ARRAY_CONFIG, and GC_USER_SHADER_ARRAY_CONFIG for the ones
+ * the driver turns off; gc_9_1_sh_mask.h) are skipped. */
+#define GC_CC_GC_SHADER_ARRAY_CONFIG 0x026f
+#define GC_GC_USER_SHADER_ARRAY_CONFIG 0x0270
+static unsigned enabled_cus(struct vapu *v, const uint32_t cu_enable[4], struct cp_cu *out) {
+  const struct vapu_chip_desc *chip = v->chip;
+  uint32_t inactive = (vapu_reg_get(v, v->gfx.gc_base + GC_CC_GC_SHADER_ARRAY_CONFIG) |
+                       vapu_reg_get(v, v->gfx.gc_base + GC_GC_USER_SHADER_ARRAY_CONFIG)) >> 16;
+  unsigned ses = chip->shader_engines < 4 ? chip->shader_engines : 4;
+  unsigned shs = chip->sh_per_se < 2 ? chip->sh_per_se : 2;
+  unsigned cus = chip->cu_per_sh < 16 ? chip->cu_per_sh : 16;
+  uint8_t physical[16];
+  unsigned active = 0;
+  for (unsigned cu = 0; cu < cus; cu++)
+    if (!(inactive & (1u << cu))) physical[active++] = (uint8_t)cu;
+  unsigned n = 0;
+  for (unsigned logical = 0; logical < active; logical++)
+    for (unsigned sh = 0; sh < shs; sh++)
+      for (unsigned se = 0; se < ses; se++)
+        if (cu_enable[se] >> (sh * 16) & (1u << logical))
+          out[n++] = (struct cp_cu){(uint8_t)se, (uint8_t)sh, physical[logical]};
+  return n;
+}
+
 int vapu_cp_queue_start(struct vapu *v, unsigned me, unsigned pipe, unsigned queue,
                         const struct vapu_cp_queue_regs *regs) {
   struct hqd *h = hqd_of(v, me, pipe, queue);
@@ -157,7 +185,13 @@ int vapu_cp_queue_start(struct vapu *v, unsigned me, unsigned pipe, unsigned que
   __atomic_store_n(&h->write_index, regs->write_index, __ATOMIC_RELEASE);
   __atomic_store_n(&h->poll_requested, 0, __ATOMIC_RELAXED);
   h->state = HQD_IDLE;
+  h->cu_count = enabled_cus(v, regs->cu_enable, h->cus);
+  h->next_cu = 0;
+  if (!h->cu_count)
+    log_error("ME %u pipe %u queue %u: its MQD's COMPUTE_STATIC_THREAD_MGMT_SE* enable no active CU: "
+              "its dispatches never start", me, pipe, queue);
   __atomic_store_n(&h->stop_requested, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&h->drain_requested, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&h->active, 1, __ATOMIC_RELEASE);
   log_debug("ME %u pipe %u queue %u: AQL ring 0x%llx, %llu packets, VMID %u, doorbell %u", me, pipe,
             queue, (unsigned long long)regs->ring_address, (unsigned long long)h->packet_count,
@@ -166,10 +200,11 @@ int vapu_cp_queue_start(struct vapu *v, unsigned me, unsigned pipe, unsigned que
   return 0;
 }
 
-void vapu_cp_queue_stop(struct vapu *v, unsigned me, unsigned pipe, unsigned queue) {
+void vapu_cp_queue_stop(struct vapu *v, unsigned me, unsigned pipe, unsigned queue,
+                        enum vapu_cp_dequeue how) {
   struct hqd *h = hqd_of(v, me, pipe, queue);
   if (!h) return;
-  __atomic_store_n(&h->stop_requested, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(how == VAPU_CP_RESET ? &h->stop_requested : &h->drain_requested, 1, __ATOMIC_RELEASE);
   vapu_kick(v);
 }
 

@@ -84,6 +84,11 @@ struct vapu_cp_queue_regs {
   uint32_t eop_bytes;           /* 4 << (CP_HQD_EOP_CONTROL.EOP_SIZE + 1) */
   uint8_t vmid;                 /* CP_HQD_VMID */
   bool aql;                     /* CP_HQD_AQL_CONTROL.CONTROL0 */
+  /* The MQD's COMPUTE_STATIC_THREAD_MGMT_SE0..3: SH0_CU_EN [15:0] and
+   * SH1_CU_EN [31:16] of each SE, bit n = the n-th active CU of the SH
+   * (Linux kfd_mqd_manager.c mqd_symmetrically_map_cu_mask: the hardware
+   * places harvested CUs itself, the masks count active ones). */
+  uint32_t cu_enable[4];
   /* SH_MEM_BASES of the queue's VMID (SRBM-selected): PRIVATE_BASE [15:0]
    * and SHARED_BASE [31:16] are bits 63:48 of the flat scratch and LDS
    * apertures (gc_9_1_sh_mask.h; Linux gfx_v9_0_init_compute_vmid). */
@@ -117,12 +122,27 @@ void vapu_cp_fini(struct vapu *v);
 int vapu_cp_queue_start(struct vapu *v, unsigned me, unsigned pipe, unsigned queue,
                         const struct vapu_cp_queue_regs *regs);
 
-/* Dequeue request: the engine leaves the queue at its next check (a running
- * work-group is abandoned within a few thousand instructions; the packet
- * stays unfinished). Returns at once; vapu_cp_queue_active turns false when
- * the engine no longer touches the queue. Safe from any thread, including
- * the engine's own (an interrupt handler that destroys the queue). */
-void vapu_cp_queue_stop(struct vapu *v, unsigned me, unsigned pipe, unsigned queue);
+/* Dequeue requests (CP_HQD_DEQUEUE_REQUEST.DEQUEUE_REQ; Linux
+ * amdgpu_amdkfd_gfx_v9.c: DRAIN_PIPE 1, RESET_WAVES 2, SAVE_WAVES 3).
+ *   - VAPU_CP_RESET: the engine leaves the queue at its next check (a
+ *     running work-group is abandoned within a few thousand instructions;
+ *     the packet stays unfinished: the read pointer stays at it).
+ *   - VAPU_CP_DRAIN: no packet starts any more; a kernel dispatch in
+ *     progress runs to its end and completes, then the engine leaves (a
+ *     barrier still waiting, or a dispatch waiting for scratch, is left
+ *     unstarted). Nothing is lost or done twice when the queue is loaded
+ *     again from its saved read and write pointers. KFD evicts and
+ *     restores queues this way without the HWS (kfd_device_queue_manager.c
+ *     evict_process_queues_nocpsch: WAVEFRONT_DRAIN, then load_mqd of the
+ *     MQD the CP left). SAVE_WAVES (context save, which needs a save area
+ *     the model does not implement) is taken as a drain.
+ * A reset overrides a drain in progress. Returns at once;
+ * vapu_cp_queue_active turns false when the engine no longer touches the
+ * queue. Safe from any thread, including the engine's own (an interrupt
+ * handler that destroys the queue). */
+enum vapu_cp_dequeue { VAPU_CP_DRAIN, VAPU_CP_RESET };
+void vapu_cp_queue_stop(struct vapu *v, unsigned me, unsigned pipe, unsigned queue,
+                        enum vapu_cp_dequeue how);
 bool vapu_cp_queue_active(struct vapu *v, unsigned me, unsigned pipe, unsigned queue);
 
 /* A doorbell write that reached the queue, or a write pointer the MEC read:

@@ -33,11 +33,23 @@ enum hqd_state {
   HQD_HALTED,       /* stopped on an error; waits to be dequeued */
 };
 
+/* A CU a queue's work-groups may run on: its shader engine, shader array
+ * and physical CU number (the HW_ID fields SE_ID, SH_ID, CU_ID). */
+struct cp_cu {
+  uint8_t se, sh, cu;
+};
+/* COMPUTE_STATIC_THREAD_MGMT_SE0..3 name 16 CUs of each of 2 SHs of 4 SEs. */
+#define CP_MAX_CUS (4 * 2 * 16)
+
 struct hqd {
   struct vapu_cp *cp;
   unsigned me, pipe, queue;
   uint32_t active;                 /* HQD owned by the engine (CP_HQD_ACTIVE); __atomic accesses */
-  volatile uint32_t stop_requested; /* dequeue request; also the interpreter's abort flag */
+  /* Dequeue requests (CP_HQD_DEQUEUE_REQUEST): reset, which is also the
+   * interpreter's abort flag, and drain, which lets the dispatch in
+   * progress finish and the queue go at the next packet boundary. */
+  volatile uint32_t stop_requested;
+  volatile uint32_t drain_requested;
   struct vapu_cp_queue_regs regs;
   uint64_t queue_va;     /* amd_queue_t */
   uint64_t packet_count; /* ring slots */
@@ -50,6 +62,11 @@ struct hqd {
   struct cp_mem mem;
   struct vapu_exec *exec; /* created at start, for the queue's lifetime */
   enum hqd_state state;
+  /* Where its work-groups run: the CUs its MQD's CU masks enable, in the
+   * order work-groups are handed out (round robin from the dispatch's
+   * first group). */
+  struct cp_cu cus[CP_MAX_CUS];
+  unsigned cu_count, next_cu;
   /* The kernel dispatch in progress. */
   hsa_kernel_dispatch_packet_t packet;
   uint64_t packet_va;
@@ -64,6 +81,13 @@ struct vapu_cp {
   unsigned next; /* round-robin cursor over the flat HQD index */
   struct vapu_cp_stats stats;
 };
+
+/* A dequeue request the queue must answer now: a reset at once, a drain
+ * unless a dispatch is in progress. */
+static inline bool cp_must_leave(const struct hqd *h) {
+  return __atomic_load_n(&h->stop_requested, __ATOMIC_ACQUIRE) ||
+         (__atomic_load_n(&h->drain_requested, __ATOMIC_ACQUIRE) && h->state != HQD_DISPATCHING);
+}
 
 /* cp.c: lets go of every other queue with a dequeue request; called by a
  * long work-group of `running` between its time slices, so that a queue

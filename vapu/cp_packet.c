@@ -249,15 +249,26 @@ static bool read_scratch(struct hqd *h, struct queue_scratch *s) {
          cp_read(h, q + offsetof(amd_queue_t, scratch_wave64_lane_byte_size), &s->lane_bytes, 4);
 }
 
+/* HW_ID of the waves of the queue's next work-group: the next CU its
+ * masks enable, and the queue's ME, pipe, queue and VMID
+ * (gc_9_0_sh_mask.h SQ_WAVE_HW_ID). */
+static uint32_t next_placement(struct hqd *h) {
+  const struct cp_cu *c = &h->cus[h->next_cu];
+  h->next_cu = (h->next_cu + 1) % h->cu_count;
+  return (uint32_t)h->pipe << 6 | (uint32_t)c->cu << 8 | (uint32_t)c->sh << 12 | (uint32_t)c->se << 13 |
+         (uint32_t)h->regs.vmid << 20 | (uint32_t)h->queue << 24 | (uint32_t)h->me << 30;
+}
+
 /* Runs work-groups of the current dispatch until it ends or the budget is
  * spent. */
 static void run_workgroups(struct hqd *h, uint64_t deadline) {
+  if (!h->cu_count) return; /* no CU may take the work-groups (logged at the start) */
   while (h->next_group < h->group_count) {
     uint64_t g = h->next_group;
     const uint32_t id[3] = {(uint32_t)(g % h->groups[0]), (uint32_t)(g / h->groups[0] % h->groups[1]),
                             (uint32_t)(g / ((uint64_t)h->groups[0] * h->groups[1]))};
     struct vapu_stop stop;
-    enum vapu_result r = vapu_run_workgroup(h->exec, id, &stop);
+    enum vapu_result r = vapu_run_workgroup(h->exec, id, next_placement(h), &stop);
     if (r != VAPU_OK) {
       char what[200];
       snprintf(what, sizeof what, "%s in work-group (%u,%u,%u) wave %u at pc 0x%llx: %s",
@@ -387,6 +398,7 @@ static void start_dispatch(struct hqd *h, uint64_t slot) {
   for (int i = 0; i < 3; i++) h->groups[i] = (d.grid_size[i] + d.workgroup_size[i] - 1) / d.workgroup_size[i];
   h->group_count = (uint64_t)h->groups[0] * h->groups[1] * h->groups[2];
   h->next_group = 0;
+  h->next_cu = 0;
   h->packet_va = slot;
   h->state = HQD_DISPATCHING;
 }
@@ -494,7 +506,7 @@ bool cp_serve_queue(struct hqd *h, uint64_t budget_ns) {
   uint64_t deadline = plat_now_ns() + budget_ns;
   bool progress = false;
   for (;;) {
-    if (__atomic_load_n(&h->stop_requested, __ATOMIC_ACQUIRE)) return progress;
+    if (cp_must_leave(h)) return progress;
     switch (h->state) {
       case HQD_HALTED: return progress;
       case HQD_SCRATCH_WAIT: {

@@ -44,6 +44,8 @@
  * kfd_mqd_manager_v9.c, the load and dequeue sequences in
  * amdgpu_amdkfd_gfx_v9.c. */
 #define LOG_TAG "vapu"
+#include <string.h>
+
 #include "vapu/vapu_internal.h"
 
 #define GC_CP_MEC_DOORBELL_RANGE_LOWER 0x105c
@@ -105,6 +107,8 @@ static const struct vapu_reg_reset hqd_resets[] = {
 
 #define ACTIVE_BIT             0x1u
 #define DEQUEUE_REQ_MASK       0x7u
+#define DEQUEUE_RESET_WAVES    2u
+#define MQD_CONTROL_VMID(c)    ((c) & 0xfu)
 #define PQ_QUEUE_SIZE(c)       ((c) & 0x3fu)
 #define PQ_SLOT_BASED_WPTR(c)  (((c) >> 25) & 0x3u)
 #define DOORBELL_OFFSET(c)     (((c) >> 2) & 0x3ffffffu) /* dwords */
@@ -127,6 +131,36 @@ static uint64_t pair(const struct vapu_hqd_bank *b, unsigned lo, unsigned hi) {
   return (uint64_t)b->reg[hi] << 32 | b->reg[lo];
 }
 
+/* ---- The MQD in memory ----
+ * The CP reads the queue's CU masks from its MQD when the HQD becomes
+ * active, and saves the HQD registers back into it when it lets the queue
+ * go: Linux reloads a dequeued queue from that image (KFD's restore after
+ * an eviction without the HWS calls load_mqd, and kgd_gfx_v9_hqd_load
+ * derives the write pointer from the saved cp_hqd_pq_rptr/wptr; amdgpu
+ * keeps a backup of its own queues' MQDs for a reset because the CP writes
+ * them: gfx_v9_0_kcq_init_queue). Dword offsets: Linux v9_structs.h
+ * struct v9_mqd; the MQD address is in the VMID of CP_MQD_CONTROL.VMID. */
+#define MQD_STATIC_THREAD_MGMT_SE0 23u
+#define MQD_STATIC_THREAD_MGMT_SE1 24u
+#define MQD_STATIC_THREAD_MGMT_SE2 26u
+#define MQD_STATIC_THREAD_MGMT_SE3 27u
+#define MQD_HQD_IMAGE              128u /* cp_mqd_base_addr_lo: the HQD registers from CP_MQD_BASE_ADDR on */
+
+static int mqd_access(struct vapu *v, const struct vapu_hqd_bank *b, uint32_t dword, void *buf, size_t n,
+                      bool write) {
+  struct vapu_requester rq = {VAPU_GFXHUB, (uint8_t)MQD_CONTROL_VMID(b->reg[MQD_CONTROL]), VAPU_CLIENT_CPC,
+                              .coherent = true};
+  struct vapu_tlb tlb = {0};
+  uint64_t va = pair(b, MQD_BASE_ADDR, MQD_BASE_ADDR_HI) + dword * 4ull;
+  return write ? vapu_gpu_write(v, &rq, &tlb, va, buf, n) : vapu_gpu_read(v, &rq, &tlb, va, buf, n);
+}
+
+static void mqd_save(struct vapu *v, const struct vapu_grbm_select *s, const struct vapu_hqd_bank *b) {
+  if (mqd_access(v, b, MQD_HQD_IMAGE, (void *)b->reg, sizeof b->reg, true))
+    log_error("HQD ME%u pipe %u queue %u: its MQD at 0x%llx is unreachable: the queue's state is not saved",
+              s->me, s->pipe, s->queue, (unsigned long long)pair(b, MQD_BASE_ADDR, MQD_BASE_ADDR_HI));
+}
+
 /* The queue the bank describes, decoded; or why the MEC firmware cannot
  * run it. */
 static const char *decode(struct vapu *v, const struct vapu_hqd_bank *b, struct vapu_cp_queue_regs *r) {
@@ -137,8 +171,10 @@ static const char *decode(struct vapu *v, const struct vapu_hqd_bank *b, struct 
   r->ring_bytes = PQ_QUEUE_SIZE(pq) < 30 ? 4ull << (PQ_QUEUE_SIZE(pq) + 1) : 0;
   r->rptr_report_address = pair(b, HQD_PQ_RPTR_REPORT, HQD_PQ_RPTR_REPORT_HI) & ~3ull;
   r->wptr_poll_address = pair(b, HQD_PQ_WPTR_POLL, HQD_PQ_WPTR_POLL_HI) & ~7ull;
-  r->read_index = b->reg[HQD_PQ_RPTR];
   r->write_index = pair(b, HQD_PQ_WPTR_LO, HQD_PQ_WPTR_HI);
+  /* CP_HQD_PQ_RPTR holds the low 32 bits of the read index: the rest is
+   * the write pointer's, the read pointer being at most a ring behind. */
+  r->read_index = r->write_index - (uint32_t)(r->write_index - b->reg[HQD_PQ_RPTR]);
   r->doorbell_offset = DOORBELL_OFFSET(db);
   r->eop_address = pair(b, HQD_EOP_BASE_ADDR, HQD_EOP_BASE_ADDR_HI) << 8;
   r->eop_bytes = EOP_SIZE(b->reg[HQD_EOP_CONTROL]) <= 0xa ? 4u << (EOP_SIZE(b->reg[HQD_EOP_CONTROL]) + 1) : 0;
@@ -151,6 +187,11 @@ static const char *decode(struct vapu *v, const struct vapu_hqd_bank *b, struct 
   if (!r->ring_bytes) return "ring larger than 4 GiB (CP_HQD_PQ_CONTROL.QUEUE_SIZE)";
   /* kfd_mqd_manager_v9.c: "HW does not clamp this field correctly". */
   if (!r->eop_bytes) return "EOP_SIZE above 0xA (more EOP entries than the per-SE counters hold)";
+  uint32_t se[4];
+  if (mqd_access(v, b, MQD_STATIC_THREAD_MGMT_SE0, &se[0], 8, false) ||
+      mqd_access(v, b, MQD_STATIC_THREAD_MGMT_SE2, &se[2], 8, false))
+    return "its MQD (CP_MQD_BASE_ADDR) is unreachable";
+  memcpy(r->cu_enable, se, sizeof se);
   return NULL;
 }
 
@@ -172,7 +213,8 @@ static void activate(struct vapu *v, const struct vapu_grbm_select *s, struct va
 
 /* The engine let go of the queue (a dequeue): what it leaves in the HQD. */
 static void deactivate(struct vapu *v, const struct vapu_grbm_select *s, struct vapu_hqd_bank *b) {
-  if (b->engine_owned) {
+  bool ran = b->engine_owned;
+  if (ran) {
     uint64_t read_index, write_index;
     vapu_cp_queue_pointers(v, s->me, s->pipe, s->queue, &read_index, &write_index);
     b->reg[HQD_PQ_RPTR] = (uint32_t)read_index;
@@ -182,6 +224,7 @@ static void deactivate(struct vapu *v, const struct vapu_grbm_select *s, struct 
   b->active = false;
   b->engine_owned = false;
   b->reg[HQD_DEQUEUE_REQUEST] = 0;
+  if (ran) mqd_save(v, s, b);
 }
 
 static uint32_t hqd_read(struct vapu *v, uint32_t index, void *arg) {
@@ -221,7 +264,8 @@ static void hqd_write(struct vapu *v, uint32_t index, uint32_t value, void *arg)
   b->reg[reg] = value;
   if (reg == HQD_DEQUEUE_REQUEST && (value & DEQUEUE_REQ_MASK) && b->engine_owned &&
       !v->config.faults.mec_ignores_dequeue)
-    vapu_cp_queue_stop(v, s.me, s.pipe, s.queue);
+    vapu_cp_queue_stop(v, s.me, s.pipe, s.queue,
+                       (value & DEQUEUE_REQ_MASK) == DEQUEUE_RESET_WAVES ? VAPU_CP_RESET : VAPU_CP_DRAIN);
 }
 
 /* CP_PQ_WPTR_POLL_CNTL1: a read of each named ME1 queue's poll address. */

@@ -75,7 +75,7 @@ static enum vapu_result run(struct env *e, uint32_t offset, uint32_t denorm32, s
       .workgroup_size = {LANES, 1, 1},
   };
   enum vapu_result r = vapu_dispatch_begin(e->x, &d, stop);
-  if (r == VAPU_OK) r = vapu_run_workgroup(e->x, (uint32_t[3]){0, 0, 0}, stop);
+  if (r == VAPU_OK) r = vapu_run_workgroup(e->x, (uint32_t[3]){0, 0, 0}, 0, stop);
   return r;
 }
 

@@ -60,7 +60,7 @@ bool rig_up_with(struct rig *r, const struct vapu_config *model) {
 void rig_down(struct rig *r) {
   for (unsigned i = 0; i < r->queue_count; i++) {
     struct rig_queue *q = &r->q[i];
-    vapu_cp_queue_stop(r->v, 1, q->pipe, q->queue);
+    vapu_cp_queue_stop(r->v, 1, q->pipe, q->queue, VAPU_CP_RESET);
     uint64_t until = plat_now_ns() + 2000000000ull;
     while (vapu_cp_queue_active(r->v, 1, q->pipe, q->queue) && plat_now_ns() < until)
       plat_sleep_ns(100000);
@@ -102,6 +102,7 @@ int rig_add_queue(struct rig *r, unsigned pipe, unsigned queue) {
       .vmid = RIG_VMID,
       .aql = true,
       .sh_mem_bases = RIG_SH_MEM_BASES,
+      .cu_enable = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX}, /* every CU */
   };
   if (vapu_cp_queue_start(r->v, 1, pipe, queue, &regs)) return -1;
   return (int)r->queue_count++;

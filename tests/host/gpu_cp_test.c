@@ -242,7 +242,7 @@ TEST(gpu_cp_refused_packets_stop_only_their_queue) {
     const struct bad_packet *b = &bad_packets[i];
     /* Reuse one HQD slot: dequeue the previous bad queue first. */
     if (r.queue_count == 2) {
-      vapu_cp_queue_stop(r.v, 1, 1, 5);
+      vapu_cp_queue_stop(r.v, 1, 1, 5, VAPU_CP_RESET);
       uint64_t stop_until = plat_now_ns() + WAIT_NS;
       while (vapu_cp_queue_active(r.v, 1, 1, 5)) {
         ASSERT_LT(plat_now_ns(), stop_until);
@@ -347,7 +347,7 @@ TEST(gpu_cp_dequeue_leaves_the_queue) {
   p.dep_signal[0].handle = (uint64_t)(uintptr_t)&r.signals[1]; /* never satisfied */
   rig_submit(&r, q, &p);
   ASSERT_TRUE(vapu_cp_queue_active(r.v, 1, 0, 0));
-  vapu_cp_queue_stop(r.v, 1, 0, 0);
+  vapu_cp_queue_stop(r.v, 1, 0, 0, VAPU_CP_RESET);
   uint64_t until = plat_now_ns() + WAIT_NS;
   while (vapu_cp_queue_active(r.v, 1, 0, 0)) {
     ASSERT_LT(plat_now_ns(), until);
@@ -406,7 +406,7 @@ TEST(gpu_cp_start_refuses_what_the_firmware_cannot_run) {
   ASSERT_FALSE(vapu_cp_queue_active(r.v, 1, 0, 0));
   ASSERT_EQ(vapu_cp_queue_start(r.v, 1, 0, 0, &good), 0);
   ASSERT_EQ(vapu_cp_queue_start(r.v, 1, 0, 0, &good), -EBUSY);
-  vapu_cp_queue_stop(r.v, 1, 0, 0);
+  vapu_cp_queue_stop(r.v, 1, 0, 0, VAPU_CP_RESET);
   uint64_t until = plat_now_ns() + WAIT_NS;
   while (vapu_cp_queue_active(r.v, 1, 0, 0)) {
     ASSERT_LT(plat_now_ns(), until);
@@ -491,7 +491,7 @@ TEST(gpu_cp_runs_a_vmid0_queue_through_the_gart) {
   vapu_cp_queue_write_pointer(r.v, 1, 2, 3, 1);
   ASSERT_TRUE(rig_wait_value(&done->value, 0, WAIT_NS));
   ASSERT_EQ(amd->read_dispatch_id, 1);
-  vapu_cp_queue_stop(r.v, 1, 2, 3);
+  vapu_cp_queue_stop(r.v, 1, 2, 3, VAPU_CP_RESET);
   uint64_t until = plat_now_ns() + WAIT_NS;
   while (vapu_cp_queue_active(r.v, 1, 2, 3)) {
     ASSERT_LT(plat_now_ns(), until);

@@ -299,11 +299,11 @@ TEST(vapu_isa_failure_bad_dispatch) {
   /* A good begin, then a work-group id outside the grid. */
   dd = base;
   ASSERT_EQ(vapu_dispatch_begin(env.x, &dd, &stop), VAPU_OK);
-  ASSERT_EQ(vapu_run_workgroup(env.x, (uint32_t[3]){1, 0, 0}, &stop), VAPU_BAD_DISPATCH);
+  ASSERT_EQ(vapu_run_workgroup(env.x, (uint32_t[3]){1, 0, 0}, 0, &stop), VAPU_BAD_DISPATCH);
   /* A failed begin leaves no dispatch to run. */
   dd = base, dd.grid_size[0] = 0;
   EXPECT_BAD(VAPU_BAD_DISPATCH, "zero grid");
-  ASSERT_EQ(vapu_run_workgroup(env.x, (uint32_t[3]){0, 0, 0}, &stop), VAPU_BAD_DISPATCH);
+  ASSERT_EQ(vapu_run_workgroup(env.x, (uint32_t[3]){0, 0, 0}, 0, &stop), VAPU_BAD_DISPATCH);
   still_works();
   teardown();
 }

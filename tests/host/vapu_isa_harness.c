@@ -130,7 +130,7 @@ enum vapu_result vi_run(struct vi_env *e, const struct vi_launch *l, struct vapu
   for (uint32_t z = 0; r == VAPU_OK && z < count[2]; z++)
     for (uint32_t y = 0; r == VAPU_OK && y < count[1]; y++)
       for (uint32_t x = 0; r == VAPU_OK && x < count[0]; x++)
-        r = vapu_run_workgroup(e->x, (uint32_t[3]){x, y, z}, stop);
+        r = vapu_run_workgroup(e->x, (uint32_t[3]){x, y, z}, 0, stop);
   if (scratch) vi_free(e, scratch);
   vi_free(e, q);
   vi_free(e, pkt);

@@ -22,6 +22,8 @@
 /* LDS allocation granule of gfx9: 128 dwords (AMDGPUUsage, compute_pgm_rsrc2
  * GRANULATED_LDS_SIZE "GFX7-GFX11: 128 dwords"). */
 #define LDS_GRANULE 512
+#define HW_ID_WAVE_ID_MASK 0xfu /* gc_9_0_sh_mask.h SQ_WAVE_HW_ID */
+#define HW_ID_SIMD_ID_MASK 0x30u
 
 const char *vapu_result_name(enum vapu_result r) {
   switch (r) {
@@ -250,9 +252,10 @@ static bool wave_init(struct vapu_exec *x, struct wave *w, unsigned wi, const ui
   w->mode = initial_mode(ds->rsrc1);
   w->trapsts = 0;
   w->ib_sts = 0;
-  /* HW_ID: wave_id [3:0], simd_id [5:4] (Vega ISA HW_ID); the model is one
-   * CU, the waves of a work-group spread over its 4 SIMDs. */
-  w->hw_id = (wi / 4) | (wi % 4) << 4;
+  /* HW_ID: the group's placement, and WAVE_ID [3:0], SIMD_ID [5:4]
+   * (gc_9_0_sh_mask.h SQ_WAVE_HW_ID): the waves of a work-group spread
+   * over the 4 SIMDs of its CU. */
+  w->hw_id = x->group_hw_id | (wi / 4) | (wi % 4) << 4;
   w->gpr_alloc = (uint32_t)(vgprs / 4 - 1) << 8 |
                  AMD_HSA_BITS_GET(ds->rsrc1, AMD_KD_RSRC1_GRANULATED_WAVEFRONT_SGPR_COUNT) << 24;
   w->lds_alloc = (ds->lds_bytes / LDS_GRANULE) << 12;
@@ -262,7 +265,8 @@ static bool wave_init(struct vapu_exec *x, struct wave *w, unsigned wi, const ui
   return true;
 }
 
-enum vapu_result vapu_run_workgroup(struct vapu_exec *x, const uint32_t wg[3], struct vapu_stop *stop) {
+enum vapu_result vapu_run_workgroup(struct vapu_exec *x, const uint32_t wg[3], uint32_t hw_id,
+                                    struct vapu_stop *stop) {
   struct dispatch_state *ds = &x->ds;
   if (!ds->active) return bad(x, stop, VAPU_BAD_DISPATCH, "vapu_run_workgroup without a dispatch");
   uint32_t size[3];
@@ -278,6 +282,7 @@ enum vapu_result vapu_run_workgroup(struct vapu_exec *x, const uint32_t wg[3], s
     x->wg_id[i] = wg[i];
   }
   x->nwaves = (items + WAVE_LANES - 1) / WAVE_LANES;
+  x->group_hw_id = hw_id & ~(HW_ID_WAVE_ID_MASK | HW_ID_SIMD_ID_MASK);
   x->stopped = false;
   memset(&x->stop, 0, sizeof x->stop);
   memset(x->lds, 0, ds->lds_bytes);

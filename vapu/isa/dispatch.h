@@ -122,9 +122,12 @@ enum vapu_result vapu_dispatch_begin(struct vapu_exec *x, const struct vapu_disp
                                      struct vapu_stop *stop);
 
 /* Runs every wave of work-group `wg` (ids per dimension, each below the
- * grid's work-group count) to its end. VAPU_OK, or the first error, with
- * `stop` filled; the other waves of the work-group are discarded. */
-enum vapu_result vapu_run_workgroup(struct vapu_exec *x, const uint32_t wg[3],
+ * grid's work-group count) to its end. `hw_id` holds the HW_ID fields the
+ * hardware gives all waves of the group (where it runs: ME_ID, PIPE_ID,
+ * QUEUE_ID, VM_ID, SE_ID, SH_ID, CU_ID; gc_9_0_sh_mask.h SQ_WAVE_HW_ID);
+ * each wave adds its WAVE_ID and SIMD_ID. VAPU_OK, or the first error,
+ * with `stop` filled; the other waves of the work-group are discarded. */
+enum vapu_result vapu_run_workgroup(struct vapu_exec *x, const uint32_t wg[3], uint32_t hw_id,
                                     struct vapu_stop *stop);
 
 /* Counters since creation, for benchmarks and logs. */

@@ -224,6 +224,7 @@ struct vapu_exec {
   struct dispatch_state ds;
   unsigned nwaves;        /* waves of the running work-group */
   uint32_t wg_id[3];
+  uint32_t group_hw_id;   /* HW_ID fields of its placement (vapu_run_workgroup) */
   struct vapu_stop stop;  /* first error of the running work-group */
   bool stopped;
   bool trace;             /* log every instruction (loglevel=trace), set per dispatch */
