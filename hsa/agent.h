@@ -25,6 +25,10 @@
  *                   may come twice, and for a queue in QUEUE_ERROR (maybe
  *                   from its error callback, on the processor's own core):
  *                   then the processor has dropped it; do not wait.
+ *   queue_update  - (optional) hsa_amd_queue_cu_set_mask/_set_priority
+ *                   changed q->cu_mask or q->priority: packets the
+ *                   processor has not started yet run with them. NULL: the
+ *                   processor reads the fields itself.
  *   get_info      - the attributes that differ between kinds (see
  *                   agent_get_info in agent.c for what the common code
  *                   answers from struct agent's fields); returns
@@ -58,6 +62,7 @@ struct cache_info {
 struct agent_ops {
   hsa_status_t (*queue_attach)(struct agent *agent, struct queue *q);
   void (*queue_detach)(struct agent *agent, struct queue *q);
+  hsa_status_t (*queue_update)(struct agent *agent, struct queue *q);
   hsa_status_t (*get_info)(const struct agent *agent, int attribute, void *value);
   void (*shut_down)(struct agent *agent);
 };
@@ -124,5 +129,8 @@ void gpu_driver_stop(void);
 /* Called by signal waiters as they wake: stops GPU queues whose dispatch
  * overran its time limit (hsa_queue_time_limit.h). */
 void gpu_agents_watchdog(uint64_t now_ns);
+/* Called by the async worker when a GPU driver asked for a scheduling pass
+ * (async_tick_at): runs it for every GPU agent. */
+void gpu_agents_tick(uint64_t now_ns);
 
 #endif

@@ -64,7 +64,7 @@ static hsa_status_t gpu_get_info(const struct agent *agent, int attribute, void 
       *(uint32_t *)value = in->simd_per_cu * in->waves_per_simd;
       return HSA_STATUS_SUCCESS;
     case HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES: *(uint32_t *)value = in->shader_engines; return HSA_STATUS_SUCCESS;
-    case HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE: *(uint32_t *)value = 1; return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE: *(uint32_t *)value = in->sh_per_se; return HSA_STATUS_SUCCESS;
     case HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY:
       *(uint32_t *)value = in->max_memory_clock_mhz;
       return HSA_STATUS_SUCCESS;
@@ -103,8 +103,17 @@ static hsa_status_t gpu_get_info(const struct agent *agent, int attribute, void 
   return HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }
 
+/* The driver wants a scheduling pass over its queues at `when_ns` (queues
+ * wait for hardware slots): the async worker runs gpu_agents_tick then.
+ * Called with the driver's queue lock held, maybe in interrupt context. */
+static void on_schedule_wanted(void *ctx, uint64_t when_ns) {
+  (void)ctx;
+  async_tick_at(when_ns);
+}
+
 static void gpu_shut_down(struct agent *agent) {
   struct gpu_agent *ga = gpu_agent_of(agent);
+  amdgpu_set_schedule_handler(ga->dev, NULL, NULL);
   amdgpu_set_eop_handler(ga->dev, NULL, NULL);
   free(ga);
 }
@@ -146,6 +155,7 @@ static struct memory_pool local_pool_desc(struct amdgpu_device *dev, uint64_t ca
 static const struct agent_ops gpu_agent_ops = {
     .queue_attach = gpu_queue_attach,
     .queue_detach = gpu_queue_detach,
+    .queue_update = gpu_queue_update,
     .get_info = gpu_get_info,
     .shut_down = gpu_shut_down,
 };
@@ -207,7 +217,7 @@ static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
   a->workgroup_max_size = 1024; /* 16 waves of 64 (AMDGPUUsage: max flat work-group size) */
   a->grid_max_dim = (hsa_dim3_t){UINT32_MAX, UINT32_MAX, UINT32_MAX};
   a->grid_max_size = UINT32_MAX;
-  a->queues_max = GPU_QUEUES_MAX;
+  a->queues_max = in->queues_max;
   a->queue_min_size = GPU_QUEUE_MIN_PACKETS;
   a->queue_max_size = GPU_QUEUE_MAX_PACKETS;
   a->caches[0] = (struct cache_info){"L1", 1, GPU_L1_BYTES};
@@ -237,6 +247,7 @@ static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
     return st;
   }
   amdgpu_set_eop_handler(dev, on_end_of_pipe, ga);
+  amdgpu_set_schedule_handler(dev, on_schedule_wanted, ga);
   log_info("GPU agent %u: %s, %s, %u CUs, %u MHz", a->node, a->product_name, a->isa->name,
            a->compute_units, a->max_clock_mhz);
   return HSA_STATUS_SUCCESS;

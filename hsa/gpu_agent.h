@@ -11,8 +11,6 @@
 #include "hsa/agent.h"
 #include "hsa/lock.h"
 
-#define GPU_QUEUES_MAX 32 /* the driver's slots: MEC1, 4 pipes x 8 queues (amdgpu.h) */
-
 struct gpu_queue;
 
 struct gpu_agent {
@@ -23,7 +21,7 @@ struct gpu_agent {
   uint32_t scratch_lane_bytes; /* scratch of each queue, bytes per work-item */
   uint64_t time_limit_ns;      /* of each new queue (gpu_dispatch_timeout_ms), 0: none */
   struct lock queues_lock;
-  struct gpu_queue *queues[GPU_QUEUES_MAX]; /* attached queues, unordered */
+  struct gpu_queue *queues[AMDGPU_QUEUES_MAX]; /* attached queues, unordered */
   uint32_t queue_count;
 };
 
@@ -32,5 +30,6 @@ static inline struct gpu_agent *gpu_agent_of(struct agent *a) { return a->impl; 
 /* Queue hooks (gpu_agent_queue.c). */
 hsa_status_t gpu_queue_attach(struct agent *agent, struct queue *q);
 void gpu_queue_detach(struct agent *agent, struct queue *q);
+hsa_status_t gpu_queue_update(struct agent *agent, struct queue *q);
 
 #endif

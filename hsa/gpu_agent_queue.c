@@ -62,7 +62,7 @@ struct gpu_queue {
 /* The agent's record of a runtime queue. */
 static bool track(struct gpu_agent *ga, struct gpu_queue *gq) {
   lock_acquire(&ga->queues_lock);
-  bool room = ga->queue_count < GPU_QUEUES_MAX;
+  bool room = ga->queue_count < AMDGPU_QUEUES_MAX;
   if (room) ga->queues[ga->queue_count++] = gq;
   lock_release(&ga->queues_lock);
   return room;
@@ -177,6 +177,10 @@ static bool on_queue_inactive(hsa_signal_value_t value, void *arg) {
   }
   hsa_status_t status = driver ? (hsa_status_t)driver : status_of_code(v & 0xffffffffull);
   struct queue *q = gq->q;
+  /* The firmware stopped the queue: the hardware lets it go, as ROCr
+   * inactivates a queue after an error (AqlQueue::Inactivate), so that its
+   * slot serves other queues. */
+  if (!driver) amdgpu_queue_abort(gq->hw, status, DESTROY_TIMEOUT_NS);
   /* Done before the callback: it may destroy the queue (and gq with it). */
   atomic_store(&gq->handler_done, true);
   queue_report_error(q, status);
@@ -298,6 +302,35 @@ void gpu_queue_detach(struct agent *agent, struct queue *q) {
   q->amd.queue_inactive_signal.handle = 0;
   signal_destroy(gq->inactive);
   free(gq);
+}
+
+/* hsa_amd_queue_cu_set_mask / hsa_amd_queue_set_priority: the driver's
+ * queue takes the runtime's fields (bits past the agent's CUs are gone
+ * already). */
+hsa_status_t gpu_queue_update(struct agent *agent, struct queue *q) {
+  struct gpu_agent *ga = gpu_agent_of(agent);
+  lock_acquire(&ga->queues_lock);
+  struct gpu_queue *gq = NULL;
+  for (uint32_t i = 0; i < ga->queue_count && !gq; i++)
+    if (ga->queues[i]->q == q) gq = ga->queues[i];
+  int r = -ENOENT;
+  if (gq) {
+    uint32_t mask[QUEUE_MAX_CU_MASK_WORDS];
+    for (uint32_t w = 0; w < QUEUE_MAX_CU_MASK_WORDS; w++) mask[w] = __atomic_load_n(&q->cu_mask[w], __ATOMIC_RELAXED);
+    r = amdgpu_queue_set_cu_mask(gq->hw, mask, 32 * QUEUE_MAX_CU_MASK_WORDS);
+    if (!r) r = amdgpu_queue_set_priority(gq->hw, priority_of(q->priority));
+  }
+  lock_release(&ga->queues_lock);
+  if (r) log_error("queue %llu: the driver refused its CU mask or priority (%d)", (unsigned long long)q->amd.hsa_queue.id, r);
+  return r == -ENOENT ? HSA_STATUS_ERROR_INVALID_QUEUE : r ? HSA_STATUS_ERROR_INVALID_ARGUMENT : HSA_STATUS_SUCCESS;
+}
+
+void gpu_agents_tick(uint64_t now_ns) {
+  (void)now_ns;
+  for (uint32_t i = 0; i < agent_count(); i++) {
+    struct agent *a = agent_at(i);
+    if (a->ops->queue_attach == gpu_queue_attach) amdgpu_queues_schedule(gpu_agent_of(a)->dev);
+  }
 }
 
 /* ---- Time limits (hsa_queue_time_limit.h) ---------------------------------- */

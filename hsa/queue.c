@@ -303,6 +303,8 @@ hsa_status_t hsa_amd_queue_cu_set_mask(const hsa_queue_t *queue, uint32_t num_cu
   if (!any) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   for (uint32_t w = 0; w < QUEUE_MAX_CU_MASK_WORDS; w++)
     __atomic_store_n(&q->cu_mask[w], num_cu_mask_count ? mask[w] : UINT32_MAX, __ATOMIC_RELAXED);
+  hsa_status_t st = q->agent->ops->queue_update ? q->agent->ops->queue_update(q->agent, q) : HSA_STATUS_SUCCESS;
+  if (st != HSA_STATUS_SUCCESS) return st;
   return reduced ? (hsa_status_t)HSA_STATUS_CU_MASK_REDUCED : HSA_STATUS_SUCCESS;
 }
 
@@ -331,6 +333,7 @@ hsa_status_t hsa_amd_queue_set_priority(hsa_queue_t *queue, hsa_amd_queue_priori
   if (!q) return HSA_STATUS_ERROR_INVALID_QUEUE;
   if ((unsigned)priority > HSA_AMD_QUEUE_PRIORITY_HIGH) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   q->priority = priority;
+  if (q->agent && q->agent->ops->queue_update) return q->agent->ops->queue_update(q->agent, q);
   return HSA_STATUS_SUCCESS;
 }
 

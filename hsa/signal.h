@@ -124,6 +124,10 @@ void async_handlers_forget_signal(struct signal *s);
  * says whether any is queued (then the processor naps, never sleeps). */
 bool async_work_poll(void);
 bool async_work_pending(void);
+/* Asks the async worker to call gpu_agents_tick at `when_ns` (plat_now_ns
+ * time) or soon after; an earlier request wins. From any context,
+ * interrupts included: atomics and a wake-up only. */
+void async_tick_at(uint64_t when_ns);
 
 /* Waits until one of `signals` satisfies its condition (index and value
  * out) or the timeout (ticks) passes; false on timeout. */

@@ -15,6 +15,10 @@
  * work between packets (async_work_poll) and naps instead of sleeping
  * while some is pending. Handlers should be short and must not wait on
  * that agent's own queues then.
+ *
+ * The same worker runs the GPU agents' periodic work (gpu_agents_tick: the
+ * driver's queue scheduling over the hardware slots, which has no timer of
+ * its own) at the time it is asked for (async_tick_at).
  */
 #define LOG_TAG "async"
 #include <stdlib.h>
@@ -45,6 +49,7 @@ static int worker = -1;
 static _Atomic bool stopping;
 static _Atomic bool served_by_agent; /* no free core: a CPU agent serves */
 static _Atomic uint32_t pending;     /* handlers + calls queued */
+static _Atomic uint64_t tick_at = UINT64_MAX; /* gpu_agents_tick wanted then (plat_now_ns) */
 
 /* Removes and returns a handler whose condition holds, or NULL. */
 static struct handler *take_ready_handler(hsa_signal_value_t *value) {
@@ -84,8 +89,19 @@ static void add_handler(struct handler *h) {
   handlers = h;
 }
 
-/* Runs one ready handler or queued call; true if it ran something. */
+/* The tick, if it is due; true if it ran. */
+static bool run_tick(void) {
+  uint64_t at = atomic_load_explicit(&tick_at, memory_order_acquire);
+  if (at == UINT64_MAX) return false;
+  uint64_t now = plat_now_ns();
+  if (now < at || !atomic_compare_exchange_strong(&tick_at, &at, UINT64_MAX)) return false;
+  gpu_agents_tick(now);
+  return true;
+}
+
+/* Runs one ready handler, queued call or due tick; true if it ran something. */
 static bool run_one(void) {
+  if (run_tick()) return true;
   hsa_signal_value_t v;
   struct handler *h = take_ready_handler(&v);
   if (h) {
@@ -132,8 +148,12 @@ static void async_main(void *unused) {
     }
     bool announced;
     uint32_t seen = event_prepare_wait(&rt.signal_event);
-    if (!any_ready(&announced) && !atomic_load(&stopping))
-      event_commit_wait(&rt.signal_event, seen, announced ? SIGNAL_WAIT_EVENT_MAX_SLEEP_NS : nap);
+    if (!any_ready(&announced) && !atomic_load(&stopping)) {
+      uint64_t sleep = announced ? SIGNAL_WAIT_EVENT_MAX_SLEEP_NS : nap, now = plat_now_ns();
+      uint64_t at = atomic_load_explicit(&tick_at, memory_order_acquire);
+      if (at != UINT64_MAX) sleep = at <= now ? 0 : at - now < sleep ? at - now : sleep;
+      if (sleep) event_commit_wait(&rt.signal_event, seen, sleep);
+    }
     event_cancel_wait(&rt.signal_event);
     if (nap < SIGNAL_WAIT_MAX_SLEEP_NS) nap *= 2;
   }
@@ -146,7 +166,18 @@ bool async_work_poll(void) {
 
 bool async_work_pending(void) {
   return atomic_load_explicit(&served_by_agent, memory_order_relaxed) &&
-         atomic_load_explicit(&pending, memory_order_relaxed) != 0;
+         (atomic_load_explicit(&pending, memory_order_relaxed) != 0 ||
+          atomic_load_explicit(&tick_at, memory_order_relaxed) != UINT64_MAX);
+}
+
+void async_tick_at(uint64_t when_ns) {
+  uint64_t at = atomic_load_explicit(&tick_at, memory_order_relaxed);
+  while (when_ns < at && !atomic_compare_exchange_weak(&tick_at, &at, when_ns)) {
+  }
+  if (when_ns >= at) return; /* an earlier one is asked for already */
+  atomic_fetch_add(&rt.signal_event.seq, 1); /* wake the worker to shorten its sleep */
+  plat_wake((const volatile uint32_t *)&rt.signal_event.seq);
+  if (atomic_load(&served_by_agent)) cpu_agent_kick_async_server();
 }
 
 /* Starts the worker if needed; the caller holds `lock`. */
@@ -255,6 +286,7 @@ void async_handlers_fini(void) {
   }
   calls_tail = &calls;
   atomic_store(&pending, 0);
+  atomic_store(&tick_at, UINT64_MAX);
   atomic_store(&served_by_agent, false);
   lock_release(&lock);
 }

@@ -17,16 +17,22 @@ $(foreach src,$(KERNEL_SRCS_CORPUS),$(foreach o,$(GPU_OPTS),$(foreach v,$(GPU_CO
   $(eval GPU_CORPUS_GFX90C += $(KERNELS_DIR)/gfx90c/$(call kernel_name,$(src)).$(o).v$(v).co))))
 TEST_BUILD_DEPS += $(GPU_CORPUS_GFX90C)
 
-# Kernels that stop their queue (tests/data/gpu/*.cl), for both
-# processors, next to the corpus so that the image finds them in \kernels
-# too.
-GPU_FAULT_KERNELS := $(KERNELS_DIR)/gpu-faults/gfx902/faults.co $(KERNELS_DIR)/gpu-faults/gfx90c/faults.co
-$(KERNELS_DIR)/gpu-faults/%/faults.co: tests/data/gpu/faults.cl
-	@mkdir -p $(dir $@)
-	@echo "GPUCC   $@"
-	$(Q)$(GPU_CC) $(GPU_CFLAGS) $(GPU_CFLAGS_cl) -mcpu=$* -mcode-object-version=5 -O2 -c $< -o $@.o
-	$(Q)$(GPU_LD) -shared $@.o -o $@ && rm -f $@.o
-TEST_BUILD_DEPS += $(GPU_FAULT_KERNELS)
+# The GPU tests' own kernels (tests/data/gpu/*.cl: kernels that stop their
+# queue, the queue and CU mask tests'), for both processors, next to the
+# corpus so that the image finds them in \kernels too:
+#   $(KERNELS_DIR)/gpu-tests/<mcpu>/<name>.co
+GPU_TEST_KERNEL_SRCS := $(wildcard tests/data/gpu/*.cl)
+GPU_TEST_KERNELS := $(foreach m,gfx902 gfx90c,$(patsubst tests/data/gpu/%.cl,$(KERNELS_DIR)/gpu-tests/$(m)/%.co,\
+                       $(GPU_TEST_KERNEL_SRCS)))
+define gpu_test_kernel_rule
+$(KERNELS_DIR)/gpu-tests/$(1)/%.co: tests/data/gpu/%.cl
+	@mkdir -p $$(dir $$@)
+	@echo "GPUCC   $$@"
+	$$(Q)$$(GPU_CC) $$(GPU_CFLAGS) $$(GPU_CFLAGS_cl) -mcpu=$(1) -mcode-object-version=5 -O2 -c $$< -o $$@.o
+	$$(Q)$$(GPU_LD) -shared $$@.o -o $$@ && rm -f $$@.o
+endef
+$(foreach m,gfx902 gfx90c,$(eval $(call gpu_test_kernel_rule,$(m))))
+TEST_BUILD_DEPS += $(GPU_TEST_KERNELS)
 
 # Every chip variant through the runtime: the GPU agent's tests, the whole
 # corpus (every kernel, O0/O2/O3 x v4/v5, for the chip's processor) and
@@ -35,7 +41,7 @@ GPU_CHIP_VARIANTS := picasso raven2 renoir
 GPU_CHIP_TESTS    := gpu_agent_*,gpu_corpus_*,gpu_fault_*,gpu_bad_input_*
 TEST_SUITES += gpu-chips
 .PHONY: suite-gpu-chips
-suite-gpu-chips: $(HOST_UNIT_TESTS) $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_FAULT_KERNELS)
+suite-gpu-chips: $(HOST_UNIT_TESTS) $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_TEST_KERNELS)
 	$(Q)fail=0; for chip in $(GPU_CHIP_VARIANTS); do \
 	  echo "== vapu=$$chip"; \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -76,7 +82,7 @@ host: app-kernels
 GPU_IMAGE_TIMEOUT ?= 600
 GPU_IMAGE_ARGS    ?=
 GPU_IMAGE_TESTS   := gpu_corpus_*,gpu_fault_*,gpu_bad_input_*
-GPU_IMAGE_KERNELS := $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_FAULT_KERNELS)
+GPU_IMAGE_KERNELS := $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_TEST_KERNELS)
 TEST_SUITES += image-gpu-corpus
 .PHONY: suite-image-gpu-corpus
 suite-image-gpu-corpus: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES) $(GPU_IMAGE_KERNELS)

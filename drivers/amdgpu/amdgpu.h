@@ -44,7 +44,9 @@ struct amdgpu_device_info {
   uint8_t pci_revision;
   bool virtual_apu;         /* the register-level model, not silicon */
   uint32_t shader_engines;
+  uint32_t sh_per_se;       /* shader arrays per shader engine */
   uint32_t compute_units;   /* active CUs, all shader engines */
+  uint32_t queues_max;      /* AMDGPU_QUEUES_MAX */
   uint32_t simd_per_cu;
   uint32_t waves_per_simd;  /* wave slots per SIMD */
   uint32_t wave_size;       /* 64 */
@@ -145,11 +147,24 @@ int amdgpu_map_system_range(struct amdgpu_device *dev, const void *start, size_t
  * into a hardware queue descriptor (HQD) of the first MEC (4 pipes x 8
  * queues): the v9 MQD filled for AQL (ring base and size, EOP buffer, read
  * pointer reported to amd_queue_t.read_dispatch_id, write pointer polled
- * from amd_queue_t.write_dispatch_id, doorbell, VMID, AQL control) and
- * written into the HQD registers of the chosen pipe/queue. The command
- * processor then reads packets from read_dispatch_id up to the value last
- * written to the queue's doorbell (the write index, 64 bits), advances
- * read_dispatch_id, and completes signals; nothing of it runs on the CPU.
+ * from amd_queue_t.write_dispatch_id, doorbell, VMID, AQL control, CU
+ * masks) and written into the HQD registers of the chosen pipe/queue. The
+ * command processor then reads packets from read_dispatch_id up to the
+ * value last written to the queue's doorbell (the write index, 64 bits),
+ * advances read_dispatch_id, and completes signals; nothing of it runs on
+ * the CPU.
+ *
+ * A device has up to AMDGPU_QUEUES_MAX queues (one per doorbell of the
+ * MEC's user-queue range; ROCr reports 128 as HSA_AGENT_INFO_QUEUES_MAX
+ * on KFD too) for its 32 HQD slots. With at most 32 every queue keeps a
+ * slot. Beyond that the driver swaps them (amdgpu_queue_sched.c): a queue
+ * with work and no slot waits; it gets a free slot, or one whose queue
+ * has no work, or one whose queue has had a 10 ms turn while others wait
+ * (drained: its dispatch in progress finishes first); priority first.
+ * Swapped out, a queue keeps its doorbell, its read and write indices, its
+ * packets and its errors. Passes run from the doorbell call, from the
+ * calls below and, while queues wait, when the schedule handler asks for
+ * them: the driver has no timer of its own.
  *
  * Ring and amd_queue_t may be anywhere the compute VMIDs map (any RAM, the
  * carve-out): their CPU address is their GPU address.
@@ -161,6 +176,8 @@ int amdgpu_map_system_range(struct amdgpu_device *dev, const void *start, size_t
  * the faulting one; beyond that, its VMID partners too. Queues on other
  * VMIDs go on. */
 struct amdgpu_queue;
+
+#define AMDGPU_QUEUES_MAX 128
 
 enum amdgpu_queue_priority {
   AMDGPU_QUEUE_PRIORITY_LOW = 0,
@@ -213,18 +230,20 @@ struct amdgpu_queue_desc {
 struct amdgpu_queue_info {
   volatile uint64_t *doorbell; /* store the write index here (BAR2 or the model's page) */
   uint32_t doorbell_index;     /* its 64-bit slot number in the doorbell BAR */
-  uint32_t me, pipe, queue;    /* the hardware slot (me 1 = MEC1) */
+  bool resident;               /* in a hardware slot now */
+  uint32_t me, pipe, queue;    /* that slot (me 1 = MEC1); 0 when swapped out */
   uint32_t vmid;
 };
 
 /* Creates the queue and starts it in a free hardware slot (pipes are used
- * round robin). Fills the hardware-owned fields of amd_queue_t: scratch
- * descriptor, backing memory and sizes, compute_tmpring_size, the group
- * and private aperture bases, max_cu_id/max_wave_id and
- * read_dispatch_id_field_base_byte_offset. read_dispatch_id and
- * write_dispatch_id must be equal (normally 0). Errors: -EINVAL (bad
- * descriptor), -EBUSY (all slots used), -ENOMEM, -EIO (the HQD did not
- * become active: logged with the slot and the registers written). */
+ * round robin), or swapped out until one frees. Fills the hardware-owned
+ * fields of amd_queue_t: scratch descriptor, backing memory and sizes,
+ * compute_tmpring_size, the group and private aperture bases,
+ * max_cu_id/max_wave_id and read_dispatch_id_field_base_byte_offset.
+ * read_dispatch_id and write_dispatch_id must be equal (normally 0).
+ * Every CU runs its work-groups until amdgpu_queue_set_cu_mask. Errors:
+ * -EINVAL (bad descriptor), -EBUSY (AMDGPU_QUEUES_MAX queues exist),
+ * -ENOMEM. */
 int amdgpu_queue_create(struct amdgpu_device *dev, const struct amdgpu_queue_desc *desc,
                         struct amdgpu_queue **out);
 int amdgpu_queue_get_info(const struct amdgpu_queue *q, struct amdgpu_queue_info *info);
@@ -232,9 +251,39 @@ int amdgpu_queue_get_info(const struct amdgpu_queue *q, struct amdgpu_queue_info
 /* Stores `value` (what hsa_signal_store puts in a queue's doorbell signal:
  * the index of the last packet written) to the doorbell, release order:
  * packets written before are visible to the GPU first. On a board a plain
- * store to info.doorbell is the same doorbell; the virtual APU's BAR2 is
- * memory, and it learns of the write only through this call. */
+ * store to info.doorbell is the same doorbell for a resident queue; the
+ * virtual APU's BAR2 is memory, and it learns of the write only through
+ * this call. For a queue swapped out it also runs a scheduling pass (a
+ * plain store reaches no HQD: its packets then wait for the next pass). */
 void amdgpu_queue_ring_doorbell(struct amdgpu_queue *q, uint64_t value);
+
+/* A scheduling pass: queues that wait get free slots, drains complete, new
+ * drains are asked for. Never waits for the hardware; callable from any
+ * context, also while another caller holds the driver's queue lock (the
+ * holder runs it then). */
+void amdgpu_queues_schedule(struct amdgpu_device *dev);
+/* Called (with the driver's queue lock held: it must not block nor call
+ * amdgpu_*; possibly from interrupt context) when a pass wants the next
+ * one at `when_ns` (plat_now_ns time) or soon after: while queues wait for
+ * slots or drain. One handler per device; NULL removes it. */
+typedef void (*amdgpu_schedule_handler)(void *ctx, uint64_t when_ns);
+void amdgpu_set_schedule_handler(struct amdgpu_device *dev, amdgpu_schedule_handler fn, void *ctx);
+/* Loads of a queue that had waited for a slot, since the device came up. */
+uint64_t amdgpu_queues_swap_ins(struct amdgpu_device *dev);
+
+/* The CUs the queue's work-groups may run on, as hsa_amd_queue_cu_set_mask
+ * names them: bit n of mask[n / 32], `count` bits (a multiple of 32), bit
+ * n = the n-th active CU, mapped over the shader engines and arrays as KFD
+ * maps a queue's CU mask (kfd_mqd_manager.c
+ * mqd_symmetrically_map_cu_mask) into the MQD's
+ * COMPUTE_STATIC_THREAD_MGMT_SE0..3; count 0 or all ones: every CU. A
+ * resident queue is drained and loaded again with the new masks, so every
+ * packet not yet started when this returns runs with them. -EINVAL (no
+ * active CU left, or count not a multiple of 32). */
+int amdgpu_queue_set_cu_mask(struct amdgpu_queue *q, const uint32_t *mask, uint32_t count);
+/* The queue's priority (its MQD's pipe and queue priority, and its rank
+ * among queues waiting for a slot), from its next load on. */
+int amdgpu_queue_set_priority(struct amdgpu_queue *q, enum amdgpu_queue_priority priority);
 
 /* Gives the queue scratch for `bytes_per_lane` per work-item (0: none),
  * replacing what it had: new backing memory, amd_queue_t's descriptor and
@@ -263,8 +312,8 @@ int amdgpu_queue_abort(struct amdgpu_queue *q, hsa_status_t status, uint64_t tim
 void amdgpu_queue_set_time_limit(struct amdgpu_queue *q, uint64_t limit_ns);
 int amdgpu_queues_check_progress(struct amdgpu_device *dev, uint64_t now_ns, hsa_status_t status);
 
-/* Dequeues (drain: running work-groups finish, no new ones start; bounded
- * by timeout_ns) and frees the slot, the MQD, EOP buffer and scratch. On
+/* Dequeues (its waves reset at once, as KFD destroys a queue; bounded by
+ * timeout_ns) and frees the slot, the MQD, EOP buffer and scratch. On
  * -ETIMEDOUT the hardware still owns the queue: its slot and memory stay
  * reserved (leaked on purpose) and the ring must not be reused. */
 int amdgpu_queue_destroy(struct amdgpu_queue *q, uint64_t timeout_ns);

@@ -114,11 +114,17 @@ struct amdgpu_queue_errors {
   struct amdgpu_fault fault[AMDGPU_HQD_SLOTS];
 };
 
+/* The device's queues (amdgpu_queue.c) and which of them hold the HQD
+ * slots (amdgpu_queue_sched.c). */
 struct amdgpu_queues {
-  struct amdgpu_queue *slot[AMDGPU_HQD_SLOTS]; /* slot = pipe * 8 + queue */
+  struct amdgpu_queue *queue[AMDGPU_QUEUES_MAX];  /* by id: doorbell USERQUEUE_START + id */
+  struct amdgpu_queue *slot[AMDGPU_HQD_SLOTS];    /* resident ones; slot = pipe * 8 + queue */
+  struct amdgpu_queue *waiting[AMDGPU_QUEUES_MAX]; /* a pass's list of queues waiting for a slot */
   uint32_t vmid_users[AMDGPU_COMPUTE_VMID_COUNT];
   uint32_t next_pipe;
-  volatile uint32_t lock;    /* the slot table and the GRBM queue select */
+  uint64_t swap_ins;         /* loads of a queue that had waited for a slot */
+  volatile uint32_t lock;    /* the tables above, the queues, the GRBM queue select */
+  volatile uint32_t pass_pending; /* a scheduling pass is wanted: the lock's holder runs it */
   struct amdgpu_queue_errors by_vmid, by_slot;
 };
 
@@ -153,6 +159,7 @@ struct amdgpu_device {
 
   /* Facts gathered during bring-up */
   uint32_t shader_engines, sh_per_se, cu_per_sh, active_cus;
+  uint16_t active_cu_bitmap[4][2];  /* [SE][SH]: bit n = CU n active (gfx9 has at most 4 x 2) */
   uint32_t waves_per_simd, lds_bytes, wave_size;
   uint32_t sos_version, smu_version, max_gfxclk_mhz;
 
@@ -171,6 +178,8 @@ struct amdgpu_device {
 
   amdgpu_fault_handler fault_fn;
   void *fault_ctx;
+  amdgpu_schedule_handler schedule_fn;
+  void *schedule_ctx;
   amdgpu_eop_handler eop_fn;
   void *eop_ctx;
 
@@ -234,6 +243,10 @@ void psp_ring_fini_hw(struct amdgpu_device *dev);
 int sdma_init_hw(struct amdgpu_device *dev);   /* SDMA0 powered up by the SMU */
 void sdma_fini_hw(struct amdgpu_device *dev);
 int gfx_init_hw(struct amdgpu_device *dev);   /* golden settings, active CUs */
+/* A queue's CU mask (`count` bits, bit n = the n-th active CU) as the
+ * MQD's four per-SE masks; returns how many active CUs it enables. */
+uint32_t gfx_cu_mask_to_se_masks(const struct amdgpu_device *dev, const uint32_t *mask, uint32_t count,
+                                 uint32_t se_mask[4]);
 void gfx_apply_golden_settings(struct amdgpu_device *dev);
 const char *gfx_golden_register_name(const struct amdgpu_device *dev, uint32_t index); /* or NULL */
 int rlc_init_hw(struct amdgpu_device *dev);    /* RLC started */
@@ -251,10 +264,14 @@ struct mqd_aql {
   uint32_t ring_bytes, eop_bytes;
   uint32_t doorbell_index;     /* 64-bit doorbell slot */
   uint32_t vmid;
-  uint32_t pipe_priority, queue_priority;
+  enum amdgpu_queue_priority priority;
   uint32_t tmpring_size;       /* COMPUTE_TMPRING_SIZE of the queue's dispatches */
 };
 void mqd_init_aql(uint32_t *mqd, const struct mqd_aql *q);
+/* The MQD fields the driver changes between loads: the queue's CU masks
+ * (COMPUTE_STATIC_THREAD_MGMT_SE0..3) and its pipe and queue priority. */
+void mqd_set_cu_masks(uint32_t *mqd, const uint32_t se_mask[4]);
+void mqd_set_priority(uint32_t *mqd, enum amdgpu_queue_priority priority);
 
 /* ---- Queues (amdgpu_queue.c) ---- */
 /* From the interrupt handler: stop the queues a fault belongs to and call

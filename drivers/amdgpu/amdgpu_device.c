@@ -249,6 +249,8 @@ int amdgpu_device_query(const struct amdgpu_device *dev, struct amdgpu_device_in
   info->virtual_apu = strcmp(dev->bus->name, "vapu") == 0;
   info->shader_engines = dev->shader_engines;
   info->compute_units = dev->active_cus;
+  info->sh_per_se = dev->sh_per_se;
+  info->queues_max = AMDGPU_QUEUES_MAX;
   info->simd_per_cu = 4;
   info->waves_per_simd = dev->waves_per_simd;
   info->wave_size = dev->wave_size;
@@ -267,6 +269,13 @@ void amdgpu_set_fault_handler(struct amdgpu_device *dev, amdgpu_fault_handler fn
   __atomic_store_n(&dev->fault_fn, NULL, __ATOMIC_RELEASE);
   dev->fault_ctx = ctx;
   __atomic_store_n(&dev->fault_fn, fn, __ATOMIC_RELEASE);
+}
+
+void amdgpu_set_schedule_handler(struct amdgpu_device *dev, amdgpu_schedule_handler fn, void *ctx) {
+  if (!dev) return;
+  __atomic_store_n(&dev->schedule_fn, NULL, __ATOMIC_RELEASE);
+  dev->schedule_ctx = ctx;
+  __atomic_store_n(&dev->schedule_fn, fn, __ATOMIC_RELEASE);
 }
 
 void amdgpu_set_eop_handler(struct amdgpu_device *dev, amdgpu_eop_handler fn, void *ctx) {

@@ -38,6 +38,13 @@ int gfx_init_hw(struct amdgpu_device *dev) {
     log_error("%u CUs per shader array: more than the 16 INACTIVE_CUS bits", dev->cu_per_sh);
     return -EINVAL;
   }
+  /* A queue's CU masks name 4 SEs of 2 SHs (the MQD's
+   * COMPUTE_STATIC_THREAD_MGMT_SE0..3, SH0/SH1_CU_EN). */
+  if (dev->shader_engines > 4 || dev->sh_per_se > 2) {
+    log_error("%u SEs x %u SHs: more than a gfx9 queue's CU masks name (4 x 2)", dev->shader_engines,
+              dev->sh_per_se);
+    return -EINVAL;
+  }
   uint32_t all = (1u << dev->cu_per_sh) - 1;
   dev->active_cus = 0;
   for (uint32_t se = 0; se < dev->shader_engines; se++)
@@ -46,6 +53,7 @@ int gfx_init_hw(struct amdgpu_device *dev) {
       uint32_t inactive = (RREG(dev, IP_GC, 0, GC_CC_GC_SHADER_ARRAY_CONFIG) |
                            RREG(dev, IP_GC, 0, GC_GC_USER_SHADER_ARRAY_CONFIG)) >>
                           CC_GC_SHADER_ARRAY_CONFIG__INACTIVE_CUS_SHIFT;
+      dev->active_cu_bitmap[se][sh] = (uint16_t)(~inactive & all);
       dev->active_cus += (uint32_t)__builtin_popcount(~inactive & all);
     }
   select_se_sh(dev, 0, 0, true);
@@ -56,4 +64,28 @@ int gfx_init_hw(struct amdgpu_device *dev) {
   log_info("%s: %u SE x %u SH x %u CU, %u active, %u waves/SIMD", dev->chip->gfx_target,
            dev->shader_engines, dev->sh_per_se, dev->cu_per_sh, dev->active_cus, dev->waves_per_simd);
   return 0;
+}
+
+/* KFD's mapping of a queue's CU mask onto the shader engines
+ * (kfd_mqd_manager.c mqd_symmetrically_map_cu_mask): bit i of the mask is
+ * the i-th active CU counted CU by CU across the SHs and SEs (SE0 SH0 CU0,
+ * SE1 SH0 CU0, ..., SE0 SH1 CU0, ..., SE0 SH0 CU1, ...), and lands in its
+ * SE's mask at bit (CU + 16 * SH), CU counting the active CUs of the SH
+ * (the hardware places the harvested ones itself). */
+uint32_t gfx_cu_mask_to_se_masks(const struct amdgpu_device *dev, const uint32_t *mask, uint32_t count,
+                                 uint32_t se_mask[4]) {
+  se_mask[0] = se_mask[1] = se_mask[2] = se_mask[3] = 0;
+  uint32_t i = 0, enabled = 0;
+  for (uint32_t cu = 0; cu < 16; cu++)
+    for (uint32_t sh = 0; sh < dev->sh_per_se; sh++)
+      for (uint32_t se = 0; se < dev->shader_engines; se++) {
+        if ((uint32_t)__builtin_popcount(dev->active_cu_bitmap[se][sh]) <= cu) continue;
+        if (i >= count) return enabled;
+        if (mask[i / 32] & (1u << (i % 32))) {
+          se_mask[se] |= 1u << (cu + sh * 16);
+          enabled++;
+        }
+        i++;
+      }
+  return enabled;
 }

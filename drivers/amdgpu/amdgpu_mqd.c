@@ -12,15 +12,29 @@
 /* log2 of a power of two. */
 static uint32_t order(uint64_t x) { return (uint32_t)__builtin_ctzll(x); }
 
+void mqd_set_cu_masks(uint32_t *m, const uint32_t se_mask[4]) {
+  m[MQD_COMPUTE_STATIC_THREAD_MGMT_SE0] = se_mask[0];
+  m[MQD_COMPUTE_STATIC_THREAD_MGMT_SE1] = se_mask[1];
+  m[MQD_COMPUTE_STATIC_THREAD_MGMT_SE2] = se_mask[2];
+  m[MQD_COMPUTE_STATIC_THREAD_MGMT_SE3] = se_mask[3];
+}
+
+/* KFD's maps (kfd_mqd_manager.c pipe_priority_map; set_priority puts the
+ * queue priority on its 0-15 scale). */
+void mqd_set_priority(uint32_t *m, enum amdgpu_queue_priority priority) {
+  static const uint32_t pipe_priority[] = {CP_HQD_PIPE_PRIORITY_LOW, CP_HQD_PIPE_PRIORITY_MEDIUM,
+                                           CP_HQD_PIPE_PRIORITY_HIGH};
+  static const uint32_t queue_priority[] = {0, 7, 15};
+  m[MQD_HQD(GC_CP_HQD_PIPE_PRIORITY)] = pipe_priority[priority];
+  m[MQD_HQD(GC_CP_HQD_QUEUE_PRIORITY)] = queue_priority[priority];
+}
+
 void mqd_init_aql(uint32_t *m, const struct mqd_aql *q) {
   memset(m, 0, MQD_DWORDS * sizeof *m);
   m[MQD_HEADER] = MQD_HEADER_VALUE;
   m[MQD_COMPUTE_PIPELINESTAT_ENABLE] = 1;
   /* Every CU of every SE may run the queue's waves. */
-  m[MQD_COMPUTE_STATIC_THREAD_MGMT_SE0] = 0xffffffffu;
-  m[MQD_COMPUTE_STATIC_THREAD_MGMT_SE1] = 0xffffffffu;
-  m[MQD_COMPUTE_STATIC_THREAD_MGMT_SE2] = 0xffffffffu;
-  m[MQD_COMPUTE_STATIC_THREAD_MGMT_SE3] = 0xffffffffu;
+  mqd_set_cu_masks(m, (const uint32_t[4]){UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX});
   m[MQD_COMPUTE_TMPRING_SIZE] = q->tmpring_size;
 
   m[MQD_HQD(GC_CP_MQD_BASE_ADDR)] = (uint32_t)q->mqd_address;
@@ -29,8 +43,7 @@ void mqd_init_aql(uint32_t *m, const struct mqd_aql *q) {
   m[MQD_HQD(GC_CP_HQD_VMID)] = q->vmid;
   m[MQD_HQD(GC_CP_HQD_PERSISTENT_STATE)] =
       CP_HQD_PERSISTENT_STATE__PRELOAD_REQ | 0x53u << CP_HQD_PERSISTENT_STATE__PRELOAD_SIZE_SHIFT;
-  m[MQD_HQD(GC_CP_HQD_PIPE_PRIORITY)] = q->pipe_priority;
-  m[MQD_HQD(GC_CP_HQD_QUEUE_PRIORITY)] = q->queue_priority;
+  mqd_set_priority(m, q->priority);
   m[MQD_HQD(GC_CP_HQD_QUANTUM)] = CP_HQD_QUANTUM__QUANTUM_EN | 1u << CP_HQD_QUANTUM__QUANTUM_SCALE_SHIFT |
                                   1u << CP_HQD_QUANTUM__QUANTUM_DURATION_SHIFT;
 

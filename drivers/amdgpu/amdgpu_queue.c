@@ -1,23 +1,18 @@
-/* amdgpu_queue.c - AQL compute queues in the MEC's hardware queue slots:
- * resources (MQD in the GART, EOP buffer, scratch), the HQD load and
- * dequeue sequences, VMIDs and doorbells, and the routing of GPU errors to
- * the queue they belong to.
+/* amdgpu_queue.c - AQL compute queues: resources (MQD in the GART, EOP
+ * buffer, scratch, doorbell), the queue lock, and the routing of GPU errors
+ * to the queue they belong to. Which queues hold the MEC's hardware slots
+ * is amdgpu_queue_sched.c; the HQD register sequences amdgpu_hqd.c.
  *
- * Sequences: Linux amdgpu_amdkfd_gfx_v9.c kgd_gfx_v9_hqd_load (registers
- * CP_MQD_BASE_ADDR..CP_HQD_PQ_WPTR_HI from the MQD, doorbell enable, one
- * write-pointer poll, EOP fetcher start, ACTIVE; no read-back: the
- * register says only what was written) and kgd_gfx_v9_hqd_destroy
- * (CP_HQD_DEQUEUE_REQUEST, poll ACTIVE with a timeout), both under the GRBM
- * queue select (soc15_grbm_select). Scratch and amd_queue_t fields: ROCR
- * amd_aql_queue.cpp (AqlQueue constructor, InitScratchSRD for gfx9,
- * FillComputeTmpRingSize); gfx9 buffer descriptor fields from
- * gc_9_1_sh_mask.h SQ_BUF_RSRC_WORD*, values from vega10_enum.h. */
+ * Scratch and amd_queue_t fields: ROCR amd_aql_queue.cpp (AqlQueue
+ * constructor, InitScratchSRD for gfx9, FillComputeTmpRingSize); gfx9
+ * buffer descriptor fields from gc_9_1_sh_mask.h SQ_BUF_RSRC_WORD*, values
+ * from vega10_enum.h. */
 #define LOG_TAG "queue"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/amdgpu_queue_internal.h"
 #include "drivers/amdgpu/regs/gc_9_1_cp.h"
 #include "drivers/amdgpu/regs/soc15_ih.h"
 #include "lib/plat.h"
@@ -43,99 +38,40 @@
 #define SQ_BUF_RSRC_WORD3__INDEX_STRIDE_SHIFT 21 /* 3: 64 (one lane per record) */
 #define SQ_BUF_RSRC_WORD3__ADD_TID_ENABLE 0x00800000u
 
-enum queue_state { QUEUE_RUNNING, QUEUE_STOPPED, QUEUE_LOST };
-
-struct amdgpu_queue {
-  struct amdgpu_device *dev;
-  amd_queue_t *amd;
-  uint32_t ring_bytes;
-  uint32_t slot, vmid, doorbell_index;
-  volatile uint64_t *doorbell;
-  uint32_t *mqd;                /* one page, GART-mapped at mqd_address */
-  uint64_t mqd_address;
-  bool mqd_mapped;
-  void *eop;
-  void *scratch;
-  size_t scratch_bytes;
-  enum amdgpu_queue_priority priority;
-  amdgpu_queue_error_fn error_fn;
-  void *error_ctx;
-  enum queue_state state;       /* under queues.lock */
-  /* Progress watch (amdgpu_queues_check_progress), under queues.lock. */
-  uint64_t time_limit_ns;
-  uint64_t last_read_index, last_progress_ns;
-};
-
-static uint32_t slot_pipe(uint32_t slot) { return slot / AMDGPU_HQD_QUEUES; }
-static uint32_t slot_queue(uint32_t slot) { return slot % AMDGPU_HQD_QUEUES; }
-
-/* ---- The lock and the errors left by the interrupt handler ----
+/* ---- The lock, and what others leave for its holder ----
  * The interrupt handler may run on the core that holds the lock (image), so
  * it never waits for it: it leaves the error in by_vmid/by_slot and
- * whoever holds the lock handles it on release. */
+ * whoever holds the lock handles it on release. A doorbell or the
+ * runtime's periodic call that finds the lock taken leaves the scheduling
+ * pass it wanted the same way. */
 
-static bool try_lock(struct amdgpu_device *dev) {
+bool queues_try_lock(struct amdgpu_device *dev) {
   return !__atomic_exchange_n(&dev->queues.lock, 1, __ATOMIC_ACQUIRE);
 }
 
-static void lock(struct amdgpu_device *dev) {
-  while (!try_lock(dev)) plat_cpu_relax();
+void queues_lock(struct amdgpu_device *dev) {
+  while (!queues_try_lock(dev)) plat_cpu_relax();
 }
 
-static void handle_errors_locked(struct amdgpu_device *dev);
+static bool left_for_holder(struct amdgpu_queues *qs) {
+  return __atomic_load_n(&qs->by_vmid.pending, __ATOMIC_ACQUIRE) ||
+         __atomic_load_n(&qs->by_slot.pending, __ATOMIC_ACQUIRE) ||
+         __atomic_load_n(&qs->pass_pending, __ATOMIC_ACQUIRE);
+}
 
-static void unlock(struct amdgpu_device *dev) {
+void queues_unlock(struct amdgpu_device *dev) {
+  struct amdgpu_queues *qs = &dev->queues;
   for (;;) {
-    __atomic_store_n(&dev->queues.lock, 0, __ATOMIC_RELEASE);
-    if (!__atomic_load_n(&dev->queues.by_vmid.pending, __ATOMIC_ACQUIRE) &&
-        !__atomic_load_n(&dev->queues.by_slot.pending, __ATOMIC_ACQUIRE))
-      return;
-    if (!try_lock(dev)) return; /* the holder handles them when it unlocks */
-    handle_errors_locked(dev);
-  }
-}
-
-/* ---- HQD sequences (caller holds the lock) ---- */
-
-static void hqd_load(struct amdgpu_queue *q) {
-  struct amdgpu_device *dev = q->dev;
-  uint32_t pipe = slot_pipe(q->slot), queue = slot_queue(q->slot);
-  grbm_select(dev, AMDGPU_HQD_ME, pipe, queue, 0);
-  for (uint32_t reg = GC_CP_MQD_BASE_ADDR; reg <= GC_CP_HQD_PQ_WPTR_HI; reg++)
-    WREG(dev, IP_GC, 0, reg, q->mqd[MQD_HQD(reg)]);
-  /* Doorbell logic first, then one poll of the write pointer (the MQD's
-   * read and write pointers are both 0, so the CP starts fetching at the
-   * runtime's write index): CP_PQ_WPTR_POLL_CNTL1's bit pipe * 8 + queue. */
-  WREG(dev, IP_GC, 0, GC_CP_HQD_PQ_DOORBELL_CONTROL,
-       q->mqd[MQD_HQD(GC_CP_HQD_PQ_DOORBELL_CONTROL)] | CP_HQD_PQ_DOORBELL_CONTROL__DOORBELL_EN);
-  WREG(dev, IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL1, 1u << q->slot);
-  WREG(dev, IP_GC, 0, GC_CP_HQD_EOP_RPTR, CP_HQD_EOP_RPTR__INIT_FETCHER);
-  WREG(dev, IP_GC, 0, GC_CP_HQD_ACTIVE, CP_HQD_ACTIVE__ACTIVE);
-  grbm_select(dev, 0, 0, 0, 0);
-}
-
-/* Dequeue request of `type`, then ACTIVE polled until clear. Busy-waits:
- * this also runs in interrupt context. */
-static int hqd_dequeue(struct amdgpu_queue *q, uint32_t type, uint64_t timeout_ns) {
-  struct amdgpu_device *dev = q->dev;
-  uint32_t pipe = slot_pipe(q->slot), queue = slot_queue(q->slot);
-  grbm_select(dev, AMDGPU_HQD_ME, pipe, queue, 0);
-  int r = 0;
-  if (RREG(dev, IP_GC, 0, GC_CP_HQD_ACTIVE) & CP_HQD_ACTIVE__ACTIVE) {
-    WREG(dev, IP_GC, 0, GC_CP_HQD_DEQUEUE_REQUEST, type);
-    uint64_t deadline = plat_now_ns() + timeout_ns;
-    while (RREG(dev, IP_GC, 0, GC_CP_HQD_ACTIVE) & CP_HQD_ACTIVE__ACTIVE) {
-      if (plat_now_ns() > deadline) {
-        log_error("HQD ME%u pipe %u queue %u still active %llu ms after a dequeue request (type %u)",
-                  AMDGPU_HQD_ME, pipe, queue, (unsigned long long)(timeout_ns / 1000000), type);
-        r = -ETIMEDOUT;
-        break;
-      }
-      plat_cpu_relax();
+    __atomic_store_n(&qs->lock, 0, __ATOMIC_RELEASE);
+    if (!left_for_holder(qs)) return;
+    if (!queues_try_lock(dev)) return; /* the holder handles them when it unlocks */
+    queues_handle_errors_locked(dev);
+    if (__atomic_exchange_n(&qs->pass_pending, 0, __ATOMIC_ACQ_REL)) {
+      uint64_t next = sched_pass_locked(dev, plat_now_ns());
+      amdgpu_schedule_handler fn = __atomic_load_n(&dev->schedule_fn, __ATOMIC_ACQUIRE);
+      if (next != UINT64_MAX && fn) fn(dev->schedule_ctx, next);
     }
   }
-  grbm_select(dev, 0, 0, 0, 0);
-  return r;
 }
 
 /* ---- Errors ---- */
@@ -163,18 +99,25 @@ static enum amdgpu_queue_error_kind error_kind(const struct amdgpu_fault *f, hsa
   return AMDGPU_QUEUE_ERROR_HARDWARE;
 }
 
-/* Stops a running queue with wave reset and reports `error`. */
+/* Stops a running queue (reset, wherever it is) and reports `error`. */
 static void stop_and_report(struct amdgpu_queue *q, const struct amdgpu_queue_error *error) {
   if (q->state != QUEUE_RUNNING) return;
-  int r = hqd_dequeue(q, CP_HQD_DEQUEUE_RESET_WAVES, ERROR_DEQUEUE_TIMEOUT_NS);
-  q->state = r ? QUEUE_LOST : QUEUE_STOPPED;
-  log_error("queue ME%u pipe %u queue %u (VMID %u) stopped: HSA status 0x%x", AMDGPU_HQD_ME,
-            slot_pipe(q->slot), slot_queue(q->slot), q->vmid, (unsigned)error->status);
+  bool resident = queue_residency(q) != QUEUE_SWAPPED_OUT;
+  uint32_t slot = q->slot;
+  if (!sched_evict_now(q, ERROR_DEQUEUE_TIMEOUT_NS)) q->state = QUEUE_STOPPED;
+  if (resident)
+    log_error("queue %u on ME%u pipe %u queue %u (VMID %u) stopped: HSA status 0x%x", q->id, AMDGPU_HQD_ME,
+              slot_pipe(slot), slot_queue(slot), q->vmid, (unsigned)error->status);
+  else
+    log_error("queue %u (VMID %u, swapped out) stopped: HSA status 0x%x", q->id, q->vmid, (unsigned)error->status);
   if (q->error_fn) q->error_fn(q->error_ctx, q, error);
 }
 
-/* Takes the errors left by the interrupt handler; for each its queues. */
-static void handle_errors_locked(struct amdgpu_device *dev) {
+/* Takes the errors left by the interrupt handler; for each its queues: a
+ * slot's error belongs to the queue in the slot, a VMID's to every queue
+ * of the VMID, resident or not (one that faulted may have been swapped out
+ * since: halted, it leaves at once when drained). */
+void queues_handle_errors_locked(struct amdgpu_device *dev) {
   struct amdgpu_queues *qs = &dev->queues;
   struct amdgpu_queue_errors *sets[2] = {&qs->by_vmid, &qs->by_slot};
   for (int s = 0; s < 2; s++) {
@@ -186,10 +129,13 @@ static void handle_errors_locked(struct amdgpu_device *dev) {
       __atomic_and_fetch(&sets[s]->latched, ~(1u << i), __ATOMIC_RELEASE);
       struct amdgpu_queue_error error = {.fault = &fault};
       error.kind = error_kind(&fault, &error.status);
-      for (uint32_t slot = 0; slot < AMDGPU_HQD_SLOTS; slot++) {
-        struct amdgpu_queue *q = qs->slot[slot];
-        if (q && (s == 0 ? q->vmid == AMDGPU_COMPUTE_VMID_FIRST + i : slot == i))
-          stop_and_report(q, &error);
+      if (s == 1) {
+        if (qs->slot[i]) stop_and_report(qs->slot[i], &error);
+        continue;
+      }
+      for (uint32_t id = 0; id < AMDGPU_QUEUES_MAX; id++) {
+        struct amdgpu_queue *q = qs->queue[id];
+        if (q && q->vmid == AMDGPU_COMPUTE_VMID_FIRST + i) stop_and_report(q, &error);
       }
     }
   }
@@ -233,9 +179,9 @@ void amdgpu_queue_fault(struct amdgpu_device *dev, const struct amdgpu_fault *f)
     if (f->me != AMDGPU_HQD_ME || f->pipe >= AMDGPU_HQD_PIPES || f->queue >= AMDGPU_HQD_QUEUES) return;
     leave_error(&dev->queues.by_slot, f->pipe * AMDGPU_HQD_QUEUES + f->queue, f);
   }
-  if (try_lock(dev)) {
-    handle_errors_locked(dev);
-    unlock(dev);
+  if (queues_try_lock(dev)) {
+    queues_handle_errors_locked(dev);
+    queues_unlock(dev);
   }
 }
 
@@ -347,23 +293,6 @@ static uint32_t pick_vmid(struct amdgpu_queues *qs) {
   return best;
 }
 
-/* A free slot, pipes taken round robin so queues spread over the pipes. */
-static int pick_slot(struct amdgpu_queues *qs) {
-  for (uint32_t n = 0; n < AMDGPU_HQD_PIPES; n++) {
-    uint32_t pipe = (qs->next_pipe + n) % AMDGPU_HQD_PIPES;
-    for (uint32_t queue = 0; queue < AMDGPU_HQD_QUEUES; queue++)
-      if (!qs->slot[pipe * AMDGPU_HQD_QUEUES + queue]) {
-        qs->next_pipe = pipe + 1;
-        return (int)(pipe * AMDGPU_HQD_QUEUES + queue);
-      }
-  }
-  return -1;
-}
-
-static const uint32_t pipe_priority[] = {CP_HQD_PIPE_PRIORITY_LOW, CP_HQD_PIPE_PRIORITY_MEDIUM,
-                                         CP_HQD_PIPE_PRIORITY_HIGH};
-static const uint32_t queue_priority[] = {0, 7, 15}; /* KFD's 0-15 scale */
-
 int amdgpu_queue_create(struct amdgpu_device *dev, const struct amdgpu_queue_desc *desc,
                         struct amdgpu_queue **out) {
   if (!out) return -EINVAL;
@@ -377,6 +306,7 @@ int amdgpu_queue_create(struct amdgpu_device *dev, const struct amdgpu_queue_des
   q->amd = desc->amd_queue;
   q->ring_bytes = desc->ring_bytes;
   q->priority = desc->priority;
+  for (int se = 0; se < 4; se++) q->cu_se_mask[se] = UINT32_MAX;
   q->error_fn = desc->error_fn;
   q->error_ctx = desc->error_ctx;
   amd_queue_t *a = q->amd;
@@ -406,19 +336,16 @@ int amdgpu_queue_create(struct amdgpu_device *dev, const struct amdgpu_queue_des
   a->private_segment_aperture_base_hi = (uint32_t)(AMDGPU_SCRATCH_APERTURE_BASE >> 32);
   a->queue_properties |= AMD_QUEUE_PROPERTIES_IS_PTR64;
 
-  lock(dev);
+  queues_lock(dev);
   struct amdgpu_queues *qs = &dev->queues;
-  int slot = pick_slot(qs);
-  if (slot < 0) {
-    unlock(dev);
-    log_error("queue create: all %d hardware queue slots are in use", AMDGPU_HQD_SLOTS);
+  if (sched_add(q)) {
+    queues_unlock(dev);
+    log_error("queue create: all %d queues of the device are in use", AMDGPU_QUEUES_MAX);
     free_queue(q);
     return -EBUSY;
   }
   uint32_t vmid_index = pick_vmid(qs);
-  q->slot = (uint32_t)slot;
   q->vmid = AMDGPU_COMPUTE_VMID_FIRST + vmid_index;
-  q->doorbell_index = DOORBELL64_USERQUEUE_START + q->slot;
   q->doorbell = (volatile uint64_t *)(uintptr_t)(dev->bar_address[2] + q->doorbell_index * 8ull);
   struct mqd_aql params = {
       .mqd_address = q->mqd_address,
@@ -430,37 +357,53 @@ int amdgpu_queue_create(struct amdgpu_device *dev, const struct amdgpu_queue_des
       .eop_bytes = EOP_BYTES,
       .doorbell_index = q->doorbell_index,
       .vmid = q->vmid,
-      .pipe_priority = pipe_priority[q->priority],
-      .queue_priority = queue_priority[q->priority],
+      .priority = q->priority,
       .tmpring_size = tmpring,
   };
   mqd_init_aql(q->mqd, &params);
-  hqd_load(q);
-  qs->slot[slot] = q;
-  qs->vmid_users[vmid_index]++;
   q->state = QUEUE_RUNNING;
-  unlock(dev);
-  log_debug("queue on ME%u pipe %u queue %u: VMID %u, doorbell %u, ring %u packets, scratch %zu KiB",
-            AMDGPU_HQD_ME, slot_pipe(q->slot), slot_queue(q->slot), q->vmid, q->doorbell_index,
-            q->ring_bytes / 64, q->scratch_bytes >> 10);
+  qs->vmid_users[vmid_index]++;
+  sched_admit(q);
+  bool resident = queue_residency(q) == QUEUE_RESIDENT;
+  queues_unlock(dev);
+  if (resident)
+    log_debug("queue %u on ME%u pipe %u queue %u: VMID %u, doorbell %u, ring %u packets, scratch %zu KiB",
+              q->id, AMDGPU_HQD_ME, slot_pipe(q->slot), slot_queue(q->slot), q->vmid, q->doorbell_index,
+              q->ring_bytes / 64, q->scratch_bytes >> 10);
+  else
+    log_debug("queue %u swapped out until a slot frees: VMID %u, doorbell %u, ring %u packets", q->id,
+              q->vmid, q->doorbell_index, q->ring_bytes / 64);
   *out = q;
   return 0;
 }
 
 int amdgpu_queue_get_info(const struct amdgpu_queue *q, struct amdgpu_queue_info *info) {
   if (!q || !info) return -EINVAL;
+  queues_lock(q->dev);
+  bool resident = queue_residency(q) != QUEUE_SWAPPED_OUT;
   *info = (struct amdgpu_queue_info){.doorbell = q->doorbell,
                                      .doorbell_index = q->doorbell_index,
-                                     .me = AMDGPU_HQD_ME,
-                                     .pipe = slot_pipe(q->slot),
-                                     .queue = slot_queue(q->slot),
+                                     .resident = resident,
+                                     .me = resident ? AMDGPU_HQD_ME : 0,
+                                     .pipe = resident ? slot_pipe(q->slot) : 0,
+                                     .queue = resident ? slot_queue(q->slot) : 0,
                                      .vmid = q->vmid};
+  queues_unlock(q->dev);
   return 0;
 }
 
 void amdgpu_queue_ring_doorbell(struct amdgpu_queue *q, uint64_t value) {
   __atomic_store_n(q->doorbell, value, __ATOMIC_RELEASE);
   if (q->dev->bus->doorbell_written) q->dev->bus->doorbell_written(q->dev, q->doorbell_index * 8u, value);
+  /* A resident queue's HQD took the doorbell; any other waits for a pass. */
+  if (queue_residency(q) != QUEUE_RESIDENT) amdgpu_queues_schedule(q->dev);
+}
+
+void amdgpu_queues_schedule(struct amdgpu_device *dev) {
+  if (!dev) return;
+  /* Asked for, then run by whoever releases the lock: us, or the holder. */
+  __atomic_store_n(&dev->queues.pass_pending, 1, __ATOMIC_RELEASE);
+  if (queues_try_lock(dev)) queues_unlock(dev);
 }
 
 int amdgpu_queue_set_scratch(struct amdgpu_queue *q, uint32_t bytes_per_lane, uint32_t max_waves) {
@@ -472,12 +415,48 @@ int amdgpu_queue_set_scratch(struct amdgpu_queue *q, uint32_t bytes_per_lane, ui
   return r;
 }
 
+int amdgpu_queue_set_cu_mask(struct amdgpu_queue *q, const uint32_t *mask, uint32_t count) {
+  if (!q || (count && !mask) || count % 32) return -EINVAL;
+  struct amdgpu_device *dev = q->dev;
+  uint32_t se_mask[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  if (count && gfx_cu_mask_to_se_masks(dev, mask, count, se_mask) == 0) {
+    log_error("queue %u: its CU mask enables none of the %u active CUs", q->id, dev->active_cus);
+    return -EINVAL;
+  }
+  queues_lock(dev);
+  bool changed = memcmp(q->cu_se_mask, se_mask, sizeof se_mask) != 0;
+  memcpy(q->cu_se_mask, se_mask, sizeof se_mask);
+  if (changed) sched_reload(q);
+  queues_unlock(dev);
+  amdgpu_queues_schedule(dev);
+  return 0;
+}
+
+int amdgpu_queue_set_priority(struct amdgpu_queue *q, enum amdgpu_queue_priority priority) {
+  if (!q || (unsigned)priority > AMDGPU_QUEUE_PRIORITY_HIGH) return -EINVAL;
+  struct amdgpu_device *dev = q->dev;
+  queues_lock(dev);
+  bool changed = q->priority != priority;
+  q->priority = priority;
+  if (changed) sched_reload(q);
+  queues_unlock(dev);
+  amdgpu_queues_schedule(dev);
+  return 0;
+}
+
+uint64_t amdgpu_queues_swap_ins(struct amdgpu_device *dev) {
+  if (!dev) return 0;
+  queues_lock(dev);
+  uint64_t n = dev->queues.swap_ins;
+  queues_unlock(dev);
+  return n;
+}
+
 /* Stops a running queue's waves and reports ABORTED; caller holds the lock. */
 static int abort_locked(struct amdgpu_queue *q, hsa_status_t status, uint64_t timeout_ns) {
-  int r = hqd_dequeue(q, CP_HQD_DEQUEUE_RESET_WAVES, timeout_ns);
-  q->state = r ? QUEUE_LOST : QUEUE_STOPPED;
-  log_error("queue ME%u pipe %u queue %u aborted (HSA status 0x%x)%s", AMDGPU_HQD_ME,
-            slot_pipe(q->slot), slot_queue(q->slot), (unsigned)status,
+  int r = sched_evict_now(q, timeout_ns);
+  if (!r) q->state = QUEUE_STOPPED;
+  log_error("queue %u aborted (HSA status 0x%x)%s", q->id, (unsigned)status,
             r ? ": the hardware did not let it go" : "");
   struct amdgpu_queue_error error = {.kind = AMDGPU_QUEUE_ERROR_ABORTED, .status = status};
   if (q->error_fn) q->error_fn(q->error_ctx, q, &error);
@@ -487,25 +466,27 @@ static int abort_locked(struct amdgpu_queue *q, hsa_status_t status, uint64_t ti
 int amdgpu_queue_abort(struct amdgpu_queue *q, hsa_status_t status, uint64_t timeout_ns) {
   if (!q) return -EINVAL;
   struct amdgpu_device *dev = q->dev;
-  lock(dev);
+  queues_lock(dev);
   int r = q->state == QUEUE_RUNNING ? abort_locked(q, status, timeout_ns) : -EALREADY;
-  unlock(dev);
+  queues_unlock(dev);
   return r;
 }
 
 void amdgpu_queue_set_time_limit(struct amdgpu_queue *q, uint64_t limit_ns) {
   if (!q) return;
-  lock(q->dev);
+  queues_lock(q->dev);
   q->time_limit_ns = limit_ns;
   q->last_read_index = __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE);
   q->last_progress_ns = plat_now_ns();
-  unlock(q->dev);
+  queues_unlock(q->dev);
 }
 
 int amdgpu_queues_check_progress(struct amdgpu_device *dev, uint64_t now_ns, hsa_status_t status) {
   if (!dev) return -EINVAL;
   int aborted = 0;
-  lock(dev);
+  queues_lock(dev);
+  /* Only a queue in a slot can run: one swapped out waits (sched_pass_locked
+   * restarts its clock when it is loaded). */
   for (uint32_t slot = 0; slot < AMDGPU_HQD_SLOTS; slot++) {
     struct amdgpu_queue *q = dev->queues.slot[slot];
     if (!q || q->state != QUEUE_RUNNING || !q->time_limit_ns) continue;
@@ -517,66 +498,61 @@ int amdgpu_queues_check_progress(struct amdgpu_device *dev, uint64_t now_ns, hsa
       continue;
     }
     if (now_ns - q->last_progress_ns <= q->time_limit_ns) continue;
-    log_error("queue ME%u pipe %u queue %u: packet %llu unfinished after %llu ms (limit %llu ms)",
-              AMDGPU_HQD_ME, slot_pipe(slot), slot_queue(slot), (unsigned long long)read,
+    log_error("queue %u on ME%u pipe %u queue %u: packet %llu unfinished after %llu ms (limit %llu ms)",
+              q->id, AMDGPU_HQD_ME, slot_pipe(slot), slot_queue(slot), (unsigned long long)read,
               (unsigned long long)((now_ns - q->last_progress_ns) / 1000000),
               (unsigned long long)(q->time_limit_ns / 1000000));
     abort_locked(q, status, ERROR_DEQUEUE_TIMEOUT_NS);
     aborted++;
   }
-  unlock(dev);
+  queues_unlock(dev);
   return aborted;
 }
 
-/* Takes q out of its slot; caller holds the lock. */
-static void release_slot(struct amdgpu_queue *q) {
+/* Forgets q (no longer on the hardware); caller holds the lock. */
+static void forget(struct amdgpu_queue *q) {
   struct amdgpu_queues *qs = &q->dev->queues;
-  qs->slot[q->slot] = NULL;
+  qs->queue[q->id] = NULL;
   qs->vmid_users[q->vmid - AMDGPU_COMPUTE_VMID_FIRST]--;
 }
 
 int amdgpu_queue_destroy(struct amdgpu_queue *q, uint64_t timeout_ns) {
   if (!q) return -EINVAL;
   struct amdgpu_device *dev = q->dev;
-  lock(dev);
-  if (q->state == QUEUE_LOST) {
-    unlock(dev);
-    return -ETIMEDOUT;
-  }
-  int r = hqd_dequeue(q, CP_HQD_DEQUEUE_DRAIN_PIPE, timeout_ns);
-  if (r) {
-    q->state = QUEUE_LOST; /* the CP may still write its memory: keep everything */
-    unlock(dev);
-    return r;
-  }
-  release_slot(q);
-  unlock(dev);
+  queues_lock(dev);
+  /* Its waves go at once, as KFD destroys a queue (destroy_queue_nocpsch:
+   * WAVEFRONT_RESET); a lost queue keeps everything (the CP may still
+   * write its memory). */
+  int r = sched_evict_now(q, timeout_ns);
+  if (!r) forget(q);
+  queues_unlock(dev);
+  if (r) return r;
   free_queue(q);
+  amdgpu_queues_schedule(dev); /* its slot may be what a waiting queue needs */
   return 0;
 }
 
 void amdgpu_queues_dequeue_all(struct amdgpu_device *dev) {
-  lock(dev);
-  for (uint32_t slot = 0; slot < AMDGPU_HQD_SLOTS; slot++) {
-    struct amdgpu_queue *q = dev->queues.slot[slot];
+  queues_lock(dev);
+  for (uint32_t id = 0; id < AMDGPU_QUEUES_MAX; id++) {
+    struct amdgpu_queue *q = dev->queues.queue[id];
     if (!q) continue;
-    if (q->state != QUEUE_LOST)
-      log_warn("queue ME%u pipe %u queue %u still exists at device removal: dequeued", AMDGPU_HQD_ME,
-               slot_pipe(slot), slot_queue(slot));
-    hqd_dequeue(q, CP_HQD_DEQUEUE_RESET_WAVES, ERROR_DEQUEUE_TIMEOUT_NS);
+    if (q->state != QUEUE_LOST) log_warn("queue %u still exists at device removal: dequeued", id);
+    sched_evict_now(q, ERROR_DEQUEUE_TIMEOUT_NS);
   }
-  unlock(dev);
+  queues_unlock(dev);
 }
 
 void amdgpu_queues_free_all(struct amdgpu_device *dev) {
-  lock(dev);
-  for (uint32_t slot = 0; slot < AMDGPU_HQD_SLOTS; slot++) {
-    struct amdgpu_queue *q = dev->queues.slot[slot];
+  queues_lock(dev);
+  for (uint32_t id = 0; id < AMDGPU_QUEUES_MAX; id++) {
+    struct amdgpu_queue *q = dev->queues.queue[id];
     if (!q) continue;
-    release_slot(q);
+    forget(q);
     free_queue(q);
   }
-  unlock(dev);
+  memset(dev->queues.slot, 0, sizeof dev->queues.slot);
+  queues_unlock(dev);
 }
 
 /* ---- The MEC's self-test ----

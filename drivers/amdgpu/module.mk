@@ -6,6 +6,7 @@ AMDGPU_PORTABLE_SRCS := drivers/amdgpu/amdgpu_chip.c drivers/amdgpu/amdgpu_reg.c
     drivers/amdgpu/amdgpu_vm.c drivers/amdgpu/amdgpu_ih.c drivers/amdgpu/amdgpu_gfx.c \
     drivers/amdgpu/amdgpu_local.c drivers/amdgpu/amdgpu_device.c drivers/amdgpu/amdgpu_bus_vapu.c \
     drivers/amdgpu/amdgpu_cp.c drivers/amdgpu/amdgpu_mqd.c drivers/amdgpu/amdgpu_queue.c \
+    drivers/amdgpu/amdgpu_queue_sched.c drivers/amdgpu/amdgpu_hqd.c \
     drivers/amdgpu/amdgpu_ucode.c drivers/amdgpu/amdgpu_firmware.c drivers/amdgpu/amdgpu_golden.c \
     drivers/amdgpu/amdgpu_rlc.c drivers/amdgpu/amdgpu_trace.c
 # The image gets the driver with its platform files: the PCI probe and the

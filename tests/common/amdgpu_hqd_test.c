@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/amdgpu_queue_internal.h"
 #include "drivers/amdgpu/regs/gc_9_1.h"
 #include "drivers/amdgpu/regs/gc_9_1_cp.h"
 #include "drivers/amdgpu/regs/nbio_7_0.h"
@@ -240,4 +241,45 @@ TEST(amdgpu_gpu_accesses_are_coherent_with_the_cpu_on_every_chip) {
     ASSERT_EQ(st.cached_coherent_accesses, 0);
     rig_down(&r);
   }
+}
+
+/* A drain request (CP_HQD_DEQUEUE_REQUEST.DRAIN_PIPE, as KFD evicts a queue
+ * without the HWS) lets a queue go at the packet it waits at: a barrier
+ * whose dependency is not met stays unstarted. The CP saves the HQD in the
+ * MQD, where the driver's next load takes it from (kgd_gfx_v9_hqd_load
+ * reads cp_hqd_pq_rptr/wptr there): the queue goes on where it was. */
+TEST(amdgpu_drained_queue_is_saved_in_its_mqd_and_goes_on_from_there) {
+  struct hqd_rig r;
+  rig_up(&r, VAPU_RAVEN);
+  amd_signal_t *gate = next_signal(&r), *first = next_signal(&r), *second = next_signal(&r);
+  gate->kind = AMD_SIGNAL_KIND_USER;
+  gate->value = 1;
+  amdgpu_test_publish_barrier(&r.t, first);
+  hsa_barrier_and_packet_t *p = (hsa_barrier_and_packet_t *)r.t.amd->hsa_queue.base_address;
+  p->dep_signal[0].handle = (uint64_t)(uintptr_t)gate; /* before the doorbell: the CP has not looked */
+  uint64_t last = amdgpu_test_publish_barrier(&r.t, second);
+  amdgpu_queue_ring_doorbell(r.q, last);
+  plat_sleep_ns(NOT_RUN_NS);
+  ASSERT_EQ(r.t.amd->read_dispatch_id, 0);
+  queues_lock(r.dev);
+  set_hqd(&r, GC_CP_HQD_DEQUEUE_REQUEST, CP_HQD_DEQUEUE_DRAIN_PIPE);
+  uint64_t until = plat_now_ns() + SECOND_NS;
+  while (get_hqd(&r, GC_CP_HQD_ACTIVE) & CP_HQD_ACTIVE__ACTIVE) ASSERT_LT(plat_now_ns(), until);
+  ASSERT_EQ_U(r.q->mqd[MQD_HQD(GC_CP_HQD_PQ_RPTR)], 0);
+  ASSERT_EQ_U(r.q->mqd[MQD_HQD(GC_CP_HQD_PQ_WPTR_LO)], 2);
+  ASSERT_EQ_U(r.q->mqd[MQD_HQD(GC_CP_HQD_PQ_WPTR_HI)], 0);
+  ASSERT_EQ_U(r.q->mqd[MQD_HQD(GC_CP_HQD_DEQUEUE_REQUEST)], 0);
+  /* Let go: the dependency met now moves nothing. */
+  __atomic_store_n(&gate->value, 0, __ATOMIC_RELEASE);
+  plat_sleep_ns(NOT_RUN_NS);
+  ASSERT_EQ(r.t.amd->read_dispatch_id, 0);
+  ASSERT_EQ(first->value, 1);
+  /* Loaded again from the MQD: both packets, once each. */
+  hqd_load(r.q);
+  queues_unlock(r.dev);
+  ASSERT_TRUE(amdgpu_test_retired(&r.t, second, last, 2 * SECOND_NS));
+  ASSERT_EQ(first->value, 0);
+  ASSERT_EQ(r.t.amd->read_dispatch_id, 2);
+  ASSERT_EQ(r.log.count, 0);
+  rig_down(&r);
 }

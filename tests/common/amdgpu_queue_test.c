@@ -94,7 +94,8 @@ TEST(amdgpu_queue_is_loaded_into_an_hqd_and_runs_packets) {
     ASSERT_EQ(amdgpu_queue_get_info(q, &info), 0);
     ASSERT_EQ(info.me, 1);
     ASSERT_EQ(info.vmid, AMDGPU_COMPUTE_VMID_FIRST);
-    ASSERT_EQ(info.doorbell_index, DOORBELL64_USERQUEUE_START + info.pipe * 8 + info.queue);
+    ASSERT_TRUE(info.resident);
+    ASSERT_TRUE(info.doorbell_index >= DOORBELL64_USERQUEUE_START && info.doorbell_index <= DOORBELL64_USERQUEUE_END);
     uint64_t bar2_size;
     volatile uint32_t *bar2 = vapu_doorbells(amdgpu_vapu_of(dev), &bar2_size);
     ASSERT_PTR_EQ(info.doorbell, (volatile uint64_t *)bar2 + info.doorbell_index);
@@ -139,37 +140,51 @@ TEST(amdgpu_queues_spread_over_pipes_and_vmids) {
   struct amdgpu_fault_log log;
   struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
   ASSERT_NOT_NULL(dev);
-  struct amdgpu_test_queue t[AMDGPU_HQD_SLOTS + 1];
-  struct amdgpu_queue *q[AMDGPU_HQD_SLOTS];
+  struct amdgpu_test_queue t[AMDGPU_QUEUES_MAX + 1];
+  struct amdgpu_queue *q[AMDGPU_QUEUES_MAX];
   int per_pipe[AMDGPU_HQD_PIPES] = {0}, per_vmid[16] = {0};
-  uint64_t slots_seen = 0;
-  for (int i = 0; i <= AMDGPU_HQD_SLOTS; i++) ASSERT_EQ(amdgpu_test_queue_alloc(&t[i], 16), 0);
-  for (int i = 0; i < AMDGPU_HQD_SLOTS; i++) {
+  uint64_t slots_seen = 0, doorbells_seen[3] = {0};
+  for (int i = 0; i <= AMDGPU_QUEUES_MAX; i++) ASSERT_EQ(amdgpu_test_queue_alloc(&t[i], 16), 0);
+  for (int i = 0; i < AMDGPU_QUEUES_MAX; i++) {
     int r;
     q[i] = create(dev, &t[i], NULL, 0, &r);
     ASSERT_EQ(r, 0);
     struct amdgpu_queue_info info;
     amdgpu_queue_get_info(q[i], &info);
-    /* Pipes round robin: the first four queues are on four pipes. */
+    per_vmid[info.vmid]++;
+    /* Every queue has a doorbell of its own in the MEC's range. */
+    uint32_t bell = info.doorbell_index - DOORBELL64_USERQUEUE_START;
+    ASSERT_LT(bell, AMDGPU_QUEUES_MAX);
+    ASSERT_FALSE(doorbells_seen[bell / 64] & (1ull << (bell % 64)));
+    doorbells_seen[bell / 64] |= 1ull << (bell % 64);
+    /* The first 32 get the slots, the pipes taken round robin: the first
+     * four are on four pipes; the others wait swapped out. */
+    ASSERT_EQ(info.resident, i < AMDGPU_HQD_SLOTS);
+    ASSERT_EQ(hqd_running(dev, q[i]), i < AMDGPU_HQD_SLOTS);
+    if (!info.resident) continue;
     if (i < AMDGPU_HQD_PIPES) ASSERT_EQ(per_pipe[info.pipe], 0);
     per_pipe[info.pipe]++;
-    per_vmid[info.vmid]++;
     uint32_t slot = info.pipe * 8 + info.queue;
     ASSERT_FALSE(slots_seen & (1ull << slot));
     slots_seen |= 1ull << slot;
-    ASSERT_TRUE(hqd_running(dev, q[i]));
   }
   for (int p = 0; p < AMDGPU_HQD_PIPES; p++) ASSERT_EQ(per_pipe[p], 8);
-  for (int v = 0; v < 16; v++) ASSERT_EQ(per_vmid[v], v >= 8 ? 4 : 0);
+  for (int v = 0; v < 16; v++) ASSERT_EQ(per_vmid[v], v >= 8 ? AMDGPU_QUEUES_MAX / 8 : 0);
   int r;
-  ASSERT_NULL(create(dev, &t[AMDGPU_HQD_SLOTS], NULL, 0, &r));
+  ASSERT_NULL(create(dev, &t[AMDGPU_QUEUES_MAX], NULL, 0, &r));
   ASSERT_EQ(r, -EBUSY);
-  /* A freed slot is used again. */
+  /* A freed slot goes to a queue with work, not to one without: the 33rd
+   * queue stays swapped out; a new queue takes it at once. */
   ASSERT_EQ(amdgpu_queue_destroy(q[5], SECOND_NS), 0);
-  q[5] = create(dev, &t[AMDGPU_HQD_SLOTS], NULL, 0, &r);
+  struct amdgpu_queue_info info;
+  amdgpu_queue_get_info(q[AMDGPU_HQD_SLOTS], &info);
+  ASSERT_FALSE(info.resident);
+  q[5] = create(dev, &t[AMDGPU_QUEUES_MAX], NULL, 0, &r);
   ASSERT_EQ(r, 0);
-  for (int i = 0; i < AMDGPU_HQD_SLOTS; i++) ASSERT_EQ(amdgpu_queue_destroy(q[i], SECOND_NS), 0);
-  for (int i = 0; i <= AMDGPU_HQD_SLOTS; i++) amdgpu_test_queue_free(&t[i]);
+  amdgpu_queue_get_info(q[5], &info);
+  ASSERT_TRUE(info.resident);
+  for (int i = 0; i < AMDGPU_QUEUES_MAX; i++) ASSERT_EQ(amdgpu_queue_destroy(q[i], SECOND_NS), 0);
+  for (int i = 0; i <= AMDGPU_QUEUES_MAX; i++) amdgpu_test_queue_free(&t[i]);
   amdgpu_device_remove(dev);
 }
 

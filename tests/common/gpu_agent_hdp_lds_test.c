@@ -24,7 +24,7 @@
 static void dispatch_store_kernel(hsa_agent_t gpu) {
   char target[64], path[256], why[256];
   HSA_ASSERT_OK(hsa_agent_get_info(gpu, HSA_AGENT_INFO_NAME, target));
-  snprintf(path, sizeof path, "%s/gpu-faults/%s/faults.co", GPU_TEST_KERNELS_DIR, target);
+  snprintf(path, sizeof path, "%s/gpu-tests/%s/faults.co", GPU_TEST_KERNELS_DIR, target);
   struct gpu_kernel k;
   if (gpu_kernel_load(gpu, path, "store_kernel.kd", NULL, NULL, &k, why, sizeof why))
     test_fail(__FILE__, __LINE__, "%s", why);

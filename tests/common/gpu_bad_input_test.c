@@ -270,7 +270,7 @@ TEST(gpu_bad_input_destroying_a_queue_with_packets_pending) {
   struct env e;
   env_up(&e);
   char path[512], why[256];
-  snprintf(path, sizeof path, "%s/gpu-faults/%s/faults.co", GPU_TEST_KERNELS_DIR, e.target);
+  snprintf(path, sizeof path, "%s/gpu-tests/%s/faults.co", GPU_TEST_KERNELS_DIR, e.target);
   struct gpu_kernel spin;
   if (gpu_kernel_load(e.gpu, path, "spin_kernel.kd", NULL, NULL, &spin, why, sizeof why))
     test_fail(__FILE__, __LINE__, "%s", why);

@@ -30,7 +30,7 @@ static void run_faulting_kernel(const char *kernel, void *out, uint32_t private_
   hsa_agent_t gpu = gpu_test_agent();
   char target[64], path[256], symbol[64], why[256];
   ASSERT_EQ(hsa_agent_get_info(gpu, HSA_AGENT_INFO_NAME, target), HSA_STATUS_SUCCESS);
-  snprintf(path, sizeof path, "%s/gpu-faults/%s/faults.co", GPU_TEST_KERNELS_DIR, target);
+  snprintf(path, sizeof path, "%s/gpu-tests/%s/faults.co", GPU_TEST_KERNELS_DIR, target);
   snprintf(symbol, sizeof symbol, "%s.kd", kernel);
   struct gpu_kernel k;
   if (gpu_kernel_load(gpu, path, symbol, NULL, NULL, &k, why, sizeof why)) test_fail(__FILE__, __LINE__, "%s", why);
