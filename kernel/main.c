@@ -21,6 +21,7 @@
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
 #include "kernel/kstack.h"
+#include "kernel/lapic.h"
 #include "kernel/libc_reent.h"
 #include "kernel/log.h"
 #include "kernel/pci.h"
@@ -88,13 +89,15 @@ void kernel_start(struct boot_info *info) {
   acpi_init(info->acpi_rsdp); /* the firmware's tables, checked and listed */
   hpet_init();                /* reference counters for the TSC ... */
   acpi_pm_timer_init();
-  time_calibrate();      /* ... its frequency from CPUID or measured against them */
-  log_boot_stages(info); /* efi_main's stages, timed with the calibrated TSC */
-  if (irq_init() != 0)   /* local APIC, I/O APICs, interrupts on */
+  time_calibration_begin(); /* ... measured against them over the next steps */
+  if (irq_init() != 0)      /* local APIC (its timer measured likewise), I/O APICs, interrupts on */
     panic("cannot set up the interrupt controllers");
-  pci_init();          /* every PCI function of the MCFG's ECAM windows */
-  smp_init();          /* the other cores, parked until given work */
-  pci_probe_drivers(); /* drivers declared with PCI_DRIVER() */
+  pci_init();               /* every PCI function of the MCFG's ECAM windows */
+  smp_init();               /* the other cores, parked until given work */
+  pci_probe_drivers();      /* drivers declared with PCI_DRIVER() */
+  time_calibrate();         /* the TSC's frequency: CPUID's, or measured since begin */
+  lapic_timer_calibrate();  /* and the local APIC timer's against it */
+  log_boot_stages(info);    /* efi_main's stages, timed with the calibrated TSC */
   log_info("kernel ready: %llu MiB free", (unsigned long long)(frames_free_bytes() >> 20));
 
   if (plat_option("help")) {
