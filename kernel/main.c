@@ -93,10 +93,11 @@ void kernel_start(struct boot_info *info) {
   if (irq_init() != 0)      /* local APIC (its timer measured likewise), I/O APICs, interrupts on */
     panic("cannot set up the interrupt controllers");
   pci_init();               /* every PCI function of the MCFG's ECAM windows */
-  smp_init();               /* the other cores, parked until given work */
+  smp_init();               /* the other cores start coming up, all at once ... */
   pci_probe_drivers();      /* drivers declared with PCI_DRIVER() */
   time_calibrate();         /* the TSC's frequency: CPUID's, or measured since begin */
   lapic_timer_calibrate();  /* and the local APIC timer's against it */
+  smp_wait_started();       /* ... and are online, parked until given work */
   log_boot_stages(info);    /* efi_main's stages, timed with the calibrated TSC */
   log_info("kernel ready: %llu MiB free", (unsigned long long)(frames_free_bytes() >> 20));
 
