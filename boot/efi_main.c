@@ -232,8 +232,14 @@ static void stage_done(struct boot_info *info, const char *name) {
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
 
+/* Zero-initialised data (boot/image.lds): the PE loader zero-fills it, as
+ * the PE/COFF specification says; cleared here too, as a C start-up does,
+ * before anything uses it (crt0 relocated only initialised data). */
+extern char __bss_start[], __bss_end[];
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab) {
   uint64_t entry_tsc = boot_rdtsc();
+  memset(__bss_start, 0, (size_t)(__bss_end - __bss_start));
   boot_util_init(systab);
 
   EFI_LOADED_IMAGE *li = loaded_image(image);

@@ -29,7 +29,7 @@ EFI_LDFLAGS  := -nostdlib -shared -Bsymbolic -znocombreloc -z text -z noexecstac
                 --build-id=none -T boot/image.lds
 EFI_LIBS      = $(IMAGE_RUNTIME_LIB) $(GNUEFI_LIB) --start-group $(NEWLIB_LIBDIR)/libm.a $(NEWLIB_LIBDIR)/libc.a \
                 $(shell $(EFI_CC) -print-libgcc-file-name) --end-group
-EFI_SECTIONS := .text .reloc .rodata .data .dynamic .rela .ksyms
+EFI_SECTIONS := .text .reloc .rodata .data .bss .dynamic .rela .ksyms
 # Allocated by the linker for a shared object, needed by nothing at run time
 # (crt0's relocation code reads only .dynamic and .rela).
 EFI_SECTIONS_DROPPED := .dynsym .dynstr .hash .gnu.hash
