@@ -1,7 +1,8 @@
 # The boot image: $(BUILD)/<name>.efi for every app in apps/ and for the
 # test image (name "test"), and the ESP disk image $(BUILD)/<app>.img.
 #
-#   make image [APP=demo]              build/<app>.efi and build/<app>.img
+#   make image [APP=demo]              build/<app>.efi and build/<app>.img, and
+#                                      what each part of the image costs
 #   make run   [APP=demo] [ARGS=...]   boot it in QEMU; exits with main()'s status
 #
 # gcc + GNU ld in the GNU-EFI way (DESIGN.md, "Toolchain"): position
@@ -60,9 +61,11 @@ $(EFI_DIR)/obj/%.o: %.S
 
 $(call efi_obj,$(BOOT_SRCS)): EFI_EXTRA_CPPFLAGS := $(BOOT_EFI_CPPFLAGS)
 
+# Members keep their paths (P): the link map then names each object's
+# folder, which the size report of `make image` sorts by (boot/image_size.py).
 $(IMAGE_RUNTIME_LIB): $(call efi_obj,$(IMAGE_RUNTIME_SRCS))
 	@mkdir -p $(dir $@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcsP $@ $^
 
 # $(call efi_image_rule,name,sources): $(BUILD)/name.efi from the core and `sources`.
 define efi_image_rule
@@ -112,6 +115,7 @@ $(BUILD)/%.img: $(BUILD)/%.efi qemu/mkesp.sh $$(APP_KERNELS_$$*)
 .PHONY: image run
 image: $(BUILD)/$(APP).efi $(BUILD)/$(APP).img
 	@echo "image: $(BUILD)/$(APP).efi ($$(stat -c %s $(BUILD)/$(APP).efi) bytes), ESP $(BUILD)/$(APP).img"
+	$(Q)python3 boot/image_size.py $(BUILD)/$(APP).efi $(EFI_DIR)/$(APP)/image.map $(EFI_DIR)/$(APP)/image.so
 
 # Boots a copy of the ESP with ARGS as its \cmdline.txt; QEMU_SMP, QEMU_TIMEOUT adjust.
 QEMU_SMP     ?= 4
