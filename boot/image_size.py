@@ -106,7 +106,7 @@ def main():
         owned += in_file
         print("  %-8s %8d %8d %8d %8d %8d %8d" % (p, s["text"], s["rodata"], s["data"], s["rela"],
                                                 in_file, s["bss"]))
-    print("  %-8s %44d   (PE headers and symbols, crt0, alignment)" % ("other", file_size - owned))
+    print("  %-8s %44d   (PE headers, crt0, alignment)" % ("other", file_size - owned))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@
 # the PE32+. Linked twice: the first link gives `nm` the addresses for the
 # symbol table (kernel/gen_ksyms.sh) that the second link carries in .ksyms,
 # which is last in the image so nothing else moves; the build checks that.
+# The PE gets no COFF symbol table (--strip-all): backtraces use .ksyms,
+# debuggers the ELF (build/efi/<app>/image.so).
 EFI_DIR      := $(BUILD)/efi
 GNUEFI_CRT0  := /usr/lib/crt0-efi-x86_64.o
 GNUEFI_LIB   := /usr/lib/libgnuefi.a
@@ -92,7 +94,7 @@ $(BUILD)/$(1).efi: $$($(EFI_DIR)/$(1)/objs) $(IMAGE_RUNTIME_LIB) $(EFI_DIR)/ksym
 	$(Q)cmp -s $(EFI_DIR)/$(1)/text1.txt $(EFI_DIR)/$(1)/text2.txt || \
 	    { echo "image: code moved between the two links of $$@ (boot/image.lds: .ksyms must be last)"; exit 1; }
 	$(Q)boot/check_image.sh $(EFI_DIR)/$(1)/image.so $(EFI_SECTIONS) $(EFI_SECTIONS_DROPPED)
-	$(Q)$(OBJCOPY) $(foreach s,$(EFI_SECTIONS),-j $(s)) --target efi-app-x86_64 \
+	$(Q)$(OBJCOPY) --strip-all $(foreach s,$(EFI_SECTIONS),-j $(s)) --target efi-app-x86_64 \
 	    $(EFI_DIR)/$(1)/image.so $$@
 endef
 
