@@ -77,12 +77,20 @@ static bool decode_src(unsigned code, enum optype t, uint32_t literal, struct sr
   return false;
 }
 
+const struct opinfo *optable_find(const struct optable *t, unsigned opcode) {
+  for (unsigned i = 0; i < t->count; i++)
+    if (t->ops[i].opcode == opcode) return &t->ops[i];
+  return NULL;
+}
+
 const struct opinfo *valu_opinfo(unsigned op) {
-  if (op < 256) return vop_cmp_ops[op].name ? &vop_cmp_ops[op] : NULL;
+  if (op < 256) return optable_find(&vop_cmp_ops, op);
   if (op >= 1024) return NULL;
-  const struct opinfo *tables[] = {vop_int_ops, vop_float_ops, vop_conv_ops, vop_lane_ops};
-  for (unsigned i = 0; i < sizeof tables / sizeof tables[0]; i++)
-    if (tables[i][op].name) return &tables[i][op];
+  const struct optable *tables[] = {&vop_int_ops, &vop_float_ops, &vop_conv_ops, &vop_lane_ops};
+  for (unsigned i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+    const struct opinfo *o = optable_find(tables[i], op);
+    if (o) return o;
+  }
   return NULL;
 }
 
@@ -243,7 +251,7 @@ static bool decode_vop3p(const uint32_t *w, unsigned avail, struct inst *in) {
   in->size = 8;
   in->words[1] = w1;
   in->opcode = (uint16_t)bits(w0, 16, 7);
-  in->op = optab_vop3p[in->opcode].name ? &optab_vop3p[in->opcode] : NULL;
+  in->op = optable_find(&optab_vop3p, in->opcode);
   if (!in->op) return false;
   in->vdst = (uint16_t)bits(w0, 0, 8);
   in->neg_hi = (uint8_t)bits(w0, 8, 3);
@@ -284,18 +292,18 @@ static bool decode_scalar(const uint32_t *w, unsigned avail, struct inst *in) {
   switch (in->enc) {
   case ENC_SOP2:
     in->opcode = (uint16_t)bits(w0, 23, 7);
-    in->op = in->opcode < 64 ? &optab_sop2[in->opcode] : NULL;
+    in->op = optable_find(&optab_sop2, in->opcode);
     in->sdst = (uint16_t)bits(w0, 16, 7);
     in->ssrc[0] = (uint16_t)bits(w0, 0, 8);
     in->ssrc[1] = (uint16_t)bits(w0, 8, 8);
-    if (!in->op || !in->op->name) return false;
+    if (!in->op) return false;
     return scalar_literal(w, avail, in, 2);
   case ENC_SOPK:
     in->opcode = (uint16_t)bits(w0, 23, 5);
-    in->op = &optab_sopk[in->opcode];
+    in->op = optable_find(&optab_sopk, in->opcode);
     in->sdst = (uint16_t)bits(w0, 16, 7);
+    if (!in->op) return false;
     in->simm = (in->op->flags & OPF_SCALAR_SIMM) ? (int16_t)bits(w0, 0, 16) : (int32_t)bits(w0, 0, 16);
-    if (!in->op->name) return false;
     if (in->op->flags & OPF_KIMM) { /* s_setreg_imm32_b32: a literal follows */
       if (avail < 2) return false;
       in->literal = w[1];
@@ -305,23 +313,23 @@ static bool decode_scalar(const uint32_t *w, unsigned avail, struct inst *in) {
     return true;
   case ENC_SOP1:
     in->opcode = (uint16_t)bits(w0, 8, 8);
-    in->op = in->opcode < 64 ? &optab_sop1[in->opcode] : NULL;
+    in->op = optable_find(&optab_sop1, in->opcode);
     in->sdst = (uint16_t)bits(w0, 16, 7);
     in->ssrc[0] = (uint16_t)bits(w0, 0, 8);
-    if (!in->op || !in->op->name) return false;
+    if (!in->op) return false;
     return scalar_literal(w, avail, in, 1);
   case ENC_SOPC:
     in->opcode = (uint16_t)bits(w0, 16, 7);
-    in->op = in->opcode < 32 ? &optab_sopc[in->opcode] : NULL;
+    in->op = optable_find(&optab_sopc, in->opcode);
     in->ssrc[0] = (uint16_t)bits(w0, 0, 8);
     in->ssrc[1] = (uint16_t)bits(w0, 8, 8);
-    if (!in->op || !in->op->name) return false;
+    if (!in->op) return false;
     return scalar_literal(w, avail, in, 2);
   default: /* SOPP */
     in->opcode = (uint16_t)bits(w0, 16, 7);
-    in->op = in->opcode < 32 ? &optab_sopp[in->opcode] : NULL;
+    in->op = optable_find(&optab_sopp, in->opcode);
     in->simm = (int16_t)bits(w0, 0, 16);
-    return in->op && in->op->name;
+    return in->op != NULL;
   }
 }
 
@@ -331,7 +339,7 @@ static bool decode_smem(const uint32_t *w, unsigned avail, struct inst *in) {
   in->size = 8;
   in->words[1] = w1;
   in->opcode = (uint16_t)bits(w0, 18, 8);
-  in->op = optab_smem[in->opcode].name ? &optab_smem[in->opcode] : NULL;
+  in->op = optable_find(&optab_smem, in->opcode);
   if (!in->op) return false;
   in->ssrc[0] = (uint16_t)(bits(w0, 0, 6) * 2); /* sbase: SGPR pair (quad for buffers) */
   in->sdst = (uint16_t)bits(w0, 6, 7);            /* sdata */
@@ -354,7 +362,7 @@ static bool decode_ds(const uint32_t *w, unsigned avail, struct inst *in) {
   in->size = 8;
   in->words[1] = w1;
   in->opcode = (uint16_t)bits(w0, 17, 8);
-  in->op = optab_ds[in->opcode].name ? &optab_ds[in->opcode] : NULL;
+  in->op = optable_find(&optab_ds, in->opcode);
   if (!in->op) return false;
   in->offset = (int32_t)bits(w0, 0, 16); /* offset0 | offset1 << 8 */
   in->gds = (uint8_t)bits(w0, 16, 1);
@@ -373,9 +381,9 @@ static bool decode_flat(const uint32_t *w, unsigned avail, struct inst *in) {
   in->opcode = (uint16_t)bits(w0, 18, 7);
   in->seg = (uint8_t)bits(w0, 14, 2);
   if (in->seg == 3) return false;
-  const struct opinfo *op = &optab_flat[in->opcode];
+  const struct opinfo *op = optable_find(&optab_flat, in->opcode);
   /* Scratch has no atomics (Vega ISA 9.x "Scratch" opcode list). */
-  if (!op->name || (in->seg == 1 && in->opcode >= 64)) return false;
+  if (!op || (in->seg == 1 && in->opcode >= 64)) return false;
   in->op = op;
   /* Offset: 12-bit unsigned for FLAT, 13-bit signed for GLOBAL/SCRATCH. */
   in->offset = in->seg == 0 ? (int32_t)bits(w0, 0, 12) : (int32_t)(w0 << 19) >> 19;
@@ -397,7 +405,7 @@ static bool decode_mubuf(const uint32_t *w, unsigned avail, struct inst *in) {
   in->size = 8;
   in->words[1] = w1;
   in->opcode = (uint16_t)bits(w0, 18, 7);
-  in->op = optab_mubuf[in->opcode].name ? &optab_mubuf[in->opcode] : NULL;
+  in->op = optable_find(&optab_mubuf, in->opcode);
   if (!in->op) return false;
   in->offset = (int32_t)bits(w0, 0, 12);
   in->offen = (uint8_t)bits(w0, 12, 1);

@@ -311,8 +311,8 @@ static void ds_bpermute_b32(struct wave *w, const struct inst *in) {
 
 static void ds_nop(struct wave *w, const struct inst *in) {}
 
-#define OP(code, name, fn) [code] = {name, fn, T_NONE, {T_NONE, T_NONE, T_NONE}, 0}
-const struct opinfo optab_ds[256] = {
+#define OP(code, name, fn) {name, fn, T_NONE, {T_NONE, T_NONE, T_NONE}, 0, code}
+static const struct opinfo optab_ds_entries[] = {
     OP(0, "ds_add_u32", ds_add_b32), OP(1, "ds_sub_u32", ds_sub_b32),
     OP(2, "ds_rsub_u32", ds_rsub_b32), OP(3, "ds_inc_u32", ds_inc_b32),
     OP(4, "ds_dec_u32", ds_dec_b32), OP(5, "ds_min_i32", ds_min_i_b32),
@@ -372,3 +372,4 @@ const struct opinfo optab_ds[256] = {
     OP(222, "ds_write_b96", ds_write_b96), OP(223, "ds_write_b128", ds_write_b128),
     OP(254, "ds_read_b96", ds_read_b96), OP(255, "ds_read_b128", ds_read_b128),
 };
+const struct optable optab_ds = OPTABLE(optab_ds_entries);

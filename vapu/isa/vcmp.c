@@ -147,7 +147,7 @@ static void cmp_class16(struct wave *w, const struct inst *in) {
 
 /* ---- Table --------------------------------------------------------------------
  * One row per compare and its cmpx twin 0x10 above it. */
-#define ROW(code, name, fn, t0, t1, fl) [code] = {name, fn, T_NONE, {t0, t1, T_NONE}, fl}
+#define ROW(code, name, fn, t0, t1, fl) {name, fn, T_NONE, {t0, t1, T_NONE}, fl, code}
 #define FROW(base, i, cond, sfx, fn, T)                                            \
   ROW(base + i, "v_cmp_" cond "_" sfx, fn, T, T, OPF_FLOAT),                     \
   ROW(base + 16 + i, "v_cmpx_" cond "_" sfx, fn, T, T, OPF_FLOAT | OPF_CMPX)
@@ -171,7 +171,7 @@ static void cmp_class16(struct wave *w, const struct inst *in) {
 #define IFAMILY(base, bits, fn, TS, TU)                                            \
   IHALF(base, "i" bits, fn, TS), IHALF(base + 8, "u" bits, fn, TU)
 
-const struct opinfo vop_cmp_ops[256] = {
+static const struct opinfo vop_cmp_ops_entries[] = {
     ROW(0x10, "v_cmp_class_f32", cmp_class32, T_F32, T_B32, OPF_FLOAT),
     ROW(0x11, "v_cmpx_class_f32", cmp_class32, T_F32, T_B32, OPF_FLOAT | OPF_CMPX),
     ROW(0x12, "v_cmp_class_f64", cmp_class64, T_F64, T_B32, OPF_FLOAT),
@@ -185,3 +185,4 @@ const struct opinfo vop_cmp_ops[256] = {
     IFAMILY(0xc0, "32", cmp_i32, T_B32, T_B32),
     IFAMILY(0xe0, "64", cmp_i64, T_I64, T_B64),
 };
+const struct optable vop_cmp_ops = OPTABLE(vop_cmp_ops_entries);

@@ -545,12 +545,12 @@ static void v_mad_f16(struct wave *w, const struct inst *in) { mad_f16(w, in, fa
 static void v_mad_legacy_f16(struct wave *w, const struct inst *in) { mad_f16(w, in, true); }
 
 /* ---- Table ------------------------------------------------------------------- */
-#define OP(code, name, fn, d, s0, s1, s2, fl) [code] = {name, fn, d, {s0, s1, s2}, fl}
+#define OP(code, name, fn, d, s0, s1, s2, fl) {name, fn, d, {s0, s1, s2}, fl, code}
 #define FL OPF_FLOAT
 #define V3 (OPF_VOP3_ONLY | OPF_FLOAT)
 #define Z16 (OPF_ZERO_HI16 | OPF_FLOAT)
 #define P16 (OPF_OPSEL_PRESERVE | OPF_FLOAT)
-const struct opinfo vop_float_ops[1024] = {
+static const struct opinfo vop_float_ops_entries[] = {
     OP(0x101, "v_add_f32", v_add_f32, T_F32, T_F32, T_F32, T_NONE, FL),
     OP(0x102, "v_sub_f32", v_sub_f32, T_F32, T_F32, T_F32, T_NONE, FL),
     OP(0x103, "v_subrev_f32", v_subrev_f32, T_F32, T_F32, T_F32, T_NONE, FL),
@@ -601,3 +601,4 @@ const struct opinfo vop_float_ops[1024] = {
     OP(0x288, "v_ldexp_f32", v_ldexp_f32, T_F32, T_F32, T_B32, T_NONE, V3),
     OP(0x292, "v_trig_preop_f64", v_trig_preop_f64, T_F64, T_F64, T_B32, T_NONE, V3),
 };
+const struct optable vop_float_ops = OPTABLE(vop_float_ops_entries);

@@ -327,11 +327,11 @@ static void v_mad_u64_u32(struct wave *w, const struct inst *in) { mad64(w, in, 
 static void v_mad_i64_i32(struct wave *w, const struct inst *in) { mad64(w, in, true); }
 
 /* ---- Table ------------------------------------------------------------------- */
-#define OP(code, name, fn, d, s0, s1, s2, fl) [code] = {name, fn, d, {s0, s1, s2}, fl}
+#define OP(code, name, fn, d, s0, s1, s2, fl) {name, fn, d, {s0, s1, s2}, fl, code}
 #define V3 OPF_VOP3_ONLY
 #define Z16 OPF_ZERO_HI16
 #define P16 OPF_OPSEL_PRESERVE
-const struct opinfo vop_int_ops[1024] = {
+static const struct opinfo vop_int_ops_entries[] = {
     /* The VOP3 form takes f32 input modifiers (LLVM VOP2e_I32_I32_I32_I1 profile). */
     OP(0x100, "v_cndmask_b32", v_cndmask_b32, T_B32, T_F32, T_F32, T_MASK, OPF_FLOAT),
     OP(0x106, "v_mul_i32_i24", v_mul_i32_i24, T_B32, T_B32, T_B32, T_NONE, 0),
@@ -433,3 +433,4 @@ const struct opinfo vop_int_ops[1024] = {
     OP(0x29e, "v_add_i16", v_add_i16, T_B16, T_B16, T_B16, T_NONE, V3 | P16),
     OP(0x29f, "v_sub_i16", v_sub_i16, T_B16, T_B16, T_B16, T_NONE, V3 | P16),
 };
+const struct optable vop_int_ops = OPTABLE(vop_int_ops_entries);

@@ -386,7 +386,7 @@ static void buffer_wbinvl1(struct wave *w, const struct inst *in) {}
 /* ---- Tables ------------------------------------------------------------------------
  * FLAT, GLOBAL and SCRATCH share opcodes (the segment picks the name;
  * inst_mnemonic writes the prefix); MUBUF has its own numbering. */
-#define OP(code, name, fn) [code] = {name, fn, T_NONE, {T_NONE, T_NONE, T_NONE}, 0}
+#define OP(code, name, fn) {name, fn, T_NONE, {T_NONE, T_NONE, T_NONE}, 0, code}
 #define MEM_OPS(P)                                                                        \
   OP(16, P "load_ubyte", load_ubyte), OP(17, P "load_sbyte", load_sbyte),                 \
   OP(18, P "load_ushort", load_ushort), OP(19, P "load_sshort", load_sshort),             \
@@ -414,9 +414,11 @@ static void buffer_wbinvl1(struct wave *w, const struct inst *in) {}
   OP(107, P "atomic_inc_x2", atomic_inc_x2), OP(108, P "atomic_dec_x2", atomic_dec_x2)
 
 /* Names without the segment prefix: "load_dword" -> flat_/global_/scratch_. */
-const struct opinfo optab_flat[128] = {MEM_OPS("")};
-const struct opinfo optab_mubuf[128] = {
+static const struct opinfo optab_flat_entries[] = {MEM_OPS("")};
+const struct optable optab_flat = OPTABLE(optab_flat_entries);
+static const struct opinfo optab_mubuf_entries[] = {
     MEM_OPS("buffer_"),
     OP(0x3e, "buffer_wbinvl1", buffer_wbinvl1),
     OP(0x3f, "buffer_wbinvl1_vol", buffer_wbinvl1),
 };
+const struct optable optab_mubuf = OPTABLE(optab_mubuf_entries);

@@ -100,13 +100,26 @@ struct wave;
 struct inst;
 typedef void (*exec_fn)(struct wave *w, const struct inst *in);
 
-/* Per-opcode facts, from our tables (optab.c). */
+/* Per-opcode facts, from the tables next to the code (salu.c, ...). */
 struct opinfo {
   const char *name;   /* LLVM mnemonic without encoding suffix */
   exec_fn fn;
   uint8_t dst, src[3]; /* enum optype of destination and sources */
   uint16_t flags;     /* OPF_* */
+  uint16_t opcode;    /* in its encoding (VALU: the VOP3 opcode) */
 };
+
+/* An encoding's opcodes: only those the interpreter has (indexed by opcode,
+ * a table would be mostly empty entries, in the boot image too). Looked up
+ * when an instruction is decoded, which the instruction cache makes once
+ * per address. */
+struct optable {
+  const struct opinfo *ops;
+  unsigned count;
+};
+#define OPTABLE(entries) {(entries), sizeof(entries) / sizeof((entries)[0])}
+/* The entry of `opcode`, or NULL. */
+const struct opinfo *optable_find(const struct optable *t, unsigned opcode);
 
 enum opinfo_flags {
   OPF_VOP3_ONLY = 1u << 0,   /* exists only in VOP3 encoding */
@@ -312,17 +325,15 @@ bool decode_words(const uint32_t *words, unsigned avail, struct inst *out);
 /* LLVM-style mnemonic of a decoded instruction ("v_add_f32_e32", ...). */
 void inst_mnemonic(const struct inst *in, char *buf, unsigned len);
 
-/* Opcode tables, indexed by the opcode in each encoding, each next to the
- * code it names (salu.c, smem.c, vop3p.c, ds.c, vmem.c). */
-extern const struct opinfo optab_sop2[64], optab_sopk[32], optab_sop1[64], optab_sopc[32],
-    optab_sopp[32], optab_smem[256], optab_vop3p[128], optab_ds[256], optab_flat[128],
-    optab_mubuf[128];
+/* Opcode tables of each encoding, each next to the code it names (salu.c,
+ * smem.c, vop3p.c, ds.c, vmem.c). */
+extern const struct optable optab_sop2, optab_sopk, optab_sop1, optab_sopc, optab_sopp,
+    optab_smem, optab_vop3p, optab_ds, optab_flat, optab_mubuf;
 /* The VALU encodings share the VOP3 opcode space (VOPC 0x000-0x0ff, VOP2
  * 0x100-0x13f, VOP1 0x140-0x1bf, VOP3-only 0x1c0-0x3ff), split over the
  * files by kind (vcmp.c, vint.c, vfloat.c, vconv.c, vlane.c); an opcode is
  * in one of them. valu_opinfo (decode.c) finds it, NULL if none has it. */
-extern const struct opinfo vop_cmp_ops[256], vop_int_ops[1024], vop_float_ops[1024],
-    vop_conv_ops[1024], vop_lane_ops[1024];
+extern const struct optable vop_cmp_ops, vop_int_ops, vop_float_ops, vop_conv_ops, vop_lane_ops;
 const struct opinfo *valu_opinfo(unsigned op);
 
 /* Atomic read-modify-write operations of DS and FLAT/GLOBAL/MUBUF (ds.c):
