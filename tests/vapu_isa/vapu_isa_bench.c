@@ -5,6 +5,10 @@
  * lane-instructions (VALU instructions times active lanes) per second, and
  * checks each result against the CPU so a fast wrong interpreter cannot
  * report a figure. Not a test: it prints, it never fails on speed.
+ *
+ * Usage: bench-vapu-isa [runs]   (runs: that many of each kernel instead of
+ * one second's worth, so that a profile, e.g. valgrind --tool=callgrind,
+ * counts the same work every time)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +18,7 @@
 #include "tests/host/vapu_isa_harness.h"
 
 #define MIN_SECONDS 1.0
+static unsigned fixed_runs; /* 0: run for MIN_SECONDS */
 
 struct figure {
   const char *name;
@@ -45,7 +50,7 @@ static void measure(struct vi_env *e, const struct vi_launch *l, struct figure *
     }
     f->runs++;
     now = plat_now_ns();
-  } while ((double)(now - start) * 1e-9 < MIN_SECONDS);
+  } while (fixed_runs ? f->runs < fixed_runs : (double)(now - start) * 1e-9 < MIN_SECONDS);
   vapu_exec_get_stats(e->x, &after);
   f->seconds = (double)(now - start) * 1e-9;
   f->insts = after.instructions - before.instructions;
@@ -141,8 +146,9 @@ static void bench_reduce(uint32_t n) {
   vi_env_fini(&e);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
+  if (argc > 1) fixed_runs = (unsigned)strtoul(argv[1], NULL, 10);
   bench_matmul(128);
   bench_reduce(1 << 18);
   return 0;

@@ -225,43 +225,118 @@ static bool lane_write(struct wave *w, const struct inst *in, const struct vctx 
   return true;
 }
 
+/* ---- One page for every lane ----------------------------------------------------
+ * Most GLOBAL and FLAT accesses of a wave fall in one page the TLB holds
+ * already: then no lane can fault or leave plain memory, and the lanes are
+ * done in one pass with the same result (lane order kept) as lane by lane.
+ * Fills va[] for the lanes of `exec` and returns the page, or NULL when the
+ * instruction must take the lane-by-lane path (which also fills the TLB). */
+static const struct tlb_entry *one_page(struct wave *w, const struct inst *in, uint64_t exec,
+                                        uint32_t size, uint32_t access, uint64_t *va) {
+  if (in->enc != ENC_FLAT || in->seg == 1 || !exec) return NULL;
+  const uint32_t *lo = w->v[in->vaddr];
+  uint64_t offset = (uint64_t)(int64_t)in->offset;
+  if (in->seg == 2 && in->saddr != 0x7f) {
+    uint64_t base = sreg64(w, in->saddr) + offset;
+    for (unsigned l = 0; l < LANES; l++) va[l] = base + lo[l];
+  } else {
+    const uint32_t *hi = w->v[(in->vaddr + 1) & 255];
+    for (unsigned l = 0; l < LANES; l++) va[l] = ((uint64_t)hi[l] << 32 | lo[l]) + offset;
+  }
+  uint64_t low = UINT64_MAX, high = 0;
+  if (exec == ~0ull) {
+    for (unsigned l = 0; l < LANES; l++) {
+      low = va[l] < low ? va[l] : low;
+      high = va[l] > high ? va[l] : high;
+    }
+  } else {
+    for (uint64_t m = exec; m; m &= m - 1) {
+      uint64_t a = va[__builtin_ctzll(m)];
+      low = a < low ? a : low;
+      high = a > high ? a : high;
+    }
+  }
+  const struct tlb_entry *e = &w->x->tlb[(low >> 12) & (TLB_ENTRIES - 1)];
+  if (!e->size || (e->allowed & access) != access || e->size < size ||
+      low - e->va > e->size - size || high - e->va > e->size - size)
+    return NULL;
+  /* FLAT: the whole page is plain memory, no aperture nor hole in it. */
+  if (in->seg == 0) {
+    const struct vapu_apertures *ap = &w->x->ds.d.apertures;
+    uint64_t first = e->va, last = e->va + e->size - 1;
+    if (last < first || (first >> 47) != (last >> 47) || flat_region(ap, first) != FLAT_MEMORY ||
+        (ap->shared_base && ap->shared_base - first <= last - first) ||
+        (ap->private_base && ap->private_base - first <= last - first))
+      return NULL;
+  }
+  return e;
+}
+
 /* ---- Loads and stores ---------------------------------------------------------
  * kind: how the loaded bytes land in the VGPRs. */
 enum ld_kind { LD_U, LD_S, LD_D16_LO, LD_D16_HI, LD_D16S_LO, LD_D16S_HI };
+
+static inline void land(struct wave *w, unsigned dst, unsigned l, const uint32_t *buf,
+                        uint32_t size, enum ld_kind kind) {
+  uint32_t v = buf[0];
+  uint32_t *d = &w->v[dst][l];
+  switch (kind) {
+  case LD_U:
+    if (size <= 4) *d = v;
+    else for (unsigned i = 0; i < size / 4; i++) w->v[(dst + i) & 255][l] = buf[i];
+    break;
+  case LD_S: *d = size == 1 ? (uint32_t)(int8_t)v : (uint32_t)(int16_t)v; break;
+  case LD_D16_LO: *d = (*d & 0xffff0000u) | (v & 0xffff); break;
+  case LD_D16_HI: *d = (*d & 0xffffu) | v << 16; break;
+  case LD_D16S_LO: *d = (*d & 0xffff0000u) | ((uint32_t)(int8_t)v & 0xffff); break;
+  case LD_D16S_HI: *d = (*d & 0xffffu) | (uint32_t)(int8_t)v << 16; break;
+  }
+}
 
 static void vmem_load(struct wave *w, const struct inst *in, uint32_t size, enum ld_kind kind) {
   struct vctx c;
   vctx_init(w, in, &c);
   unsigned dst = in->enc == ENC_MUBUF ? in->vdata : in->vdst;
-  for (uint64_t m = exec_mask(w); m; m &= m - 1) {
+  uint64_t exec = exec_mask(w), va[LANES];
+  const struct tlb_entry *e = one_page(w, in, exec, size, VAPU_ACCESS_READ, va);
+  if (e && size == 4 && kind == LD_U) { /* the common case, without a copy of variable size */
+    uint32_t *d = w->v[dst];
+    const uint8_t *host = e->host - e->va;
+    for (uint64_t m = exec; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
+      memcpy(&d[l], host + va[l], 4);
+    }
+    return;
+  }
+  if (e) {
+    for (uint64_t m = exec; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
+      uint32_t buf[4] = {0, 0, 0, 0};
+      memcpy(buf, e->host + (va[l] - e->va), size);
+      land(w, dst, l, buf, size, kind);
+    }
+    return;
+  }
+  for (uint64_t m = exec; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctzll(m);
     uint32_t buf[4] = {0, 0, 0, 0};
     if (!lane_read(w, in, &c, l, (uint8_t *)buf, size)) return;
-    uint32_t v = buf[0];
-    uint32_t *d = &w->v[dst][l];
-    switch (kind) {
-    case LD_U:
-      if (size <= 4) *d = v;
-      else for (unsigned i = 0; i < size / 4; i++) w->v[(dst + i) & 255][l] = buf[i];
-      break;
-    case LD_S: *d = size == 1 ? (uint32_t)(int8_t)v : (uint32_t)(int16_t)v; break;
-    case LD_D16_LO: *d = (*d & 0xffff0000u) | (v & 0xffff); break;
-    case LD_D16_HI: *d = (*d & 0xffffu) | v << 16; break;
-    case LD_D16S_LO: *d = (*d & 0xffff0000u) | ((uint32_t)(int8_t)v & 0xffff); break;
-    case LD_D16S_HI: *d = (*d & 0xffffu) | (uint32_t)(int8_t)v << 16; break;
-    }
+    land(w, dst, l, buf, size, kind);
   }
 }
 
 static void vmem_store(struct wave *w, const struct inst *in, uint32_t size, unsigned shift) {
   struct vctx c;
   vctx_init(w, in, &c);
-  for (uint64_t m = exec_mask(w); m; m &= m - 1) {
+  uint64_t exec = exec_mask(w), va[LANES];
+  const struct tlb_entry *e = one_page(w, in, exec, size, VAPU_ACCESS_WRITE, va);
+  for (uint64_t m = exec; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctzll(m);
     uint32_t buf[4];
     for (unsigned i = 0; i < (size + 3) / 4; i++) buf[i] = w->v[(in->vdata + i) & 255][l];
     if (shift) buf[0] >>= shift;
-    if (!lane_write(w, in, &c, l, (const uint8_t *)buf, size)) return;
+    if (e) memcpy(e->host + (va[l] - e->va), buf, size);
+    else if (!lane_write(w, in, &c, l, (const uint8_t *)buf, size)) return;
   }
 }
 
