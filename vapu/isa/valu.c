@@ -4,6 +4,12 @@
  */
 #include "vapu/isa/valu.h"
 
+const uint32_t lane_bit32[32] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
+
 /* ---- DPP (Vega ISA 6.6; dpp_ctrl values: LLVM SIDefines.h DppCtrl) -------
  * For each lane, the lane whose src0 it reads, or -1 when there is none. */
 static int dpp_source_lane(unsigned ctrl, int l) {

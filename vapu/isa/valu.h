@@ -57,11 +57,48 @@ unsigned vcc_dst(const struct inst *in);
 /* Carry-in / mask source: VCC for e32, src2 (an SGPR pair) for e64. */
 uint64_t vcc_src(struct wave *w, const struct inst *in);
 
-/* Lane mask from per-lane 0/1 bytes. */
+/* Lane mask from per-lane 0/1 bytes; and from bit 31 of per-lane words.
+ * On x86-64 (SSE2 is part of it) sixteen or four lanes a step with the
+ * move-mask instructions, which take the top bit of each element. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline uint64_t pack_lane_bits(const uint8_t *v) {
+  uint64_t m = 0;
+  for (unsigned l = 0; l < LANES; l += 16) {
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(v + l));
+    b = _mm_sub_epi8(_mm_setzero_si128(), b); /* 1 -> 0xff */
+    m |= (uint64_t)(uint32_t)_mm_movemask_epi8(b) << l;
+  }
+  return m;
+}
+static inline uint64_t pack_lane_msbs(const uint32_t *v) {
+  uint64_t m = 0;
+  for (unsigned l = 0; l < LANES; l += 4)
+    m |= (uint64_t)(uint32_t)_mm_movemask_ps(
+             _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)(v + l))))
+         << l;
+  return m;
+}
+#else
 static inline uint64_t pack_lane_bits(const uint8_t *v) {
   uint64_t m = 0;
   for (unsigned l = 0; l < LANES; l++) m |= (uint64_t)v[l] << l;
   return m;
+}
+static inline uint64_t pack_lane_msbs(const uint32_t *v) {
+  uint64_t m = 0;
+  for (unsigned l = 0; l < LANES; l++) m |= (uint64_t)(v[l] >> 31) << l;
+  return m;
+}
+#endif
+
+/* Lane mask bits as 0/1 words: lane l's bit of `mask` (an AND with each
+ * lane's bit, which vectorises where a shift by the lane number does not). */
+extern const uint32_t lane_bit32[32];
+static inline void unpack_lane_bits(uint64_t mask, uint32_t *out) {
+  uint32_t lo = (uint32_t)mask, hi = (uint32_t)(mask >> 32);
+  for (unsigned l = 0; l < 32; l++) out[l] = (lo & lane_bit32[l]) != 0;
+  for (unsigned l = 0; l < 32; l++) out[32 + l] = (hi & lane_bit32[l]) != 0;
 }
 
 static inline unsigned mode_round32(const struct wave *w) { return MODE_ROUND32(w->mode); }

@@ -103,24 +103,27 @@ static void carry_op(struct wave *w, const struct inst *in, bool sub, bool rev, 
     s0 = s1;
     s1 = t;
   }
-  uint64_t c = cin ? vcc_src(w, in) : 0;
-  uint8_t co[LANES];
+  uint32_t ci[LANES], co[LANES];
+  if (cin) unpack_lane_bits(vcc_src(w, in), ci);
+  else memset(ci, 0, sizeof ci);
+  /* The carry (borrow) out of bit 31 from the operands and the result's bit
+   * 31, as a full adder (subtractor) forms it: 32-bit operations only. */
   if (!sub) {
     FOR_LANES(l) {
-      uint64_t x = (uint64_t)s0[l] + s1[l] + ((c >> l) & 1);
-      co[l] = (uint8_t)(x >> 32);
-      r[l] = (uint32_t)x;
+      uint32_t a = s0[l], b = s1[l], x = a + b + ci[l];
+      r[l] = x;
+      co[l] = (a & b) | ((a | b) & ~x);
     }
   } else {
     FOR_LANES(l) {
-      uint32_t ci = (uint32_t)(c >> l) & 1;
-      co[l] = (uint64_t)s1[l] + ci > s0[l]; /* borrow */
-      r[l] = s0[l] - s1[l] - ci;
+      uint32_t a = s0[l], b = s1[l], x = a - b - ci[l];
+      r[l] = x;
+      co[l] = (~a & b) | (~(a ^ b) & x);
     }
   }
-  if (in->clamp) FOR_LANES(l) if (co[l]) r[l] = sub ? 0 : ~0u;
+  if (in->clamp) FOR_LANES(l) r[l] = (co[l] >> 31) ? (sub ? 0 : ~0u) : r[l];
   vdst32(w, in, r);
-  vsdst_mask(w, vcc_dst(in), pack_lane_bits(co) & vwrite_mask(w, in));
+  vsdst_mask(w, vcc_dst(in), pack_lane_msbs(co) & vwrite_mask(w, in));
 }
 static void v_add_co_u32(struct wave *w, const struct inst *in) { carry_op(w, in, false, false, false); }
 static void v_sub_co_u32(struct wave *w, const struct inst *in) { carry_op(w, in, true, false, false); }
