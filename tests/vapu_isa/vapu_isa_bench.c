@@ -6,9 +6,10 @@
  * checks each result against the CPU so a fast wrong interpreter cannot
  * report a figure. Not a test: it prints, it never fails on speed.
  *
- * Usage: bench-vapu-isa [runs]   (runs: that many of each kernel instead of
- * one second's worth, so that a profile, e.g. valgrind --tool=callgrind,
- * counts the same work every time)
+ * Usage: bench-vapu-isa [runs [matmul|reduce]]   (runs: that many of each
+ * kernel instead of one second's worth, so that a profile, e.g. valgrind
+ * --tool=callgrind, counts the same work every time; then only the named
+ * kernel, if one is named)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,7 +150,8 @@ static void bench_reduce(uint32_t n) {
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   if (argc > 1) fixed_runs = (unsigned)strtoul(argv[1], NULL, 10);
-  bench_matmul(128);
-  bench_reduce(1 << 18);
+  const char *only = argc > 2 ? argv[2] : "";
+  if (!*only || strcmp(only, "matmul") == 0) bench_matmul(128);
+  if (!*only || strcmp(only, "reduce") == 0) bench_reduce(1 << 18);
   return 0;
 }

@@ -423,6 +423,21 @@ static bool decode_mubuf(const uint32_t *w, unsigned avail, struct inst *in) {
   return so < 125 || so == 126 || so == 127 || (so >= 128 && so <= 208);
 }
 
+/* Sources that vsrc32 (valu.c) reads as they are: a VGPR without a DPP
+ * lane move (source 0), an SDWA select (sources 0-1), a VOP3 op_sel half
+ * (16-bit operands) or an abs/neg modifier (float operands). */
+static void mark_plain_sources(struct inst *in) {
+  for (unsigned i = 0; i < 3; i++) {
+    struct src *s = &in->src[i];
+    enum optype t = (enum optype)in->op->src[i];
+    bool f16 = t == T_F16 || t == T_B16;
+    bool float_mods = (in->op->flags & OPF_FLOAT) && (t == T_F32 || t == T_F16) &&
+                      (((in->abs | in->neg) >> i) & 1);
+    s->plain = s->kind == SRC_KIND_VGPR && !(i == 0 && in->dpp) && !(in->sdwa && i < 2) &&
+               !(in->enc == ENC_VOP3 && f16 && ((in->op_sel >> i) & 1)) && !float_mods;
+  }
+}
+
 bool decode_words(const uint32_t *words, unsigned avail, struct inst *in) {
   memset(in, 0, sizeof *in);
   if (avail < 1) return false;
@@ -459,6 +474,7 @@ bool decode_words(const uint32_t *words, unsigned avail, struct inst *in) {
     }
   }
   in->fn = in->op->fn;
+  if (in->enc >= ENC_VOP2 && in->enc <= ENC_VOP3) mark_plain_sources(in);
   return in->fn != NULL;
 }
 

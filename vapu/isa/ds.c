@@ -16,11 +16,7 @@
 #define FOR_ACTIVE(w, l)                                                          \
   for (uint64_t m_ = exec_mask(w); m_; m_ &= m_ - 1)                            \
     for (unsigned l = (unsigned)__builtin_ctzll(m_), once_ = 1; once_; once_ = 0)
-/* The same for a mask in hand; a plain count when every lane is active. */
-#define FOR_LANES_IN(mask, l)                                                       \
-  for (uint64_t m_ = (mask), all_ = m_ == ~0ull, i_ = 0; all_ ? i_ < LANES : m_ != 0;   \
-       all_ ? (void)i_++ : (void)(m_ &= m_ - 1))                                    \
-    for (unsigned l = all_ ? (unsigned)i_ : (unsigned)__builtin_ctzll(m_), once_ = 1; once_; once_ = 0)
+
 
 static inline uint8_t *lds_at(struct wave *w, uint32_t addr, unsigned size) {
   struct vapu_exec *x = w->x;

@@ -296,9 +296,16 @@ static void shift64(struct wave *w, const struct inst *in, int kind) {
   uint64_t v[LANES], r[LANES];
   const uint32_t *s0 = vsrc32(w, in, 0, b0);
   vsrc64(w, in, 1, v);
-  FOR_LANES(l) {
-    unsigned n = s0[l] & 63;
-    r[l] = kind == 0 ? v[l] << n : kind == 1 ? v[l] >> n : (uint64_t)((int64_t)v[l] >> n);
+  if (vsrc_uniform(in, 0)) { /* one shift count: the loops vectorise */
+    unsigned n = s0[0] & 63;
+    if (kind == 0) FOR_LANES(l) r[l] = v[l] << n;
+    else if (kind == 1) FOR_LANES(l) r[l] = v[l] >> n;
+    else FOR_LANES(l) r[l] = (uint64_t)((int64_t)v[l] >> n);
+  } else {
+    FOR_LANES(l) {
+      unsigned n = s0[l] & 63;
+      r[l] = kind == 0 ? v[l] << n : kind == 1 ? v[l] >> n : (uint64_t)((int64_t)v[l] >> n);
+    }
   }
   vdst64(w, in, r);
 }

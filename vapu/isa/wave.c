@@ -151,7 +151,7 @@ void wave_run(struct wave *w, unsigned budget) {
     w->pc += in->size;
     insts++;
     if (in->enc >= ENC_VOP2 && in->enc <= ENC_VOP3P) {
-      lanes += (uint64_t)__builtin_popcountll(exec_mask(w));
+      lanes += lane_count(exec_mask(w));
       if (__builtin_expect((w->mode & MODE_GPR_IDX_EN) != 0, 0) && is_vector_alu(in)) {
         exec_indexed(w, in);
         goto next;

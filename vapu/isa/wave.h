@@ -92,6 +92,7 @@ enum src_kind {
 
 struct src {
   uint8_t kind;
+  uint8_t plain;  /* a VGPR read as it is: no DPP, SDWA, op_sel half nor abs/neg */
   uint16_t index; /* VGPR number, scalar operand number, or LIVE operand code */
   uint64_t value; /* SRC_KIND_CONST */
 };
@@ -252,6 +253,21 @@ static inline void set_sreg64(struct wave *w, unsigned n, uint64_t v) {
   w->s[n + 1] = (uint32_t)(v >> 32);
 }
 static inline uint64_t exec_mask(const struct wave *w) { return sreg64(w, SREG_EXEC_LO); }
+/* Each lane of `mask` in lane order (a plain count when every lane is in
+ * it, else one ctz a lane): FOR_LANES_IN(exec, l) body; */
+#define FOR_LANES_IN(mask, l)                                                       \
+  for (uint64_t m_ = (mask), all_ = m_ == ~0ull, i_ = 0; all_ ? i_ < WAVE_LANES : m_ != 0; \
+       all_ ? (void)i_++ : (void)(m_ &= m_ - 1))                                    \
+    for (unsigned l = all_ ? (unsigned)i_ : (unsigned)__builtin_ctzll(m_), once_ = 1; once_; once_ = 0)
+
+/* Lanes set in a mask, in a few bit operations (the portable build has no
+ * POPCNT instruction: __builtin_popcountll would be a library call). */
+static inline unsigned lane_count(uint64_t m) {
+  m = m - ((m >> 1) & 0x5555555555555555ull);
+  m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+  m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return (unsigned)((m * 0x0101010101010101ull) >> 56);
+}
 static inline uint64_t vcc_mask(const struct wave *w) { return sreg64(w, SREG_VCC_LO); }
 
 /* Writes an SGPR destination; writes to constants and reserved numbers are
