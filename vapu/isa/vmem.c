@@ -229,33 +229,43 @@ static bool lane_write(struct wave *w, const struct inst *in, const struct vctx 
  * Most GLOBAL and FLAT accesses of a wave fall in one page the TLB holds
  * already: then no lane can fault or leave plain memory, and the lanes are
  * done in one pass with the same result (lane order kept) as lane by lane.
- * Fills va[] for the lanes of `exec` and returns the page, or NULL when the
- * instruction must take the lane-by-lane path (which also fills the TLB). */
+ * Lane l's address is then *base + lo[l] (lo: the VADDR dword; base: SADDR
+ * + offset, or VADDR's high dword, the same in every active lane, + offset).
+ * Returns the page, or NULL when the instruction must take the lane-by-lane
+ * path (which also fills the TLB). */
 static const struct tlb_entry *one_page(struct wave *w, const struct inst *in, uint64_t exec,
-                                        uint32_t size, uint32_t access, uint64_t *va) {
+                                        uint32_t size, uint32_t access, uint64_t *base) {
   if (in->enc != ENC_FLAT || in->seg == 1 || !exec) return NULL;
   const uint32_t *lo = w->v[in->vaddr];
   uint64_t offset = (uint64_t)(int64_t)in->offset;
+  unsigned first = (unsigned)__builtin_ctzll(exec);
+  uint32_t lo_min = lo[first], lo_max = lo[first];
   if (in->seg == 2 && in->saddr != 0x7f) {
-    uint64_t base = sreg64(w, in->saddr) + offset;
-    for (unsigned l = 0; l < LANES; l++) va[l] = base + lo[l];
+    *base = sreg64(w, in->saddr) + offset;
   } else {
     const uint32_t *hi = w->v[(in->vaddr + 1) & 255];
-    for (unsigned l = 0; l < LANES; l++) va[l] = ((uint64_t)hi[l] << 32 | lo[l]) + offset;
+    uint32_t h = hi[first], differs = 0;
+    if (exec == ~0ull) {
+      for (unsigned l = 0; l < LANES; l++) differs |= hi[l] ^ h;
+    } else {
+      for (uint64_t m = exec; m; m &= m - 1) differs |= hi[__builtin_ctzll(m)] ^ h;
+    }
+    if (differs) return NULL;
+    *base = ((uint64_t)h << 32) + offset;
   }
-  uint64_t low = UINT64_MAX, high = 0;
   if (exec == ~0ull) {
     for (unsigned l = 0; l < LANES; l++) {
-      low = va[l] < low ? va[l] : low;
-      high = va[l] > high ? va[l] : high;
+      lo_min = lo[l] < lo_min ? lo[l] : lo_min;
+      lo_max = lo[l] > lo_max ? lo[l] : lo_max;
     }
   } else {
     for (uint64_t m = exec; m; m &= m - 1) {
-      uint64_t a = va[__builtin_ctzll(m)];
-      low = a < low ? a : low;
-      high = a > high ? a : high;
+      uint32_t a = lo[__builtin_ctzll(m)];
+      lo_min = a < lo_min ? a : lo_min;
+      lo_max = a > lo_max ? a : lo_max;
     }
   }
+  uint64_t low = *base + lo_min, high = *base + lo_max; /* lane addresses grow with lo */
   const struct tlb_entry *e = &w->x->tlb[(low >> 12) & (TLB_ENTRIES - 1)];
   if (!e->size || (e->allowed & access) != access || e->size < size ||
       low - e->va > e->size - size || high - e->va > e->size - size)
@@ -263,10 +273,11 @@ static const struct tlb_entry *one_page(struct wave *w, const struct inst *in, u
   /* FLAT: the whole page is plain memory, no aperture nor hole in it. */
   if (in->seg == 0) {
     const struct vapu_apertures *ap = &w->x->ds.d.apertures;
-    uint64_t first = e->va, last = e->va + e->size - 1;
-    if (last < first || (first >> 47) != (last >> 47) || flat_region(ap, first) != FLAT_MEMORY ||
-        (ap->shared_base && ap->shared_base - first <= last - first) ||
-        (ap->private_base && ap->private_base - first <= last - first))
+    uint64_t page_first = e->va, page_last = e->va + e->size - 1;
+    if (page_last < page_first || (page_first >> 47) != (page_last >> 47) ||
+        flat_region(ap, page_first) != FLAT_MEMORY ||
+        (ap->shared_base && ap->shared_base - page_first <= page_last - page_first) ||
+        (ap->private_base && ap->private_base - page_first <= page_last - page_first))
       return NULL;
   }
   return e;
@@ -293,26 +304,29 @@ static inline void land(struct wave *w, unsigned dst, unsigned l, const uint32_t
   }
 }
 
-static void vmem_load(struct wave *w, const struct inst *in, uint32_t size, enum ld_kind kind) {
+/* Inlined into each load and store below, so that size and kind are
+ * constants there (the copies become single moves). */
+static inline __attribute__((always_inline)) void vmem_load(struct wave *w, const struct inst *in,
+                                                           uint32_t size, enum ld_kind kind) {
   struct vctx c;
   vctx_init(w, in, &c);
   unsigned dst = in->enc == ENC_MUBUF ? in->vdata : in->vdst;
-  uint64_t exec = exec_mask(w), va[LANES];
-  const struct tlb_entry *e = one_page(w, in, exec, size, VAPU_ACCESS_READ, va);
-  if (e && size == 4 && kind == LD_U) { /* the common case, without a copy of variable size */
-    uint32_t *d = w->v[dst];
-    const uint8_t *host = e->host - e->va;
-    for (uint64_t m = exec; m; m &= m - 1) {
-      unsigned l = (unsigned)__builtin_ctzll(m);
-      memcpy(&d[l], host + va[l], 4);
-    }
-    return;
-  }
+  uint64_t exec = exec_mask(w), base;
+  const struct tlb_entry *e = one_page(w, in, exec, size, VAPU_ACCESS_READ, &base);
   if (e) {
+    const uint32_t *lo = w->v[in->vaddr];
+    /* + lo[l]: lane l's bytes (integer arithmetic: base may lie below the
+     * page, only base + lo[l] is inside it) */
+    uintptr_t host = (uintptr_t)e->host + (uintptr_t)(base - e->va);
+    if (size == 4 && kind == LD_U) { /* the common case: one move a lane */
+      uint32_t *d = w->v[dst];
+      FOR_LANES_IN(exec, l) memcpy(&d[l], (const uint8_t *)(host + lo[l]), 4);
+      return;
+    }
     for (uint64_t m = exec; m; m &= m - 1) {
       unsigned l = (unsigned)__builtin_ctzll(m);
       uint32_t buf[4] = {0, 0, 0, 0};
-      memcpy(buf, e->host + (va[l] - e->va), size);
+      memcpy(buf, (const uint8_t *)(host + lo[l]), size);
       land(w, dst, l, buf, size, kind);
     }
     return;
@@ -325,17 +339,19 @@ static void vmem_load(struct wave *w, const struct inst *in, uint32_t size, enum
   }
 }
 
-static void vmem_store(struct wave *w, const struct inst *in, uint32_t size, unsigned shift) {
+static inline __attribute__((always_inline)) void vmem_store(struct wave *w, const struct inst *in,
+                                                            uint32_t size, unsigned shift) {
   struct vctx c;
   vctx_init(w, in, &c);
-  uint64_t exec = exec_mask(w), va[LANES];
-  const struct tlb_entry *e = one_page(w, in, exec, size, VAPU_ACCESS_WRITE, va);
+  uint64_t exec = exec_mask(w), base;
+  const struct tlb_entry *e = one_page(w, in, exec, size, VAPU_ACCESS_WRITE, &base);
+  const uint32_t *lo = w->v[in->vaddr];
   for (uint64_t m = exec; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctzll(m);
     uint32_t buf[4];
     for (unsigned i = 0; i < (size + 3) / 4; i++) buf[i] = w->v[(in->vdata + i) & 255][l];
     if (shift) buf[0] >>= shift;
-    if (e) memcpy(e->host + (va[l] - e->va), buf, size);
+    if (e) memcpy((uint8_t *)((uintptr_t)e->host + (uintptr_t)(base - e->va) + lo[l]), buf, size);
     else if (!lane_write(w, in, &c, l, (const uint8_t *)buf, size)) return;
   }
 }
