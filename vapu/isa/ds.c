@@ -98,7 +98,7 @@ static void ds_read(struct wave *w, const struct inst *in, unsigned size, bool s
     uint32_t *d = w->v[in->vdst], offset = (uint32_t)in->offset;
     uint64_t exec = exec_mask(w);
     if (all_in_lds(v, addr, exec, offset))
-      FOR_LANES_IN(exec, l) memcpy(&d[l], v.bytes + (uint32_t)(addr[l] + offset), 4);
+      FOR_EACH_LANE(exec, l, memcpy(&d[l], v.bytes + (uint32_t)(addr[l] + offset), 4));
     else
       FOR_ACTIVE(w, l) d[l] = view_load32(v, addr[l] + offset);
     return;
@@ -148,7 +148,7 @@ static void ds_write(struct wave *w, const struct inst *in, unsigned size, unsig
     uint32_t offset = (uint32_t)in->offset;
     uint64_t exec = exec_mask(w);
     if (all_in_lds(v, addr, exec, offset))
-      FOR_LANES_IN(exec, l) memcpy(v.bytes + (uint32_t)(addr[l] + offset), &data[l], 4);
+      FOR_EACH_LANE(exec, l, memcpy(v.bytes + (uint32_t)(addr[l] + offset), &data[l], 4));
     else
       FOR_ACTIVE(w, l) view_store32(v, addr[l] + offset, data[l]);
     return;
@@ -182,13 +182,13 @@ static void ds_read2(struct wave *w, const struct inst *in, unsigned size, unsig
     uint32_t off0 = o0 * stride, off1 = o1 * stride;
     uint64_t exec = exec_mask(w);
     if (all_in_lds(v, addr, exec, off0) && all_in_lds(v, addr, exec, off1)) {
-      FOR_LANES_IN(exec, l) {
+      FOR_EACH_LANE(exec, l, {
         uint32_t a = addr[l], x0, x1;
         memcpy(&x0, v.bytes + (uint32_t)(a + off0), 4);
         memcpy(&x1, v.bytes + (uint32_t)(a + off1), 4);
         d0[l] = x0;
         d1[l] = x1;
-      }
+      });
       return;
     }
     FOR_ACTIVE(w, l) {

@@ -320,7 +320,7 @@ static inline __attribute__((always_inline)) void vmem_load(struct wave *w, cons
     uintptr_t host = (uintptr_t)e->host + (uintptr_t)(base - e->va);
     if (size == 4 && kind == LD_U) { /* the common case: one move a lane */
       uint32_t *d = w->v[dst];
-      FOR_LANES_IN(exec, l) memcpy(&d[l], (const uint8_t *)(host + lo[l]), 4);
+      FOR_EACH_LANE(exec, l, memcpy(&d[l], (const uint8_t *)(host + lo[l]), 4));
       return;
     }
     for (uint64_t m = exec; m; m &= m - 1) {

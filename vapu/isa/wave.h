@@ -253,12 +253,21 @@ static inline void set_sreg64(struct wave *w, unsigned n, uint64_t v) {
   w->s[n + 1] = (uint32_t)(v >> 32);
 }
 static inline uint64_t exec_mask(const struct wave *w) { return sreg64(w, SREG_EXEC_LO); }
-/* Each lane of `mask` in lane order (a plain count when every lane is in
- * it, else one ctz a lane): FOR_LANES_IN(exec, l) body; */
-#define FOR_LANES_IN(mask, l)                                                       \
-  for (uint64_t m_ = (mask), all_ = m_ == ~0ull, i_ = 0; all_ ? i_ < WAVE_LANES : m_ != 0; \
-       all_ ? (void)i_++ : (void)(m_ &= m_ - 1))                                    \
-    for (unsigned l = all_ ? (unsigned)i_ : (unsigned)__builtin_ctzll(m_), once_ = 1; once_; once_ = 0)
+/* Runs the statements for each lane l of `mask` in lane order: a plain
+ * count when every lane is in it, else one ctz a lane (two loops, so that
+ * the full one has no test a lane). */
+#define FOR_EACH_LANE(mask, l, ...)                                                  \
+  do {                                                                              \
+    uint64_t m_ = (mask);                                                           \
+    if (m_ == ~0ull) {                                                              \
+      for (unsigned l = 0; l < WAVE_LANES; l++) { __VA_ARGS__; }                    \
+    } else {                                                                        \
+      for (; m_; m_ &= m_ - 1) {                                                    \
+        unsigned l = (unsigned)__builtin_ctzll(m_);                                 \
+        __VA_ARGS__;                                                                \
+      }                                                                             \
+    }                                                                               \
+  } while (0)
 
 /* Lanes set in a mask, in a few bit operations (the portable build has no
  * POPCNT instruction: __builtin_popcountll would be a library call). */
