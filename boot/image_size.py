@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""image_size.py IMAGE.efi IMAGE.map IMAGE.so - what each part of the boot
-image costs.
+"""image_size.py IMAGE.efi IMAGE.map IMAGE.so [GOAL_KIB] - what each part of
+the boot image costs (and, with GOAL_KIB, the goal it is held to).
 
 Reads GNU ld's link map (-Map) and sums the input sections of every object
 by the part of the tree it comes from: kernel (boot/, kernel/, lib/ and the
@@ -83,6 +83,7 @@ def relocations(so_path):
 
 def main():
     efi, map_path, so_path = sys.argv[1:4]
+    goal_kib = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     sizes = {p: {c: 0 for c in ("text", "rodata", "data", "rela", "bss")} for p in PARTS}
     sections = sorted((addr, addr + size, part)
                       for column, addr, size, part in input_sections(map_path) if size)
@@ -95,8 +96,9 @@ def main():
         if i >= 0 and offset < sections[i][1] and sections[i][2]:
             sizes[sections[i][2]]["rela"] += RELA_ENTRY
     file_size = os.path.getsize(efi)
-    print("%s: %d bytes (%d KiB); by part, bytes in the file and zero-initialised:"
-          % (os.path.basename(efi), file_size, (file_size + 1023) // 1024))
+    goal = "   (goal: under %d KiB)" % goal_kib if goal_kib else ""
+    print("%s: %d bytes (%d KiB)%s; by part, bytes in the file and zero-initialised:"
+          % (os.path.basename(efi), file_size, (file_size + 1023) // 1024, goal))
     print("  %-8s %8s %8s %8s %8s %8s %8s" % ("part", "text", "rodata", "data", "relocs", "file",
                                               "bss"))
     owned = 0

@@ -60,7 +60,7 @@ static void measure(struct vi_env *e, const struct vi_launch *l, struct figure *
 }
 
 static void print(const struct figure *f) {
-  printf("vapu-isa %-24s %6.3f s %5llu runs  %8.2f M inst/s  %9.2f M lane-inst/s  %5.1f lane-inst/inst  %7.1f k waves/s\n",
+  printf("vapu-isa %-24s %6.3f s %5llu runs  %8.2f M inst/s  %9.2f M lane-inst/s  %5.1f lane-inst/inst  %7.1f k waves/s  (goal: at least 400 M lane-inst/s)\n",
          f->name, f->seconds, (unsigned long long)f->runs, (double)f->insts / f->seconds * 1e-6,
          (double)f->lanes / f->seconds * 1e-6, f->insts ? (double)f->lanes / (double)f->insts : 0,
          (double)f->waves / f->seconds * 1e-3);
