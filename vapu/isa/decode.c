@@ -480,13 +480,21 @@ bool decode_words(const uint32_t *words, unsigned avail, struct inst *in) {
 
 /* ---- The decoded-instruction cache ---------------------------------------
  * Direct-mapped on the dword address; an entry is valid while its tag (the
- * PC) matches. vapu_dispatch_begin clears it (new code may sit at old
- * addresses between dispatches). */
+ * PC) matches and it was decoded in the cache's epoch. vapu_dispatch_begin
+ * empties it (new code may sit at old addresses between dispatches) by
+ * starting a new epoch, which costs nothing a dispatch, where writing all
+ * 4096 tags cost microseconds (every entry a cache line). */
+void icache_invalidate(struct vapu_exec *x) {
+  if (++x->icache_epoch != 0) return;
+  for (unsigned i = 0; i < ICACHE_ENTRIES; i++) x->icache[i].epoch = 0;
+  x->icache_epoch = 1;
+}
+
 const struct inst *fetch_decode(struct wave *w) {
   struct vapu_exec *x = w->x;
   uint64_t pc = w->pc;
   struct inst *slot = &x->icache[(pc >> 2) & (ICACHE_ENTRIES - 1)];
-  if (slot->pc == pc && slot->fn) return slot;
+  if (slot->pc == pc && slot->fn && slot->epoch == x->icache_epoch) return slot;
 
   uint32_t words[3] = {0, 0, 0};
   uint64_t fault = 0, span = 0;
@@ -495,6 +503,13 @@ const struct inst *fetch_decode(struct wave *w) {
     struct inst dummy = {.pc = pc};
     wave_fault(w, &dummy, VAPU_MEMORY_FAULT, (pc & 3) ? pc : fault, VAPU_ACCESS_EXEC);
     return NULL;
+  }
+  /* An entry of an earlier epoch for this PC serves again when the words
+   * just fetched are still those it was decoded from: new code at an old
+   * address is decoded anew, the same code is not. */
+  if (slot->pc == pc && slot->fn && span >= slot->size && memcmp(p, slot->words, slot->size) == 0) {
+    slot->epoch = x->icache_epoch;
+    return slot;
   }
   /* An instruction is one to three dwords. Those in the page of its first
    * dword come at once. When the page ends first, the words it lacks are
@@ -528,5 +543,6 @@ const struct inst *fetch_decode(struct wave *w) {
     return NULL;
   }
   slot->pc = pc;
+  slot->epoch = x->icache_epoch;
   return slot;
 }

@@ -716,9 +716,7 @@ static void s_trap(struct wave *w, const struct inst *in) {
   wave_stop(w, in, VAPU_TRAP, "s_trap %u", id);
   w->x->stop.trap_id = id;
 }
-static void s_icache_inv(struct wave *w, const struct inst *in) {
-  for (unsigned i = 0; i < ICACHE_ENTRIES; i++) w->x->icache[i].pc = 1; /* no valid tag is odd */
-}
+static void s_icache_inv(struct wave *w, const struct inst *in) { icache_invalidate(w->x); }
 static void s_set_gpr_idx_off(struct wave *w, const struct inst *in) { w->mode &= ~MODE_GPR_IDX_EN; }
 static void s_set_gpr_idx_mode(struct wave *w, const struct inst *in) {
   w->s[SREG_M0] = (w->s[SREG_M0] & ~0xf000u) | ((uint32_t)in->simm & 0xfu) << 12;

@@ -146,7 +146,7 @@ void wave_run(struct wave *w, unsigned budget) {
   while (budget--) {
     /* The decoded-instruction cache hit inline; a miss decodes (decode.c). */
     const struct inst *in = &x->icache[(w->pc >> 2) & (ICACHE_ENTRIES - 1)];
-    if (in->pc != w->pc || !in->fn) in = fetch_decode(w);
+    if (in->pc != w->pc || in->epoch != x->icache_epoch || !in->fn) in = fetch_decode(w);
     if (!in) break;
     w->pc += in->size;
     insts++;

@@ -139,7 +139,8 @@ enum opinfo_flags {
 /* A decoded instruction: fields of every encoding in one record so the
  * decoder runs once per instruction address (the instruction cache). */
 struct inst {
-  uint64_t pc;            /* cache tag */
+  uint64_t pc;            /* cache tag, valid in the cache's epoch only */
+  uint32_t epoch;
   exec_fn fn;
   const struct opinfo *op;
   uint8_t enc;            /* enum encoding */
@@ -235,6 +236,7 @@ struct vapu_exec {
   uint32_t mem_generation;
   struct tlb_entry tlb[TLB_ENTRIES];
   struct inst *icache;    /* ICACHE_ENTRIES */
+  uint32_t icache_epoch;  /* entries of another epoch are empty (icache_invalidate) */
   struct dispatch_state ds;
   unsigned nwaves;        /* waves of the running work-group */
   uint32_t wg_id[3];
@@ -344,6 +346,9 @@ static inline uint8_t *mem_ptr_cached(struct vapu_exec *x, uint64_t va, uint32_t
 /* Decodes the instruction at w->pc; returns the cached record, or NULL after
  * stopping the wave (illegal instruction or fetch fault). */
 const struct inst *fetch_decode(struct wave *w);
+/* Empties the instruction cache: a new epoch (entries are cleared only
+ * when the 32-bit epoch wraps). */
+void icache_invalidate(struct vapu_exec *x);
 /* Decodes raw words (at least 3 dwords readable, fewer used); false if the
  * encoding or opcode is unknown. Used by fetch_decode and the disassembler. */
 bool decode_words(const uint32_t *words, unsigned avail, struct inst *out);
