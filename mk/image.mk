@@ -115,6 +115,9 @@ $(BUILD)/$(1).efi: $$($(EFI_DIR)/$(1)/objs) $(3) $(EFI_DIR)/ksyms_empty.o \
 	$(Q)boot/check_image.sh $(EFI_DIR)/$(1)/image.so $(EFI_SECTIONS) $(EFI_SECTIONS_DROPPED)
 	$(Q)$(OBJCOPY) --strip-all $(foreach s,$(EFI_SECTIONS),-j $(s)) --target efi-app-x86_64 \
 	    $(EFI_DIR)/$(1)/image.so $$@
+
+$(EFI_DIR)/$(1)/sizes.txt: $(BUILD)/$(1).efi boot/image_size.py
+	$(Q)python3 boot/image_size.py $$< $(EFI_DIR)/$(1)/image.map $(EFI_DIR)/$(1)/image.so > $$@
 endef
 
 $(foreach app,$(IMAGE_APPS),$(eval $(call efi_image_rule,$(app),$(wildcard apps/$(app)/*.c),$(IMAGE_RUNTIME_LIB),$(app))))
@@ -137,12 +140,13 @@ $(BUILD)/%.img: $(BUILD)/%.efi qemu/mkesp.sh $$(APP_KERNELS_$$(call image_app,$$
 	$(Q)qemu/mkesp.sh $@ $< $(if $(wildcard apps/$(call image_app,$*)/esp),--tree apps/$(call image_app,$*)/esp) \
 	    $(if $(APP_KERNELS_$(call image_app,$*)),--add kernels=$(APP_KERNELS_DIR)/$(call image_app,$*))
 
+# `make image` ends with what each part of the image costs (boot/image_size.py,
+# written when the image is linked, so that `make run` does not pay for it).
 IMAGE_NAME := $(APP)$(IMAGE_SUFFIX)
 .PHONY: image run
-image: $(BUILD)/$(IMAGE_NAME).efi $(BUILD)/$(IMAGE_NAME).img
+image: $(BUILD)/$(IMAGE_NAME).efi $(BUILD)/$(IMAGE_NAME).img $(EFI_DIR)/$(IMAGE_NAME)/sizes.txt
 	@echo "image: $(BUILD)/$(IMAGE_NAME).efi ($$(stat -c %s $(BUILD)/$(IMAGE_NAME).efi) bytes), ESP $(BUILD)/$(IMAGE_NAME).img"
-	$(Q)python3 boot/image_size.py $(BUILD)/$(IMAGE_NAME).efi $(EFI_DIR)/$(IMAGE_NAME)/image.map \
-	    $(EFI_DIR)/$(IMAGE_NAME)/image.so
+	$(Q)cat $(EFI_DIR)/$(IMAGE_NAME)/sizes.txt
 
 # Boots a copy of the ESP with ARGS as its \cmdline.txt; QEMU_SMP, QEMU_TIMEOUT adjust.
 QEMU_SMP     ?= 4
