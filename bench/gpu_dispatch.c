@@ -4,7 +4,7 @@
  *
  *   barrier round trip   an empty barrier-AND packet: doorbell, CP fetch,
  *                        completion signal, the waiter wakes
- *   dispatch round trip  vector_add over one wave (64 items)
+ *   dispatch round trip  vector_add over one wave (64 items), back to back
  *   dispatch throughput  vector_add over 1 Mi items: work-items per second
  *
  * Usage: bench-gpu <kernels dir> [rounds]   (the corpus folder mk/kernels.mk
@@ -33,12 +33,12 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static void report(const char *what, uint64_t *ns, unsigned n) {
+static void report(const char *what, uint64_t *ns, unsigned n, const char *goal) {
   qsort(ns, n, sizeof *ns, cmp_u64);
   uint64_t sum = 0;
   for (unsigned i = 0; i < n; i++) sum += ns[i];
-  printf("%-22s median %8.1f us   mean %8.1f us   p99 %8.1f us   (%u rounds)\n", what, ns[n / 2] / 1e3,
-         sum / 1e3 / n, ns[n * 99 / 100] / 1e3, n);
+  printf("%-22s median %8.1f us   mean %8.1f us   p99 %8.1f us   (%u rounds)%s\n", what, ns[n / 2] / 1e3,
+         sum / 1e3 / n, ns[n * 99 / 100] / 1e3, n, goal);
 }
 
 /* Writes the packet at the next slot, header last, rings, waits. */
@@ -86,7 +86,7 @@ int main(int argc, char **argv) {
     if (round_trip(q, &barrier, header_of(HSA_PACKET_TYPE_BARRIER_AND), done)) return 1;
     ns[i] = now_ns() - t0;
   }
-  report("barrier round trip", ns, rounds);
+  report("barrier round trip", ns, rounds, "");
 
   /* The corpus build for the agent's processor (kernels/<gfx...>/). */
   char target[64], path[512], why[256];
@@ -128,7 +128,9 @@ int main(int argc, char **argv) {
     if (round_trip(q, &p, header_of(HSA_PACKET_TYPE_KERNEL_DISPATCH), done)) return 1;
     ns[i] = now_ns() - t0;
   }
-  report("dispatch round trip", ns, rounds);
+  /* Back to back: the model's worker is awake (it polls a while after its
+   * last work, vapu/vapu_core.c). */
+  report("dispatch round trip", ns, rounds, "   (goal: median under 5 us, the model awake)");
 
   args.n = big;
   p.grid_size_x = big;

@@ -44,13 +44,15 @@ static EFI_LOADED_IMAGE *loaded_image(EFI_HANDLE image) {
   return li;
 }
 
-/* Step 2: TSC ticks per second, a first estimate (the kernel calibrates
- * against the HPET or PM timer later). BS->Stall waits at least the given
- * time (UEFI 2.10, 7.5.2) and more when the firmware is interrupted or, in
- * a virtual machine, the virtual CPU is descheduled: the shortest of
- * several short stalls is the closest to the truth. */
-#define TSC_STALL_US     2000
-#define TSC_STALL_ROUNDS 5
+/* Step 2: TSC ticks per second, a first estimate for the kernel's time
+ * stamps and time limits until it has measured the TSC against the HPET or
+ * PM timer over its first steps. BS->Stall waits at least the given time
+ * (UEFI 2.10, 7.5.2) and more when the firmware is interrupted or, in a
+ * virtual machine, the virtual CPU is descheduled: the shortest of several
+ * short stalls is the closest to the truth. OVMF's Stall polls the ACPI PM
+ * timer (3.58 MHz), which puts 500 us within a fraction of a percent. */
+#define TSC_STALL_US     500
+#define TSC_STALL_ROUNDS 3
 static uint64_t measure_tsc_hz(void) {
   uint64_t best = UINT64_MAX;
   for (int i = 0; i < TSC_STALL_ROUNDS; i++) {
@@ -230,8 +232,14 @@ static void stage_done(struct boot_info *info, const char *name) {
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
 
+/* Zero-initialised data (boot/image.lds): the PE loader zero-fills it, as
+ * the PE/COFF specification says; cleared here too, as a C start-up does,
+ * before anything uses it (crt0 relocated only initialised data). */
+extern char __bss_start[], __bss_end[];
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab) {
   uint64_t entry_tsc = boot_rdtsc();
+  memset(__bss_start, 0, (size_t)(__bss_end - __bss_start));
   boot_util_init(systab);
 
   EFI_LOADED_IMAGE *li = loaded_image(image);

@@ -7,11 +7,12 @@
 #define MAX_FRAMES 32
 
 /* Layout written by kernel/gen_ksyms.sh: count, then count entries sorted
- * by address (link-time addresses, i.e. offsets from ImageBase), then the
- * NUL-terminated names that name_offset points into. */
+ * by address (link-time addresses, i.e. offsets from ImageBase: the image
+ * is far below 4 GiB), then the NUL-terminated names that name_offset
+ * points into. */
 struct ksym_entry {
-  uint64_t addr;
-  uint64_t name_offset;
+  uint32_t addr;
+  uint32_t name_offset;
 };
 struct ksym_table {
   uint64_t count;

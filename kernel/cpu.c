@@ -155,3 +155,23 @@ bool cpu_under_hypervisor(void) {
   cpuid(1, 0, r);
   return r[2] & (1u << 31); /* CPUID.01H:ECX[31], reserved for hypervisor use */
 }
+
+struct cpu_id cpu_identify(void) {
+  uint32_t r[4];
+  char vendor[13];
+  cpuid(0, 0, r);
+  memcpy(vendor, &r[1], 4); /* EBX, EDX, ECX spell the vendor string */
+  memcpy(vendor + 4, &r[3], 4);
+  memcpy(vendor + 8, &r[2], 4);
+  vendor[12] = '\0';
+  struct cpu_id id = {.vendor = strcmp(vendor, "AuthenticAMD") == 0   ? CPU_VENDOR_AMD
+                                : strcmp(vendor, "GenuineIntel") == 0 ? CPU_VENDOR_INTEL
+                                : strcmp(vendor, "HygonGenuine") == 0 ? CPU_VENDOR_HYGON
+                                                                      : CPU_VENDOR_OTHER};
+  cpuid(1, 0, r);
+  unsigned base_family = (r[0] >> 8) & 0xf, base_model = (r[0] >> 4) & 0xf;
+  bool extended_model = base_family == 0xf || (id.vendor == CPU_VENDOR_INTEL && base_family == 6);
+  id.family = base_family + (base_family == 0xf ? (r[0] >> 20) & 0xff : 0);
+  id.model = base_model | (extended_model ? ((r[0] >> 16) & 0xf) << 4 : 0);
+  return id;
+}

@@ -177,6 +177,17 @@ static inline uint64_t rdtsc(void) {
 }
 
 /* Runs under a hypervisor (CPUID.1:ECX bit 31, "hypervisor present"). */
+/* The vendor (CPUID 0) and the family and model with their extended
+ * fields (CPUID 1 EAX: the extended family counts when the base family is
+ * 0xF, the extended model then and for Intel's family 6; AMD64 APM vol. 3,
+ * CPUID Fn0000_0001_EAX; Intel SDM vol. 2A, CPUID, "Version Information"). */
+enum cpu_vendor { CPU_VENDOR_OTHER, CPU_VENDOR_AMD, CPU_VENDOR_INTEL, CPU_VENDOR_HYGON };
+struct cpu_id {
+  enum cpu_vendor vendor;
+  unsigned family, model;
+};
+struct cpu_id cpu_identify(void);
+
 bool cpu_under_hypervisor(void);
 
 #endif

@@ -1,7 +1,6 @@
 /* frame_pool.c - free physical ranges (see frame_pool.h). */
 #include "kernel/frame_pool.h"
 
-#include <stdbool.h>
 #include <string.h>
 
 void frame_pool_init(struct frame_pool *p, struct frame_range *storage, size_t capacity) {
@@ -90,4 +89,44 @@ uint64_t frame_pool_free_bytes(const struct frame_pool *p) {
   uint64_t total = 0;
   for (size_t i = 0; i < p->count; i++) total += p->ranges[i].end - p->ranges[i].base;
   return total;
+}
+
+/* The range that contains `addr`, or NULL. */
+static const struct frame_range *containing(const struct frame_pool *p, uint64_t addr) {
+  for (size_t i = 0; i < p->count; i++)
+    if (p->ranges[i].base <= addr && addr < p->ranges[i].end) return &p->ranges[i];
+  return NULL;
+}
+
+int frame_pool_claim_either(struct frame_pool *a, struct frame_pool *b, uint64_t base,
+                            uint64_t size, bool *from_b) {
+  uint64_t end = base + size;
+  if (size == 0 || ((base | size) & (FRAME_SIZE - 1)) || end < base) return -1;
+  /* First check that the pieces cover the whole run, then take them. A
+   * piece is cut from one range; only a run that is one piece can split a
+   * range in two (and so fail on a full table) and then nothing else was
+   * taken before it. */
+  for (uint64_t at = base; at < end;) {
+    const struct frame_range *r = containing(a, at);
+    if (!r) r = containing(b, at);
+    if (!r) return -1;
+    at = r->end;
+  }
+  *from_b = false;
+  for (uint64_t at = base; at < end;) {
+    struct frame_pool *p = a;
+    const struct frame_range *r = containing(a, at);
+    if (!r) r = containing(p = b, at);
+    uint64_t piece_end = r->end < end ? r->end : end;
+    if (frame_pool_claim(p, at, piece_end - at) != 0) return -1;
+    if (p == b) *from_b = true;
+    at = piece_end;
+  }
+  return 0;
+}
+
+bool frame_pool_overlaps(const struct frame_pool *p, uint64_t base, uint64_t size) {
+  for (size_t i = 0; i < p->count; i++)
+    if (p->ranges[i].base < base + size && base < p->ranges[i].end) return true;
+  return false;
 }

@@ -11,6 +11,7 @@
 #ifndef KERNEL_FRAME_POOL_H
 #define KERNEL_FRAME_POOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,15 @@ uint64_t frame_pool_alloc(struct frame_pool *p, uint64_t size, uint64_t align, u
 
 /* Takes exactly [base, base + size) if all of it is free: 0, else -1. */
 int frame_pool_claim(struct frame_pool *p, uint64_t base, uint64_t size);
+
+/* Takes exactly [base, base + size) when every page of it is free in `a` or
+ * in `b` (a run may pass from one set to the other): 0, and *from_b tells
+ * whether any of it came from `b`; else -1 with nothing taken. */
+int frame_pool_claim_either(struct frame_pool *a, struct frame_pool *b, uint64_t base,
+                            uint64_t size, bool *from_b);
+
+/* Whether any page of [base, base + size) is free in the set. */
+bool frame_pool_overlaps(const struct frame_pool *p, uint64_t base, uint64_t size);
 
 uint64_t frame_pool_free_bytes(const struct frame_pool *p);
 

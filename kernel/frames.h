@@ -4,7 +4,9 @@
  * Free memory comes from the UEFI map: EfiConventionalMemory at
  * frames_init(), EfiBootServicesCode/Data added by
  * frames_reclaim_boot_services() once nothing of the firmware is in use
- * (our page tables, GDT, IDT and stack are loaded). Everything the boot code
+ * (our page tables, GDT, IDT and stack are loaded). The firmware's code
+ * pages are handed out only when no other memory fits a request, and are
+ * cleared first (frames.c says why). Everything the boot code
  * allocated (EfiLoaderData: boot info, boot file system, stacks, heap) and
  * the firmware's runtime and ACPI memory are never handed out.
  *

@@ -58,6 +58,6 @@ int irq_init(void) {
   msi_set_destination(lapic_id());
   irq_set_resend(resend_by_self_ipi);
   __asm__ volatile("sti" ::: "memory");
-  lapic_timer_calibrate();
+  lapic_timer_calibration_begin(); /* ended by lapic_timer_calibrate, later in the boot */
   return 0;
 }

@@ -64,7 +64,8 @@ void irq_count_spurious(void);
 
 /* Image: masks the 8259s, brings up the boot core's local APIC and the
  * I/O APICs, installs the fixed vectors' handlers, enables interrupts on
- * this core and calibrates the local APIC timer (after time_calibrate).
+ * this core and starts the local APIC timer's calibration (ended by
+ * lapic_timer_calibrate).
  * Returns 0 or a negative errno (logged). */
 int irq_init(void);
 

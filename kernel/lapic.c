@@ -10,6 +10,7 @@
 #include "kernel/cpu.h"
 #include "kernel/irq.h"
 #include "kernel/time.h"
+#include "kernel/tsc.h"
 #include "lib/plat.h"
 
 #define MSR_APIC_BASE      0x1b
@@ -208,17 +209,32 @@ bool lapic_send_startup(uint32_t dest, uint8_t page) {
 
 uint64_t lapic_timer_hz(void) { return timer_hz; }
 
-uint64_t lapic_timer_calibrate(void) {
+/* The timer's frequency is measured against the TSC over the boot's next
+ * steps, as the TSC's own (kernel/time.c): counting down from the top,
+ * masked, divided by 1; at 1 GHz the count lasts 4.3 s, and one that
+ * reached 0 (a boot slowed down that much) is measured again for 20 ms. */
+static uint64_t calibration_tsc;
+
+void lapic_timer_calibration_begin(void) {
   apic_write(REG_LVT_TIMER, LVT_MASKED | IRQ_VECTOR_TIMER);
   apic_write(REG_TIMER_DIVIDE, TIMER_DIVIDE_BY_1);
   apic_write(REG_TIMER_INITIAL, 0xffffffffu);
-  uint64_t start = time_ns();
-  while (time_ns() - start < 20 * 1000 * 1000) plat_cpu_relax();
+  calibration_tsc = rdtsc();
+}
+
+#define TIMER_CALIBRATION_NS (20 * 1000 * 1000ull)
+
+uint64_t lapic_timer_calibrate(void) {
+  uint64_t tsc_hz = time_tsc_hz(), want = tsc_hz * TIMER_CALIBRATION_NS / 1000000000u;
+  if (!calibration_tsc || apic_read(REG_TIMER_CURRENT) == 0) lapic_timer_calibration_begin();
+  while (rdtsc() - calibration_tsc < want) plat_cpu_relax();
+  uint64_t before = rdtsc();
   uint32_t left = apic_read(REG_TIMER_CURRENT);
-  uint64_t elapsed = time_ns() - start;
+  uint64_t tsc_ticks = (before + rdtsc()) / 2 - calibration_tsc;
   apic_write(REG_TIMER_INITIAL, 0);
+  calibration_tsc = 0;
   uint64_t ticks = 0xffffffffu - left;
-  timer_hz = elapsed ? (uint64_t)((unsigned __int128)ticks * 1000000000u / elapsed) : 0;
+  timer_hz = left ? clock_hz_from_reference(ticks, tsc_ticks, tsc_hz) : 0;
   if (timer_hz == 0) log_error("local APIC timer does not count");
   else log_info("local APIC timer at %llu kHz", (unsigned long long)(timer_hz / 1000));
   return timer_hz;

@@ -46,9 +46,11 @@ bool lapic_send_startup(uint32_t dest, uint8_t page);
  * longer waits). lapic_timer_stop() cancels it. Needs lapic_timer_calibrate. */
 void lapic_timer_oneshot(uint64_t ns);
 void lapic_timer_stop(void);
-/* Measures the timer's input clock against time_ns() (the calibrated TSC).
- * Boot core, once, after time_calibrate. Returns its frequency in Hz, 0 if
- * the timer does not count. */
+/* Measures the timer's input clock against the TSC: begin starts the
+ * count, lapic_timer_calibrate (after time_calibrate) ends it, 20 ms or
+ * more later, waiting for the rest. Boot core, once; no timer use between
+ * the two. Returns its frequency in Hz, 0 if the timer does not count. */
+void lapic_timer_calibration_begin(void);
 uint64_t lapic_timer_calibrate(void);
 uint64_t lapic_timer_hz(void);
 

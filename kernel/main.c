@@ -5,6 +5,7 @@
  * with the firmware gone and interrupts off. Each step logs its time since
  * efi_main (the log prefix).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "boot/boot_info.h"
@@ -21,6 +22,7 @@
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
 #include "kernel/kstack.h"
+#include "kernel/lapic.h"
 #include "kernel/libc_reent.h"
 #include "kernel/log.h"
 #include "kernel/pci.h"
@@ -39,10 +41,12 @@ const struct boot_info *kernel_boot_info(void) { return boot_info; }
 
 const char *plat_name(void) { return "efi"; }
 
+static uint64_t tsc_to_us(uint64_t ticks) { return ticks * 1000000 / time_tsc_hz(); }
+
 /* The stages of efi_main, with their times since its start. */
 static void log_boot_stages(const struct boot_info *info) {
   for (uint32_t i = 0; i < info->stage_count && i < BOOT_STAGES_MAX; i++) {
-    uint64_t us = (info->stages[i].tsc - info->entry_tsc) * 1000000 / time_tsc_hz();
+    uint64_t us = tsc_to_us(info->stages[i].tsc - info->entry_tsc);
     log_info("boot: %-34s at %4llu.%03llu ms", info->stages[i].name,
              (unsigned long long)(us / 1000), (unsigned long long)(us % 1000));
   }
@@ -54,6 +58,35 @@ static void log_boot_stages(const struct boot_info *info) {
   if (fb->base)
     log_info("framebuffer %ux%u (%u pixels per line) at 0x%llx", fb->width, fb->height,
              fb->pixels_per_line, (unsigned long long)fb->base);
+}
+
+/* The kernel's own steps: the TSC at the end of each, logged in one line
+ * once the TSC is calibrated (each step's time, then main()'s start). */
+#define KERNEL_STEPS_MAX 12
+static struct kernel_step {
+  const char *name;
+  uint64_t tsc;
+} steps[KERNEL_STEPS_MAX];
+static unsigned step_count;
+
+static void step_done(const char *name) {
+  if (step_count < KERNEL_STEPS_MAX) steps[step_count++] = (struct kernel_step){name, rdtsc()};
+}
+
+static void log_kernel_steps(const struct boot_info *info) {
+  char line[400];
+  size_t n = 0;
+  uint64_t prev = info->stage_count ? info->stages[info->stage_count - 1].tsc : info->entry_tsc;
+  for (unsigned i = 0; i < step_count && n < sizeof line; i++) {
+    uint64_t us = tsc_to_us(steps[i].tsc - prev);
+    n += (size_t)snprintf(line + n, sizeof line - n, "%s%s %llu.%01llu", i ? ", " : "",
+                          steps[i].name, (unsigned long long)(us / 1000),
+                          (unsigned long long)(us / 100 % 10));
+    prev = steps[i].tsc;
+  }
+  uint64_t total = tsc_to_us(rdtsc() - info->entry_tsc);
+  log_info("boot: kernel steps (ms): %s; main() at %llu.%03llu ms", line,
+           (unsigned long long)(total / 1000), (unsigned long long)(total % 1000));
 }
 
 static int run_application(void) {
@@ -82,21 +115,33 @@ void kernel_start(struct boot_info *info) {
   kstack_register(info->stack.base, info->stack.size, "boot");
   if (cpu_init_core(0) != 0) /* TSS with IST stacks, SSE, NX, PAT */
     panic("cannot set up the boot core");
+  step_done("boot core");
   vm_init(info);                      /* our page tables: W^X, guard pages, MMIO uncached */
   frames_reclaim_boot_services(info); /* nothing of the firmware is in use any more */
+  step_done("memory");
   if (files_init(info) != 0) panic("the boot file system is malformed");
   acpi_init(info->acpi_rsdp); /* the firmware's tables, checked and listed */
+  step_done("acpi");
   hpet_init();                /* reference counters for the TSC ... */
   acpi_pm_timer_init();
-  time_calibrate();      /* ... its frequency from CPUID or measured against them */
-  log_boot_stages(info); /* efi_main's stages, timed with the calibrated TSC */
-  if (irq_init() != 0)   /* local APIC, I/O APICs, interrupts on */
+  time_calibration_begin(); /* ... measured against them over the next steps */
+  if (irq_init() != 0)      /* local APIC (its timer measured likewise), I/O APICs, interrupts on */
     panic("cannot set up the interrupt controllers");
-  pci_init();          /* every PCI function of the MCFG's ECAM windows */
-  smp_init();          /* the other cores, parked until given work */
-  pci_probe_drivers(); /* drivers declared with PCI_DRIVER() */
+  step_done("irq");
+  pci_init();               /* every PCI function of the MCFG's ECAM windows */
+  step_done("pci");
+  smp_init();               /* the other cores start coming up, all at once ... */
+  step_done("smp start");
+  pci_probe_drivers();      /* drivers declared with PCI_DRIVER() */
+  step_done("drivers");
+  time_calibrate();         /* the TSC's frequency: CPUID's, or measured since begin */
+  lapic_timer_calibrate();  /* and the local APIC timer's against it */
+  step_done("calibration");
+  smp_wait_started();       /* ... and are online, parked until given work */
+  step_done("smp wait");
+  log_boot_stages(info);    /* efi_main's stages, timed with the calibrated TSC */
   log_info("kernel ready: %llu MiB free", (unsigned long long)(frames_free_bytes() >> 20));
-
+  log_kernel_steps(info);
   if (plat_option("help")) {
     boot_options_print_help();
     kernel_exit(0);

@@ -71,7 +71,8 @@ struct msi_state {
  * turns INTx off. Returns the number of vectors (index 0..n-1), or
  * -ENODEV (no allowed capability), -EBUSY (already allocated), -ENOSPC (no
  * vectors), -ENOMEM (MSI_MAX_FUNCTIONS functions use MSI already), -EINVAL
- * (bad argument or a broken MSI-X table location). */
+ * (bad argument or a broken MSI-X table location). MSI-X needs f's BARs
+ * sized (a driver's function is; else pci_function_bars). */
 int msi_alloc(struct pci_function *f, unsigned want, unsigned allow);
 
 /* Handler for vector `index`; non-NULL fn unmasks it, NULL masks it.

@@ -98,7 +98,8 @@ struct pci_function {
   uint8_t header_type; /* without the multi-function bit */
   uint8_t interrupt_pin; /* 0 none, 1-4 INTA-INTD */
   volatile uint8_t *config; /* this function's 4 KiB ECAM window */
-  struct pci_bar bars[PCI_MAX_BARS];
+  struct pci_bar bars[PCI_MAX_BARS]; /* valid once bars_sized */
+  bool bars_sized;
   /* Offsets of the capabilities drivers ask for most (0 = absent). */
   uint8_t pm_cap, msi_cap, msix_cap, pcie_cap;
   uint16_t ats_ecap, pasid_ecap, pri_ecap;
@@ -160,6 +161,10 @@ unsigned pci_find_ext_capability(const struct pci_function *f, uint16_t id, unsi
  * fills f->bars. Writes the device: image only. */
 void pci_size_bars(struct pci_function *f);
 
+/* Whether a registered driver handles f (pci_probe_function_list would
+ * offer it to one). */
+bool pci_driver_matches(const struct pci_function *f);
+
 /* Command register bits: memory (and I/O) decoding, bus mastering. */
 void pci_enable_memory(struct pci_function *f);
 void pci_enable_bus_master(struct pci_function *f);
@@ -208,15 +213,20 @@ const struct pci_match *pci_match_function(const struct pci_match *matches,
 unsigned pci_probe_function_list(struct pci_function *functions, unsigned count);
 
 /* ---- The machine's functions (image) -------------------------------------- */
-/* Enumerates every ECAM window of the MCFG table, sizes the BARs and lists
- * the functions in the log. Returns the number of functions, or -ENODEV
- * without MCFG. */
+/* Enumerates every ECAM window of the MCFG table and lists the functions
+ * in the log. Returns the number of functions, or -ENODEV without MCFG.
+ * A function's BARs are sized when it is first used: before a driver's
+ * probe; other code that uses a function's BARs calls pci_function_bars. */
 int pci_init(void);
 /* Probes the registered drivers (by probe_order) for unbound functions. */
 void pci_probe_drivers(void);
+/* Sizes f's BARs once (pci_size_bars), lists them in the log (debug) and
+ * maps its memory BARs uncached. 0, or -EIO when a BAR cannot be mapped. */
+int pci_function_bars(struct pci_function *f);
 unsigned pci_function_count(void);
 struct pci_function *pci_function_at(unsigned index);
-/* The index-th function (0, 1, ...) with this vendor/device (PCI_ANY_ID = any). */
+/* The index-th function (0, 1, ...) with this vendor/device (PCI_ANY_ID =
+ * any), or the function at an address. */
 struct pci_function *pci_find_device(uint16_t vendor_id, uint16_t device_id, unsigned index);
 struct pci_function *pci_find_address(uint16_t segment, uint8_t bus, uint8_t device,
                                       uint8_t function);

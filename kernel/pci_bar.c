@@ -95,4 +95,5 @@ void pci_size_bars(struct pci_function *f) {
     i += used;
   }
   if (cmd & (PCI_COMMAND_IO | PCI_COMMAND_MEMORY)) pci_write16(f, PCI_COMMAND, cmd);
+  f->bars_sized = true;
 }

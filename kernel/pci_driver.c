@@ -33,6 +33,12 @@ static void probe_with(const struct pci_driver *d, struct pci_function *function
   }
 }
 
+bool pci_driver_matches(const struct pci_function *f) {
+  for (const struct pci_driver *d = __start_pci_drivers; d < __stop_pci_drivers; d++)
+    if (d->matches && d->probe && pci_match_function(d->matches, f)) return true;
+  return false;
+}
+
 unsigned pci_probe_function_list(struct pci_function *functions, unsigned count) {
   unsigned drivers = (unsigned)(__stop_pci_drivers - __start_pci_drivers);
   /* Drivers by ascending probe_order, then by link order: a selection walk

@@ -1,7 +1,10 @@
 /*
  * pci_init.c - the machine's PCI functions (image): every ECAM window of
- * the MCFG table scanned, BARs sized and mapped, the result listed in the
- * log, drivers probed.
+ * the MCFG table scanned, the result listed in the log, drivers probed.
+ * BARs are sized and mapped when a function is first used (before a
+ * driver's probe, or by whoever asks, pci_function_bars): sizing switches decoding off and on, which is
+ * cheap on a board but remaps the device's memory in QEMU (0.3-5 ms each
+ * time under TCG), and most functions never have a user.
  */
 #define LOG_TAG "pci"
 #include <errno.h>
@@ -40,7 +43,7 @@ static const char *bar_kind_name(const struct pci_bar *b) {
   }
 }
 
-static void describe(struct pci_function *f) {
+static void describe(const struct pci_function *f) {
   char name[16], caps[64];
   pci_function_name(f, name);
   snprintf(caps, sizeof(caps), "%s%s%s%s%s%s%s", f->pcie_cap ? " PCIe" : "",
@@ -49,16 +52,27 @@ static void describe(struct pci_function *f) {
   log_info("%s %04x:%04x class %02x%02x%02x rev %02x%s%s", name, f->vendor_id, f->device_id,
            f->class_code, f->subclass, f->prog_if, f->revision,
            f->header_type == PCI_HEADER_TYPE_BRIDGE ? " bridge" : "", caps);
+}
+
+int pci_function_bars(struct pci_function *f) {
+  if (f->bars_sized) return 0;
+  pci_size_bars(f);
+  char name[16];
+  pci_function_name(f, name);
+  int err = 0;
   for (unsigned i = 0; i < PCI_MAX_BARS; i++) {
     const struct pci_bar *b = &f->bars[i];
     if (!b->size) continue;
     log_debug("%s   BAR%u %s at 0x%llx, 0x%llx bytes", name, i, bar_kind_name(b),
               (unsigned long long)b->base, (unsigned long long)b->size);
-    if (b->kind != PCI_BAR_IO && b->base == 0)
+    if (b->kind != PCI_BAR_IO && b->base == 0) {
       log_warn("%s: BAR%u was not given an address by the firmware", name, i);
-    else if (b->kind != PCI_BAR_IO && ensure_mapped(b->base, b->size) != 0)
+    } else if (b->kind != PCI_BAR_IO && ensure_mapped(b->base, b->size) != 0) {
       log_error("%s: BAR%u at 0x%llx could not be mapped", name, i, (unsigned long long)b->base);
+      err = -EIO;
+    }
   }
+  return err;
 }
 
 int pci_init(void) {
@@ -83,15 +97,14 @@ int pci_init(void) {
     function_count += found < PCI_MAX_FUNCTIONS - function_count ? found
                                                                  : PCI_MAX_FUNCTIONS - function_count;
   }
-  for (unsigned i = 0; i < function_count; i++) {
-    pci_size_bars(&functions[i]);
-    describe(&functions[i]);
-  }
+  for (unsigned i = 0; i < function_count; i++) describe(&functions[i]);
   log_info("%u PCI functions", function_count);
   return (int)function_count;
 }
 
 void pci_probe_drivers(void) {
+  for (unsigned i = 0; i < function_count; i++)
+    if (!functions[i].driver && pci_driver_matches(&functions[i])) pci_function_bars(&functions[i]);
   unsigned bound = pci_probe_function_list(functions, function_count);
   log_info("%u of %u functions bound to a driver", bound, function_count);
 }

@@ -5,7 +5,12 @@
  * Start-up follows Intel SDM vol. 3A, 9.4.4.1 "Typical BSP Initialization
  * Sequence" / the MultiProcessor Specification 1.4, B.4: INIT IPI, 10 ms,
  * start-up IPI, 200 us, a second start-up IPI if the core has not answered.
- * The trampoline (smp_trampoline.S) takes the core to smp_ap_main.
+ * Processors since AMD family 0Fh, Intel family 6 and Hygon family 18h need
+ * no 10 ms after INIT (Linux arch/x86/kernel/smpboot.c,
+ * smp_quirk_init_udelay). The boot cores all start at once: smp_init sends
+ * the IPIs and returns, the boot goes on while they come up, and
+ * smp_wait_started collects them. The trampoline (smp_trampoline.S) takes
+ * each core to smp_ap_main.
  */
 #define LOG_TAG "smp"
 #include "kernel/smp.h"
@@ -28,7 +33,7 @@
 #include "lib/plat.h"
 
 struct percpu percpu[CPU_MAX];
-struct smp_ap_boot smp_ap_boot = {AP_BOOT_NOBODY, 0, 0, 0};
+struct smp_ap_boot smp_ap_boot; /* no slot: every core that starts parks */
 
 /* Low memory: the trampoline page, then its page tables (PML4, PDPT and
  * four page directories of 2 MiB pages for the low 4 GiB). */
@@ -41,6 +46,7 @@ struct smp_ap_boot smp_ap_boot = {AP_BOOT_NOBODY, 0, 0, 0};
 
 static uint64_t trampoline; /* physical address, 0 = not reserved */
 static unsigned core_limit = 1;
+static unsigned enabled_processors; /* of the MADT, the boot core included */
 
 int smp_reserve_trampoline(void) {
   /* Below 1 MiB: a start-up IPI names the page by an 8-bit vector (SDM
@@ -152,6 +158,18 @@ int smp_run(unsigned core, void (*fn)(void *), void *arg) {
   return err ? err : smp_wait_done(core, ticket, UINT64_MAX);
 }
 
+/* Drops every TLB entry of this core, global ones included (SDM vol. 3A,
+ * 4.10.4.1: writing CR4.PGE flushes them all; a CR3 write spares globals). */
+static void flush_tlb(void) {
+  uint64_t cr4 = read_cr4();
+  if (cr4 & CR4_PGE) {
+    write_cr4(cr4 & ~CR4_PGE);
+    write_cr4(cr4);
+  } else {
+    write_cr3(read_cr3());
+  }
+}
+
 /* An application processor's life after start-up: halted until work is
  * posted (the poster's wake IPI ends the HLT), then the work, then halted. */
 static void __attribute__((noreturn)) park(struct percpu *pc) {
@@ -182,82 +200,48 @@ void smp_ap_main(unsigned index) {
   if (lapic_id() != pc->apic_id)
     log_warn("core %u: local APIC ID %u, MADT said %u", index, lapic_id(), pc->apic_id);
   libc_reent_start_core();
-  __atomic_store_n(&pc->online, true, __ATOMIC_RELEASE);
+  /* Online first, then the TLB flushed: a page-table change the boot core
+   * made before it could see this core online is in the tables this core
+   * reads after the flush; one made after reaches it by shootdown. */
+  __atomic_store_n(&pc->online, true, __ATOMIC_SEQ_CST);
+  flush_tlb();
   park(pc);
 }
 
 /* ---- Start-up ------------------------------------------------------------ */
 
-static bool claimed(void) {
-  return __atomic_load_n(&smp_ap_boot.target_apic_id, __ATOMIC_ACQUIRE) == AP_BOOT_CLAIMED;
+static struct {
+  unsigned first, count; /* the slots of this start: smp_ap_boot.slots[first, first + count) */
+  uint64_t sent_ns;      /* when the first start-up IPIs went out */
+} start;
+
+static bool slot_claimed(unsigned slot) {
+  return __atomic_load_n(&smp_ap_boot.slots[slot].target_apic_id, __ATOMIC_ACQUIRE) ==
+         AP_BOOT_CLAIMED;
 }
 
-static bool wait_for(bool (*cond)(unsigned), unsigned arg, uint64_t timeout_ns) {
-  uint64_t deadline = time_ns() + timeout_ns;
-  while (!cond(arg)) {
-    if (time_ns() > deadline) return false;
-    plat_cpu_relax();
-  }
+static bool all_claimed(void) {
+  for (unsigned i = start.first; i < start.first + start.count; i++)
+    if (!slot_claimed(i)) return false;
   return true;
 }
 
-static bool claimed_cond(unsigned unused) { return (void)unused, claimed(); }
-
-/* Not smp_core_online: the new index is beyond core_limit until it is up. */
-static bool finished_setup(unsigned index) {
-  return __atomic_load_n(&percpu[index].online, __ATOMIC_ACQUIRE);
+/* The 10 ms after INIT, unless the processor is one that needs none. */
+static uint64_t init_delay_ns(void) {
+  struct cpu_id id = cpu_identify();
+  bool modern = (id.vendor == CPU_VENDOR_AMD && id.family >= 0xf) ||
+                (id.vendor == CPU_VENDOR_INTEL && id.family >= 6) ||
+                (id.vendor == CPU_VENDOR_HYGON && id.family >= 0x18);
+  return modern ? 0 : 10 * 1000 * 1000;
 }
 
-enum start_result { START_ONLINE, START_NO_ANSWER, START_STUCK };
-
-/* Brings up the core with percpu[index].apic_id. NO_ANSWER: it never took
- * the trampoline (the index may be reused); STUCK: it took it but did not
- * finish its set-up (it runs on the stack given to `index`: never reuse). */
-static enum start_result start_core(unsigned index) {
-  static char stack_names[CPU_MAX][16];
-  struct percpu *pc = &percpu[index];
-  snprintf(stack_names[index], sizeof(stack_names[index]), "core %u", index);
-  uint64_t stack = kstack_alloc(AP_STACK_SIZE, stack_names[index]);
-  if (!stack || libc_reent_prepare(index) != 0) {
-    log_error("core %u (APIC ID %u): no memory for its stack or libc state, left out", index,
-              pc->apic_id);
-    return START_NO_ANSWER;
-  }
-  smp_ap_boot.index = index;
-  smp_ap_boot.cr3 = read_cr3();
-  smp_ap_boot.stack_top = stack;
-  __atomic_store_n(&smp_ap_boot.target_apic_id, pc->apic_id, __ATOMIC_RELEASE);
-
-  uint64_t t0 = time_ns();
-  lapic_send_init(pc->apic_id);
-  time_sleep_until(time_ns() + 10 * 1000 * 1000);
-  for (int sipi = 0; sipi < 2 && !claimed(); sipi++) {
-    lapic_send_startup(pc->apic_id, (uint8_t)(trampoline >> 12));
-    wait_for(claimed_cond, 0, 200 * 1000);
-  }
-  wait_for(claimed_cond, 0, START_TIMEOUT_NS);
-  uint32_t expected = pc->apic_id;
-  if (__atomic_compare_exchange_n(&smp_ap_boot.target_apic_id, &expected, AP_BOOT_NOBODY, false,
-                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    log_error("core %u (APIC ID %u) did not answer INIT-SIPI-SIPI within %llu ms, left out",
-              index, pc->apic_id, (unsigned long long)(START_TIMEOUT_NS / 1000000));
-    return START_NO_ANSWER;
-  }
-  /* Claimed: the core runs on its stack; wait for its set-up. */
-  if (!wait_for(finished_setup, index, INIT_TIMEOUT_NS)) {
-    log_error("core %u (APIC ID %u) started but did not finish its set-up within %llu ms, "
-              "left out", index, pc->apic_id, (unsigned long long)(INIT_TIMEOUT_NS / 1000000));
-    return START_STUCK;
-  }
-  log_debug("core %u (APIC ID %u) online after %llu us", index, pc->apic_id,
-            (unsigned long long)((time_ns() - t0) / 1000));
-  return START_ONLINE;
+static void spin_until(uint64_t deadline_ns, bool (*done)(void)) {
+  while (time_ns() < deadline_ns && !(done && done())) plat_cpu_relax();
 }
 
-static bool trampoline_built;
-
-int smp_start_core(uint32_t apic_id, uint32_t acpi_uid) {
-  if (!trampoline) return -ENOMEM;
+/* Gives the processor with this APIC ID the next core index, its stack and
+ * libc state, and a slot. Returns the index or a negative errno. */
+static int prepare_core(uint32_t apic_id, uint32_t acpi_uid, unsigned index) {
   if ((uintptr_t)smp_ap_entry64 >= LOW_4G || (uintptr_t)&smp_ap_boot >= LOW_4G) {
     log_error("the image lies above 4 GiB, out of the trampoline's reach: APIC ID %u not started",
               apic_id);
@@ -267,39 +251,107 @@ int smp_start_core(uint32_t apic_id, uint32_t acpi_uid) {
     log_warn("APIC ID %u needs x2APIC mode: not started", apic_id);
     return -ERANGE;
   }
-  for (unsigned c = 0; c < core_limit; c++)
+  for (unsigned c = 0; c < index; c++)
     if (percpu[c].present && percpu[c].apic_id == apic_id) return -EEXIST;
-  if (core_limit == CPU_MAX) {
+  if (index == CPU_MAX) {
     log_warn("more than %d cores: APIC ID %u not started", CPU_MAX, apic_id);
     return -ENOSPC;
   }
+  static char stack_names[CPU_MAX][16];
+  snprintf(stack_names[index], sizeof(stack_names[index]), "core %u", index);
+  uint64_t stack = kstack_alloc(AP_STACK_SIZE, stack_names[index]);
+  if (!stack || libc_reent_prepare(index) != 0) {
+    log_error("core %u (APIC ID %u): no memory for its stack or libc state, left out", index,
+              apic_id);
+    return -ENOMEM;
+  }
+  percpu[index] = (struct percpu){.apic_id = apic_id, .acpi_uid = acpi_uid, .present = true};
+  unsigned slot = start.first + start.count++;
+  smp_ap_boot.slots[slot] = (struct smp_ap_slot){apic_id, index, stack};
+  __atomic_store_n(&smp_ap_boot.slot_count, slot + 1, __ATOMIC_RELEASE);
+  return (int)index;
+}
+
+static bool trampoline_built;
+
+/* INIT to every prepared core, then the start-up IPIs, and a second one
+ * to those that have not claimed their slot 200 us later. Returns without
+ * waiting for the cores to come up. */
+static void send_start_ipis(void) {
+  if (!start.count) return;
   if (!trampoline_built) {
     build_trampoline();
     trampoline_built = true;
   }
-  unsigned index = core_limit;
-  percpu[index] = (struct percpu){.apic_id = apic_id, .acpi_uid = acpi_uid, .present = true};
-  enum start_result r = start_core(index);
-  /* From here on only a new smp_start_core names a core that may start. */
-  __atomic_store_n(&smp_ap_boot.target_apic_id, AP_BOOT_NOBODY, __ATOMIC_RELEASE);
-  if (r == START_NO_ANSWER) {
-    percpu[index].present = false;
-    return -ETIMEDOUT;
+  smp_ap_boot.cr3 = read_cr3();
+  /* Cores coming up are in the range other code walks (as offline), so
+   * that a TLB shootdown reaches each as soon as it is online. */
+  for (unsigned i = start.first; i < start.first + start.count; i++)
+    if (smp_ap_boot.slots[i].index + 1 > core_limit) core_limit = smp_ap_boot.slots[i].index + 1;
+  for (unsigned i = start.first; i < start.first + start.count; i++)
+    lapic_send_init(smp_ap_boot.slots[i].target_apic_id);
+  uint64_t delay = init_delay_ns();
+  if (delay) time_sleep_until(time_ns() + delay);
+  start.sent_ns = time_ns();
+  for (int sipi = 0; sipi < 2; sipi++) {
+    for (unsigned i = start.first; i < start.first + start.count; i++)
+      if (!slot_claimed(i))
+        lapic_send_startup(smp_ap_boot.slots[i].target_apic_id, (uint8_t)(trampoline >> 12));
+    spin_until(time_ns() + 200 * 1000, all_claimed);
   }
-  core_limit = index + 1;
-  return r == START_ONLINE ? (int)index : -ETIMEDOUT;
 }
 
-/* Drops every TLB entry of this core, global ones included (SDM vol. 3A,
- * 4.10.4.1: writing CR4.PGE flushes them all; a CR3 write spares globals). */
-static void flush_tlb(void) {
-  uint64_t cr4 = read_cr4();
-  if (cr4 & CR4_PGE) {
-    write_cr4(cr4 & ~CR4_PGE);
-    write_cr4(cr4);
-  } else {
-    write_cr3(read_cr3());
+/* Waits for each core of this start to take its slot and finish its set-up;
+ * one that does not is reported and left out. Returns the cores that came
+ * online. */
+static unsigned collect_started(void) {
+  unsigned online = 0;
+  for (unsigned i = start.first; i < start.first + start.count; i++) {
+    struct smp_ap_slot *slot = &smp_ap_boot.slots[i];
+    struct percpu *pc = &percpu[slot->index];
+    uint64_t deadline = start.sent_ns + START_TIMEOUT_NS;
+    while (!slot_claimed(i) && time_ns() < deadline) plat_cpu_relax();
+    uint32_t expected = pc->apic_id;
+    /* Unclaimed: nobody may take the slot any more (a late core parks). */
+    if (__atomic_compare_exchange_n(&slot->target_apic_id, &expected, AP_BOOT_NOBODY, false,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      log_error("core %u (APIC ID %u) did not answer INIT-SIPI-SIPI within %llu ms, left out",
+                slot->index, pc->apic_id, (unsigned long long)(START_TIMEOUT_NS / 1000000));
+      pc->present = false;
+      continue;
+    }
+    /* Claimed: the core runs on its stack; wait for its set-up. */
+    uint64_t claimed_ns = time_ns();
+    while (!__atomic_load_n(&pc->online, __ATOMIC_ACQUIRE) &&
+           time_ns() - claimed_ns < INIT_TIMEOUT_NS)
+      plat_cpu_relax();
+    if (!__atomic_load_n(&pc->online, __ATOMIC_ACQUIRE)) {
+      /* It runs on the stack given to this index: never reuse it. */
+      log_error("core %u (APIC ID %u) started but did not finish its set-up within %llu ms, "
+                "left out", slot->index, pc->apic_id,
+                (unsigned long long)(INIT_TIMEOUT_NS / 1000000));
+      continue;
+    }
+    log_debug("core %u (APIC ID %u) online", slot->index, pc->apic_id);
+    online++;
   }
+  /* Indices of cores that never answered are free again at the end. */
+  while (core_limit > 1 && !percpu[core_limit - 1].present) core_limit--;
+  start.first += start.count;
+  start.count = 0;
+  return online;
+}
+
+static bool start_pending(void) { return start.count != 0; }
+
+int smp_start_core(uint32_t apic_id, uint32_t acpi_uid) {
+  if (!trampoline) return -ENOMEM;
+  if (start_pending()) return -EBUSY;
+  if (start.first == CPU_MAX) start.first = 0; /* every slot was used once: all are done */
+  int index = prepare_core(apic_id, acpi_uid, core_limit);
+  if (index < 0) return index;
+  send_start_ipis();
+  return collect_started() ? index : -ETIMEDOUT;
 }
 
 static void tlb_handler(void *ctx) {
@@ -311,6 +363,9 @@ static void tlb_handler(void *ctx) {
 static struct spinlock tlb_lock = SPINLOCK_INIT;
 
 void smp_tlb_shootdown(void) {
+  /* The caller's page-table stores before the reads of who is online
+   * (smp_ap_main orders the other side). */
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
   if (smp_core_count() <= 1) return;
   unsigned self = cpu_index();
   uint32_t before[CPU_MAX];
@@ -344,24 +399,31 @@ int smp_init(void) {
   const struct acpi_info *a = acpi_machine();
   if (!a->have_madt) {
     log_warn("no MADT: only the boot core runs");
-    return 1;
+    return 0;
   }
-  unsigned enabled = 0;
+  unsigned next = 1;
   for (unsigned i = 0; i < a->madt.cpu_count; i++) {
     const struct acpi_madt_cpu *c = &a->madt.cpus[i];
     if (!c->enabled) continue;
-    enabled++;
+    enabled_processors++;
     if (c->apic_id == percpu[0].apic_id) {
       percpu[0].acpi_uid = c->uid;
       continue;
     }
-    int err = smp_start_core(c->apic_id, c->uid);
-    if (err == -ENOMEM) {
+    if (!trampoline) {
       log_error("no trampoline memory: the other cores are not started");
       break;
     }
+    if (prepare_core(c->apic_id, c->uid, next) >= 0) next++;
   }
+  send_start_ipis();
+  return (int)start.count;
+}
+
+int smp_wait_started(void) {
+  collect_started();
   log_info("%u of %u enabled processors online; plat_wait sleeps with %s", smp_core_count(),
-           enabled, smp_wait_mode() == SMP_WAIT_MWAIT ? "MWAIT" : "HLT");
+           enabled_processors ? enabled_processors : 1,
+           smp_wait_mode() == SMP_WAIT_MWAIT ? "MWAIT" : "HLT");
   return (int)smp_core_count();
 }

@@ -23,16 +23,21 @@
 int smp_reserve_trampoline(void);
 
 /* Sets up the boot core's per-core data, then starts every enabled
- * processor of the MADT (INIT-SIPI-SIPI) and waits for each to come up; a
- * core that does not answer in time is reported and left out. After
- * irq_init and time_calibrate. Returns the number of cores online. */
+ * processor of the MADT at once (INIT-SIPI-SIPI) and returns while they
+ * come up: the number of cores being started. smp_wait_started waits for
+ * them; a core that does not answer in time is reported and left out.
+ * Returns the number of cores online. After irq_init; between the two the
+ * boot may go on (page-table changes reach each core as it comes online),
+ * but no other core is started nor given work. */
 int smp_init(void);
+int smp_wait_started(void);
 
 /* Starts the processor with this local APIC ID as a new core (smp_init
  * does so for every enabled processor of the MADT; an online-capable one
  * can be started later). Returns its core index, or -ETIMEDOUT (it did not
  * answer: reported, left out), -EEXIST, -ENOSPC, -ERANGE (unreachable ID or
- * image), -ENOMEM (no trampoline). */
+ * image), -ENOMEM (no trampoline or stack), -EBUSY (the boot's start is not
+ * collected yet). */
 int smp_start_core(uint32_t apic_id, uint32_t acpi_uid);
 
 /* Cores that run the kernel, the boot core included. */

@@ -107,11 +107,11 @@ smp_trampoline_end:
 
 /*
  * 64-bit, still on the temporary page tables and the trampoline's GDT.
- * Only the core whose APIC ID the boot core put in smp_ap_boot may go on:
- * it claims the slot atomically, so that a core that answers too late (or
- * a stray start-up) never shares another core's stack; any other parks.
- * The APIC ID comes from CPUID: leaf 0BH EDX (x2APIC ID) when the leaf
- * exists, else leaf 01H EBX[31:24] (SDM vol. 2A, CPUID).
+ * Only a core whose APIC ID the boot core put in a slot of smp_ap_boot may
+ * go on: it claims its slot atomically, so that a core that answers too
+ * late (or a stray start-up) never shares another core's stack; any other
+ * parks. The APIC ID comes from CPUID: leaf 0BH EDX (x2APIC ID) when the
+ * leaf exists, else leaf 01H EBX[31:24] (SDM vol. 2A, CPUID).
  */
 	.code64
 	.globl smp_ap_entry64
@@ -136,14 +136,21 @@ smp_ap_entry64:
 	shrl $24, %ebx
 	movl %ebx, %r8d
 2:	leaq smp_ap_boot(%rip), %rdi
+	movl AP_BOOT_SLOT_COUNT(%rdi), %ecx
+	leaq AP_BOOT_SLOTS(%rdi), %rsi
+4:	testl %ecx, %ecx
+	jz 3f
 	movl %r8d, %eax
 	movl $AP_BOOT_CLAIMED, %edx
-	lock cmpxchgl %edx, AP_BOOT_TARGET(%rdi)
-	jne 3f
-	movq AP_BOOT_CR3(%rdi), %rax
+	lock cmpxchgl %edx, AP_SLOT_TARGET(%rsi)
+	je 5f
+	addq $AP_SLOT_SIZE, %rsi
+	decl %ecx
+	jmp 4b
+5:	movq AP_BOOT_CR3(%rdi), %rax
 	movq %rax, %cr3
-	movq AP_BOOT_STACK(%rdi), %rsp
-	movl AP_BOOT_INDEX(%rdi), %edi
+	movq AP_SLOT_STACK(%rsi), %rsp
+	movl AP_SLOT_INDEX(%rsi), %edi
 	xorl %ebp, %ebp
 	call smp_ap_main
 3:	cli

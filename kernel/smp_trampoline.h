@@ -5,13 +5,16 @@
 #ifndef KERNEL_SMP_TRAMPOLINE_H
 #define KERNEL_SMP_TRAMPOLINE_H
 
-/* Offsets in struct smp_ap_boot. */
-#define AP_BOOT_TARGET 0  /* the APIC ID of the core that may take this */
-#define AP_BOOT_INDEX  4  /* its core index */
-#define AP_BOOT_CR3    8  /* the kernel's page tables */
-#define AP_BOOT_STACK  16 /* the top of its stack */
+/* Offsets in struct smp_ap_boot and struct smp_ap_slot. */
+#define AP_BOOT_CR3        0  /* the kernel's page tables */
+#define AP_BOOT_SLOT_COUNT 8  /* slots in use */
+#define AP_BOOT_SLOTS      16 /* the slots */
+#define AP_SLOT_TARGET     0  /* the APIC ID of the core that may take this slot */
+#define AP_SLOT_INDEX      4  /* its core index */
+#define AP_SLOT_STACK      8  /* the top of its stack */
+#define AP_SLOT_SIZE       16
 
-/* AP_BOOT_TARGET values besides an APIC ID: taken (the core is on its
+/* AP_SLOT_TARGET values besides an APIC ID: taken (the core is on its
  * way), and nobody (late or stray cores park themselves). */
 #define AP_BOOT_CLAIMED 0xfffffffe
 #define AP_BOOT_NOBODY  0xffffffff
@@ -25,16 +28,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct smp_ap_boot {
+#include "kernel/cpu.h"
+
+/* One slot per core being started: several start at once, each finds its
+ * own by its APIC ID. */
+struct smp_ap_slot {
   uint32_t target_apic_id;
   uint32_t index;
-  uint64_t cr3;
   uint64_t stack_top;
 };
-_Static_assert(offsetof(struct smp_ap_boot, target_apic_id) == AP_BOOT_TARGET, "layout");
-_Static_assert(offsetof(struct smp_ap_boot, index) == AP_BOOT_INDEX, "layout");
+struct smp_ap_boot {
+  uint64_t cr3;
+  uint32_t slot_count;
+  uint32_t reserved;
+  struct smp_ap_slot slots[CPU_MAX];
+};
 _Static_assert(offsetof(struct smp_ap_boot, cr3) == AP_BOOT_CR3, "layout");
-_Static_assert(offsetof(struct smp_ap_boot, stack_top) == AP_BOOT_STACK, "layout");
+_Static_assert(offsetof(struct smp_ap_boot, slot_count) == AP_BOOT_SLOT_COUNT, "layout");
+_Static_assert(offsetof(struct smp_ap_boot, slots) == AP_BOOT_SLOTS, "layout");
+_Static_assert(offsetof(struct smp_ap_slot, target_apic_id) == AP_SLOT_TARGET, "layout");
+_Static_assert(offsetof(struct smp_ap_slot, index) == AP_SLOT_INDEX, "layout");
+_Static_assert(offsetof(struct smp_ap_slot, stack_top) == AP_SLOT_STACK, "layout");
+_Static_assert(sizeof(struct smp_ap_slot) == AP_SLOT_SIZE, "layout");
 
 extern struct smp_ap_boot smp_ap_boot;
 

@@ -19,9 +19,13 @@ struct boot_info;
 /* The origin and the boot estimate. First thing in kernel_start. */
 void time_init_boot(const struct boot_info *info);
 /* The TSC frequency from CPUID or measured against the HPET (hpet_init
- * before) or the PM timer (acpi_pm_timer_init before); logs which and how
- * far the boot estimate was off. Boot core, before the other cores start.
- * Returns 0, or -ENODEV when nothing better than the boot estimate exists. */
+ * before) or the PM timer (acpi_pm_timer_init before): begin takes the
+ * first reading, time_calibrate the second, 25 ms or more later (the
+ * boot's steps between them are the wait; it waits for the rest), and
+ * logs the source and how far the boot estimate was off. Boot core; other
+ * cores may read the clock meanwhile. time_calibrate returns 0, or -ENODEV
+ * when nothing better than the boot estimate exists. */
+void time_calibration_begin(void);
 int time_calibrate(void);
 
 uint64_t time_ns(void);

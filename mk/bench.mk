@@ -17,3 +17,28 @@ $(BENCH_DISPATCH): $(call host_obj,$(BENCH_DISPATCH_SRCS)) $(HOST_RUNTIME_LIB)
 .PHONY: bench
 bench: $(BENCH_DISPATCH)
 	$(Q)$(BENCH_DISPATCH) $(BENCH_ROUNDS)
+
+# What a user of the image feels, each figure with its goal: the boot's
+# steps and main()'s start from a fresh boot log and `make run` next to a
+# Debian 12 kernel with a busybox init booted the same way
+# (bench/boot_compare.sh, which installs linux-image-amd64 and
+# busybox-static when they are missing), the images' sizes by part (with
+# and without the virtual APU), and the time the whole GPU corpus takes on
+# the host (the host-unit suite's tests of it).
+BENCH_BOOT_RUNS ?= 3
+.PHONY: bench-boot bench-size bench-corpus
+bench-boot: $(BUILD)/demo.efi $(BUILD)/demo.img $(AMDGPU_RUN_FIRMWARE)
+	$(Q)BUILD=$(BUILD) bench/boot_compare.sh --deps --runs $(BENCH_BOOT_RUNS)
+	$(Q)bench/boot_steps.sh $(BUILD)/run/demo.serial.log
+bench-size: $(BUILD)/demo.efi $(BUILD)/demo-novapu.efi
+	$(Q)python3 boot/image_size.py $(BUILD)/demo.efi $(EFI_DIR)/demo/image.map $(EFI_DIR)/demo/image.so 768
+	$(Q)python3 boot/image_size.py $(BUILD)/demo-novapu.efi $(EFI_DIR)/demo-novapu/image.map \
+	    $(EFI_DIR)/demo-novapu/image.so 512
+bench-corpus: $(HOST_UNIT_TESTS) $(KERNEL_CORPUS) $(AMDGPU_TEST_FIRMWARE)
+	$(Q)start=$$(date +%s%N); \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 HSAR_FILES=$(abspath $(BUILD)/test-esp) \
+	    $(HOST_UNIT_TESTS) 'gpu_corpus_*' > $(BUILD)/bench-corpus.log 2>&1 || \
+	    { echo "bench-corpus: the corpus failed ($(BUILD)/bench-corpus.log)"; exit 1; }; \
+	end=$$(date +%s%N); \
+	echo "bench-corpus: the whole GPU corpus on the host (ASan build, $$(tail -n 1 $(BUILD)/bench-corpus.log)): $$(( (end - start) / 1000000 )) ms"
+bench: bench-boot bench-size bench-corpus

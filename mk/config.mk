@@ -2,8 +2,10 @@
 # Debian has several (the unversioned ld.lld may be another LLVM or absent).
 BUILD        ?= build
 APP          ?= demo
+# VAPU=no: images without the virtual APU, for boards (mk/image.mk).
+VAPU         ?= yes
 # QEMU has no AMD GPU: `make run` boots with the virtual APU standing in.
-ARGS         ?= vapu=raven
+ARGS         ?= $(if $(filter no,$(VAPU)),,vapu=raven)
 NEWLIB_DIR   ?= $(BUILD)/newlib
 HOST_CC      ?= gcc
 FUZZ_CC      ?= clang-19

@@ -1,7 +1,9 @@
 # The boot image: $(BUILD)/<name>.efi for every app in apps/ and for the
 # test image (name "test"), and the ESP disk image $(BUILD)/<app>.img.
 #
-#   make image [APP=demo]              build/<app>.efi and build/<app>.img
+#   make image [APP=demo]              build/<app>.efi and build/<app>.img, and
+#                                      what each part of the image costs
+#   make image VAPU=no                 build/<app>-novapu.efi: for boards, no model
 #   make run   [APP=demo] [ARGS=...]   boot it in QEMU; exits with main()'s status
 #
 # gcc + GNU ld in the GNU-EFI way (DESIGN.md, "Toolchain"): position
@@ -10,6 +12,8 @@
 # the PE32+. Linked twice: the first link gives `nm` the addresses for the
 # symbol table (kernel/gen_ksyms.sh) that the second link carries in .ksyms,
 # which is last in the image so nothing else moves; the build checks that.
+# The PE gets no COFF symbol table (--strip-all): backtraces use .ksyms,
+# debuggers the ELF (build/efi/<app>/image.so).
 EFI_DIR      := $(BUILD)/efi
 GNUEFI_CRT0  := /usr/lib/crt0-efi-x86_64.o
 GNUEFI_LIB   := /usr/lib/libgnuefi.a
@@ -27,9 +31,9 @@ EFI_CFLAGS   := -std=gnu11 -O2 -g -fpic -fvisibility=hidden -mno-red-zone -fno-s
 BOOT_EFI_CPPFLAGS := -isystem $(EFI_INCLUDE) -isystem $(EFI_INCLUDE)/x86_64 -DGNU_EFI_USE_MS_ABI
 EFI_LDFLAGS  := -nostdlib -shared -Bsymbolic -znocombreloc -z text -z noexecstack --no-undefined \
                 --build-id=none -T boot/image.lds
-EFI_LIBS      = $(IMAGE_RUNTIME_LIB) $(GNUEFI_LIB) --start-group $(NEWLIB_LIBDIR)/libm.a $(NEWLIB_LIBDIR)/libc.a \
+EFI_LIBS      = $(GNUEFI_LIB) --start-group $(NEWLIB_LIBDIR)/libm.a $(NEWLIB_LIBDIR)/libc.a \
                 $(shell $(EFI_CC) -print-libgcc-file-name) --end-group
-EFI_SECTIONS := .text .reloc .rodata .data .dynamic .rela .ksyms
+EFI_SECTIONS := .text .reloc .rodata .data .bss .dynamic .rela .ksyms
 # Allocated by the linker for a shared object, needed by nothing at run time
 # (crt0's relocation code reads only .dynamic and .rela).
 EFI_SECTIONS_DROPPED := .dynsym .dynstr .hash .gnu.hash
@@ -48,6 +52,19 @@ IMAGE_RUNTIME_LIB  := $(EFI_DIR)/libruntime.a
 IMAGE_TEST_SRCS := $(LIB_TEST_SRCS) $(TESTS_IMAGE_SRCS) $(TESTS_COMMON_SRCS) kernel/test_main.c
 IMAGE_APPS      := $(patsubst apps/%/,%,$(sort $(dir $(wildcard apps/*/main.c))))
 
+# Images for boards, without the virtual APU (the model is for QEMU and the
+# tests): `make image VAPU=no` builds $(BUILD)/<app>-novapu.efi from the
+# same objects with a runtime archive that has no model; vapu= is refused
+# there (drivers/amdgpu/amdgpu_vapu_none_efi.c). test-novapu.efi has the
+# tests that do not need the model (TESTS_VAPU_SRCS, tests/module.mk).
+ifeq ($(filter yes no,$(VAPU)),)
+$(error VAPU=$(VAPU): expected yes or no)
+endif
+IMAGE_SUFFIX := $(if $(filter no,$(VAPU)),-novapu)
+IMAGE_RUNTIME_NOVAPU_SRCS := $(sort $(IOMMU_PORTABLE_SRCS) $(AMDGPU_NOVAPU_SRCS) $(HSA_SRCS))
+IMAGE_RUNTIME_NOVAPU_LIB  := $(EFI_DIR)/libruntime-novapu.a
+IMAGE_TEST_NOVAPU_SRCS    := $(filter-out $(TESTS_VAPU_SRCS),$(IMAGE_TEST_SRCS))
+
 efi_obj = $(patsubst %,$(EFI_DIR)/obj/%.o,$(basename $(1)))
 
 $(EFI_DIR)/obj/%.o: %.c $(NEWLIB_STAMP)
@@ -60,41 +77,53 @@ $(EFI_DIR)/obj/%.o: %.S
 
 $(call efi_obj,$(BOOT_SRCS)): EFI_EXTRA_CPPFLAGS := $(BOOT_EFI_CPPFLAGS)
 
+# Members keep their paths (P): the link map then names each object's
+# folder, which the size report of `make image` sorts by (boot/image_size.py).
 $(IMAGE_RUNTIME_LIB): $(call efi_obj,$(IMAGE_RUNTIME_SRCS))
 	@mkdir -p $(dir $@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcsP $@ $^
 
-# $(call efi_image_rule,name,sources): $(BUILD)/name.efi from the core and `sources`.
+$(IMAGE_RUNTIME_NOVAPU_LIB): $(call efi_obj,$(IMAGE_RUNTIME_NOVAPU_SRCS))
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcsP $@ $^
+
+# $(call efi_image_rule,name,sources,runtime archive,app name):
+# $(BUILD)/name.efi from the core, `sources` and the archive.
 define efi_image_rule
 $(EFI_DIR)/$(1)/app_name.c:
 	@mkdir -p $$(dir $$@)
-	$(Q)echo 'const char kernel_app_name[] = "$(1)";' > $$@
+	$(Q)echo 'const char kernel_app_name[] = "$(4)";' > $$@
 
 $(EFI_DIR)/$(1)/app_name.o: $(EFI_DIR)/$(1)/app_name.c
 	$(Q)$(EFI_CC) $(EFI_CPPFLAGS) $(EFI_CFLAGS) -c $$< -o $$@
 
 $(EFI_DIR)/$(1)/objs := $(call efi_obj,$(IMAGE_CORE_SRCS) $(2)) $(EFI_DIR)/$(1)/app_name.o
 
-$(BUILD)/$(1).efi: $$($(EFI_DIR)/$(1)/objs) $(IMAGE_RUNTIME_LIB) $(EFI_DIR)/ksyms_empty.o \
+$(BUILD)/$(1).efi: $$($(EFI_DIR)/$(1)/objs) $(3) $(EFI_DIR)/ksyms_empty.o \
                    kernel/gen_ksyms.sh boot/image.lds boot/check_image.sh
 	@echo "LD      $$@"
 	$(Q)$(EFI_LD) $(EFI_LDFLAGS) -o $(EFI_DIR)/$(1)/pass1.so $(GNUEFI_CRT0) \
-	    $$($(EFI_DIR)/$(1)/objs) $(EFI_DIR)/ksyms_empty.o $(EFI_LIBS)
+	    $$($(EFI_DIR)/$(1)/objs) $(EFI_DIR)/ksyms_empty.o $(3) $(EFI_LIBS)
 	$(Q)nm -n --defined-only $(EFI_DIR)/$(1)/pass1.so | kernel/gen_ksyms.sh > $(EFI_DIR)/$(1)/ksyms.S
 	$(Q)$(EFI_CC) -c $(EFI_DIR)/$(1)/ksyms.S -o $(EFI_DIR)/$(1)/ksyms.o
 	$(Q)$(EFI_LD) $(EFI_LDFLAGS) -Map=$(EFI_DIR)/$(1)/image.map -o $(EFI_DIR)/$(1)/image.so \
-	    $(GNUEFI_CRT0) $$($(EFI_DIR)/$(1)/objs) $(EFI_DIR)/$(1)/ksyms.o $(EFI_LIBS)
+	    $(GNUEFI_CRT0) $$($(EFI_DIR)/$(1)/objs) $(EFI_DIR)/$(1)/ksyms.o $(3) $(EFI_LIBS)
 	$(Q)nm -n --defined-only $(EFI_DIR)/$(1)/pass1.so | grep -i ' t ' > $(EFI_DIR)/$(1)/text1.txt
 	$(Q)nm -n --defined-only $(EFI_DIR)/$(1)/image.so | grep -i ' t ' > $(EFI_DIR)/$(1)/text2.txt
 	$(Q)cmp -s $(EFI_DIR)/$(1)/text1.txt $(EFI_DIR)/$(1)/text2.txt || \
 	    { echo "image: code moved between the two links of $$@ (boot/image.lds: .ksyms must be last)"; exit 1; }
 	$(Q)boot/check_image.sh $(EFI_DIR)/$(1)/image.so $(EFI_SECTIONS) $(EFI_SECTIONS_DROPPED)
-	$(Q)$(OBJCOPY) $(foreach s,$(EFI_SECTIONS),-j $(s)) --target efi-app-x86_64 \
+	$(Q)$(OBJCOPY) --strip-all $(foreach s,$(EFI_SECTIONS),-j $(s)) --target efi-app-x86_64 \
 	    $(EFI_DIR)/$(1)/image.so $$@
+
+$(EFI_DIR)/$(1)/sizes.txt: $(BUILD)/$(1).efi boot/image_size.py
+	$(Q)python3 boot/image_size.py $$< $(EFI_DIR)/$(1)/image.map $(EFI_DIR)/$(1)/image.so > $$@
 endef
 
-$(foreach app,$(IMAGE_APPS),$(eval $(call efi_image_rule,$(app),$(wildcard apps/$(app)/*.c))))
-$(eval $(call efi_image_rule,test,$(IMAGE_TEST_SRCS)))
+$(foreach app,$(IMAGE_APPS),$(eval $(call efi_image_rule,$(app),$(wildcard apps/$(app)/*.c),$(IMAGE_RUNTIME_LIB),$(app))))
+$(foreach app,$(IMAGE_APPS),$(eval $(call efi_image_rule,$(app)-novapu,$(wildcard apps/$(app)/*.c),$(IMAGE_RUNTIME_NOVAPU_LIB),$(app))))
+$(eval $(call efi_image_rule,test,$(IMAGE_TEST_SRCS),$(IMAGE_RUNTIME_LIB),test))
+$(eval $(call efi_image_rule,test-novapu,$(IMAGE_TEST_NOVAPU_SRCS),$(IMAGE_RUNTIME_NOVAPU_LIB),test))
 
 $(EFI_DIR)/ksyms_empty.o: kernel/gen_ksyms.sh
 	@mkdir -p $(dir $@)
@@ -104,22 +133,28 @@ $(EFI_DIR)/ksyms_empty.o: kernel/gen_ksyms.sh
 # The ESP of an app, as it goes on a USB stick: \EFI\BOOT\BOOTX64.EFI, the
 # app's own files (apps/<app>/esp/, if any) at the root, and its GPU kernels
 # (mk/gpu-agent.mk) in \kernels.
-$(BUILD)/%.img: $(BUILD)/%.efi qemu/mkesp.sh $$(APP_KERNELS_$$*)
+# (<app>-novapu.img: the same app's files.)
+image_app = $(patsubst %-novapu,%,$(1))
+$(BUILD)/%.img: $(BUILD)/%.efi qemu/mkesp.sh $$(APP_KERNELS_$$(call image_app,$$*))
 	@echo "ESP     $@"
-	$(Q)qemu/mkesp.sh $@ $< $(if $(wildcard apps/$*/esp),--tree apps/$*/esp) \
-	    $(if $(APP_KERNELS_$*),--add kernels=$(APP_KERNELS_DIR)/$*)
+	$(Q)qemu/mkesp.sh $@ $< $(if $(wildcard apps/$(call image_app,$*)/esp),--tree apps/$(call image_app,$*)/esp) \
+	    $(if $(APP_KERNELS_$(call image_app,$*)),--add kernels=$(APP_KERNELS_DIR)/$(call image_app,$*))
 
+# `make image` ends with what each part of the image costs (boot/image_size.py,
+# written when the image is linked, so that `make run` does not pay for it).
+IMAGE_NAME := $(APP)$(IMAGE_SUFFIX)
 .PHONY: image run
-image: $(BUILD)/$(APP).efi $(BUILD)/$(APP).img
-	@echo "image: $(BUILD)/$(APP).efi ($$(stat -c %s $(BUILD)/$(APP).efi) bytes), ESP $(BUILD)/$(APP).img"
+image: $(BUILD)/$(IMAGE_NAME).efi $(BUILD)/$(IMAGE_NAME).img $(EFI_DIR)/$(IMAGE_NAME)/sizes.txt
+	@echo "image: $(BUILD)/$(IMAGE_NAME).efi ($$(stat -c %s $(BUILD)/$(IMAGE_NAME).efi) bytes), ESP $(BUILD)/$(IMAGE_NAME).img"
+	$(Q)cat $(EFI_DIR)/$(IMAGE_NAME)/sizes.txt
 
 # Boots a copy of the ESP with ARGS as its \cmdline.txt; QEMU_SMP, QEMU_TIMEOUT adjust.
 QEMU_SMP     ?= 4
 QEMU_TIMEOUT ?= 120
 run: image
 	$(Q)qemu/boot.sh --smp $(QEMU_SMP) --timeout $(QEMU_TIMEOUT) \
-	    --log $(BUILD)/run/$(APP).serial.log --esp-from $(BUILD)/$(APP).img \
-	    $(foreach t,$(RUN_ESP_TREES),--tree $(t)) $(BUILD)/$(APP).efi $(ARGS)
+	    --log $(BUILD)/run/$(IMAGE_NAME).serial.log --esp-from $(BUILD)/$(IMAGE_NAME).img \
+	    $(foreach t,$(RUN_ESP_TREES),--tree $(t)) $(BUILD)/$(IMAGE_NAME).efi $(ARGS)
 
 -include $(shell find $(EFI_DIR)/obj -name '*.d' 2>/dev/null)
 
@@ -150,6 +185,19 @@ suite-image-smp1: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
 	$(Q)$(call image_test_boot,1)
 suite-image-smp4: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
 	$(Q)$(call image_test_boot,4)
+
+# The image without the virtual APU (VAPU=no): every test it has, on four
+# cores; vapu= is refused with a line that says why, and the GPU tests see
+# no GPU agent (they skip).
+TEST_SUITES += image-novapu
+TEST_BUILD_DEPS += $(BUILD)/test-novapu.efi
+.PHONY: suite-image-novapu
+suite-image-novapu: $(BUILD)/test-novapu.efi $(IMAGE_TEST_GEN_FILES)
+	$(Q)qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp 4 --timeout $(IMAGE_TEST_TIMEOUT) \
+	    --log $(BUILD)/test-logs/image-novapu.serial.log \
+	    --expect-log 'this image is built without the virtual APU' \
+	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) $(BUILD)/test-novapu.efi vapu=raven \
+	    'test=$(or $(TESTS),*)'
 
 # One boot of the failure paths: an unknown boot option is a clear error and
 # ends the run with status 120 (kernel/exit.h) before any test runs; and

@@ -21,9 +21,15 @@ struct cp_mem {
   struct vapu *v;
   struct vapu_requester rq;
   struct vapu_tlb tlb;
+  uint32_t hub_generation; /* of the VMID's invalidations, when the interpreter last synced */
 };
 
 void cp_mem_init(struct cp_mem *m, struct vapu *v, uint8_t vmid);
+/* Before a dispatch: the translations the interpreter keeps are dropped
+ * when the VMID was invalidated since the last dispatch (a remap comes with
+ * an invalidation, as on silicon, where the TLBs keep their entries across
+ * dispatches until one). */
+void cp_mem_sync(struct cp_mem *m);
 
 /* Where a queue is in its packet stream. */
 enum hqd_state {

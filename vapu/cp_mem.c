@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vapu/cp_internal.h"
+#include "vapu/vapu_internal.h"
 
 static unsigned gmc_access(uint32_t access) {
   return (access & VAPU_ACCESS_READ ? VAPU_GMC_READ : 0) |
@@ -36,4 +37,12 @@ void cp_mem_init(struct cp_mem *m, struct vapu *v, uint8_t vmid) {
   m->mem.ctx = m;
   m->v = v;
   m->rq = (struct vapu_requester){VAPU_GFXHUB, vmid, VAPU_CLIENT_TCP, false};
+  m->hub_generation = __atomic_load_n(&v->hubs[m->rq.hub].tlb_generation[vmid], __ATOMIC_ACQUIRE);
+}
+
+void cp_mem_sync(struct cp_mem *m) {
+  uint32_t g = __atomic_load_n(&m->v->hubs[m->rq.hub].tlb_generation[m->rq.vmid], __ATOMIC_ACQUIRE);
+  if (g == m->hub_generation) return;
+  m->hub_generation = g;
+  vapu_mem_changed(&m->mem);
 }

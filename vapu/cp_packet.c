@@ -384,7 +384,7 @@ static void start_dispatch(struct hqd *h, uint64_t slot) {
   };
   memcpy(d.scratch_resource, s.resource, sizeof d.scratch_resource);
   /* Translations cached by the interpreter may predate a remap. */
-  vapu_mem_changed(&h->mem.mem);
+  cp_mem_sync(&h->mem);
   struct vapu_stop stop;
   enum vapu_result r = vapu_dispatch_begin(h->exec, &d, &stop);
   if (r == VAPU_MEMORY_FAULT) { /* the GMC raised it at the read */

@@ -197,6 +197,7 @@ struct vapu {
   /* Firmware worker */
   int worker;
   volatile uint32_t attention;
+  volatile uint32_t worker_asleep; /* in plat_wait: a kick must wake it (vapu_kick) */
   volatile bool stopping;
   struct { vapu_service_fn fn; void *ctx; } services[VAPU_MAX_SERVICES];
   int service_count;

@@ -23,4 +23,11 @@ int amdgpu_bus_pci_attach(struct amdgpu_device *dev, struct pci_function *f);
  * errno. */
 int amdgpu_pci_map_ram_for_dma(struct iommu_device *iommu);
 
+/* The boot option vapu=<chip>: the virtual APU of that chip added as a GPU
+ * (amdgpu_vapu_efi.c), or, in an image built without the model (make
+ * VAPU=no, amdgpu_vapu_none_efi.c), refused. *asked says whether the
+ * option was given. 0 when nothing was asked or the GPU was added, else a
+ * negative errno (logged). */
+int amdgpu_vapu_option_probe(bool *asked);
+
 #endif

@@ -1,7 +1,7 @@
 /* amdgpu_probe_efi.c - the boot image's GPUs: the PCI functions of the
  * supported APUs (claimed by the PCI driver registry at boot, brought up by
  * amdgpu_init), and the virtual APU when the boot option vapu=<chip> asks
- * for it (QEMU has no model of these GPUs). */
+ * for it (QEMU has no model of these GPUs; amdgpu_vapu_efi.c). */
 #define LOG_TAG "amdgpu"
 #include <errno.h>
 
@@ -9,7 +9,6 @@
 #include "drivers/amdgpu/amdgpu_vapu.h"
 #include "lib/plat.h"
 
-PLAT_OPTION(vapu, "vapu", "raven|picasso|raven2|renoir: add the virtual APU of that chip as a GPU");
 PLAT_OPTION(amdgpu_fw, "amdgpu_fw", "directory of the GPU firmware files on the ESP (default /amdgpu)");
 
 static struct pci_function *claimed[AMDGPU_MAX_DEVICES];
@@ -61,11 +60,9 @@ int amdgpu_platform_probe(void) {
     int r = bring_up_pci(claimed[i]);
     if (r && !first_error) first_error = r;
   }
-  const char *model = plat_option("vapu");
-  if (model) {
-    int r = amdgpu_vapu_add(model);
-    if (r && !first_error) first_error = r;
-  }
-  if (!claimed_count && !model) log_info("no supported GPU on the PCI bus, no vapu= option: no GPU");
+  bool asked = false;
+  int r = amdgpu_vapu_option_probe(&asked);
+  if (r && !first_error) first_error = r;
+  if (!claimed_count && !asked) log_info("no supported GPU on the PCI bus, no vapu= option: no GPU");
   return first_error;
 }

@@ -13,7 +13,12 @@ AMDGPU_PORTABLE_SRCS := drivers/amdgpu/amdgpu_chip.c drivers/amdgpu/amdgpu_reg.c
 # vapu= option, the PCI binding, the RAM map from the firmware's memory
 # map, the model's MSI as an IPI.
 AMDGPU_SRCS      := $(AMDGPU_PORTABLE_SRCS) drivers/amdgpu/amdgpu_probe_efi.c \
-    drivers/amdgpu/amdgpu_bus_pci.c drivers/amdgpu/amdgpu_ram_efi.c drivers/amdgpu/amdgpu_msi_efi.c
+    drivers/amdgpu/amdgpu_bus_pci.c drivers/amdgpu/amdgpu_ram_efi.c drivers/amdgpu/amdgpu_msi_efi.c \
+    drivers/amdgpu/amdgpu_vapu_efi.c
+# An image without the virtual APU (make VAPU=no, mk/image.mk) has neither
+# the model's binding nor its interrupt path, and refuses vapu=.
+AMDGPU_NOVAPU_SRCS := $(filter-out drivers/amdgpu/amdgpu_bus_vapu.c drivers/amdgpu/amdgpu_msi_efi.c \
+    drivers/amdgpu/amdgpu_vapu_efi.c,$(AMDGPU_SRCS)) drivers/amdgpu/amdgpu_vapu_none_efi.c
 AMDGPU_HOST_SRCS := $(AMDGPU_PORTABLE_SRCS) drivers/amdgpu/amdgpu_ram_host.c \
     drivers/amdgpu/amdgpu_msi_host.c drivers/amdgpu/amdgpu_probe_host.c
 

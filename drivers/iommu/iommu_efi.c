@@ -37,24 +37,6 @@ static int init_status = 1; /* 1: not run yet */
 
 /* ---- Errata -------------------------------------------------------------- */
 
-struct cpu_id {
-  bool amd;
-  unsigned family, model;
-};
-
-/* CPUID 0 vendor, CPUID 1 family/model with the extended fields (AMD64
- * APM vol. 3, CPUID Fn0000_0001_EAX). */
-static struct cpu_id read_cpu_id(void) {
-  uint32_t r[4];
-  cpuid(0, 0, r);
-  struct cpu_id id = {.amd = r[1] == 0x68747541 && r[3] == 0x69746e65 && r[2] == 0x444d4163};
-  cpuid(1, 0, r);
-  unsigned base_family = (r[0] >> 8) & 0xf, base_model = (r[0] >> 4) & 0xf;
-  id.family = base_family + (base_family == 0xf ? (r[0] >> 20) & 0xff : 0);
-  id.model = base_model | (base_family == 0xf ? ((r[0] >> 16) & 0xf) << 4 : 0);
-  return id;
-}
-
 /* The IOMMU's indirect L2 registers: index at config 0xF0 (bit 8 enables
  * writing), data at 0xF4 (Linux init.c iommu_read_l2 / iommu_write_l2). */
 static uint32_t l2_read(struct pci_function *f, uint8_t reg) {
@@ -69,7 +51,7 @@ static void l2_write(struct pci_function *f, uint8_t reg, uint32_t v) {
 
 static void apply_errata(struct pci_function *f, unsigned index, struct cpu_id cpu) {
   bool applied = false;
-  if (cpu.amd && cpu.family == 0x15 && cpu.model >= 0x10 && cpu.model <= 0x1f) {
+  if (cpu.vendor == CPU_VENDOR_AMD && cpu.family == 0x15 && cpu.model >= 0x10 && cpu.model <= 0x1f) {
     /* Family 15h models 10h-1Fh erratum 746 "IOMMU Logging May Stall
      * Translations": set L2_L2B_CK_GATE_CONTROL[CKGateL2BMiscDisable],
      * D0F2xF4_x90 bit 2 (Linux amd_iommu_erratum_746_workaround). */
@@ -80,7 +62,7 @@ static void apply_errata(struct pci_function *f, unsigned index, struct cpu_id c
     }
     applied = true;
   }
-  if (cpu.amd && cpu.family == 0x15 && cpu.model >= 0x30 && cpu.model <= 0x3f) {
+  if (cpu.vendor == CPU_VENDOR_AMD && cpu.family == 0x15 && cpu.model >= 0x30 && cpu.model <= 0x3f) {
     /* Family 15h models 30h-3Fh "IOMMU Mishandles ATS Write Permission":
      * set L2_DEBUG_3[AtsIgnoreIWDis], D0F2xF4_x47 bit 0 (Linux
      * amd_iommu_ats_write_check_workaround). */
@@ -96,7 +78,7 @@ static void apply_errata(struct pci_function *f, unsigned index, struct cpu_id c
     /* Linux's family 17h check (amd_iommu_sme_check) is about memory
      * encryption, which this kernel does not turn on. */
     log_info("IOMMU %u: CPU %s family %xh model %xh: no IOMMU erratum of Linux init.c applies",
-             index, cpu.amd ? "AMD" : "non-AMD", cpu.family, cpu.model);
+             index, cpu.vendor == CPU_VENDOR_AMD ? "AMD" : "non-AMD", cpu.family, cpu.model);
 }
 
 /* Linux detect_ivrs: the IOMMU is not used on Stoney Ridge (its GPU,
@@ -233,7 +215,7 @@ static int bring_up(void) {
   }
   int err = iommu_system_start(&machine, mode, &ivrs, hw, physical_address_limit());
   if (err) return err;
-  struct cpu_id cpu = read_cpu_id();
+  struct cpu_id cpu = cpu_identify();
   for (unsigned i = 0; i < ivrs.iommu_count; i++) {
     apply_errata(functions[i], i, cpu);
     setup_interrupt(i);

@@ -70,3 +70,40 @@ TEST(frame_pool_table_full_is_an_error) {
   ASSERT_EQ(frame_pool_claim(&pool, 2 * MiB + FRAME_SIZE, FRAME_SIZE), -1);
   ASSERT_EQ_U(frame_pool_free_bytes(&pool), 2 * MiB);
 }
+
+TEST(frame_pool_claim_either_takes_a_run_across_both_sets) {
+  static struct frame_range other_storage[8];
+  struct frame_pool other;
+  fresh();
+  frame_pool_init(&other, other_storage, 8);
+  ASSERT_EQ(frame_pool_add(&pool, 8 * MiB, MiB), 0);
+  ASSERT_EQ(frame_pool_add(&other, 9 * MiB, MiB), 0);
+  ASSERT_EQ(frame_pool_add(&pool, 10 * MiB, MiB), 0);
+  ASSERT_EQ(frame_pool_add(&other, 16 * MiB, MiB), 0);
+  bool from_other = true;
+  /* Within the first set only: nothing of the other. */
+  ASSERT_EQ(frame_pool_claim_either(&pool, &other, 8 * MiB, FRAME_SIZE, &from_other), 0);
+  ASSERT_FALSE(from_other);
+  /* Across: the rest of 8 MiB, all of the other's 9 MiB, half of 10 MiB. */
+  ASSERT_EQ(frame_pool_claim_either(&pool, &other, 8 * MiB + FRAME_SIZE,
+                                    5 * MiB / 2 - FRAME_SIZE, &from_other),
+            0);
+  ASSERT_TRUE(from_other);
+  ASSERT_EQ_U(frame_pool_free_bytes(&pool), MiB / 2);
+  ASSERT_EQ_U(frame_pool_free_bytes(&other), MiB);
+  /* A hole (11-16 MiB) or a taken page fails and takes nothing. */
+  ASSERT_EQ(frame_pool_claim_either(&pool, &other, 21 * MiB / 2, 6 * MiB, &from_other), -1);
+  ASSERT_EQ(frame_pool_claim_either(&pool, &other, 9 * MiB, FRAME_SIZE, &from_other), -1);
+  ASSERT_EQ_U(frame_pool_free_bytes(&pool), MiB / 2);
+  ASSERT_EQ_U(frame_pool_free_bytes(&other), MiB);
+  ASSERT_EQ(frame_pool_claim_either(&pool, &other, 16 * MiB + 1, FRAME_SIZE, &from_other), -1);
+}
+
+TEST(frame_pool_overlaps_finds_any_free_page) {
+  fresh();
+  ASSERT_EQ(frame_pool_add(&pool, 8 * MiB, MiB), 0);
+  ASSERT_TRUE(frame_pool_overlaps(&pool, 9 * MiB - FRAME_SIZE, 2 * FRAME_SIZE));
+  ASSERT_TRUE(frame_pool_overlaps(&pool, 7 * MiB, 4 * MiB));
+  ASSERT_FALSE(frame_pool_overlaps(&pool, 9 * MiB, MiB));
+  ASSERT_FALSE(frame_pool_overlaps(&pool, 7 * MiB, MiB));
+}

@@ -163,23 +163,24 @@ TEST(vapu_isa_objdump_tables_complete) {
   size_t n;
   struct listing *l = read_listing(VAPU_ISA_BUILD_DIR "/vapu-isa/all_opcodes.o.dis", &n);
   const struct {
-    const struct opinfo *t;
-    unsigned count;
+    const struct optable *t;
     const char *prefix;
   } tables[] = {
-      {optab_sop2, 64, ""}, {optab_sopk, 32, ""}, {optab_sop1, 64, ""}, {optab_sopc, 32, ""},
-      {optab_sopp, 32, ""}, {optab_smem, 256, ""}, {vop_cmp_ops, 256, ""}, {vop_int_ops, 1024, ""},
-      {vop_float_ops, 1024, ""}, {vop_conv_ops, 1024, ""}, {vop_lane_ops, 1024, ""},
-      {optab_vop3p, 128, ""}, {optab_ds, 256, ""}, {optab_flat, 128, "global_"},
-      {optab_flat, 128, "flat_"}, {optab_mubuf, 128, ""},
+      {&optab_sop2, ""},  {&optab_sopk, ""},    {&optab_sop1, ""},    {&optab_sopc, ""},
+      {&optab_sopp, ""},  {&optab_smem, ""},    {&vop_cmp_ops, ""},   {&vop_int_ops, ""},
+      {&vop_float_ops, ""}, {&vop_conv_ops, ""}, {&vop_lane_ops, ""}, {&optab_vop3p, ""},
+      {&optab_ds, ""},    {&optab_flat, "global_"}, {&optab_flat, "flat_"}, {&optab_mubuf, ""},
   };
   unsigned entries = 0, missing = 0;
   char names[200] = "";
   for (unsigned t = 0; t < sizeof tables / sizeof tables[0]; t++) {
-    for (unsigned i = 0; i < tables[t].count; i++) {
-      const struct opinfo *op = &tables[t].t[i];
-      if (!op->name) continue;
+    for (unsigned i = 0; i < tables[t].t->count; i++) {
+      const struct opinfo *op = &tables[t].t->ops[i];
+      ASSERT_NOT_NULL(op->name);
       entries++;
+      /* Each opcode once per table: the first entry is the one decoded. */
+      if (optable_find(tables[t].t, op->opcode) != op)
+        test_fail(__FILE__, __LINE__, "opcode 0x%x is in a table twice (%s)", op->opcode, op->name);
       if (listed(l, n, tables[t].prefix, op->name)) continue;
       if (!missing++) printf("table entries not in all_opcodes.s:");
       printf(" %s%s", tables[t].prefix, op->name);
@@ -192,11 +193,17 @@ TEST(vapu_isa_objdump_tables_complete) {
     test_fail(__FILE__, __LINE__, "%u table entries not in all_opcodes.s:%s", missing, names);
   }
   ASSERT_GT(entries, 850); /* 898 when written (flat counted as flat_ and global_) */
-  /* The VALU opcode space is split over several tables: never twice. */
-  const struct opinfo *valu[] = {vop_int_ops, vop_float_ops, vop_conv_ops, vop_lane_ops};
+  /* The VALU opcode space is split over several tables: never twice, and
+   * the compares only below 0x100, the rest only from 0x100 on. */
+  const struct optable *valu[] = {&vop_int_ops, &vop_float_ops, &vop_conv_ops, &vop_lane_ops};
+  for (unsigned i = 0; i < vop_cmp_ops.count; i++) ASSERT_LT(vop_cmp_ops.ops[i].opcode, 0x100);
   for (unsigned op = 0; op < 1024; op++) {
-    unsigned defs = op < 256 && vop_cmp_ops[op].name;
-    for (unsigned t = 0; t < 4; t++) defs += valu[t][op].name != NULL;
+    unsigned defs = op < 256 && optable_find(&vop_cmp_ops, op);
+    for (unsigned t = 0; t < 4; t++) {
+      const struct opinfo *o = optable_find(valu[t], op);
+      defs += o != NULL;
+      if (o) ASSERT_GE(o->opcode, 0x100);
+    }
     if (defs > 1) test_fail(__FILE__, __LINE__, "VALU opcode 0x%x defined %u times", op, defs);
   }
   free(l);

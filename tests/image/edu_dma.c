@@ -20,6 +20,7 @@ void edu_fresh(void) {
   if (!edu_fn) {
     edu_fn = pci_find_device(EDU_VENDOR, EDU_DEVICE, 0);
     ASSERT_NOT_NULL(edu_fn);
+    ASSERT_EQ(pci_function_bars(edu_fn), 0);
     pci_enable_memory(edu_fn);
     pci_enable_bus_master(edu_fn);
   }

@@ -47,6 +47,7 @@ static bool wait_count(struct edu_irq *e, uint32_t n, uint64_t timeout_ns) {
 TEST(msi_edu_interrupt_delivered) {
   struct pci_function *f = pci_find_device(0x1234, 0x11e8, 0);
   ASSERT_NOT_NULL(f);
+  ASSERT_EQ(pci_function_bars(f), 0);
   static struct edu_irq e;
   e = (struct edu_irq){.regs = (volatile uint32_t *)(uintptr_t)f->bars[0].base};
   pci_enable_memory(f);
@@ -95,6 +96,7 @@ TEST(msi_device_without_msi_refused) {
 TEST(msi_msix_table_programmed_in_device_memory) {
   struct pci_function *f = pci_find_device(0x1af4, 0x1001, 0);
   ASSERT_NOT_NULL(f);
+  ASSERT_EQ(pci_function_bars(f), 0);
   ASSERT_NE(f->msix_cap, 0);
   uint32_t table = pci_read32(f, f->msix_cap + 4);
   volatile uint32_t *entries =

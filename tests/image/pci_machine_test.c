@@ -58,6 +58,7 @@ TEST(pci_edu_device_and_its_bar) {
   ASSERT_NOT_NULL(f);
   ASSERT_EQ(f->revision, 0x10);
   ASSERT_EQ(pci_class24(f) >> 8, 0x00ff);
+  ASSERT_EQ(pci_function_bars(f), 0);
   ASSERT_EQ(f->bars[0].kind, PCI_BAR_MEM32);
   ASSERT_FALSE(f->bars[0].prefetchable);
   ASSERT_EQ_U(f->bars[0].size, 1u << 20);
@@ -83,6 +84,7 @@ TEST(pci_boot_disk_and_display) {
   ASSERT_NOT_NULL(disk);
   ASSERT_EQ(pci_class24(disk) >> 8, 0x0100);
   ASSERT_NE(disk->msix_cap, 0);
+  ASSERT_EQ(pci_function_bars(disk), 0);
   bool mem64_prefetchable = false, io = false;
   for (int i = 0; i < PCI_MAX_BARS; i++) {
     mem64_prefetchable |= disk->bars[i].kind == PCI_BAR_MEM64 && disk->bars[i].prefetchable;
@@ -95,6 +97,7 @@ TEST(pci_boot_disk_and_display) {
   struct pci_function *vga = at(1, 0);
   ASSERT_NOT_NULL(vga);
   ASSERT_EQ(vga->device_id, 0x1111);
+  ASSERT_EQ(pci_function_bars(vga), 0);
   ASSERT_EQ(vga->bars[0].kind, PCI_BAR_MEM32);
   ASSERT_TRUE(vga->bars[0].prefetchable);
   ASSERT_EQ_U(vga->bars[0].size, 16u << 20);
@@ -104,6 +107,7 @@ TEST(pci_bar_sizing_leaves_devices_working) {
   /* Sizing again (as at boot) restores every BAR and the command register. */
   struct pci_function *f = pci_find_device(0x1234, 0x11e8, 0);
   ASSERT_NOT_NULL(f);
+  ASSERT_EQ(pci_function_bars(f), 0);
   pci_enable_memory(f);
   struct pci_bar before = f->bars[0];
   uint16_t cmd = pci_read16(f, PCI_COMMAND);
@@ -112,4 +116,31 @@ TEST(pci_bar_sizing_leaves_devices_working) {
   ASSERT_EQ_U(f->bars[0].size, before.size);
   ASSERT_EQ(pci_read16(f, PCI_COMMAND), cmd);
   ASSERT_EQ_U(*(volatile uint32_t *)(uintptr_t)f->bars[0].base, 0x010000edu);
+}
+
+TEST(pci_bars_sized_on_first_use) {
+  /* The ICH9 SMBus controller (00:1f.3): no driver, no other test uses
+   * it, so nothing sized its BARs at boot. Its BAR4 is 64 bytes of I/O
+   * ports (hw/i2c/smbus_ich9.c, ICH9_SMB_SMB_BASE_BAR). */
+  struct pci_function *f = at(0x1f, 3);
+  ASSERT_NOT_NULL(f);
+  ASSERT_FALSE(f->bars_sized);
+  ASSERT_EQ_U(f->bars[4].size, 0);
+  uint16_t cmd = pci_read16(f, PCI_COMMAND);
+  ASSERT_EQ(pci_function_bars(f), 0);
+  ASSERT_TRUE(f->bars_sized);
+  ASSERT_EQ(f->bars[4].kind, PCI_BAR_IO);
+  ASSERT_EQ_U(f->bars[4].size, 64);
+  ASSERT_EQ(pci_read16(f, PCI_COMMAND), cmd);
+  struct pci_bar once = f->bars[4];
+  ASSERT_EQ(pci_function_bars(f), 0); /* sized once: the same */
+  ASSERT_EQ_U(f->bars[4].base, once.base);
+}
+
+TEST(pci_bound_function_has_its_bars_sized) {
+  /* Drivers get their functions with the BARs sized: the IOMMU's. */
+  struct pci_function *f = at(2, 0);
+  ASSERT_NOT_NULL(f);
+  if (!f->driver) test_skip("the IOMMU driver did not bind (iommu=off?)");
+  ASSERT_TRUE(f->bars_sized);
 }

@@ -77,12 +77,20 @@ static bool decode_src(unsigned code, enum optype t, uint32_t literal, struct sr
   return false;
 }
 
+const struct opinfo *optable_find(const struct optable *t, unsigned opcode) {
+  for (unsigned i = 0; i < t->count; i++)
+    if (t->ops[i].opcode == opcode) return &t->ops[i];
+  return NULL;
+}
+
 const struct opinfo *valu_opinfo(unsigned op) {
-  if (op < 256) return vop_cmp_ops[op].name ? &vop_cmp_ops[op] : NULL;
+  if (op < 256) return optable_find(&vop_cmp_ops, op);
   if (op >= 1024) return NULL;
-  const struct opinfo *tables[] = {vop_int_ops, vop_float_ops, vop_conv_ops, vop_lane_ops};
-  for (unsigned i = 0; i < sizeof tables / sizeof tables[0]; i++)
-    if (tables[i][op].name) return &tables[i][op];
+  const struct optable *tables[] = {&vop_int_ops, &vop_float_ops, &vop_conv_ops, &vop_lane_ops};
+  for (unsigned i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+    const struct opinfo *o = optable_find(tables[i], op);
+    if (o) return o;
+  }
   return NULL;
 }
 
@@ -243,7 +251,7 @@ static bool decode_vop3p(const uint32_t *w, unsigned avail, struct inst *in) {
   in->size = 8;
   in->words[1] = w1;
   in->opcode = (uint16_t)bits(w0, 16, 7);
-  in->op = optab_vop3p[in->opcode].name ? &optab_vop3p[in->opcode] : NULL;
+  in->op = optable_find(&optab_vop3p, in->opcode);
   if (!in->op) return false;
   in->vdst = (uint16_t)bits(w0, 0, 8);
   in->neg_hi = (uint8_t)bits(w0, 8, 3);
@@ -284,18 +292,18 @@ static bool decode_scalar(const uint32_t *w, unsigned avail, struct inst *in) {
   switch (in->enc) {
   case ENC_SOP2:
     in->opcode = (uint16_t)bits(w0, 23, 7);
-    in->op = in->opcode < 64 ? &optab_sop2[in->opcode] : NULL;
+    in->op = optable_find(&optab_sop2, in->opcode);
     in->sdst = (uint16_t)bits(w0, 16, 7);
     in->ssrc[0] = (uint16_t)bits(w0, 0, 8);
     in->ssrc[1] = (uint16_t)bits(w0, 8, 8);
-    if (!in->op || !in->op->name) return false;
+    if (!in->op) return false;
     return scalar_literal(w, avail, in, 2);
   case ENC_SOPK:
     in->opcode = (uint16_t)bits(w0, 23, 5);
-    in->op = &optab_sopk[in->opcode];
+    in->op = optable_find(&optab_sopk, in->opcode);
     in->sdst = (uint16_t)bits(w0, 16, 7);
+    if (!in->op) return false;
     in->simm = (in->op->flags & OPF_SCALAR_SIMM) ? (int16_t)bits(w0, 0, 16) : (int32_t)bits(w0, 0, 16);
-    if (!in->op->name) return false;
     if (in->op->flags & OPF_KIMM) { /* s_setreg_imm32_b32: a literal follows */
       if (avail < 2) return false;
       in->literal = w[1];
@@ -305,23 +313,23 @@ static bool decode_scalar(const uint32_t *w, unsigned avail, struct inst *in) {
     return true;
   case ENC_SOP1:
     in->opcode = (uint16_t)bits(w0, 8, 8);
-    in->op = in->opcode < 64 ? &optab_sop1[in->opcode] : NULL;
+    in->op = optable_find(&optab_sop1, in->opcode);
     in->sdst = (uint16_t)bits(w0, 16, 7);
     in->ssrc[0] = (uint16_t)bits(w0, 0, 8);
-    if (!in->op || !in->op->name) return false;
+    if (!in->op) return false;
     return scalar_literal(w, avail, in, 1);
   case ENC_SOPC:
     in->opcode = (uint16_t)bits(w0, 16, 7);
-    in->op = in->opcode < 32 ? &optab_sopc[in->opcode] : NULL;
+    in->op = optable_find(&optab_sopc, in->opcode);
     in->ssrc[0] = (uint16_t)bits(w0, 0, 8);
     in->ssrc[1] = (uint16_t)bits(w0, 8, 8);
-    if (!in->op || !in->op->name) return false;
+    if (!in->op) return false;
     return scalar_literal(w, avail, in, 2);
   default: /* SOPP */
     in->opcode = (uint16_t)bits(w0, 16, 7);
-    in->op = in->opcode < 32 ? &optab_sopp[in->opcode] : NULL;
+    in->op = optable_find(&optab_sopp, in->opcode);
     in->simm = (int16_t)bits(w0, 0, 16);
-    return in->op && in->op->name;
+    return in->op != NULL;
   }
 }
 
@@ -331,7 +339,7 @@ static bool decode_smem(const uint32_t *w, unsigned avail, struct inst *in) {
   in->size = 8;
   in->words[1] = w1;
   in->opcode = (uint16_t)bits(w0, 18, 8);
-  in->op = optab_smem[in->opcode].name ? &optab_smem[in->opcode] : NULL;
+  in->op = optable_find(&optab_smem, in->opcode);
   if (!in->op) return false;
   in->ssrc[0] = (uint16_t)(bits(w0, 0, 6) * 2); /* sbase: SGPR pair (quad for buffers) */
   in->sdst = (uint16_t)bits(w0, 6, 7);            /* sdata */
@@ -354,7 +362,7 @@ static bool decode_ds(const uint32_t *w, unsigned avail, struct inst *in) {
   in->size = 8;
   in->words[1] = w1;
   in->opcode = (uint16_t)bits(w0, 17, 8);
-  in->op = optab_ds[in->opcode].name ? &optab_ds[in->opcode] : NULL;
+  in->op = optable_find(&optab_ds, in->opcode);
   if (!in->op) return false;
   in->offset = (int32_t)bits(w0, 0, 16); /* offset0 | offset1 << 8 */
   in->gds = (uint8_t)bits(w0, 16, 1);
@@ -373,9 +381,9 @@ static bool decode_flat(const uint32_t *w, unsigned avail, struct inst *in) {
   in->opcode = (uint16_t)bits(w0, 18, 7);
   in->seg = (uint8_t)bits(w0, 14, 2);
   if (in->seg == 3) return false;
-  const struct opinfo *op = &optab_flat[in->opcode];
+  const struct opinfo *op = optable_find(&optab_flat, in->opcode);
   /* Scratch has no atomics (Vega ISA 9.x "Scratch" opcode list). */
-  if (!op->name || (in->seg == 1 && in->opcode >= 64)) return false;
+  if (!op || (in->seg == 1 && in->opcode >= 64)) return false;
   in->op = op;
   /* Offset: 12-bit unsigned for FLAT, 13-bit signed for GLOBAL/SCRATCH. */
   in->offset = in->seg == 0 ? (int32_t)bits(w0, 0, 12) : (int32_t)(w0 << 19) >> 19;
@@ -397,7 +405,7 @@ static bool decode_mubuf(const uint32_t *w, unsigned avail, struct inst *in) {
   in->size = 8;
   in->words[1] = w1;
   in->opcode = (uint16_t)bits(w0, 18, 7);
-  in->op = optab_mubuf[in->opcode].name ? &optab_mubuf[in->opcode] : NULL;
+  in->op = optable_find(&optab_mubuf, in->opcode);
   if (!in->op) return false;
   in->offset = (int32_t)bits(w0, 0, 12);
   in->offen = (uint8_t)bits(w0, 12, 1);
@@ -413,6 +421,21 @@ static bool decode_mubuf(const uint32_t *w, unsigned avail, struct inst *in) {
   if (in->lds || in->tfe || in->srsrc > 124) return false;
   unsigned so = in->soffset;
   return so < 125 || so == 126 || so == 127 || (so >= 128 && so <= 208);
+}
+
+/* Sources that vsrc32 (valu.c) reads as they are: a VGPR without a DPP
+ * lane move (source 0), an SDWA select (sources 0-1), a VOP3 op_sel half
+ * (16-bit operands) or an abs/neg modifier (float operands). */
+static void mark_plain_sources(struct inst *in) {
+  for (unsigned i = 0; i < 3; i++) {
+    struct src *s = &in->src[i];
+    enum optype t = (enum optype)in->op->src[i];
+    bool f16 = t == T_F16 || t == T_B16;
+    bool float_mods = (in->op->flags & OPF_FLOAT) && (t == T_F32 || t == T_F16) &&
+                      (((in->abs | in->neg) >> i) & 1);
+    s->plain = s->kind == SRC_KIND_VGPR && !(i == 0 && in->dpp) && !(in->sdwa && i < 2) &&
+               !(in->enc == ENC_VOP3 && f16 && ((in->op_sel >> i) & 1)) && !float_mods;
+  }
 }
 
 bool decode_words(const uint32_t *words, unsigned avail, struct inst *in) {
@@ -451,18 +474,27 @@ bool decode_words(const uint32_t *words, unsigned avail, struct inst *in) {
     }
   }
   in->fn = in->op->fn;
+  if (in->enc >= ENC_VOP2 && in->enc <= ENC_VOP3) mark_plain_sources(in);
   return in->fn != NULL;
 }
 
 /* ---- The decoded-instruction cache ---------------------------------------
  * Direct-mapped on the dword address; an entry is valid while its tag (the
- * PC) matches. vapu_dispatch_begin clears it (new code may sit at old
- * addresses between dispatches). */
+ * PC) matches and it was decoded in the cache's epoch. vapu_dispatch_begin
+ * empties it (new code may sit at old addresses between dispatches) by
+ * starting a new epoch, which costs nothing a dispatch, where writing all
+ * 4096 tags cost microseconds (every entry a cache line). */
+void icache_invalidate(struct vapu_exec *x) {
+  if (++x->icache_epoch != 0) return;
+  for (unsigned i = 0; i < ICACHE_ENTRIES; i++) x->icache[i].epoch = 0;
+  x->icache_epoch = 1;
+}
+
 const struct inst *fetch_decode(struct wave *w) {
   struct vapu_exec *x = w->x;
   uint64_t pc = w->pc;
   struct inst *slot = &x->icache[(pc >> 2) & (ICACHE_ENTRIES - 1)];
-  if (slot->pc == pc && slot->fn) return slot;
+  if (slot->pc == pc && slot->fn && slot->epoch == x->icache_epoch) return slot;
 
   uint32_t words[3] = {0, 0, 0};
   uint64_t fault = 0, span = 0;
@@ -471,6 +503,13 @@ const struct inst *fetch_decode(struct wave *w) {
     struct inst dummy = {.pc = pc};
     wave_fault(w, &dummy, VAPU_MEMORY_FAULT, (pc & 3) ? pc : fault, VAPU_ACCESS_EXEC);
     return NULL;
+  }
+  /* An entry of an earlier epoch for this PC serves again when the words
+   * just fetched are still those it was decoded from: new code at an old
+   * address is decoded anew, the same code is not. */
+  if (slot->pc == pc && slot->fn && span >= slot->size && memcmp(p, slot->words, slot->size) == 0) {
+    slot->epoch = x->icache_epoch;
+    return slot;
   }
   /* An instruction is one to three dwords. Those in the page of its first
    * dword come at once. When the page ends first, the words it lacks are
@@ -504,5 +543,6 @@ const struct inst *fetch_decode(struct wave *w) {
     return NULL;
   }
   slot->pc = pc;
+  slot->epoch = x->icache_epoch;
   return slot;
 }

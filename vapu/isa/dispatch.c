@@ -51,6 +51,8 @@ struct vapu_exec *vapu_exec_create(struct vapu_mem *mem) {
     return NULL;
   }
   x->mem = mem;
+  for (unsigned i = 0; i < ICACHE_ENTRIES; i++) x->icache[i].epoch = 0; /* never valid */
+  x->icache_epoch = 1;
   for (unsigned i = 0; i < WAVE_MAX_PER_GROUP; i++) {
     x->waves[i].x = x;
     x->waves[i].index = (uint8_t)i;
@@ -114,8 +116,9 @@ enum vapu_result vapu_dispatch_begin(struct vapu_exec *x, const struct vapu_disp
                                      struct vapu_stop *stop) {
   struct dispatch_state *ds = &x->ds;
   ds->active = false;
-  tlb_flush(x);
-  for (unsigned i = 0; i < ICACHE_ENTRIES; i++) x->icache[i].pc = 1; /* no tag is odd */
+  /* Cached translations stay (the memory's owner says when they are stale:
+   * vapu_mem_changed); decoded code is checked against memory again. */
+  icache_invalidate(x);
 
   unsigned items = 1;
   for (unsigned i = 0; i < 3; i++) {

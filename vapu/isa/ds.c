@@ -17,6 +17,7 @@
   for (uint64_t m_ = exec_mask(w); m_; m_ &= m_ - 1)                            \
     for (unsigned l = (unsigned)__builtin_ctzll(m_), once_ = 1; once_; once_ = 0)
 
+
 static inline uint8_t *lds_at(struct wave *w, uint32_t addr, unsigned size) {
   struct vapu_exec *x = w->x;
   if ((uint64_t)addr + size > x->ds.lds_bytes) return NULL;
@@ -56,9 +57,50 @@ static inline void set_vreg64(struct wave *w, unsigned r, unsigned l, uint64_t v
 
 /* ---- Reads and writes ------------------------------------------------------- */
 /* Read `size` bytes, extend (sign if `sext`), into vdst (dwords > 1: vdst..). */
+/* The dword forms, most of the LDS traffic, with what stays the same across
+ * lanes in locals: a store into LDS (bytes) or a VGPR could alias the
+ * wave's and the instruction's fields, which the compiler would then read
+ * again for every lane. */
+struct lds_view {
+  uint8_t *bytes;
+  uint64_t size;
+};
+static inline struct lds_view lds_view(const struct wave *w) {
+  return (struct lds_view){w->x->lds, w->x->ds.lds_bytes};
+}
+static inline uint32_t view_load32(struct lds_view v, uint32_t addr) {
+  uint32_t x = 0;
+  if ((uint64_t)addr + 4 <= v.size) memcpy(&x, v.bytes + addr, 4);
+  return x;
+}
+static inline void view_store32(struct lds_view v, uint32_t addr, uint32_t x) {
+  if ((uint64_t)addr + 4 <= v.size) memcpy(v.bytes + addr, &x, 4);
+}
+
+/* Whether the dword at addr[l] + offset (the 32-bit sum, as each lane's
+ * check takes it) is inside LDS for every active lane: then the lanes need
+ * no check of their own. */
+static bool all_in_lds(struct lds_view v, const uint32_t *addr, uint64_t exec, uint32_t offset) {
+  if (v.size < 4) return false;
+  uint32_t limit = (uint32_t)(v.size - 4), bad = 0; /* LDS is 64 KiB at most */
+  if (exec == ~0ull) {
+    for (unsigned l = 0; l < LANES; l++) bad |= addr[l] + offset > limit;
+  } else {
+    for (uint64_t m = exec; m; m &= m - 1) bad |= addr[__builtin_ctzll(m)] + offset > limit;
+  }
+  return !bad;
+}
+
 static void ds_read(struct wave *w, const struct inst *in, unsigned size, bool sext) {
   if (size == 4 && !sext) {
-    FOR_ACTIVE(w, l) w->v[in->vdst][l] = lds_load32(w, ds_addr(w, in, l));
+    struct lds_view v = lds_view(w);
+    const uint32_t *addr = w->v[in->vaddr];
+    uint32_t *d = w->v[in->vdst], offset = (uint32_t)in->offset;
+    uint64_t exec = exec_mask(w);
+    if (all_in_lds(v, addr, exec, offset))
+      FOR_EACH_LANE(exec, l, memcpy(&d[l], v.bytes + (uint32_t)(addr[l] + offset), 4));
+    else
+      FOR_ACTIVE(w, l) d[l] = view_load32(v, addr[l] + offset);
     return;
   }
   FOR_ACTIVE(w, l) {
@@ -101,7 +143,14 @@ static void ds_read_u16_d16_hi(struct wave *w, const struct inst *in) { ds_read_
 
 static void ds_write(struct wave *w, const struct inst *in, unsigned size, unsigned shift) {
   if (size == 4) {
-    FOR_ACTIVE(w, l) lds_store32(w, ds_addr(w, in, l), w->v[in->vdata][l]);
+    struct lds_view v = lds_view(w);
+    const uint32_t *addr = w->v[in->vaddr], *data = w->v[in->vdata];
+    uint32_t offset = (uint32_t)in->offset;
+    uint64_t exec = exec_mask(w);
+    if (all_in_lds(v, addr, exec, offset))
+      FOR_EACH_LANE(exec, l, memcpy(v.bytes + (uint32_t)(addr[l] + offset), &data[l], 4));
+    else
+      FOR_ACTIVE(w, l) view_store32(v, addr[l] + offset, data[l]);
     return;
   }
   FOR_ACTIVE(w, l) {
@@ -126,6 +175,30 @@ static void ds_write_b16_d16_hi(struct wave *w, const struct inst *in) { ds_writ
 static void ds_read2(struct wave *w, const struct inst *in, unsigned size, unsigned stride) {
   unsigned o0 = (unsigned)in->offset & 0xff, o1 = ((unsigned)in->offset >> 8) & 0xff;
   unsigned dw = size / 4;
+  if (dw == 1) {
+    struct lds_view v = lds_view(w);
+    const uint32_t *addr = w->v[in->vaddr];
+    uint32_t *d0 = w->v[in->vdst], *d1 = w->v[(in->vdst + 1) & 255];
+    uint32_t off0 = o0 * stride, off1 = o1 * stride;
+    uint64_t exec = exec_mask(w);
+    if (all_in_lds(v, addr, exec, off0) && all_in_lds(v, addr, exec, off1)) {
+      FOR_EACH_LANE(exec, l, {
+        uint32_t a = addr[l], x0, x1;
+        memcpy(&x0, v.bytes + (uint32_t)(a + off0), 4);
+        memcpy(&x1, v.bytes + (uint32_t)(a + off1), 4);
+        d0[l] = x0;
+        d1[l] = x1;
+      });
+      return;
+    }
+    FOR_ACTIVE(w, l) {
+      uint32_t a = addr[l]; /* before the writes: vdst may be vaddr */
+      uint32_t x0 = view_load32(v, a + off0), x1 = view_load32(v, a + off1);
+      d0[l] = x0;
+      d1[l] = x1;
+    }
+    return;
+  }
   FOR_ACTIVE(w, l) {
     uint32_t a = w->v[in->vaddr][l];
     uint32_t a0 = a + o0 * stride, a1 = a + o1 * stride;
@@ -311,8 +384,8 @@ static void ds_bpermute_b32(struct wave *w, const struct inst *in) {
 
 static void ds_nop(struct wave *w, const struct inst *in) {}
 
-#define OP(code, name, fn) [code] = {name, fn, T_NONE, {T_NONE, T_NONE, T_NONE}, 0}
-const struct opinfo optab_ds[256] = {
+#define OP(code, name, fn) {name, fn, T_NONE, {T_NONE, T_NONE, T_NONE}, 0, code}
+static const struct opinfo optab_ds_entries[] = {
     OP(0, "ds_add_u32", ds_add_b32), OP(1, "ds_sub_u32", ds_sub_b32),
     OP(2, "ds_rsub_u32", ds_rsub_b32), OP(3, "ds_inc_u32", ds_inc_b32),
     OP(4, "ds_dec_u32", ds_dec_b32), OP(5, "ds_min_i32", ds_min_i_b32),
@@ -372,3 +445,4 @@ const struct opinfo optab_ds[256] = {
     OP(222, "ds_write_b96", ds_write_b96), OP(223, "ds_write_b128", ds_write_b128),
     OP(254, "ds_read_b96", ds_read_b96), OP(255, "ds_read_b128", ds_read_b128),
 };
+const struct optable optab_ds = OPTABLE(optab_ds_entries);

@@ -192,8 +192,8 @@ static void s_pack_hh_b32_b16(struct wave *w, const struct inst *in) {
   d32(w, in, S0 >> 16 | (S1 & 0xffff0000u));
 }
 
-#define SOP(code, name, fn, d, s0, s1, fl) [code] = {name, fn, d, {s0, s1, T_NONE}, fl}
-const struct opinfo optab_sop2[64] = {
+#define SOP(code, name, fn, d, s0, s1, fl) {name, fn, d, {s0, s1, T_NONE}, fl, code}
+static const struct opinfo optab_sop2_entries[] = {
     SOP(0x00, "s_add_u32", s_add_u32, T_B32, T_B32, T_B32, 0),
     SOP(0x01, "s_sub_u32", s_sub_u32, T_B32, T_B32, T_B32, 0),
     SOP(0x02, "s_add_i32", s_add_i32, T_B32, T_B32, T_B32, 0),
@@ -246,6 +246,7 @@ const struct opinfo optab_sop2[64] = {
     SOP(0x33, "s_pack_lh_b32_b16", s_pack_lh_b32_b16, T_B32, T_B32, T_B32, 0),
     SOP(0x34, "s_pack_hh_b32_b16", s_pack_hh_b32_b16, T_B32, T_B32, T_B32, 0),
 };
+const struct optable optab_sop2 = OPTABLE(optab_sop2_entries);
 
 /* ---- Hardware registers (s_getreg/s_setreg) --------------------------------
  * hwreg(id, offset, size): simm16 [5:0] id, [10:6] offset, [15:11] size-1
@@ -343,7 +344,7 @@ static void s_call_b64(struct wave *w, const struct inst *in) {
 }
 
 #define SS OPF_SCALAR_SIMM
-const struct opinfo optab_sopk[32] = {
+static const struct opinfo optab_sopk_entries[] = {
     SOP(0x00, "s_movk_i32", s_movk_i32, T_B32, T_NONE, T_NONE, SS),
     SOP(0x01, "s_cmovk_i32", s_cmovk_i32, T_B32, T_NONE, T_NONE, SS),
     SOP(0x02, "s_cmpk_eq_i32", s_cmpk_eq_i32, T_NONE, T_B32, T_NONE, SS),
@@ -365,6 +366,7 @@ const struct opinfo optab_sopk[32] = {
     SOP(0x14, "s_setreg_imm32_b32", s_setreg_imm32_b32, T_NONE, T_NONE, T_NONE, OPF_KIMM),
     SOP(0x15, "s_call_b64", s_call_b64, T_B64, T_NONE, T_NONE, SS),
 };
+const struct optable optab_sopk = OPTABLE(optab_sopk_entries);
 
 /* ---- SOP1 ------------------------------------------------------------------ */
 static void s_mov_b32(struct wave *w, const struct inst *in) { d32(w, in, S0); }
@@ -574,7 +576,7 @@ static void s_bitreplicate_b64_b32(struct wave *w, const struct inst *in) {
   d64(w, in, r);
 }
 
-const struct opinfo optab_sop1[64] = {
+static const struct opinfo optab_sop1_entries[] = {
     SOP(0x00, "s_mov_b32", s_mov_b32, T_B32, T_B32, T_NONE, 0),
     SOP(0x01, "s_mov_b64", s_mov_b64, T_B64, T_B64, T_NONE, 0),
     SOP(0x02, "s_cmov_b32", s_cmov_b32, T_B32, T_B32, T_NONE, 0),
@@ -628,6 +630,7 @@ const struct opinfo optab_sop1[64] = {
     SOP(0x36, "s_andn2_wrexec_b64", s_andn2_wrexec_b64, T_B64, T_B64, T_NONE, 0),
     SOP(0x37, "s_bitreplicate_b64_b32", s_bitreplicate_b64_b32, T_B64, T_B32, T_NONE, 0),
 };
+const struct optable optab_sop1 = OPTABLE(optab_sop1_entries);
 
 /* ---- SOPC ------------------------------------------------------------------ */
 #define SOPC_CMP(name, type, op)                                               \
@@ -658,7 +661,7 @@ static void s_set_gpr_idx_on(struct wave *w, const struct inst *in) {
   w->mode |= MODE_GPR_IDX_EN;
 }
 
-const struct opinfo optab_sopc[32] = {
+static const struct opinfo optab_sopc_entries[] = {
     SOP(0x00, "s_cmp_eq_i32", s_cmp_eq_i32, T_NONE, T_B32, T_B32, 0),
     SOP(0x01, "s_cmp_lg_i32", s_cmp_lg_i32, T_NONE, T_B32, T_B32, 0),
     SOP(0x02, "s_cmp_gt_i32", s_cmp_gt_i32, T_NONE, T_B32, T_B32, 0),
@@ -679,6 +682,7 @@ const struct opinfo optab_sopc[32] = {
     SOP(0x12, "s_cmp_eq_u64", s_cmp_eq_u64, T_NONE, T_B64, T_B64, 0),
     SOP(0x13, "s_cmp_lg_u64", s_cmp_lg_u64, T_NONE, T_B64, T_B64, 0),
 };
+const struct optable optab_sopc = OPTABLE(optab_sopc_entries);
 
 /* ---- SOPP ------------------------------------------------------------------
  * Branch targets: PC of the next instruction + simm16 * 4 (Vega ISA 4.x). */
@@ -712,9 +716,7 @@ static void s_trap(struct wave *w, const struct inst *in) {
   wave_stop(w, in, VAPU_TRAP, "s_trap %u", id);
   w->x->stop.trap_id = id;
 }
-static void s_icache_inv(struct wave *w, const struct inst *in) {
-  for (unsigned i = 0; i < ICACHE_ENTRIES; i++) w->x->icache[i].pc = 1; /* no valid tag is odd */
-}
+static void s_icache_inv(struct wave *w, const struct inst *in) { icache_invalidate(w->x); }
 static void s_set_gpr_idx_off(struct wave *w, const struct inst *in) { w->mode &= ~MODE_GPR_IDX_EN; }
 static void s_set_gpr_idx_mode(struct wave *w, const struct inst *in) {
   w->s[SREG_M0] = (w->s[SREG_M0] & ~0xf000u) | ((uint32_t)in->simm & 0xfu) << 12;
@@ -724,7 +726,7 @@ static void s_set_gpr_idx_mode(struct wave *w, const struct inst *in) {
  * memory (synchronous here), performance and debug controls, messages to
  * the graphics pipeline. */
 #define NOP s_nop
-const struct opinfo optab_sopp[32] = {
+static const struct opinfo optab_sopp_entries[] = {
     SOP(0x00, "s_nop", s_nop, T_NONE, T_NONE, T_NONE, 0),
     SOP(0x01, "s_endpgm", s_endpgm, T_NONE, T_NONE, T_NONE, 0),
     SOP(0x02, "s_branch", s_branch, T_NONE, T_NONE, T_NONE, 0),
@@ -756,3 +758,4 @@ const struct opinfo optab_sopp[32] = {
     SOP(0x1c, "s_set_gpr_idx_off", s_set_gpr_idx_off, T_NONE, T_NONE, T_NONE, 0),
     SOP(0x1d, "s_set_gpr_idx_mode", s_set_gpr_idx_mode, T_NONE, T_NONE, T_NONE, 0),
 };
+const struct optable optab_sopp = OPTABLE(optab_sopp_entries);

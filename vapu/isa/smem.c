@@ -73,8 +73,8 @@ static void s_memrealtime(struct wave *w, const struct inst *in) {
   write_sdst64(w, in->sdst, plat_now_ns() / 10);
 }
 
-#define OP(code, name, fn) [code] = {name, fn, T_NONE, {T_NONE, T_NONE, T_NONE}, 0}
-const struct opinfo optab_smem[256] = {
+#define OP(code, name, fn) {name, fn, T_NONE, {T_NONE, T_NONE, T_NONE}, 0, code}
+static const struct opinfo optab_smem_entries[] = {
     OP(0x00, "s_load_dword", s_load),
     OP(0x01, "s_load_dwordx2", s_load),
     OP(0x02, "s_load_dwordx4", s_load),
@@ -99,3 +99,4 @@ const struct opinfo optab_smem[256] = {
     OP(0x28, "s_dcache_discard", s_cache_nop),
     OP(0x29, "s_dcache_discard_x2", s_cache_nop),
 };
+const struct optable optab_smem = OPTABLE(optab_smem_entries);

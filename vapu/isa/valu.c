@@ -4,6 +4,12 @@
  */
 #include "vapu/isa/valu.h"
 
+const uint32_t lane_bit32[32] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
+
 /* ---- DPP (Vega ISA 6.6; dpp_ctrl values: LLVM SIDefines.h DppCtrl) -------
  * For each lane, the lane whose src0 it reads, or -1 when there is none. */
 static int dpp_source_lane(unsigned ctrl, int l) {
@@ -37,9 +43,8 @@ static int dpp_source_lane(unsigned ctrl, int l) {
  * lane behaves as an out-of-range one). */
 static bool dpp_valid(uint64_t exec, int s) { return s >= 0 && ((exec >> s) & 1); }
 
-uint64_t vwrite_mask(struct wave *w, const struct inst *in) {
+uint64_t vwrite_mask_dpp(struct wave *w, const struct inst *in) {
   uint64_t m = exec_mask(w);
-  if (!in->dpp) return m;
   uint64_t exec = m;
   FOR_LANES(l) {
     unsigned row = l >> 4, bank = (l >> 2) & 3;
@@ -75,7 +80,7 @@ static uint32_t src_scalar_value(struct wave *w, const struct src *s) {
   }
 }
 
-const uint32_t *vsrc32(struct wave *w, const struct inst *in, unsigned i, uint32_t *buf) {
+const uint32_t *vsrc32_general(struct wave *w, const struct inst *in, unsigned i, uint32_t *buf) {
   const struct src *s = &in->src[i];
   const uint32_t *p;
   if (s->kind == SRC_KIND_VGPR) {
@@ -136,13 +141,20 @@ void vsrc64(struct wave *w, const struct inst *in, unsigned i, uint64_t *out) {
   }
 }
 
-/* Merges `r` into `d` for the lanes in `m`. */
+/* Merges `r` into `d` for the lanes in `m`: all of them, a few one by one,
+ * or a blend through per-lane select words (it vectorises). */
 static void merge32(uint32_t *d, const uint32_t *r, uint64_t m) {
   if (m == ~0ull) {
     memcpy(d, r, LANES * sizeof *d);
     return;
   }
-  FOR_LANES(l) d[l] = ((m >> l) & 1) ? r[l] : d[l];
+  if (lane_count(m) < 8) {
+    for (; m; m &= m - 1) d[__builtin_ctzll(m)] = r[__builtin_ctzll(m)];
+    return;
+  }
+  uint32_t sel[LANES];
+  unpack_lane_bits(m, sel);
+  FOR_LANES(l) d[l] = (r[l] & (0u - sel[l])) | (d[l] & (sel[l] - 1u));
 }
 
 void vdst32(struct wave *w, const struct inst *in, const uint32_t *r) {
@@ -188,6 +200,11 @@ void vdst32(struct wave *w, const struct inst *in, const uint32_t *r) {
 void vdst64(struct wave *w, const struct inst *in, const uint64_t *r) {
   uint64_t m = vwrite_mask(w, in);
   uint32_t *lo = w->v[in->vdst], *hi = w->v[(in->vdst + 1) & (NUM_VGPRS - 1)];
+  if (m == ~0ull) {
+    FOR_LANES(l) lo[l] = (uint32_t)r[l];
+    FOR_LANES(l) hi[l] = (uint32_t)(r[l] >> 32);
+    return;
+  }
   FOR_LANES(l) {
     if ((m >> l) & 1) {
       lo[l] = (uint32_t)r[l];

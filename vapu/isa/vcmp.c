@@ -88,14 +88,29 @@ static void cmp_f16(struct wave *w, const struct inst *in) {
   write_cmp(w, in, fcond(in->opcode & 15, pack_lane_bits(lt), pack_lane_bits(eq), pack_lane_bits(gt)));
 }
 
+/* The 32-bit compares as bit 31 of words from 32-bit operations (they
+ * vectorise and pack with pack_lane_msbs): a < b is the borrow out of
+ * a - b (unsigned) or the sign of a - b corrected for overflow (signed);
+ * a == b is a ^ b == 0, whose x | -x has bit 31 clear. */
 static void cmp_i32(struct wave *w, const struct inst *in) {
-  uint32_t b0[LANES], b1[LANES];
+  uint32_t b0[LANES], b1[LANES], lt[LANES], ne[LANES];
   const uint32_t *s0 = vsrc32(w, in, 0, b0), *s1 = vsrc32(w, in, 1, b1);
-  uint8_t lt[LANES], eq[LANES];
-  if (in->opcode & 8) FOR_LANES(l) lt[l] = s0[l] < s1[l];
-  else FOR_LANES(l) lt[l] = (int32_t)s0[l] < (int32_t)s1[l];
-  FOR_LANES(l) eq[l] = s0[l] == s1[l];
-  write_cmp(w, in, icond(in->opcode, pack_lane_bits(lt), pack_lane_bits(eq)));
+  if (in->opcode & 8) {
+    FOR_LANES(l) {
+      uint32_t a = s0[l], b = s1[l], d = a - b;
+      lt[l] = (~a & b) | (~(a ^ b) & d);
+    }
+  } else {
+    FOR_LANES(l) {
+      uint32_t a = s0[l], b = s1[l], d = a - b;
+      lt[l] = d ^ ((a ^ b) & (d ^ a));
+    }
+  }
+  FOR_LANES(l) {
+    uint32_t x = s0[l] ^ s1[l];
+    ne[l] = x | (0u - x);
+  }
+  write_cmp(w, in, icond(in->opcode, pack_lane_msbs(lt), ~pack_lane_msbs(ne)));
 }
 static void cmp_i16(struct wave *w, const struct inst *in) {
   uint32_t b0[LANES], b1[LANES];
@@ -147,7 +162,7 @@ static void cmp_class16(struct wave *w, const struct inst *in) {
 
 /* ---- Table --------------------------------------------------------------------
  * One row per compare and its cmpx twin 0x10 above it. */
-#define ROW(code, name, fn, t0, t1, fl) [code] = {name, fn, T_NONE, {t0, t1, T_NONE}, fl}
+#define ROW(code, name, fn, t0, t1, fl) {name, fn, T_NONE, {t0, t1, T_NONE}, fl, code}
 #define FROW(base, i, cond, sfx, fn, T)                                            \
   ROW(base + i, "v_cmp_" cond "_" sfx, fn, T, T, OPF_FLOAT),                     \
   ROW(base + 16 + i, "v_cmpx_" cond "_" sfx, fn, T, T, OPF_FLOAT | OPF_CMPX)
@@ -171,7 +186,7 @@ static void cmp_class16(struct wave *w, const struct inst *in) {
 #define IFAMILY(base, bits, fn, TS, TU)                                            \
   IHALF(base, "i" bits, fn, TS), IHALF(base + 8, "u" bits, fn, TU)
 
-const struct opinfo vop_cmp_ops[256] = {
+static const struct opinfo vop_cmp_ops_entries[] = {
     ROW(0x10, "v_cmp_class_f32", cmp_class32, T_F32, T_B32, OPF_FLOAT),
     ROW(0x11, "v_cmpx_class_f32", cmp_class32, T_F32, T_B32, OPF_FLOAT | OPF_CMPX),
     ROW(0x12, "v_cmp_class_f64", cmp_class64, T_F64, T_B32, OPF_FLOAT),
@@ -185,3 +200,4 @@ const struct opinfo vop_cmp_ops[256] = {
     IFAMILY(0xc0, "32", cmp_i32, T_B32, T_B32),
     IFAMILY(0xe0, "64", cmp_i64, T_I64, T_B64),
 };
+const struct optable vop_cmp_ops = OPTABLE(vop_cmp_ops_entries);

@@ -282,11 +282,11 @@ TO_F64(v_sqrt_f64, SRC_D, sqrt(D(s[l])))
 static void v_clrexcp(struct wave *w, const struct inst *in) {}
 
 /* ---- Table ------------------------------------------------------------------- */
-#define OP(code, name, fn, d, s0, s1, s2, fl) [code] = {name, fn, d, {s0, s1, s2}, fl}
+#define OP(code, name, fn, d, s0, s1, s2, fl) {name, fn, d, {s0, s1, s2}, fl, code}
 #define FL OPF_FLOAT
 #define Z16 (OPF_ZERO_HI16 | OPF_FLOAT)
 #define V3 (OPF_VOP3_ONLY | OPF_FLOAT)
-const struct opinfo vop_conv_ops[1024] = {
+static const struct opinfo vop_conv_ops_entries[] = {
     OP(0x143, "v_cvt_i32_f64", v_cvt_i32_f64, T_B32, T_F64, T_NONE, T_NONE, FL),
     OP(0x144, "v_cvt_f64_i32", v_cvt_f64_i32, T_F64, T_B32, T_NONE, T_NONE, FL),
     OP(0x145, "v_cvt_f32_i32", v_cvt_f32_i32, T_F32, T_B32, T_NONE, T_NONE, FL),
@@ -362,3 +362,4 @@ const struct opinfo vop_conv_ops[1024] = {
     OP(0x29a, "v_cvt_pknorm_u16_f16", v_cvt_pknorm_u16_f16, T_B32, T_F16, T_F16, T_NONE, V3),
     OP(0x2a0, "v_pack_b32_f16", v_pack_b32_f16, T_B32, T_F16, T_F16, T_NONE, V3),
 };
+const struct optable vop_conv_ops = OPTABLE(vop_conv_ops_entries);

@@ -159,12 +159,36 @@ static void v_min3_f32(struct wave *w, const struct inst *in) { three_f32(w, in,
 static void v_max3_f32(struct wave *w, const struct inst *in) { three_f32(w, in, 1); }
 static void v_med3_f32(struct wave *w, const struct inst *in) { three_f32(w, in, 2); }
 
+/* fp_fma32_rne for 64 lanes: the double product and sum of every lane first
+ * (they vectorise), then the rare lanes where the sum needs the exact
+ * rounding of fp_fma32_rne_slow (a midpoint, or the denormal range) again
+ * one by one. The same result as fp_fma32_rne lane by lane. */
+static void fma32_rne_lanes(const uint32_t *a, const uint32_t *b, const uint32_t *c, uint32_t *r) {
+  double p[LANES], s[LANES];
+  FOR_LANES(l) {
+    p[l] = (double)F(a[l]) * (double)F(b[l]); /* exact: 24 + 24 bits */
+    s[l] = p[l] + (double)F(c[l]);
+  }
+  uint32_t words[2 * LANES]; /* each sum's low and high word (little-endian) */
+  memcpy(words, s, sizeof words);
+  uint8_t slow[LANES];
+  FOR_LANES(l) {
+    uint32_t low = words[2 * l], high = words[2 * l + 1];
+    slow[l] = ((low & 0x1fffffffu) == 0x10000000u) | ((high & 0x7ff00000u) < 0x38100000u);
+  }
+  FOR_LANES(l) r[l] = f32_bits((float)s[l]);
+  for (uint64_t m = pack_lane_bits(slow); m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    r[l] = f32_bits(fp_fma32_rne_slow(p[l], (double)F(c[l]), s[l]));
+  }
+}
+
 static void v_fma_f32(struct wave *w, const struct inst *in) {
   uint32_t b0[LANES], b1[LANES], b2[LANES], f0[LANES], f1[LANES], f2[LANES], r[LANES];
   const uint32_t *s0 = src_f32(w, in, 0, b0, f0), *s1 = src_f32(w, in, 1, b1, f1);
   const uint32_t *s2 = src_f32(w, in, 2, b2, f2);
   int m = (int)mode_round32(w);
-  if (m == FP_RNE) FOR_LANES(l) r[l] = f32_bits(fp_fma32_rne(F(s0[l]), F(s1[l]), F(s2[l])));
+  if (m == FP_RNE) fma32_rne_lanes(s0, s1, s2, r);
   else FOR_LANES(l) r[l] = f32_bits(fma32(F(s0[l]), F(s1[l]), F(s2[l]), m));
   vfinish_f32(w, in, r);
   vdst32(w, in, r);
@@ -545,12 +569,12 @@ static void v_mad_f16(struct wave *w, const struct inst *in) { mad_f16(w, in, fa
 static void v_mad_legacy_f16(struct wave *w, const struct inst *in) { mad_f16(w, in, true); }
 
 /* ---- Table ------------------------------------------------------------------- */
-#define OP(code, name, fn, d, s0, s1, s2, fl) [code] = {name, fn, d, {s0, s1, s2}, fl}
+#define OP(code, name, fn, d, s0, s1, s2, fl) {name, fn, d, {s0, s1, s2}, fl, code}
 #define FL OPF_FLOAT
 #define V3 (OPF_VOP3_ONLY | OPF_FLOAT)
 #define Z16 (OPF_ZERO_HI16 | OPF_FLOAT)
 #define P16 (OPF_OPSEL_PRESERVE | OPF_FLOAT)
-const struct opinfo vop_float_ops[1024] = {
+static const struct opinfo vop_float_ops_entries[] = {
     OP(0x101, "v_add_f32", v_add_f32, T_F32, T_F32, T_F32, T_NONE, FL),
     OP(0x102, "v_sub_f32", v_sub_f32, T_F32, T_F32, T_F32, T_NONE, FL),
     OP(0x103, "v_subrev_f32", v_subrev_f32, T_F32, T_F32, T_F32, T_NONE, FL),
@@ -601,3 +625,4 @@ const struct opinfo vop_float_ops[1024] = {
     OP(0x288, "v_ldexp_f32", v_ldexp_f32, T_F32, T_F32, T_B32, T_NONE, V3),
     OP(0x292, "v_trig_preop_f64", v_trig_preop_f64, T_F64, T_F64, T_B32, T_NONE, V3),
 };
+const struct optable vop_float_ops = OPTABLE(vop_float_ops_entries);

@@ -103,24 +103,27 @@ static void carry_op(struct wave *w, const struct inst *in, bool sub, bool rev, 
     s0 = s1;
     s1 = t;
   }
-  uint64_t c = cin ? vcc_src(w, in) : 0;
-  uint8_t co[LANES];
+  uint32_t ci[LANES], co[LANES];
+  if (cin) unpack_lane_bits(vcc_src(w, in), ci);
+  else memset(ci, 0, sizeof ci);
+  /* The carry (borrow) out of bit 31 from the operands and the result's bit
+   * 31, as a full adder (subtractor) forms it: 32-bit operations only. */
   if (!sub) {
     FOR_LANES(l) {
-      uint64_t x = (uint64_t)s0[l] + s1[l] + ((c >> l) & 1);
-      co[l] = (uint8_t)(x >> 32);
-      r[l] = (uint32_t)x;
+      uint32_t a = s0[l], b = s1[l], x = a + b + ci[l];
+      r[l] = x;
+      co[l] = (a & b) | ((a | b) & ~x);
     }
   } else {
     FOR_LANES(l) {
-      uint32_t ci = (uint32_t)(c >> l) & 1;
-      co[l] = (uint64_t)s1[l] + ci > s0[l]; /* borrow */
-      r[l] = s0[l] - s1[l] - ci;
+      uint32_t a = s0[l], b = s1[l], x = a - b - ci[l];
+      r[l] = x;
+      co[l] = (~a & b) | (~(a ^ b) & x);
     }
   }
-  if (in->clamp) FOR_LANES(l) if (co[l]) r[l] = sub ? 0 : ~0u;
+  if (in->clamp) FOR_LANES(l) r[l] = (co[l] >> 31) ? (sub ? 0 : ~0u) : r[l];
   vdst32(w, in, r);
-  vsdst_mask(w, vcc_dst(in), pack_lane_bits(co) & vwrite_mask(w, in));
+  vsdst_mask(w, vcc_dst(in), pack_lane_msbs(co) & vwrite_mask(w, in));
 }
 static void v_add_co_u32(struct wave *w, const struct inst *in) { carry_op(w, in, false, false, false); }
 static void v_sub_co_u32(struct wave *w, const struct inst *in) { carry_op(w, in, true, false, false); }
@@ -293,9 +296,16 @@ static void shift64(struct wave *w, const struct inst *in, int kind) {
   uint64_t v[LANES], r[LANES];
   const uint32_t *s0 = vsrc32(w, in, 0, b0);
   vsrc64(w, in, 1, v);
-  FOR_LANES(l) {
-    unsigned n = s0[l] & 63;
-    r[l] = kind == 0 ? v[l] << n : kind == 1 ? v[l] >> n : (uint64_t)((int64_t)v[l] >> n);
+  if (vsrc_uniform(in, 0)) { /* one shift count: the loops vectorise */
+    unsigned n = s0[0] & 63;
+    if (kind == 0) FOR_LANES(l) r[l] = v[l] << n;
+    else if (kind == 1) FOR_LANES(l) r[l] = v[l] >> n;
+    else FOR_LANES(l) r[l] = (uint64_t)((int64_t)v[l] >> n);
+  } else {
+    FOR_LANES(l) {
+      unsigned n = s0[l] & 63;
+      r[l] = kind == 0 ? v[l] << n : kind == 1 ? v[l] >> n : (uint64_t)((int64_t)v[l] >> n);
+    }
   }
   vdst64(w, in, r);
 }
@@ -327,11 +337,11 @@ static void v_mad_u64_u32(struct wave *w, const struct inst *in) { mad64(w, in, 
 static void v_mad_i64_i32(struct wave *w, const struct inst *in) { mad64(w, in, true); }
 
 /* ---- Table ------------------------------------------------------------------- */
-#define OP(code, name, fn, d, s0, s1, s2, fl) [code] = {name, fn, d, {s0, s1, s2}, fl}
+#define OP(code, name, fn, d, s0, s1, s2, fl) {name, fn, d, {s0, s1, s2}, fl, code}
 #define V3 OPF_VOP3_ONLY
 #define Z16 OPF_ZERO_HI16
 #define P16 OPF_OPSEL_PRESERVE
-const struct opinfo vop_int_ops[1024] = {
+static const struct opinfo vop_int_ops_entries[] = {
     /* The VOP3 form takes f32 input modifiers (LLVM VOP2e_I32_I32_I32_I1 profile). */
     OP(0x100, "v_cndmask_b32", v_cndmask_b32, T_B32, T_F32, T_F32, T_MASK, OPF_FLOAT),
     OP(0x106, "v_mul_i32_i24", v_mul_i32_i24, T_B32, T_B32, T_B32, T_NONE, 0),
@@ -433,3 +443,4 @@ const struct opinfo vop_int_ops[1024] = {
     OP(0x29e, "v_add_i16", v_add_i16, T_B16, T_B16, T_B16, T_NONE, V3 | P16),
     OP(0x29f, "v_sub_i16", v_sub_i16, T_B16, T_B16, T_B16, T_NONE, V3 | P16),
 };
+const struct optable vop_int_ops = OPTABLE(vop_int_ops_entries);

@@ -48,11 +48,12 @@ static void v_mbcnt_hi_u32_b32(struct wave *w, const struct inst *in) {
   vdst32(w, in, r);
 }
 
-#define OP(code, name, fn, d, s0, s1, fl) [code] = {name, fn, d, {s0, s1, T_NONE}, fl}
-const struct opinfo vop_lane_ops[1024] = {
+#define OP(code, name, fn, d, s0, s1, fl) {name, fn, d, {s0, s1, T_NONE}, fl, code}
+static const struct opinfo vop_lane_ops_entries[] = {
     OP(0x142, "v_readfirstlane_b32", v_readfirstlane_b32, T_B32, T_B32, T_NONE, OPF_SDST_SGPR),
     OP(0x289, "v_readlane_b32", v_readlane_b32, T_B32, T_B32, T_B32, OPF_VOP3_ONLY | OPF_SDST_SGPR),
     OP(0x28a, "v_writelane_b32", v_writelane_b32, T_B32, T_B32, T_B32, OPF_VOP3_ONLY),
     OP(0x28c, "v_mbcnt_lo_u32_b32", v_mbcnt_lo_u32_b32, T_B32, T_B32, T_B32, OPF_VOP3_ONLY),
     OP(0x28d, "v_mbcnt_hi_u32_b32", v_mbcnt_hi_u32_b32, T_B32, T_B32, T_B32, OPF_VOP3_ONLY),
 };
+const struct optable vop_lane_ops = OPTABLE(vop_lane_ops_entries);

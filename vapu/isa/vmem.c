@@ -225,43 +225,134 @@ static bool lane_write(struct wave *w, const struct inst *in, const struct vctx 
   return true;
 }
 
+/* ---- One page for every lane ----------------------------------------------------
+ * Most GLOBAL and FLAT accesses of a wave fall in one page the TLB holds
+ * already: then no lane can fault or leave plain memory, and the lanes are
+ * done in one pass with the same result (lane order kept) as lane by lane.
+ * Lane l's address is then *base + lo[l] (lo: the VADDR dword; base: SADDR
+ * + offset, or VADDR's high dword, the same in every active lane, + offset).
+ * Returns the page, or NULL when the instruction must take the lane-by-lane
+ * path (which also fills the TLB). */
+static const struct tlb_entry *one_page(struct wave *w, const struct inst *in, uint64_t exec,
+                                        uint32_t size, uint32_t access, uint64_t *base) {
+  if (in->enc != ENC_FLAT || in->seg == 1 || !exec) return NULL;
+  const uint32_t *lo = w->v[in->vaddr];
+  uint64_t offset = (uint64_t)(int64_t)in->offset;
+  unsigned first = (unsigned)__builtin_ctzll(exec);
+  uint32_t lo_min = lo[first], lo_max = lo[first];
+  if (in->seg == 2 && in->saddr != 0x7f) {
+    *base = sreg64(w, in->saddr) + offset;
+  } else {
+    const uint32_t *hi = w->v[(in->vaddr + 1) & 255];
+    uint32_t h = hi[first], differs = 0;
+    if (exec == ~0ull) {
+      for (unsigned l = 0; l < LANES; l++) differs |= hi[l] ^ h;
+    } else {
+      for (uint64_t m = exec; m; m &= m - 1) differs |= hi[__builtin_ctzll(m)] ^ h;
+    }
+    if (differs) return NULL;
+    *base = ((uint64_t)h << 32) + offset;
+  }
+  if (exec == ~0ull) {
+    for (unsigned l = 0; l < LANES; l++) {
+      lo_min = lo[l] < lo_min ? lo[l] : lo_min;
+      lo_max = lo[l] > lo_max ? lo[l] : lo_max;
+    }
+  } else {
+    for (uint64_t m = exec; m; m &= m - 1) {
+      uint32_t a = lo[__builtin_ctzll(m)];
+      lo_min = a < lo_min ? a : lo_min;
+      lo_max = a > lo_max ? a : lo_max;
+    }
+  }
+  uint64_t low = *base + lo_min, high = *base + lo_max; /* lane addresses grow with lo */
+  const struct tlb_entry *e = &w->x->tlb[(low >> 12) & (TLB_ENTRIES - 1)];
+  if (!e->size || (e->allowed & access) != access || e->size < size ||
+      low - e->va > e->size - size || high - e->va > e->size - size)
+    return NULL;
+  /* FLAT: the whole page is plain memory, no aperture nor hole in it. */
+  if (in->seg == 0) {
+    const struct vapu_apertures *ap = &w->x->ds.d.apertures;
+    uint64_t page_first = e->va, page_last = e->va + e->size - 1;
+    if (page_last < page_first || (page_first >> 47) != (page_last >> 47) ||
+        flat_region(ap, page_first) != FLAT_MEMORY ||
+        (ap->shared_base && ap->shared_base - page_first <= page_last - page_first) ||
+        (ap->private_base && ap->private_base - page_first <= page_last - page_first))
+      return NULL;
+  }
+  return e;
+}
+
 /* ---- Loads and stores ---------------------------------------------------------
  * kind: how the loaded bytes land in the VGPRs. */
 enum ld_kind { LD_U, LD_S, LD_D16_LO, LD_D16_HI, LD_D16S_LO, LD_D16S_HI };
 
-static void vmem_load(struct wave *w, const struct inst *in, uint32_t size, enum ld_kind kind) {
-  struct vctx c;
-  vctx_init(w, in, &c);
-  unsigned dst = in->enc == ENC_MUBUF ? in->vdata : in->vdst;
-  for (uint64_t m = exec_mask(w); m; m &= m - 1) {
-    unsigned l = (unsigned)__builtin_ctzll(m);
-    uint32_t buf[4] = {0, 0, 0, 0};
-    if (!lane_read(w, in, &c, l, (uint8_t *)buf, size)) return;
-    uint32_t v = buf[0];
-    uint32_t *d = &w->v[dst][l];
-    switch (kind) {
-    case LD_U:
-      if (size <= 4) *d = v;
-      else for (unsigned i = 0; i < size / 4; i++) w->v[(dst + i) & 255][l] = buf[i];
-      break;
-    case LD_S: *d = size == 1 ? (uint32_t)(int8_t)v : (uint32_t)(int16_t)v; break;
-    case LD_D16_LO: *d = (*d & 0xffff0000u) | (v & 0xffff); break;
-    case LD_D16_HI: *d = (*d & 0xffffu) | v << 16; break;
-    case LD_D16S_LO: *d = (*d & 0xffff0000u) | ((uint32_t)(int8_t)v & 0xffff); break;
-    case LD_D16S_HI: *d = (*d & 0xffffu) | (uint32_t)(int8_t)v << 16; break;
-    }
+static inline void land(struct wave *w, unsigned dst, unsigned l, const uint32_t *buf,
+                        uint32_t size, enum ld_kind kind) {
+  uint32_t v = buf[0];
+  uint32_t *d = &w->v[dst][l];
+  switch (kind) {
+  case LD_U:
+    if (size <= 4) *d = v;
+    else for (unsigned i = 0; i < size / 4; i++) w->v[(dst + i) & 255][l] = buf[i];
+    break;
+  case LD_S: *d = size == 1 ? (uint32_t)(int8_t)v : (uint32_t)(int16_t)v; break;
+  case LD_D16_LO: *d = (*d & 0xffff0000u) | (v & 0xffff); break;
+  case LD_D16_HI: *d = (*d & 0xffffu) | v << 16; break;
+  case LD_D16S_LO: *d = (*d & 0xffff0000u) | ((uint32_t)(int8_t)v & 0xffff); break;
+  case LD_D16S_HI: *d = (*d & 0xffffu) | (uint32_t)(int8_t)v << 16; break;
   }
 }
 
-static void vmem_store(struct wave *w, const struct inst *in, uint32_t size, unsigned shift) {
+/* Inlined into each load and store below, so that size and kind are
+ * constants there (the copies become single moves). */
+static inline __attribute__((always_inline)) void vmem_load(struct wave *w, const struct inst *in,
+                                                           uint32_t size, enum ld_kind kind) {
   struct vctx c;
   vctx_init(w, in, &c);
-  for (uint64_t m = exec_mask(w); m; m &= m - 1) {
+  unsigned dst = in->enc == ENC_MUBUF ? in->vdata : in->vdst;
+  uint64_t exec = exec_mask(w), base;
+  const struct tlb_entry *e = one_page(w, in, exec, size, VAPU_ACCESS_READ, &base);
+  if (e) {
+    const uint32_t *lo = w->v[in->vaddr];
+    /* + lo[l]: lane l's bytes (integer arithmetic: base may lie below the
+     * page, only base + lo[l] is inside it) */
+    uintptr_t host = (uintptr_t)e->host + (uintptr_t)(base - e->va);
+    if (size == 4 && kind == LD_U) { /* the common case: one move a lane */
+      uint32_t *d = w->v[dst];
+      FOR_EACH_LANE(exec, l, memcpy(&d[l], (const uint8_t *)(host + lo[l]), 4));
+      return;
+    }
+    for (uint64_t m = exec; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
+      uint32_t buf[4] = {0, 0, 0, 0};
+      memcpy(buf, (const uint8_t *)(host + lo[l]), size);
+      land(w, dst, l, buf, size, kind);
+    }
+    return;
+  }
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    uint32_t buf[4] = {0, 0, 0, 0};
+    if (!lane_read(w, in, &c, l, (uint8_t *)buf, size)) return;
+    land(w, dst, l, buf, size, kind);
+  }
+}
+
+static inline __attribute__((always_inline)) void vmem_store(struct wave *w, const struct inst *in,
+                                                            uint32_t size, unsigned shift) {
+  struct vctx c;
+  vctx_init(w, in, &c);
+  uint64_t exec = exec_mask(w), base;
+  const struct tlb_entry *e = one_page(w, in, exec, size, VAPU_ACCESS_WRITE, &base);
+  const uint32_t *lo = w->v[in->vaddr];
+  for (uint64_t m = exec; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctzll(m);
     uint32_t buf[4];
     for (unsigned i = 0; i < (size + 3) / 4; i++) buf[i] = w->v[(in->vdata + i) & 255][l];
     if (shift) buf[0] >>= shift;
-    if (!lane_write(w, in, &c, l, (const uint8_t *)buf, size)) return;
+    if (e) memcpy((uint8_t *)((uintptr_t)e->host + (uintptr_t)(base - e->va) + lo[l]), buf, size);
+    else if (!lane_write(w, in, &c, l, (const uint8_t *)buf, size)) return;
   }
 }
 
@@ -386,7 +477,7 @@ static void buffer_wbinvl1(struct wave *w, const struct inst *in) {}
 /* ---- Tables ------------------------------------------------------------------------
  * FLAT, GLOBAL and SCRATCH share opcodes (the segment picks the name;
  * inst_mnemonic writes the prefix); MUBUF has its own numbering. */
-#define OP(code, name, fn) [code] = {name, fn, T_NONE, {T_NONE, T_NONE, T_NONE}, 0}
+#define OP(code, name, fn) {name, fn, T_NONE, {T_NONE, T_NONE, T_NONE}, 0, code}
 #define MEM_OPS(P)                                                                        \
   OP(16, P "load_ubyte", load_ubyte), OP(17, P "load_sbyte", load_sbyte),                 \
   OP(18, P "load_ushort", load_ushort), OP(19, P "load_sshort", load_sshort),             \
@@ -414,9 +505,11 @@ static void buffer_wbinvl1(struct wave *w, const struct inst *in) {}
   OP(107, P "atomic_inc_x2", atomic_inc_x2), OP(108, P "atomic_dec_x2", atomic_dec_x2)
 
 /* Names without the segment prefix: "load_dword" -> flat_/global_/scratch_. */
-const struct opinfo optab_flat[128] = {MEM_OPS("")};
-const struct opinfo optab_mubuf[128] = {
+static const struct opinfo optab_flat_entries[] = {MEM_OPS("")};
+const struct optable optab_flat = OPTABLE(optab_flat_entries);
+static const struct opinfo optab_mubuf_entries[] = {
     MEM_OPS("buffer_"),
     OP(0x3e, "buffer_wbinvl1", buffer_wbinvl1),
     OP(0x3f, "buffer_wbinvl1_vol", buffer_wbinvl1),
 };
+const struct optable optab_mubuf = OPTABLE(optab_mubuf_entries);

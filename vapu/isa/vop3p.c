@@ -165,8 +165,8 @@ static void v_mad_mix_f32(struct wave *w, const struct inst *in) { mad_mix(w, in
 static void v_mad_mixlo_f16(struct wave *w, const struct inst *in) { mad_mix(w, in, 1); }
 static void v_mad_mixhi_f16(struct wave *w, const struct inst *in) { mad_mix(w, in, 2); }
 
-#define OP(code, name, fn, t, n) [code] = {name, fn, T_B32, {t, n >= 2 ? t : T_NONE, n >= 3 ? t : T_NONE}, 0}
-const struct opinfo optab_vop3p[128] = {
+#define OP(code, name, fn, t, n) {name, fn, T_B32, {t, n >= 2 ? t : T_NONE, n >= 3 ? t : T_NONE}, 0, code}
+static const struct opinfo optab_vop3p_entries[] = {
     OP(0x00, "v_pk_mad_i16", v_pk_mad_i16, T_PK16, 3),
     OP(0x01, "v_pk_mul_lo_u16", v_pk_mul_lo_u16, T_PK16, 2),
     OP(0x02, "v_pk_add_i16", v_pk_add_i16, T_PK16, 2),
@@ -190,3 +190,4 @@ const struct opinfo optab_vop3p[128] = {
     OP(0x21, "v_mad_mixlo_f16", v_mad_mixlo_f16, T_F32, 3),
     OP(0x22, "v_mad_mixhi_f16", v_mad_mixhi_f16, T_F32, 3),
 };
+const struct optable optab_vop3p = OPTABLE(optab_vop3p_entries);

@@ -146,12 +146,12 @@ void wave_run(struct wave *w, unsigned budget) {
   while (budget--) {
     /* The decoded-instruction cache hit inline; a miss decodes (decode.c). */
     const struct inst *in = &x->icache[(w->pc >> 2) & (ICACHE_ENTRIES - 1)];
-    if (in->pc != w->pc || !in->fn) in = fetch_decode(w);
+    if (in->pc != w->pc || in->epoch != x->icache_epoch || !in->fn) in = fetch_decode(w);
     if (!in) break;
     w->pc += in->size;
     insts++;
     if (in->enc >= ENC_VOP2 && in->enc <= ENC_VOP3P) {
-      lanes += (uint64_t)__builtin_popcountll(exec_mask(w));
+      lanes += lane_count(exec_mask(w));
       if (__builtin_expect((w->mode & MODE_GPR_IDX_EN) != 0, 0) && is_vector_alu(in)) {
         exec_indexed(w, in);
         goto next;

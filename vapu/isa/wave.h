@@ -92,6 +92,7 @@ enum src_kind {
 
 struct src {
   uint8_t kind;
+  uint8_t plain;  /* a VGPR read as it is: no DPP, SDWA, op_sel half nor abs/neg */
   uint16_t index; /* VGPR number, scalar operand number, or LIVE operand code */
   uint64_t value; /* SRC_KIND_CONST */
 };
@@ -100,13 +101,26 @@ struct wave;
 struct inst;
 typedef void (*exec_fn)(struct wave *w, const struct inst *in);
 
-/* Per-opcode facts, from our tables (optab.c). */
+/* Per-opcode facts, from the tables next to the code (salu.c, ...). */
 struct opinfo {
   const char *name;   /* LLVM mnemonic without encoding suffix */
   exec_fn fn;
   uint8_t dst, src[3]; /* enum optype of destination and sources */
   uint16_t flags;     /* OPF_* */
+  uint16_t opcode;    /* in its encoding (VALU: the VOP3 opcode) */
 };
+
+/* An encoding's opcodes: only those the interpreter has (indexed by opcode,
+ * a table would be mostly empty entries, in the boot image too). Looked up
+ * when an instruction is decoded, which the instruction cache makes once
+ * per address. */
+struct optable {
+  const struct opinfo *ops;
+  unsigned count;
+};
+#define OPTABLE(entries) {(entries), sizeof(entries) / sizeof((entries)[0])}
+/* The entry of `opcode`, or NULL. */
+const struct opinfo *optable_find(const struct optable *t, unsigned opcode);
 
 enum opinfo_flags {
   OPF_VOP3_ONLY = 1u << 0,   /* exists only in VOP3 encoding */
@@ -125,7 +139,8 @@ enum opinfo_flags {
 /* A decoded instruction: fields of every encoding in one record so the
  * decoder runs once per instruction address (the instruction cache). */
 struct inst {
-  uint64_t pc;            /* cache tag */
+  uint64_t pc;            /* cache tag, valid in the cache's epoch only */
+  uint32_t epoch;
   exec_fn fn;
   const struct opinfo *op;
   uint8_t enc;            /* enum encoding */
@@ -221,6 +236,7 @@ struct vapu_exec {
   uint32_t mem_generation;
   struct tlb_entry tlb[TLB_ENTRIES];
   struct inst *icache;    /* ICACHE_ENTRIES */
+  uint32_t icache_epoch;  /* entries of another epoch are empty (icache_invalidate) */
   struct dispatch_state ds;
   unsigned nwaves;        /* waves of the running work-group */
   uint32_t wg_id[3];
@@ -240,6 +256,30 @@ static inline void set_sreg64(struct wave *w, unsigned n, uint64_t v) {
   w->s[n + 1] = (uint32_t)(v >> 32);
 }
 static inline uint64_t exec_mask(const struct wave *w) { return sreg64(w, SREG_EXEC_LO); }
+/* Runs the statements for each lane l of `mask` in lane order: a plain
+ * count when every lane is in it, else one ctz a lane (two loops, so that
+ * the full one has no test a lane). */
+#define FOR_EACH_LANE(mask, l, ...)                                                  \
+  do {                                                                              \
+    uint64_t m_ = (mask);                                                           \
+    if (m_ == ~0ull) {                                                              \
+      for (unsigned l = 0; l < WAVE_LANES; l++) { __VA_ARGS__; }                    \
+    } else {                                                                        \
+      for (; m_; m_ &= m_ - 1) {                                                    \
+        unsigned l = (unsigned)__builtin_ctzll(m_);                                 \
+        __VA_ARGS__;                                                                \
+      }                                                                             \
+    }                                                                               \
+  } while (0)
+
+/* Lanes set in a mask, in a few bit operations (the portable build has no
+ * POPCNT instruction: __builtin_popcountll would be a library call). */
+static inline unsigned lane_count(uint64_t m) {
+  m = m - ((m >> 1) & 0x5555555555555555ull);
+  m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+  m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return (unsigned)((m * 0x0101010101010101ull) >> 56);
+}
 static inline uint64_t vcc_mask(const struct wave *w) { return sreg64(w, SREG_VCC_LO); }
 
 /* Writes an SGPR destination; writes to constants and reserved numbers are
@@ -307,23 +347,24 @@ static inline uint8_t *mem_ptr_cached(struct vapu_exec *x, uint64_t va, uint32_t
 /* Decodes the instruction at w->pc; returns the cached record, or NULL after
  * stopping the wave (illegal instruction or fetch fault). */
 const struct inst *fetch_decode(struct wave *w);
+/* Empties the instruction cache: a new epoch (entries are cleared only
+ * when the 32-bit epoch wraps). */
+void icache_invalidate(struct vapu_exec *x);
 /* Decodes raw words (at least 3 dwords readable, fewer used); false if the
  * encoding or opcode is unknown. Used by fetch_decode and the disassembler. */
 bool decode_words(const uint32_t *words, unsigned avail, struct inst *out);
 /* LLVM-style mnemonic of a decoded instruction ("v_add_f32_e32", ...). */
 void inst_mnemonic(const struct inst *in, char *buf, unsigned len);
 
-/* Opcode tables, indexed by the opcode in each encoding, each next to the
- * code it names (salu.c, smem.c, vop3p.c, ds.c, vmem.c). */
-extern const struct opinfo optab_sop2[64], optab_sopk[32], optab_sop1[64], optab_sopc[32],
-    optab_sopp[32], optab_smem[256], optab_vop3p[128], optab_ds[256], optab_flat[128],
-    optab_mubuf[128];
+/* Opcode tables of each encoding, each next to the code it names (salu.c,
+ * smem.c, vop3p.c, ds.c, vmem.c). */
+extern const struct optable optab_sop2, optab_sopk, optab_sop1, optab_sopc, optab_sopp,
+    optab_smem, optab_vop3p, optab_ds, optab_flat, optab_mubuf;
 /* The VALU encodings share the VOP3 opcode space (VOPC 0x000-0x0ff, VOP2
  * 0x100-0x13f, VOP1 0x140-0x1bf, VOP3-only 0x1c0-0x3ff), split over the
  * files by kind (vcmp.c, vint.c, vfloat.c, vconv.c, vlane.c); an opcode is
  * in one of them. valu_opinfo (decode.c) finds it, NULL if none has it. */
-extern const struct opinfo vop_cmp_ops[256], vop_int_ops[1024], vop_float_ops[1024],
-    vop_conv_ops[1024], vop_lane_ops[1024];
+extern const struct optable vop_cmp_ops, vop_int_ops, vop_float_ops, vop_conv_ops, vop_lane_ops;
 const struct opinfo *valu_opinfo(unsigned op);
 
 /* Atomic read-modify-write operations of DS and FLAT/GLOBAL/MUBUF (ds.c):
