@@ -5,6 +5,10 @@
  *   barrier round trip   an empty barrier-AND packet: doorbell, CP fetch,
  *                        completion signal, the waiter wakes
  *   dispatch round trip  vector_add over one wave (64 items), back to back
+ *   dispatch, N queues   the same with 32 and 128 queues open (the driver
+ *                        has 32 hardware slots): on the first queue, and
+ *                        on every queue in turn (beyond 32 each turn
+ *                        swaps a queue into a slot)
  *   dispatch throughput  vector_add over 1 Mi items: work-items per second
  *
  * Usage: bench-gpu <kernels dir> [rounds]   (the corpus folder mk/kernels.mk
@@ -37,7 +41,7 @@ static void report(const char *what, uint64_t *ns, unsigned n, const char *goal)
   qsort(ns, n, sizeof *ns, cmp_u64);
   uint64_t sum = 0;
   for (unsigned i = 0; i < n; i++) sum += ns[i];
-  printf("%-22s median %8.1f us   mean %8.1f us   p99 %8.1f us   (%u rounds)%s\n", what, ns[n / 2] / 1e3,
+  printf("%-30s median %8.1f us   mean %8.1f us   p99 %8.1f us   (%u rounds)%s\n", what, ns[n / 2] / 1e3,
          sum / 1e3 / n, ns[n * 99 / 100] / 1e3, n, goal);
 }
 
@@ -132,6 +136,32 @@ int main(int argc, char **argv) {
    * last work, vapu/vapu_core.c). */
   report("dispatch round trip", ns, rounds, "   (goal: median under 5 us, the model awake)");
 
+  /* Many queues open: 32 fit the hardware slots, 128 do not. */
+  enum { MANY = 128 };
+  static hsa_queue_t *many[MANY];
+  many[0] = q;
+  uint32_t open = 1;
+  for (uint32_t n = 32; n <= MANY; n *= 4) {
+    for (; open < n; open++)
+      if (hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_SINGLE, NULL, NULL, UINT32_MAX, UINT32_MAX, &many[open])) {
+        fprintf(stderr, "bench-gpu: queue %u of %u not created\n", open + 1, n);
+        return 1;
+      }
+    for (int turns = 0; turns < 2; turns++) {
+      for (unsigned i = 0; i < rounds; i++) {
+        hsa_queue_t *on = turns ? many[i % n] : q;
+        hsa_kernarg_fill_hidden(&p, on, kernarg, kernarg_size);
+        uint64_t t0 = now_ns();
+        if (round_trip(on, &p, header_of(HSA_PACKET_TYPE_KERNEL_DISPATCH), done)) return 1;
+        ns[i] = now_ns() - t0;
+      }
+      char what[64];
+      snprintf(what, sizeof what, "dispatch, %u queues%s", n, turns ? " in turn" : " open");
+      report(what, ns, rounds, turns && n > 32 ? "   (every turn loads a queue into a slot)" : "");
+    }
+  }
+  for (uint32_t i = 1; i < open; i++) hsa_queue_destroy(many[i]);
+
   args.n = big;
   p.grid_size_x = big;
   p.workgroup_size_x = 256;
@@ -144,7 +174,7 @@ int main(int argc, char **argv) {
     ns[i] = now_ns() - t0;
   }
   qsort(ns, big_rounds, sizeof *ns, cmp_u64);
-  printf("%-22s %8.1f M work-items/s (vector_add over %u items, median of %u: %.1f ms)\n",
+  printf("%-30s %8.1f M work-items/s (vector_add over %u items, median of %u: %.1f ms)\n",
          "dispatch throughput", big / (ns[big_rounds / 2] / 1e9) / 1e6, big, big_rounds,
          ns[big_rounds / 2] / 1e6);
   for (uint32_t i = 0; i < big; i++)

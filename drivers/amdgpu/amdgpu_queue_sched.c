@@ -30,7 +30,9 @@
  *     priority than the waiting queue, the lowest priority and longest
  *     resident first. At most one drain per waiting queue.
  *   - A drained queue is swapped out once CP_HQD_ACTIVE clears: the CP has
- *     saved its read and write pointers in its MQD.
+ *     saved its read and write pointers in its MQD. A pass waits up to
+ *     100 us for an idle queue to go (the MEC lets it go at once), so that
+ *     the queue waiting for it runs without waiting for the next pass.
  *   - With at most 32 queues every queue stays resident: no pass ever runs
  *     for a doorbell, and the dispatch path is what it was.
  * A queue's doorbell never changes; a write to the doorbell of a queue
@@ -52,6 +54,7 @@
 
 #define QUANTUM_NS 10000000ull /* a busy queue's turn while others wait: 10 ms */
 #define PASS_PERIOD_NS 1000000ull /* passes while queues wait or drain: every 1 ms */
+#define IDLE_DRAIN_WAIT_NS 100000ull /* how long a pass waits for an idle queue to go */
 
 /* ROCr's queue_inactive_signal codes (amd_aql_queue.cpp): 1 asks the
  * runtime for scratch and the queue goes on; anything else stopped it. */
@@ -190,11 +193,12 @@ static struct amdgpu_queue *victim_for(struct amdgpu_queues *qs, const struct am
   return best;
 }
 
-uint64_t sched_pass_locked(struct amdgpu_device *dev, uint64_t now_ns) {
+/* Drains that completed: their queues leave their slots. Before a slot
+ * goes to another queue, the interrupts the drained queue raised (an SQ
+ * error names its slot) are taken and handled: they would otherwise stop
+ * the slot's next queue. Returns how many drains are still under way. */
+static uint32_t complete_drains(struct amdgpu_device *dev) {
   struct amdgpu_queues *qs = &dev->queues;
-  /* Drains that completed. Before their slots go to other queues, the
-   * interrupts the drained queues raised (an SQ error names its slot) are
-   * taken and handled: they would otherwise stop the slot's next queue. */
   uint32_t draining = 0, released = 0;
   for (uint32_t slot = 0; slot < AMDGPU_HQD_SLOTS; slot++) {
     struct amdgpu_queue *q = qs->slot[slot];
@@ -202,26 +206,50 @@ uint64_t sched_pass_locked(struct amdgpu_device *dev, uint64_t now_ns) {
     if (hqd_released(q)) released++;
     else draining++;
   }
-  if (released) {
-    amdgpu_ih_interrupt(dev);
-    queues_handle_errors_locked(dev);
+  if (!released) return draining;
+  amdgpu_ih_interrupt(dev);
+  queues_handle_errors_locked(dev);
+  for (uint32_t slot = 0; slot < AMDGPU_HQD_SLOTS; slot++) {
+    struct amdgpu_queue *q = qs->slot[slot];
+    if (q && queue_residency(q) == QUEUE_DRAINING && hqd_released(q)) sched_vacate(q);
+  }
+  return draining;
+}
+
+/* Waits a little for drains of queues that had nothing to run: the MEC lets
+ * such a queue go within microseconds, and the queue waiting for its slot
+ * then gets it in this pass instead of the next. True if one was let go. */
+static bool idle_drains_done(struct amdgpu_queues *qs) {
+  uint64_t until = plat_now_ns() + IDLE_DRAIN_WAIT_NS;
+  do {
     for (uint32_t slot = 0; slot < AMDGPU_HQD_SLOTS; slot++) {
       struct amdgpu_queue *q = qs->slot[slot];
-      if (q && queue_residency(q) == QUEUE_DRAINING && hqd_released(q)) sched_vacate(q);
+      if (q && queue_residency(q) == QUEUE_DRAINING && hqd_released(q)) return true;
     }
+    plat_cpu_relax();
+  } while (plat_now_ns() < until);
+  return false;
+}
+
+uint64_t sched_pass_locked(struct amdgpu_device *dev, uint64_t now_ns) {
+  struct amdgpu_queues *qs = &dev->queues;
+  for (int round = 0;; round++) {
+    uint32_t draining = complete_drains(dev);
+    /* Free slots to the best waiting queues; then a drain for each queue
+     * that still waits, beyond the drains already under way. */
+    uint32_t waiting = collect_waiting(qs, now_ns), placed = 0;
+    for (int slot; placed < waiting && (slot = free_slot(qs)) >= 0; placed++)
+      load(qs->waiting[placed], (uint32_t)slot, now_ns);
+    bool idle_victim = false;
+    for (uint32_t i = placed + draining; i < waiting; i++) {
+      struct amdgpu_queue *victim = victim_for(qs, qs->waiting[i], now_ns);
+      if (!victim) break;
+      idle_victim |= !has_work(victim);
+      hqd_request_dequeue(victim, CP_HQD_DEQUEUE_DRAIN_PIPE);
+      set_residency(victim, QUEUE_DRAINING);
+      draining++;
+    }
+    if (round == 0 && idle_victim && idle_drains_done(qs)) continue;
+    return waiting > placed || draining ? now_ns + PASS_PERIOD_NS : UINT64_MAX;
   }
-  /* Free slots to the best waiting queues; then a drain for each queue
-   * that still waits, beyond the drains already under way. */
-  uint32_t waiting = collect_waiting(qs, now_ns), placed = 0;
-  for (int slot; placed < waiting && (slot = free_slot(qs)) >= 0; placed++)
-    load(qs->waiting[placed], (uint32_t)slot, now_ns);
-  for (uint32_t i = placed + draining; i < waiting; i++) {
-    struct amdgpu_queue *victim = victim_for(qs, qs->waiting[i], now_ns);
-    if (!victim) break;
-    hqd_request_dequeue(victim, CP_HQD_DEQUEUE_DRAIN_PIPE);
-    set_residency(victim, QUEUE_DRAINING);
-    draining++;
-  }
-  waiting -= placed;
-  return waiting || draining ? now_ns + PASS_PERIOD_NS : UINT64_MAX;
 }
