@@ -39,6 +39,10 @@ TEST_BUILD_DEPS += $(GPU_TEST_KERNELS)
 # the fault tests on picasso, raven2 and renoir (host-unit runs raven).
 GPU_CHIP_VARIANTS := picasso raven2 renoir
 GPU_CHIP_TESTS    := gpu_agent_*,gpu_corpus_*,gpu_fault_*,gpu_bad_input_*
+# And a Raven with CUs fused off (a V1605B-like part: 8 of 11), for the
+# tests of CUs and masks and the corpus under masks.
+GPU_HARVEST_MASK  := 0x124
+GPU_HARVEST_TESTS := gpu_agent_cu_*,gpu_corpus_under_cu_masks
 TEST_SUITES += gpu-chips
 .PHONY: suite-gpu-chips
 suite-gpu-chips: $(HOST_UNIT_TESTS) $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_TEST_KERNELS)
@@ -47,7 +51,12 @@ suite-gpu-chips: $(HOST_UNIT_TESTS) $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  HSAR_FILES=$(abspath $(BUILD)/test-esp) HSAR_OPTIONS="vapu=$$chip" \
 	    $(HOST_UNIT_TESTS) '$(or $(TESTS),$(GPU_CHIP_TESTS))' || fail=1; \
-	done; exit $$fail
+	done; \
+	echo "== vapu=raven vapu_inactive_cus=$(GPU_HARVEST_MASK)"; \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	HSAR_FILES=$(abspath $(BUILD)/test-esp) HSAR_OPTIONS="vapu=raven vapu_inactive_cus=$(GPU_HARVEST_MASK)" \
+	  $(HOST_UNIT_TESTS) '$(or $(TESTS),$(GPU_HARVEST_TESTS))' || fail=1; \
+	exit $$fail
 
 # The apps' GPU kernels: apps/<app>/*.cl built for every GPU target the
 # image drives (code object v5, -O2) into

@@ -129,6 +129,19 @@ int amdgpu_vapu_add(const char *chip_name) {
     return -EINVAL;
   }
   struct vapu_config config = {.chip = (enum vapu_chip_id)chip};
+  /* A board's SKU: the same die with CUs fused off (the V1000 and R1000
+   * parts differ by their CU count). */
+  const char *harvest = plat_option("vapu_inactive_cus");
+  if (harvest) {
+    char *end;
+    unsigned long mask = strtoul(harvest, &end, 0);
+    if (*harvest == '\0' || *end || mask > 0xffff) {
+      log_error("vapu_inactive_cus=%s: not a mask of CUs (bit n = CU n of each shader array, at most 0xffff)",
+                harvest);
+      return -EINVAL;
+    }
+    config.inactive_cus = (uint16_t)mask;
+  }
   struct amdgpu_device *dev;
   int r = amdgpu_vapu_probe(&config, NULL, &dev);
   if (r) return r;

@@ -116,6 +116,29 @@ static void run_corpus_kernel(const char *file) {
   TEST(gpu_corpus_##file) { run_corpus_kernel(#file); }
 CORPUS_KERNEL_FILES(GPU_CORPUS_TEST)
 
+/* Every kernel of the corpus (O2, code object v5) on a queue whose CU mask
+ * leaves it every other CU, then one CU: the results do not depend on
+ * where the work-groups run. */
+TEST(gpu_corpus_under_cu_masks) {
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  struct gpu_env env = {.gpu = gpu_test_agent()};
+  ASSERT_EQ(hsa_agent_get_info(env.gpu, HSA_AGENT_INFO_NAME, env.target), HSA_STATUS_SUCCESS);
+  env.kernarg_pool = hsa_test_kernarg_pool(env.gpu);
+  ASSERT_EQ(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, hsa_test_queue_error_callback, &env.error,
+                             UINT32_MAX, UINT32_MAX, &env.queue),
+            HSA_STATUS_SUCCESS);
+  const uint32_t masks[2][4] = {{0x55555555u, 0x55555555u, 0x55555555u, 0x55555555u}, {0x8u, 0, 0, 0}};
+  const struct corpus_variant o2v5 = {"O2", 5};
+  for (int m = 0; m < 2; m++) {
+    /* The first names CUs the agent does not have: ROCr says so. */
+    ASSERT_EQ(hsa_amd_queue_cu_set_mask(env.queue, 128, masks[m]),
+              m == 0 ? (hsa_status_t)HSA_STATUS_CU_MASK_REDUCED : HSA_STATUS_SUCCESS);
+    for (uint32_t i = 0; i < corpus_kernel_count; i++) run_variant(&env, &corpus_kernels[i], &o2v5);
+  }
+  ASSERT_EQ(hsa_queue_destroy(env.queue), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+}
+
 /* The tests above (and the interpreter's, vapu_isa_corpus_test.c) come
  * from the list: it must name every kernel of the table. */
 TEST(gpu_corpus_table_covered) {
