@@ -8,6 +8,13 @@
  * starve the others) and returns whether anything moved. When nothing did,
  * the worker sleeps until vapu_kick (a doorbell, a register write) or its
  * idle tick: no core spins while the queues are empty or blocked.
+ *
+ * On the chip the queues' work-groups run at once on different CUs; here
+ * one runs at a time, so a work-group that runs long (one that waits for
+ * memory another queue's kernel writes, say) gives the other queues turns
+ * between its time slices: every millisecond each of them runs for up to
+ * 200 us, nested at most a few queues deep. Dequeue requests are answered
+ * there too.
  */
 #define LOG_TAG "vapu-cp"
 #include <errno.h>
@@ -21,6 +28,9 @@
 #include "vapu/vapu_internal.h"
 
 #define SLICE_NS 2000000ull /* longest turn of one queue per service call */
+#define TURNS_PERIOD_NS 1000000ull /* other queues' turns inside a long work-group: every 1 ms */
+#define NESTED_SLICE_NS 200000ull  /* ... each for up to 200 us */
+#define MAX_NESTED_TURNS 4         /* queues running work-groups inside each other's */
 #define HQD_COUNT (VAPU_CP_MES * VAPU_CP_PIPES * VAPU_CP_QUEUES)
 
 static struct hqd *hqd_at(struct vapu_cp *cp, unsigned flat) {
@@ -45,33 +55,46 @@ static void hqd_leave(struct hqd *h) {
             (unsigned long long)h->read_index);
 }
 
-void cp_serve_dequeues(struct hqd *running) {
+/* One turn of a queue: it leaves if a dequeue asks it to, reads its write
+ * pointer when asked or polling, and runs for at most `budget_ns`. True if
+ * anything moved. */
+static bool serve_turn(struct vapu *v, struct hqd *h, uint64_t budget_ns) {
+  if (!__atomic_load_n(&h->active, __ATOMIC_ACQUIRE) || h->in_service) return false;
+  /* A halted MEC (CP_MEC_CNTL) touches nothing: its queues wait. */
+  if (!vapu_mec_running(v, h->me)) return false;
+  if (cp_must_leave(h)) {
+    hqd_leave(h);
+    return true;
+  }
+  h->in_service = true;
+  bool busy = false;
+  if (__atomic_exchange_n(&h->poll_requested, 0, __ATOMIC_ACQ_REL) || vapu_wptr_polling(v, h->me, h->pipe, h->queue))
+    busy |= cp_poll_write_pointer(h);
+  busy |= cp_serve_queue(h, budget_ns);
+  h->in_service = false;
+  return busy;
+}
+
+void cp_between_slices(struct hqd *running) {
   struct vapu_cp *cp = running->cp;
   for (unsigned n = 0; n < HQD_COUNT; n++) {
     struct hqd *h = hqd_at(cp, n);
-    if (h == running || !__atomic_load_n(&h->active, __ATOMIC_ACQUIRE) || !vapu_mec_running(cp->v, h->me))
+    if (h->in_service || !__atomic_load_n(&h->active, __ATOMIC_ACQUIRE) || !vapu_mec_running(cp->v, h->me))
       continue;
     if (cp_must_leave(h)) hqd_leave(h);
   }
+  uint64_t now = plat_now_ns();
+  if (cp->nested_turns >= MAX_NESTED_TURNS || now - cp->last_turns_ns < TURNS_PERIOD_NS) return;
+  cp->last_turns_ns = now;
+  cp->nested_turns++;
+  for (unsigned n = 0; n < HQD_COUNT; n++) serve_turn(cp->v, hqd_at(cp, n), NESTED_SLICE_NS);
+  cp->nested_turns--;
 }
 
 static bool cp_service(struct vapu *v, void *ctx) {
   struct vapu_cp *cp = ctx;
   bool busy = false;
-  for (unsigned n = 0; n < HQD_COUNT; n++) {
-    struct hqd *h = hqd_at(cp, (cp->next + n) % HQD_COUNT);
-    if (!__atomic_load_n(&h->active, __ATOMIC_ACQUIRE)) continue;
-    /* A halted MEC (CP_MEC_CNTL) touches nothing: its queues wait. */
-    if (!vapu_mec_running(v, h->me)) continue;
-    if (cp_must_leave(h)) {
-      hqd_leave(h);
-      busy = true;
-      continue;
-    }
-    if (__atomic_exchange_n(&h->poll_requested, 0, __ATOMIC_ACQ_REL) || vapu_wptr_polling(v, h->me, h->pipe, h->queue))
-      busy |= cp_poll_write_pointer(h);
-    busy |= cp_serve_queue(h, SLICE_NS);
-  }
+  for (unsigned n = 0; n < HQD_COUNT; n++) busy |= serve_turn(v, hqd_at(cp, (cp->next + n) % HQD_COUNT), SLICE_NS);
   cp->next = (cp->next + 1) % HQD_COUNT;
   return busy;
 }

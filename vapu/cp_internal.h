@@ -51,6 +51,7 @@ struct hqd {
   struct vapu_cp *cp;
   unsigned me, pipe, queue;
   uint32_t active;                 /* HQD owned by the engine (CP_HQD_ACTIVE); __atomic accesses */
+  bool in_service;                 /* its turn is under way (maybe with others' inside) */
   /* Dequeue requests (CP_HQD_DEQUEUE_REQUEST): reset, which is also the
    * interpreter's abort flag, and drain, which lets the dispatch in
    * progress finish and the queue go at the next packet boundary. */
@@ -85,6 +86,8 @@ struct vapu_cp {
   struct vapu *v;
   struct hqd hqd[VAPU_CP_MES][VAPU_CP_PIPES][VAPU_CP_QUEUES];
   unsigned next; /* round-robin cursor over the flat HQD index */
+  unsigned nested_turns;  /* turns given inside a long work-group, now */
+  uint64_t last_turns_ns; /* when they were last given */
   struct vapu_cp_stats stats;
 };
 
@@ -95,10 +98,11 @@ static inline bool cp_must_leave(const struct hqd *h) {
          (__atomic_load_n(&h->drain_requested, __ATOMIC_ACQUIRE) && h->state != HQD_DISPATCHING);
 }
 
-/* cp.c: lets go of every other queue with a dequeue request; called by a
- * long work-group of `running` between its time slices, so that a queue
- * can be dequeued (destroyed, aborted) while another one runs. */
-void cp_serve_dequeues(struct hqd *running);
+/* cp.c: called by a long work-group of `running` between its time slices:
+ * lets go of every other queue with a dequeue request (a queue can be
+ * destroyed or aborted while another one runs), and gives the others their
+ * turns (cp.c says how often). */
+void cp_between_slices(struct hqd *running);
 
 /* cp_packet.c: serves one queue for at most `budget_ns`; true if it made
  * progress (a packet or a work-group). */

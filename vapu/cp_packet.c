@@ -308,10 +308,10 @@ static void run_workgroups(struct hqd *h, uint64_t deadline) {
     fetch_fault(h, "completing the dispatch faulted");
 }
 
-/* Starts the dispatch at `slot` (already copied to h->packet). */
 /* vapu_dispatch's between_slices hook (its context is the running HQD). */
-static void serve_other_dequeues(void *running) { cp_serve_dequeues(running); }
+static void between_slices(void *running) { cp_between_slices(running); }
 
+/* Starts the dispatch at `slot` (already copied to h->packet). */
 static void start_dispatch(struct hqd *h, uint64_t slot) {
   const hsa_kernel_dispatch_packet_t *p = &h->packet;
   uint64_t code = check_dispatch(h, p);
@@ -379,7 +379,7 @@ static void start_dispatch(struct hqd *h, uint64_t slot) {
       .apertures = {(uint64_t)(h->regs.sh_mem_bases >> 16) << 48,
                     (uint64_t)(h->regs.sh_mem_bases & 0xffff) << 48},
       .abort_flag = &h->stop_requested,
-      .between_slices = serve_other_dequeues,
+      .between_slices = between_slices,
       .between_slices_ctx = h,
   };
   memcpy(d.scratch_resource, s.resource, sizeof d.scratch_resource);

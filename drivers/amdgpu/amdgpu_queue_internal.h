@@ -49,6 +49,7 @@ struct amdgpu_queue {
   uint32_t residency;           /* enum queue_residency */
   uint32_t slot;                /* the HQD slot while resident or draining */
   uint64_t resident_since_ns;   /* start of its turn in the slot */
+  uint64_t drain_since_ns;      /* its drain was asked for then */
   uint64_t waiting_since_ns;    /* its packets have waited for a slot since; 0: not waiting */
   /* Progress watch (amdgpu_queues_check_progress). */
   uint64_t time_limit_ns;

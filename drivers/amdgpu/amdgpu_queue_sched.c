@@ -146,10 +146,15 @@ int sched_evict_now(struct amdgpu_queue *q, uint64_t timeout_ns) {
   return 0;
 }
 
-void sched_reload(struct amdgpu_queue *q) {
-  if (queue_residency(q) != QUEUE_RESIDENT) return; /* the next load takes the MQD as it is */
+static void drain(struct amdgpu_queue *q, uint64_t now_ns) {
   hqd_request_dequeue(q, CP_HQD_DEQUEUE_DRAIN_PIPE);
   set_residency(q, QUEUE_DRAINING);
+  q->drain_since_ns = now_ns;
+}
+
+void sched_reload(struct amdgpu_queue *q) {
+  if (queue_residency(q) == QUEUE_RESIDENT) drain(q, plat_now_ns());
+  /* else the next load takes the MQD as it is */
 }
 
 /* Waiting queues, best first: higher priority, then longer waiting. */
@@ -196,15 +201,23 @@ static struct amdgpu_queue *victim_for(struct amdgpu_queues *qs, const struct am
 /* Drains that completed: their queues leave their slots. Before a slot
  * goes to another queue, the interrupts the drained queue raised (an SQ
  * error names its slot) are taken and handled: they would otherwise stop
- * the slot's next queue. Returns how many drains are still under way. */
-static uint32_t complete_drains(struct amdgpu_device *dev) {
+ * the slot's next queue. Returns how many drains are still under way;
+ * *recent: how many of them began less than a quantum ago (one still
+ * waiting for a long dispatch after that no longer counts on: another
+ * queue's turn may end sooner). */
+static uint32_t complete_drains(struct amdgpu_device *dev, uint64_t now_ns, uint32_t *recent) {
   struct amdgpu_queues *qs = &dev->queues;
   uint32_t draining = 0, released = 0;
+  *recent = 0;
   for (uint32_t slot = 0; slot < AMDGPU_HQD_SLOTS; slot++) {
     struct amdgpu_queue *q = qs->slot[slot];
     if (!q || queue_residency(q) != QUEUE_DRAINING) continue;
-    if (hqd_released(q)) released++;
-    else draining++;
+    if (hqd_released(q)) {
+      released++;
+      continue;
+    }
+    draining++;
+    if (now_ns - q->drain_since_ns < QUANTUM_NS) ++*recent;
   }
   if (!released) return draining;
   amdgpu_ih_interrupt(dev);
@@ -234,19 +247,18 @@ static bool idle_drains_done(struct amdgpu_queues *qs) {
 uint64_t sched_pass_locked(struct amdgpu_device *dev, uint64_t now_ns) {
   struct amdgpu_queues *qs = &dev->queues;
   for (int round = 0;; round++) {
-    uint32_t draining = complete_drains(dev);
+    uint32_t recent, draining = complete_drains(dev, now_ns, &recent);
     /* Free slots to the best waiting queues; then a drain for each queue
      * that still waits, beyond the drains already under way. */
     uint32_t waiting = collect_waiting(qs, now_ns), placed = 0;
     for (int slot; placed < waiting && (slot = free_slot(qs)) >= 0; placed++)
       load(qs->waiting[placed], (uint32_t)slot, now_ns);
     bool idle_victim = false;
-    for (uint32_t i = placed + draining; i < waiting; i++) {
+    for (uint32_t i = placed + recent; i < waiting; i++) {
       struct amdgpu_queue *victim = victim_for(qs, qs->waiting[i], now_ns);
       if (!victim) break;
       idle_victim |= !has_work(victim);
-      hqd_request_dequeue(victim, CP_HQD_DEQUEUE_DRAIN_PIPE);
-      set_residency(victim, QUEUE_DRAINING);
+      drain(victim, now_ns);
       draining++;
     }
     if (round == 0 && idle_victim && idle_drains_done(qs)) continue;

@@ -225,3 +225,66 @@ TEST(gpu_agent_waiting_queues_are_served_by_priority) {
   ASSERT_EQ(hsa_signal_destroy(high_done), HSA_STATUS_SUCCESS);
   gpu_queue_env_close(&e);
 }
+
+/* The longest-resident queue runs a dispatch that does not end (until the
+ * test lets it): drained for a waiting queue, it keeps its slot until the
+ * dispatch ends; after a quantum the scheduler takes another queue's slot
+ * instead, so the waiting queue does not wait for the long dispatch. */
+TEST(gpu_agent_waiting_queue_is_not_held_up_by_a_long_dispatch) {
+  struct gpu_queue_env e;
+  gpu_queue_env_open(&e);
+  struct hsa_test_queue_error long_err = {0};
+  hsa_queue_t *busy = gpu_queue_env_queue(&e, QUEUE_PACKETS, &long_err);
+  int *count = gpu_queue_env_alloc(&e, 64), *flag = gpu_queue_env_alloc(&e, 64);
+  hsa_signal_t long_done, done;
+  ASSERT_EQ(hsa_signal_create(1, 0, NULL, &long_done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, NULL, &done), HSA_STATUS_SUCCESS);
+  gpu_queue_env_dispatch(&e, busy, &e.count_and_wait, 64, 64, (uint64_t)(uintptr_t)count, (uint64_t)(uintptr_t)flag,
+                         long_done);
+  struct gated g;
+  gated_open(&e, &g, SLOTS - 1);
+  hsa_queue_t *waiting = gpu_queue_env_queue(&e, QUEUE_PACKETS, NULL);
+  uint64_t *v = gpu_queue_env_alloc(&e, sizeof *v);
+  gpu_queue_env_dispatch(&e, waiting, &e.step, 64, 64, (uint64_t)(uintptr_t)v, 5, done);
+  ASSERT_TRUE(completes_within(done, 10 * SECOND_NS));
+  ASSERT_EQ(*v, 5);
+  ASSERT_EQ(hsa_signal_load_scacquire(long_done), 1);
+  __atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+  ASSERT_EQ(hsa_test_wait_eq(long_done, 0), 0);
+  ASSERT_EQ(*count, 1);
+  ASSERT_EQ(atomic_load(&long_err.calls), 0);
+  gated_release_and_close(&g);
+  ASSERT_EQ(hsa_queue_destroy(busy), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_queue_destroy(waiting), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_destroy(long_done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_destroy(done), HSA_STATUS_SUCCESS);
+  gpu_queue_env_close(&e);
+}
+
+/* A kernel that waits for memory a kernel on another queue writes: on the
+ * chip both run at once on different CUs; the virtual APU gives the other
+ * queue turns while the waiting work-group runs. */
+TEST(gpu_agent_kernel_waiting_for_another_queues_kernel_completes) {
+  struct gpu_queue_env e;
+  gpu_queue_env_open(&e);
+  hsa_queue_t *consumer = gpu_queue_env_queue(&e, QUEUE_PACKETS, NULL);
+  hsa_queue_t *producer = gpu_queue_env_queue(&e, QUEUE_PACKETS, NULL);
+  int *count = gpu_queue_env_alloc(&e, 64);
+  uint64_t *flag = gpu_queue_env_alloc(&e, 64); /* count_and_wait reads its low int */
+  hsa_signal_t consumed, produced;
+  ASSERT_EQ(hsa_signal_create(1, 0, NULL, &consumed), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, NULL, &produced), HSA_STATUS_SUCCESS);
+  gpu_queue_env_dispatch(&e, consumer, &e.count_and_wait, 2 * 64, 64, (uint64_t)(uintptr_t)count,
+                         (uint64_t)(uintptr_t)flag, consumed);
+  uint64_t until = plat_now_ns() + 10 * SECOND_NS;
+  while (__atomic_load_n(count, __ATOMIC_ACQUIRE) == 0) ASSERT_LT(plat_now_ns(), until);
+  gpu_queue_env_dispatch(&e, producer, &e.step, 64, 64, (uint64_t)(uintptr_t)flag, 1, produced); /* flag = 1 */
+  ASSERT_EQ(hsa_test_wait_eq(produced, 0), 0);
+  ASSERT_EQ(hsa_test_wait_eq(consumed, 0), 0);
+  ASSERT_EQ(*count, 2);
+  ASSERT_EQ(hsa_queue_destroy(consumer), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_queue_destroy(producer), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_destroy(consumed), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_destroy(produced), HSA_STATUS_SUCCESS);
+  gpu_queue_env_close(&e);
+}
