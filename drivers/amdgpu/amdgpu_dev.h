@@ -85,6 +85,8 @@ struct amdgpu_gmc {
   void *dummy_page;            /* where faulting accesses land */
   struct gmc_vm compute_vm;    /* VMIDs 8..15: the single address space */
   volatile uint32_t map_lock;  /* compute_vm updates: callers and retry faults */
+  volatile uint32_t gart_lock; /* gart_table's free pages: queue creation from any thread */
+  volatile uint32_t invalidate_lock; /* the invalidation engine, one request at a time */
   bool hw_up;
 };
 

@@ -318,7 +318,32 @@ static bool use_semaphore(const struct amdgpu_device *dev, enum gmc_hub hub) {
   return hub == GMC_MMHUB && dev->chip->family != AMDGPU_PICASSO;
 }
 
+static int flush_tlb_locked(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t vmid);
+
+/* A spin lock held with interrupts off: the retry-fault path flushes from
+ * the interrupt handler (image), which must not spin on a lock its own
+ * core holds. */
+static uint64_t lock_irqsave(volatile uint32_t *lock) {
+  uint64_t flags = plat_irq_save();
+  while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)) plat_cpu_relax();
+  return flags;
+}
+static void unlock_irqrestore(volatile uint32_t *lock, uint64_t flags) {
+  __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+  plat_irq_restore(flags);
+}
+
+/* One request at a time on the engine (Linux gmc_v9_0_flush_gpu_tlb holds
+ * gmc.invalidate_lock across semaphore, request and acknowledgement: two
+ * requests at once would take each other's acknowledgement). */
 int gmc_flush_tlb(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t vmid) {
+  uint64_t flags = lock_irqsave(&dev->gmc.invalidate_lock);
+  int r = flush_tlb_locked(dev, hub, vmid);
+  unlock_irqrestore(&dev->gmc.invalidate_lock, flags);
+  return r;
+}
+
+static int flush_tlb_locked(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t vmid) {
   const struct gmc_hub_regs *r = &hubs[hub];
   uint32_t req = (1u << vmid) | VM_INVALIDATE_ENG_REQ__INVALIDATE_L2_PTES |
                  VM_INVALIDATE_ENG_REQ__INVALIDATE_L2_PDE0 | VM_INVALIDATE_ENG_REQ__INVALIDATE_L2_PDE1 |
@@ -378,7 +403,16 @@ void gmc_fini_hw(struct amdgpu_device *dev) {
 
 /* ---- GART ---- */
 
+static int gart_map_locked(struct amdgpu_device *dev, const void *cpu, size_t size, uint64_t *mc_address);
+
 int gmc_gart_map(struct amdgpu_device *dev, const void *cpu, size_t size, uint64_t *mc_address) {
+  uint64_t flags = lock_irqsave(&dev->gmc.gart_lock);
+  int r = gart_map_locked(dev, cpu, size, mc_address);
+  unlock_irqrestore(&dev->gmc.gart_lock, flags);
+  return r;
+}
+
+static int gart_map_locked(struct amdgpu_device *dev, const void *cpu, size_t size, uint64_t *mc_address) {
   struct amdgpu_gmc *g = &dev->gmc;
   uint64_t pa = (uint64_t)(uintptr_t)cpu;
   if ((pa & 0xfff) || !size) return -EINVAL;
@@ -411,7 +445,9 @@ void gmc_gart_unmap(struct amdgpu_device *dev, uint64_t mc_address, size_t size)
   struct amdgpu_gmc *g = &dev->gmc;
   uint64_t first = (mc_address - g->gart_start) >> GMC_PAGE_SHIFT;
   uint64_t pages = (size + 4095) >> GMC_PAGE_SHIFT;
+  uint64_t flags = lock_irqsave(&g->gart_lock);
   for (uint64_t n = 0; n < pages && first + n < (g->gart_size >> GMC_PAGE_SHIFT); n++) g->gart_table[first + n] = 0;
+  unlock_irqrestore(&g->gart_lock, flags);
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   for (int hub = 0; hub < 2; hub++) gmc_flush_tlb(dev, hub, 0);
 }
