@@ -29,16 +29,12 @@ static inline uint64_t lds_load(struct wave *w, uint32_t addr, unsigned size) {
   if (p) memcpy(&v, p, size);
   return v;
 }
-/* The dword forms, most of the LDS traffic. */
+/* The dword load of the two-address forms, most of the LDS traffic. */
 static inline uint32_t lds_load32(struct wave *w, uint32_t addr) {
   const struct vapu_exec *x = w->x;
   uint32_t v = 0;
   if ((uint64_t)addr + 4 <= x->ds.lds_bytes) memcpy(&v, x->lds + addr, 4);
   return v;
-}
-static inline void lds_store32(struct wave *w, uint32_t addr, uint32_t v) {
-  struct vapu_exec *x = w->x;
-  if ((uint64_t)addr + 4 <= x->ds.lds_bytes) memcpy(x->lds + addr, &v, 4);
 }
 static inline void lds_store(struct wave *w, uint32_t addr, unsigned size, uint64_t v) {
   uint8_t *p = lds_at(w, addr, size);
