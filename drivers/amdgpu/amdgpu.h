@@ -119,10 +119,20 @@ int amdgpu_hdp_flush_registers(struct amdgpu_device *dev, uint32_t **mem_flush,
 
 /* ---- Local memory (the carve-out) ------------------------------------------
  * Allocations in the frame buffer carve-out; the returned pointer is the
- * CPU's (BAR0) address, which the compute VMIDs map to the same virtual
- * address. NULL when full. */
+ * CPU's address of the block (the carve-out's physical address), which the
+ * compute VMIDs map to the same virtual address. Sizes round up to 4 KiB
+ * pages, `align` (a power of two) to at least 4 KiB. As many blocks as the
+ * memory holds, from any thread, O(log n) in the live blocks: first fit
+ * (the lowest address where the block fits), freed neighbours merged.
+ * NULL when no free extent holds the block (logged by the caller: the
+ * carve-out may be full or only fragmented). */
 void *amdgpu_local_alloc(struct amdgpu_device *dev, size_t size, size_t align);
-void amdgpu_local_free(struct amdgpu_device *dev, void *p);
+/* 0, or -EINVAL (logged) when p is not the start of a live block. */
+int amdgpu_local_free(struct amdgpu_device *dev, void *p);
+/* Bytes no block holds (the carve-out less its firmware reserve and every
+ * live block, each counted in whole pages), and the live blocks. */
+uint64_t amdgpu_local_free_bytes(struct amdgpu_device *dev);
+uint64_t amdgpu_local_block_count(struct amdgpu_device *dev);
 
 /* ---- Compute address space ------------------------------------------------
  * The compute VMIDs map every RAM page at the CPU's address (snooped system
