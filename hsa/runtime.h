@@ -22,7 +22,7 @@ struct agent;
 
 struct runtime {
   struct lock lock;          /* agent list, per-agent queue counts */
-  _Atomic uint32_t refcount; /* hsa_init count; 0 = not initialised */
+  _Atomic uint32_t refcount; /* hsa_init count, up to INT32_MAX; 0 = not initialised */
   struct agent *agents[RUNTIME_MAX_AGENTS];
   uint32_t agent_count;
   struct object_set signals, signal_groups, queues, executables, readers;
