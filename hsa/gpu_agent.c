@@ -118,6 +118,7 @@ static void gpu_shut_down(struct agent *agent) {
   struct gpu_agent *ga = gpu_agent_of(agent);
   amdgpu_set_schedule_handler(ga->dev, NULL, NULL);
   amdgpu_set_eop_handler(ga->dev, NULL, NULL);
+  amdgpu_set_fault_handler(ga->dev, NULL, NULL);
   free(ga);
 }
 
@@ -263,6 +264,7 @@ static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
   }
   amdgpu_set_eop_handler(dev, on_end_of_pipe, ga);
   amdgpu_set_schedule_handler(dev, on_schedule_wanted, ga);
+  amdgpu_set_fault_handler(dev, gpu_agent_on_fault, ga);
   log_info("GPU agent %u: %s, %s, %u CUs, %u MHz", a->node, a->product_name, a->isa->name,
            a->compute_units, a->max_clock_mhz);
   return HSA_STATUS_SUCCESS;

@@ -31,6 +31,7 @@ static int pool_count;
 
 struct dealloc_callback {
   hsa_amd_deallocation_callback_t fn;
+  void *ptr; /* as registered (ROCr passes it back, not the block's base) */
   void *user_data;
   struct dealloc_callback *next;
 };
@@ -41,8 +42,9 @@ struct allocation {
   size_t size;
   struct memory_pool *pool;    /* NULL for locked (registered) host memory */
   hsa_amd_pointer_type_t type; /* HSA or LOCKED */
+  bool runtime_owned;          /* a live queue's ring: the program may not free it */
   void *user_data;
-  struct dealloc_callback *callbacks;
+  struct dealloc_callback *callbacks, **callbacks_tail; /* in registration order */
 };
 
 /* Every allocation, by base: O(log n) to find, add or remove one. The lock
@@ -81,6 +83,7 @@ static bool table_insert_locked(const struct allocation *a) {
   if (!copy) return false;
   *copy = *a;
   copy->callbacks = NULL;
+  copy->callbacks_tail = &copy->callbacks;
   struct avl_node *parent = NULL, **link = &table.root;
   while (*link) {
     parent = *link;
@@ -135,12 +138,13 @@ static int pool_release(struct memory_pool *p, void *ptr) {
 
 void memory_fini(void) {
   /* PRM 2.1: shut down releases the runtime's resources, memory the
-   * program allocated from pools included (locked memory stays its own). */
+   * program allocated from pools included (locked memory stays its own;
+   * the runtime's own blocks were given back by their owners). */
   lock_acquire(&table_lock);
   while (table.root) {
     struct allocation *a = allocation_of(table.root);
     table_remove_locked(a);
-    if (a->type == HSA_EXT_POINTER_TYPE_HSA) pool_release(a->pool, (void *)a->base);
+    if (a->type == HSA_EXT_POINTER_TYPE_HSA && !a->runtime_owned) pool_release(a->pool, (void *)a->base);
     free_callbacks(a);
     free(a);
   }
@@ -392,20 +396,44 @@ static hsa_status_t pool_allocate(struct memory_pool *p, size_t size, void **ptr
   return HSA_STATUS_SUCCESS;
 }
 
+/* In the order they were registered, each with the pointer it was
+ * registered with, as ROCr's FreeMemory (whose removal moves the last
+ * callback into the removed one's place; here the order stays). */
 static void run_dealloc_callbacks(struct allocation *a) {
   while (a->callbacks) {
     struct dealloc_callback *cb = a->callbacks;
     a->callbacks = cb->next;
-    cb->fn((void *)a->base, cb->user_data);
+    cb->fn(cb->ptr, cb->user_data);
     free(cb);
   }
+  a->callbacks_tail = &a->callbacks;
+}
+
+/* ROCr's answer when the driver refuses to free a block it knows (KFD
+ * will not unmap memory a queue uses: amdgpu_amdkfd_gpuvm.c,
+ * unmap_bo_from_gpuvm, queue_refcount; ROCr runtime.cpp FreeMemory): an
+ * HSA_AMD_GPU_MEMORY_ERROR_EVENT with the address, the memory's agent and
+ * MEMORY_IN_USE, to the system event handlers on the freeing thread, and
+ * HSA_STATUS_ERROR. ROCr aborts when no handler took the event; this
+ * runtime logs it and returns the error. */
+static hsa_status_t refuse_free(void *ptr, struct agent *owner, const char *why) {
+  hsa_amd_event_t e = {.event_type = HSA_AMD_GPU_MEMORY_ERROR_EVENT};
+  e.memory_error.agent = agent_handle(owner);
+  e.memory_error.virtual_address = (uint64_t)(uintptr_t)ptr;
+  e.memory_error.error_reason_mask = HSA_AMD_MEMORY_ERROR_MEMORY_IN_USE;
+  bool handled = runtime_report_system_event(&e);
+  log_error("free of %p refused: %s%s", ptr, why,
+            handled ? "" : " (no system event handler took the memory error event)");
+  return HSA_STATUS_ERROR;
 }
 
 static hsa_status_t pool_free(void *ptr) {
   if (!ptr) return HSA_STATUS_SUCCESS; /* 2.6: a NULL pointer is ignored */
   lock_acquire(&table_lock);
   struct allocation *a = find_block((uintptr_t)ptr, HSA_EXT_POINTER_TYPE_HSA);
-  if (a) {
+  struct agent *owner = a ? block_owner(a) : NULL;
+  bool in_use = a && a->runtime_owned;
+  if (a && !in_use) {
     table_remove_locked(a);
     a->pool->allocated -= a->size;
   }
@@ -414,11 +442,33 @@ static hsa_status_t pool_free(void *ptr) {
     log_error("free of %p: not the start of a block this runtime allocated", ptr);
     return HSA_STATUS_ERROR_INVALID_ALLOCATION;
   }
+  if (in_use) return refuse_free(ptr, owner, "the memory of a live queue");
+  /* As ROCr: the callbacks first, then the memory goes back. */
   run_dealloc_callbacks(a);
   struct memory_pool *pool = a->pool;
   free(a);
-  pool_release(pool, ptr);
+  if (pool_release(pool, ptr)) return refuse_free(ptr, owner, "its pool's owner does not know the block");
   return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t memory_track_runtime_block(void *base, size_t size) {
+  struct allocation a = {.base = (uintptr_t)base, .size = size, .pool = &pools[MEMORY_POOL_SYSTEM],
+                         .type = HSA_EXT_POINTER_TYPE_HSA, .runtime_owned = true};
+  lock_acquire(&table_lock);
+  bool recorded = table_insert_locked(&a);
+  lock_release(&table_lock);
+  return recorded ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+}
+
+void memory_untrack_runtime_block(void *base) {
+  lock_acquire(&table_lock);
+  struct allocation *a = find_block((uintptr_t)base, HSA_EXT_POINTER_TYPE_HSA);
+  if (a && a->runtime_owned) table_remove_locked(a);
+  else a = NULL;
+  lock_release(&table_lock);
+  if (!a) return;
+  run_dealloc_callbacks(a);
+  free(a);
 }
 
 /* ROCr: size and pointer before the pool; flags it does not know are
@@ -578,8 +628,7 @@ hsa_status_t hsa_amd_memory_unlock(void *host_ptr) {
   struct allocation *a = host_ptr ? find_block((uintptr_t)host_ptr, HSA_EXT_POINTER_TYPE_LOCKED) : NULL;
   if (a) table_remove_locked(a);
   lock_release(&table_lock);
-  if (a) run_dealloc_callbacks(a);
-  free(a);
+  free(a); /* no callbacks: ROCr takes none for memory it did not allocate */
   return HSA_STATUS_SUCCESS;
 }
 
@@ -641,6 +690,10 @@ hsa_status_t hsa_amd_pointer_info_set_userdata(const void *ptr, void *userdata) 
 
 /* ---- Deallocation callbacks ---------------------------------------------------- */
 
+/* ROCr (runtime.cpp RegisterReleaseNotifier): any address inside a block
+ * the runtime allocated takes callbacks; memory it did not allocate (no
+ * block, or locked host memory, which ROCr keeps no block for) is an
+ * invalid allocation. */
 hsa_status_t hsa_amd_register_deallocation_callback(void *ptr,
                                                     hsa_amd_deallocation_callback_t callback,
                                                     void *user_data) {
@@ -648,17 +701,23 @@ hsa_status_t hsa_amd_register_deallocation_callback(void *ptr,
   if (!ptr || !callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct dealloc_callback *cb = malloc(sizeof *cb);
   if (!cb) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  *cb = (struct dealloc_callback){callback, ptr, user_data, NULL};
   lock_acquire(&table_lock);
   struct allocation *a = find_containing((uintptr_t)ptr);
-  if (a) {
-    *cb = (struct dealloc_callback){callback, user_data, a->callbacks};
-    a->callbacks = cb;
+  bool ours = a && a->type == HSA_EXT_POINTER_TYPE_HSA;
+  if (ours) {
+    *a->callbacks_tail = cb;
+    a->callbacks_tail = &cb->next;
   }
   lock_release(&table_lock);
-  if (!a) free(cb);
-  return a ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (ours) return HSA_STATUS_SUCCESS;
+  free(cb);
+  log_error("deallocation callback on %p: no block this runtime allocated holds it", ptr);
+  return HSA_STATUS_ERROR_INVALID_ALLOCATION;
 }
 
+/* ROCr (DeregisterReleaseNotifier): removes every registration of this
+ * callback with this very pointer; none is an invalid argument. */
 hsa_status_t hsa_amd_deregister_deallocation_callback(void *ptr,
                                                       hsa_amd_deallocation_callback_t callback) {
   RETURN_IF_NOT_INITIALIZED();
@@ -666,14 +725,20 @@ hsa_status_t hsa_amd_deregister_deallocation_callback(void *ptr,
   bool found = false;
   lock_acquire(&table_lock);
   struct allocation *a = find_containing((uintptr_t)ptr);
-  for (struct dealloc_callback **p = a ? &a->callbacks : NULL; p && *p; p = &(*p)->next)
-    if ((*p)->fn == callback) {
-      struct dealloc_callback *dead = *p;
-      *p = dead->next;
-      free(dead);
-      found = true;
-      break;
+  if (a) {
+    struct dealloc_callback **p = &a->callbacks;
+    while (*p) {
+      struct dealloc_callback *cb = *p;
+      if (cb->fn == callback && cb->ptr == ptr) {
+        *p = cb->next;
+        free(cb);
+        found = true;
+      } else {
+        p = &cb->next;
+      }
     }
+    a->callbacks_tail = p;
+  }
   lock_release(&table_lock);
   return found ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }

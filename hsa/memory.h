@@ -60,4 +60,13 @@ static inline uint64_t memory_pool_handle(const struct memory_pool *p) {
  * its own allocator, what that allocator has free. */
 size_t memory_pool_available(struct memory_pool *p);
 
+/* Memory the runtime allocated for its own use that programs see: a
+ * queue's ring buffer, which ROCr takes from the system pool. It is an HSA
+ * block of the system pool (pointer information, deallocation callbacks,
+ * which run at untrack), and a program's free of it is refused while it is
+ * tracked, as ROCr's driver refuses to free what a live queue uses
+ * (memory.c refuse_free). */
+hsa_status_t memory_track_runtime_block(void *base, size_t size);
+void memory_untrack_runtime_block(void *base);
+
 #endif

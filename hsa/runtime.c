@@ -36,6 +36,7 @@ void *runtime_alloc_aligned(size_t size, size_t align) {
 
 static void runtime_stop(void) {
   async_handlers_fini();
+  system_events_fini();
   async_copy_fini();
   executables_fini();
   queues_fini();

@@ -85,7 +85,15 @@ struct amdgpu_vm_fault {
   uint32_t client_id;         /* CID field */
   const char *client_name;    /* "TCP", "CPC", ... or "unknown" */
   bool permission_fault, mapping_error, walker_error, more_faults;
+  uint32_t permission_faults; /* the PERMISSION_FAULTS field: AMDGPU_VM_DENIED_* */
 };
+/* PERMISSION_FAULTS bits (VM_L2_PROTECTION_FAULT_STATUS[7:4], gc_9_1_sh_mask.h),
+ * in the order of VM_CONTEXT*_CNTL's VALID/READ/WRITE/EXECUTE
+ * _PROTECTION_FAULT_ENABLE bits: what the PTE did not allow. */
+#define AMDGPU_VM_DENIED_INVALID 0x1u /* the PTE is not valid */
+#define AMDGPU_VM_DENIED_READ 0x2u
+#define AMDGPU_VM_DENIED_WRITE 0x4u
+#define AMDGPU_VM_DENIED_EXECUTE 0x8u
 
 struct amdgpu_fault {
   enum amdgpu_fault_kind kind;
