@@ -165,7 +165,8 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t handle, hsa_agent_info_t attribute, 
       *(uint64_t *)value = RUNTIME_TIMESTAMP_FREQUENCY_HZ;
       break;
     case HSA_AMD_AGENT_INFO_MEMORY_AVAIL:
-      *(uint64_t *)value = a->pool_count ? a->pools[0]->size : 0;
+      /* What the agent's first pool (its local memory) can still give. */
+      *(uint64_t *)value = a->pool_count ? memory_pool_available(a->pools[0]) : 0;
       break;
     case HSA_AMD_AGENT_INFO_NEAREST_CPU: {
       /* The first CPU agent: every agent shares the one memory. */

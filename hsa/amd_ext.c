@@ -1,6 +1,6 @@
 /*
  * amd_ext.c - the rest of the AMD extension: coherency, profiling time
- * stamps, system events, and the features that cannot exist in a single
+ * stamps, and the features that cannot exist in a single
  * process with a single address space (IPC, dma-buf, interop, virtual
  * memory, SPM, SVM attributes). Those check their arguments, log one line
  * and answer HSA_STATUS_ERROR; hsa_system_get_info reports them absent.
@@ -76,33 +76,6 @@ hsa_status_t hsa_amd_profiling_convert_tick_to_system_domain(hsa_agent_t agent, 
   if (!agent_from_handle(agent)) return HSA_STATUS_ERROR_INVALID_AGENT;
   *system_tick = agent_tick; /* every agent stamps with plat_now_ns */
   return HSA_STATUS_SUCCESS;
-}
-
-/* ---- System events --------------------------------------------------------- */
-
-static struct lock event_lock = LOCK_INIT;
-static hsa_amd_system_event_callback_t event_callback;
-static void *event_data;
-
-hsa_status_t hsa_amd_register_system_event_handler(hsa_amd_system_event_callback_t callback,
-                                                   void *data) {
-  RETURN_IF_NOT_INITIALIZED();
-  lock_acquire(&event_lock);
-  bool taken = event_callback != NULL && callback != NULL;
-  if (!taken) { /* ROCr keeps one handler; NULL removes it */
-    event_callback = callback;
-    event_data = data;
-  }
-  lock_release(&event_lock);
-  return taken ? HSA_STATUS_ERROR_INVALID_ARGUMENT : HSA_STATUS_SUCCESS;
-}
-
-void runtime_report_system_event(const hsa_amd_event_t *event) {
-  lock_acquire(&event_lock);
-  hsa_amd_system_event_callback_t cb = event_callback;
-  void *data = event_data;
-  lock_release(&event_lock);
-  if (cb) cb(event, data);
 }
 
 hsa_status_t hsa_amd_agent_set_async_scratch_limit(hsa_agent_t agent, size_t threshold) {

@@ -29,6 +29,9 @@ PLAT_OPTION(gpu_scratch, "gpu_scratch",
             "dispatch asks, as ROCr does; up to 65536)");
 PLAT_OPTION(gpu_dispatch_timeout, "gpu_dispatch_timeout_ms",
             "time limit of a GPU queue's oldest packet, ms (default 0: none; hsa_queue_time_limit.h)");
+PLAT_OPTION(gpu_gtt_mb, "gpu_gtt_mb",
+            "GTT size in MiB, as Linux's amdgpu.gttsize (default half the RAM): the GPU's local pool is "
+            "system memory of this size when the carve-out is smaller, else the carve-out");
 
 /* ROCr gives a queue scratch when a dispatch first needs it (the CP's
  * scratch request, gpu_agent_queue.c): a queue costs no scratch memory
@@ -115,7 +118,21 @@ static void gpu_shut_down(struct agent *agent) {
   struct gpu_agent *ga = gpu_agent_of(agent);
   amdgpu_set_schedule_handler(ga->dev, NULL, NULL);
   amdgpu_set_eop_handler(ga->dev, NULL, NULL);
+  amdgpu_set_fault_handler(ga->dev, NULL, NULL);
   free(ga);
+}
+
+/* A numeric option in 0..max, or `fallback` (absent, or logged as wrong). */
+static uint64_t option_number(const char *key, uint64_t max, uint64_t fallback) {
+  const char *v = plat_option(key);
+  if (!v || !*v) return fallback;
+  char *end;
+  unsigned long long n = strtoull(v, &end, 0);
+  if (*end || n > max) {
+    log_warn("%s=%s ignored (want 0..%llu)", key, v, (unsigned long long)max);
+    return fallback;
+  }
+  return n;
 }
 
 /* The local pool, ROCr's coarse-grained pool of the GPU agent, is what
@@ -133,20 +150,32 @@ static void gpu_shut_down(struct agent *agent) {
 static void *local_alloc(struct memory_pool *p, size_t size) {
   return amdgpu_local_alloc(p->impl, size, MEMORY_GRANULE);
 }
-static void local_release(struct memory_pool *p, void *ptr) { amdgpu_local_free(p->impl, ptr); }
+static int local_release(struct memory_pool *p, void *ptr) { return amdgpu_local_free(p->impl, ptr); }
+static size_t local_free_bytes(struct memory_pool *p) { return amdgpu_local_free_bytes(p->impl); }
+
+/* The GTT's size: gpu_gtt_mb as Linux's amdgpu.gttsize (MiB), else TTM's
+ * default limit, half the RAM (amdgpu_ttm.c amdgpu_ttm_init), in whole
+ * granules. */
+static size_t gtt_bytes(void) {
+  size_t ram = memory_pool(MEMORY_POOL_SYSTEM)->size;
+  uint64_t mb = option_number("gpu_gtt_mb", ram >> 20, 0);
+  size_t bytes = mb ? (size_t)(mb << 20) : ram / 2;
+  return bytes & ~(size_t)(MEMORY_GRANULE - 1);
+}
 
 static struct memory_pool local_pool_desc(struct amdgpu_device *dev, uint64_t carveout_bytes,
                                           struct agent *owner) {
-  size_t gtt_bytes = memory_pool(MEMORY_POOL_SYSTEM)->size / 2;
+  size_t gtt = gtt_bytes();
   struct memory_pool p = {.name = "gpu-local", .segment = HSA_AMD_SEGMENT_GLOBAL,
                           .global_flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED,
                           .owner = owner};
-  if (carveout_bytes < gtt_bytes) {
-    p.size = gtt_bytes;
+  if (carveout_bytes < gtt) {
+    p.size = gtt;
   } else {
     p.size = carveout_bytes;
     p.alloc = local_alloc;
     p.release = local_release;
+    p.free_bytes = local_free_bytes;
     p.impl = dev;
   }
   return p;
@@ -159,19 +188,6 @@ static const struct agent_ops gpu_agent_ops = {
     .get_info = gpu_get_info,
     .shut_down = gpu_shut_down,
 };
-
-/* A numeric option in 0..max, or `fallback` (absent, or logged as wrong). */
-static uint64_t option_number(const char *key, uint64_t max, uint64_t fallback) {
-  const char *v = plat_option(key);
-  if (!v || !*v) return fallback;
-  char *end;
-  unsigned long long n = strtoull(v, &end, 0);
-  if (*end || n > max) {
-    log_warn("%s=%s ignored (want 0..%llu)", key, v, (unsigned long long)max);
-    return fallback;
-  }
-  return n;
-}
 
 static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
   struct gpu_agent *ga = calloc(1, sizeof *ga);
@@ -248,6 +264,7 @@ static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
   }
   amdgpu_set_eop_handler(dev, on_end_of_pipe, ga);
   amdgpu_set_schedule_handler(dev, on_schedule_wanted, ga);
+  amdgpu_set_fault_handler(dev, gpu_agent_on_fault, ga);
   log_info("GPU agent %u: %s, %s, %u CUs, %u MHz", a->node, a->product_name, a->isa->name,
            a->compute_units, a->max_clock_mhz);
   return HSA_STATUS_SUCCESS;

@@ -27,6 +27,13 @@ struct gpu_agent {
 
 static inline struct gpu_agent *gpu_agent_of(struct agent *a) { return a->impl; }
 
+/* The driver's fault handler (interrupt context: gpu_agent_fault.c): a
+ * memory fault becomes HSA_AMD_GPU_MEMORY_FAULT_EVENT for the system event
+ * handlers. gpu_fault_memory_event is the translation: false for a fault
+ * that is no program's memory fault. */
+void gpu_agent_on_fault(void *ctx, const struct amdgpu_fault *fault);
+bool gpu_fault_memory_event(hsa_agent_t agent, const struct amdgpu_fault *fault, hsa_amd_event_t *event);
+
 /* Queue hooks (gpu_agent_queue.c). */
 hsa_status_t gpu_queue_attach(struct agent *agent, struct queue *q);
 void gpu_queue_detach(struct agent *agent, struct queue *q);

@@ -3,9 +3,16 @@
  * hsa_ext_amd.h memory pool API): iterate, query, allocate, free, pointer
  * information, copy, fill, lock/unlock, access, deallocation callbacks.
  *
- * Every allocation is recorded (base, size, pool, kind) in a table sorted
- * by address, so that a free of a pointer the runtime did not hand out is
- * refused and hsa_amd_pointer_info finds the block around any address.
+ * Every allocation is recorded (base, size, pool, kind) in a tree by
+ * address, so that a free of a pointer the runtime did not hand out is
+ * refused and hsa_amd_pointer_info finds the block around any address, in
+ * O(log n) with any number of blocks. A pool holds as many blocks as its
+ * size: each takes its size rounded up to MEMORY_GRANULE, and what is left
+ * (HSA_AMD_AGENT_INFO_MEMORY_AVAIL) is the size less what they take. A
+ * pool of system memory counts its own blocks only (system memory that
+ * malloc or another pool took is not subtracted: the size is a limit on
+ * the pool's share, as Linux's GTT limit on a GPU's); the carve-out's pool
+ * asks the driver, whose firmware reserve counts too.
  */
 #define LOG_TAG "memory"
 #include "hsa/memory.h"
@@ -16,6 +23,7 @@
 
 #include "hsa/agent.h"
 #include "hsa/runtime.h"
+#include "lib/avl_tree.h"
 #include "lib/plat.h"
 
 static struct memory_pool pools[MEMORY_POOL_COUNT + MEMORY_POOL_LOCAL_MAX];
@@ -23,77 +31,77 @@ static int pool_count;
 
 struct dealloc_callback {
   hsa_amd_deallocation_callback_t fn;
+  void *ptr; /* as registered (ROCr passes it back, not the block's base) */
   void *user_data;
   struct dealloc_callback *next;
 };
 
 struct allocation {
+  struct avl_node node; /* in `table`, by base */
   uintptr_t base;
   size_t size;
   struct memory_pool *pool;    /* NULL for locked (registered) host memory */
   hsa_amd_pointer_type_t type; /* HSA or LOCKED */
+  bool runtime_owned;          /* a live queue's ring: the program may not free it */
   void *user_data;
-  struct dealloc_callback *callbacks;
+  struct dealloc_callback *callbacks, **callbacks_tail; /* in registration order */
 };
 
+/* Every allocation, by base: O(log n) to find, add or remove one. The lock
+ * also covers the pools' `allocated`. */
 static struct lock table_lock = LOCK_INIT;
-static struct allocation *table;
-static size_t table_count, table_capacity;
+static struct avl_tree table;
 
-/* Index of the first entry with base > addr. Caller holds the lock. */
-static size_t upper_bound(uintptr_t addr) {
-  size_t lo = 0, hi = table_count;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (table[mid].base <= addr)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+static struct allocation *allocation_of(struct avl_node *n) {
+  return avl_entry(n, struct allocation, node);
 }
 
 /* The allocation containing addr, or NULL. Caller holds the lock. */
 static struct allocation *find_containing(uintptr_t addr) {
-  size_t i = upper_bound(addr);
-  if (i == 0) return NULL;
-  struct allocation *a = &table[i - 1];
-  return addr < a->base + (a->size ? a->size : 1) ? a : NULL;
+  struct allocation *below = NULL; /* the last one starting at or before addr */
+  for (struct avl_node *n = table.root; n;) {
+    struct allocation *a = allocation_of(n);
+    if (a->base <= addr) {
+      below = a;
+      n = n->right;
+    } else {
+      n = n->left;
+    }
+  }
+  return below && addr < below->base + (below->size ? below->size : 1) ? below : NULL;
 }
 
-static bool table_insert(const struct allocation *a) {
-  lock_acquire(&table_lock);
-  if (table_count == table_capacity) {
-    size_t cap = table_capacity ? table_capacity * 2 : 64;
-    struct allocation *t = realloc(table, cap * sizeof *t);
-    if (!t) {
-      lock_release(&table_lock);
-      return false;
-    }
-    table = t;
-    table_capacity = cap;
+/* The allocation of `type` starting exactly at base, or NULL. Caller holds the lock. */
+static struct allocation *find_block(uintptr_t base, hsa_amd_pointer_type_t type) {
+  struct allocation *a = find_containing(base);
+  return a && a->base == base && a->type == type ? a : NULL;
+}
+
+/* Adds a copy of *a. false when out of memory. Caller holds the lock. */
+static bool table_insert_locked(const struct allocation *a) {
+  struct allocation *copy = malloc(sizeof *copy);
+  if (!copy) return false;
+  *copy = *a;
+  copy->callbacks = NULL;
+  copy->callbacks_tail = &copy->callbacks;
+  struct avl_node *parent = NULL, **link = &table.root;
+  while (*link) {
+    parent = *link;
+    link = a->base < allocation_of(parent)->base ? &parent->left : &parent->right;
   }
-  size_t i = upper_bound(a->base);
-  memmove(&table[i + 1], &table[i], (table_count - i) * sizeof *table);
-  table[i] = *a;
-  table_count++;
-  lock_release(&table_lock);
+  avl_insert(&table, parent, link, &copy->node);
   return true;
 }
 
-/* Removes the entry whose base is exactly `base` and of `type`; copies it
- * out. false if there is none. */
-static bool table_remove(uintptr_t base, hsa_amd_pointer_type_t type, struct allocation *out) {
-  lock_acquire(&table_lock);
-  size_t i = upper_bound(base);
-  bool found = i > 0 && table[i - 1].base == base && table[i - 1].type == type;
-  if (found) {
-    *out = table[i - 1];
-    memmove(&table[i - 1], &table[i], (table_count - i) * sizeof *table);
-    table_count--;
+/* Takes a out of the table; its record (callbacks included) is the caller's. */
+static void table_remove_locked(struct allocation *a) { avl_remove(&table, &a->node); }
+
+static void free_callbacks(struct allocation *a) {
+  while (a->callbacks) {
+    struct dealloc_callback *next = a->callbacks->next;
+    free(a->callbacks);
+    a->callbacks = next;
   }
-  lock_release(&table_lock);
-  return found;
 }
 
 static size_t system_memory_bytes(void) {
@@ -120,28 +128,36 @@ struct memory_pool *memory_pool_add_local(const struct memory_pool *desc) {
   return &pools[pool_count++];
 }
 
-/* Gives a pool's block back to where it came from. */
-static void pool_release(struct memory_pool *p, void *ptr) {
-  if (p && p->release) p->release(p, ptr);
-  else free(ptr);
+/* Gives a pool's block back to where it came from: 0, or what its owner
+ * said when it refused. */
+static int pool_release(struct memory_pool *p, void *ptr) {
+  if (p->release) return p->release(p, ptr);
+  free(ptr);
+  return 0;
 }
 
 void memory_fini(void) {
   /* PRM 2.1: shut down releases the runtime's resources, memory the
-   * program allocated from pools included (locked memory stays its own). */
+   * program allocated from pools included (locked memory stays its own;
+   * the runtime's own blocks were given back by their owners). */
   lock_acquire(&table_lock);
-  for (size_t i = 0; i < table_count; i++) {
-    if (table[i].type == HSA_EXT_POINTER_TYPE_HSA) pool_release(table[i].pool, (void *)table[i].base);
-    while (table[i].callbacks) {
-      struct dealloc_callback *next = table[i].callbacks->next;
-      free(table[i].callbacks);
-      table[i].callbacks = next;
-    }
+  while (table.root) {
+    struct allocation *a = allocation_of(table.root);
+    table_remove_locked(a);
+    if (a->type == HSA_EXT_POINTER_TYPE_HSA && !a->runtime_owned) pool_release(a->pool, (void *)a->base);
+    free_callbacks(a);
+    free(a);
   }
-  free(table);
-  table = NULL;
-  table_count = table_capacity = 0;
+  for (int i = 0; i < pool_count; i++) pools[i].allocated = 0;
   lock_release(&table_lock);
+}
+
+size_t memory_pool_available(struct memory_pool *p) {
+  if (p->free_bytes) return p->free_bytes(p);
+  lock_acquire(&table_lock);
+  size_t left = p->size - p->allocated;
+  lock_release(&table_lock);
+  return left;
 }
 
 struct memory_pool *memory_pool(int index) {
@@ -342,41 +358,117 @@ hsa_status_t hsa_amd_agent_memory_pool_get_info(hsa_agent_t agent_handle,
 
 /* ---- Allocation ------------------------------------------------------------ */
 
-/* size and ptr were checked by the API entry, before the pool (ROCr's order). */
+/* The agent that owns a block (hsa_amd_pointer_info's agentOwner): its
+ * pool's, or the first agent for memory of no agent's pool. */
+static struct agent *block_owner(const struct allocation *a) {
+  return a->pool && a->pool->owner ? a->pool->owner : agent_at(0);
+}
+
+/* size and ptr were checked by the API entry, before the pool (ROCr's order).
+ * A size beyond the pool is an invalid allocation (ROCr's
+ * max_single_alloc_size_); one beyond what is left, out of resources. */
 static hsa_status_t pool_allocate(struct memory_pool *p, size_t size, void **ptr) {
   if (!pool_is_global(p) || size > p->size || size > SIZE_MAX - MEMORY_GRANULE)
     return HSA_STATUS_ERROR_INVALID_ALLOCATION;
   size_t rounded = (size + MEMORY_GRANULE - 1) & ~(size_t)(MEMORY_GRANULE - 1);
+  lock_acquire(&table_lock);
+  size_t left = p->size - p->allocated;
+  bool room = rounded <= left;
+  if (room) p->allocated += rounded; /* reserved before the memory is taken */
+  lock_release(&table_lock);
+  if (!room) {
+    log_error("pool %s: %zu bytes asked, %zu of %zu left", p->name, rounded, left, p->size);
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
   void *mem = p->alloc ? p->alloc(p, rounded) : aligned_alloc(MEMORY_GRANULE, rounded);
-  if (!mem) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
-  struct allocation a = {(uintptr_t)mem, rounded, p, HSA_EXT_POINTER_TYPE_HSA, NULL, NULL};
-  if (!table_insert(&a)) {
-    pool_release(p, mem);
+  struct allocation a = {.base = (uintptr_t)mem, .size = rounded, .pool = p, .type = HSA_EXT_POINTER_TYPE_HSA};
+  lock_acquire(&table_lock);
+  bool recorded = mem && table_insert_locked(&a);
+  if (!recorded) p->allocated -= rounded;
+  lock_release(&table_lock);
+  if (!recorded) {
+    if (mem) pool_release(p, mem);
+    log_error("pool %s: no memory for %zu bytes%s", p->name, rounded,
+              p->alloc ? " (no free extent that large)" : "");
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
   *ptr = mem;
   return HSA_STATUS_SUCCESS;
 }
 
+/* In the order they were registered, each with the pointer it was
+ * registered with, as ROCr's FreeMemory (whose removal moves the last
+ * callback into the removed one's place; here the order stays). */
 static void run_dealloc_callbacks(struct allocation *a) {
   while (a->callbacks) {
     struct dealloc_callback *cb = a->callbacks;
     a->callbacks = cb->next;
-    cb->fn((void *)a->base, cb->user_data);
+    cb->fn(cb->ptr, cb->user_data);
     free(cb);
   }
+  a->callbacks_tail = &a->callbacks;
+}
+
+/* ROCr's answer when the driver refuses to free a block it knows (KFD
+ * will not unmap memory a queue uses: amdgpu_amdkfd_gpuvm.c,
+ * unmap_bo_from_gpuvm, queue_refcount; ROCr runtime.cpp FreeMemory): an
+ * HSA_AMD_GPU_MEMORY_ERROR_EVENT with the address, the memory's agent and
+ * MEMORY_IN_USE, to the system event handlers on the freeing thread, and
+ * HSA_STATUS_ERROR. ROCr aborts when no handler took the event; this
+ * runtime logs it and returns the error. */
+static hsa_status_t refuse_free(void *ptr, struct agent *owner, const char *why) {
+  hsa_amd_event_t e = {.event_type = HSA_AMD_GPU_MEMORY_ERROR_EVENT};
+  e.memory_error.agent = agent_handle(owner);
+  e.memory_error.virtual_address = (uint64_t)(uintptr_t)ptr;
+  e.memory_error.error_reason_mask = HSA_AMD_MEMORY_ERROR_MEMORY_IN_USE;
+  bool handled = runtime_report_system_event(&e);
+  log_error("free of %p refused: %s%s", ptr, why,
+            handled ? "" : " (no system event handler took the memory error event)");
+  return HSA_STATUS_ERROR;
 }
 
 static hsa_status_t pool_free(void *ptr) {
   if (!ptr) return HSA_STATUS_SUCCESS; /* 2.6: a NULL pointer is ignored */
-  struct allocation a;
-  if (!table_remove((uintptr_t)ptr, HSA_EXT_POINTER_TYPE_HSA, &a)) {
+  lock_acquire(&table_lock);
+  struct allocation *a = find_block((uintptr_t)ptr, HSA_EXT_POINTER_TYPE_HSA);
+  struct agent *owner = a ? block_owner(a) : NULL;
+  bool in_use = a && a->runtime_owned;
+  if (a && !in_use) {
+    table_remove_locked(a);
+    a->pool->allocated -= a->size;
+  }
+  lock_release(&table_lock);
+  if (!a) {
     log_error("free of %p: not the start of a block this runtime allocated", ptr);
     return HSA_STATUS_ERROR_INVALID_ALLOCATION;
   }
-  run_dealloc_callbacks(&a);
-  pool_release(a.pool, ptr);
+  if (in_use) return refuse_free(ptr, owner, "the memory of a live queue");
+  /* As ROCr: the callbacks first, then the memory goes back. */
+  run_dealloc_callbacks(a);
+  struct memory_pool *pool = a->pool;
+  free(a);
+  if (pool_release(pool, ptr)) return refuse_free(ptr, owner, "its pool's owner does not know the block");
   return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t memory_track_runtime_block(void *base, size_t size) {
+  struct allocation a = {.base = (uintptr_t)base, .size = size, .pool = &pools[MEMORY_POOL_SYSTEM],
+                         .type = HSA_EXT_POINTER_TYPE_HSA, .runtime_owned = true};
+  lock_acquire(&table_lock);
+  bool recorded = table_insert_locked(&a);
+  lock_release(&table_lock);
+  return recorded ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+}
+
+void memory_untrack_runtime_block(void *base) {
+  lock_acquire(&table_lock);
+  struct allocation *a = find_block((uintptr_t)base, HSA_EXT_POINTER_TYPE_HSA);
+  if (a && a->runtime_owned) table_remove_locked(a);
+  else a = NULL;
+  lock_release(&table_lock);
+  if (!a) return;
+  run_dealloc_callbacks(a);
+  free(a);
 }
 
 /* ROCr: size and pointer before the pool; flags it does not know are
@@ -497,11 +589,12 @@ static hsa_status_t lock_memory(void *host_ptr, size_t size, hsa_agent_t *agents
                                 void **agent_ptr) {
   for (int i = 0; i < num_agent; i++)
     if (!agent_from_handle(agents[i])) return HSA_STATUS_ERROR_INVALID_AGENT;
+  struct allocation a = {.base = (uintptr_t)host_ptr, .size = size, .type = HSA_EXT_POINTER_TYPE_LOCKED};
   lock_acquire(&table_lock);
   bool known = find_containing((uintptr_t)host_ptr) || find_containing((uintptr_t)host_ptr + size - 1);
+  bool recorded = known || table_insert_locked(&a);
   lock_release(&table_lock);
-  struct allocation a = {(uintptr_t)host_ptr, size, NULL, HSA_EXT_POINTER_TYPE_LOCKED, NULL, NULL};
-  if (!known && !table_insert(&a)) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  if (!recorded) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   *agent_ptr = host_ptr; /* the address agents use is the host address */
   return HSA_STATUS_SUCCESS;
 }
@@ -531,9 +624,11 @@ hsa_status_t hsa_amd_memory_lock_to_pool(void *host_ptr, size_t size, hsa_agent_
 
 hsa_status_t hsa_amd_memory_unlock(void *host_ptr) {
   RETURN_IF_NOT_INITIALIZED();
-  struct allocation a;
-  if (host_ptr && table_remove((uintptr_t)host_ptr, HSA_EXT_POINTER_TYPE_LOCKED, &a))
-    run_dealloc_callbacks(&a);
+  lock_acquire(&table_lock);
+  struct allocation *a = host_ptr ? find_block((uintptr_t)host_ptr, HSA_EXT_POINTER_TYPE_LOCKED) : NULL;
+  if (a) table_remove_locked(a);
+  lock_release(&table_lock);
+  free(a); /* no callbacks: ROCr takes none for memory it did not allocate */
   return HSA_STATUS_SUCCESS;
 }
 
@@ -559,7 +654,7 @@ hsa_status_t hsa_amd_pointer_info(const void *ptr, hsa_amd_pointer_info_t *info,
     out.agentBaseAddress = out.hostBaseAddress = (void *)a->base;
     out.sizeInBytes = a->size;
     out.userData = a->user_data;
-    out.agentOwner = agent_handle(a->pool && a->pool->owner ? a->pool->owner : agent_at(0));
+    out.agentOwner = agent_handle(block_owner(a));
     out.global_flags =
         a->pool ? a->pool->global_flags : HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED;
   } else {
@@ -595,6 +690,10 @@ hsa_status_t hsa_amd_pointer_info_set_userdata(const void *ptr, void *userdata) 
 
 /* ---- Deallocation callbacks ---------------------------------------------------- */
 
+/* ROCr (runtime.cpp RegisterReleaseNotifier): any address inside a block
+ * the runtime allocated takes callbacks; memory it did not allocate (no
+ * block, or locked host memory, which ROCr keeps no block for) is an
+ * invalid allocation. */
 hsa_status_t hsa_amd_register_deallocation_callback(void *ptr,
                                                     hsa_amd_deallocation_callback_t callback,
                                                     void *user_data) {
@@ -602,17 +701,23 @@ hsa_status_t hsa_amd_register_deallocation_callback(void *ptr,
   if (!ptr || !callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct dealloc_callback *cb = malloc(sizeof *cb);
   if (!cb) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  *cb = (struct dealloc_callback){callback, ptr, user_data, NULL};
   lock_acquire(&table_lock);
   struct allocation *a = find_containing((uintptr_t)ptr);
-  if (a) {
-    *cb = (struct dealloc_callback){callback, user_data, a->callbacks};
-    a->callbacks = cb;
+  bool ours = a && a->type == HSA_EXT_POINTER_TYPE_HSA;
+  if (ours) {
+    *a->callbacks_tail = cb;
+    a->callbacks_tail = &cb->next;
   }
   lock_release(&table_lock);
-  if (!a) free(cb);
-  return a ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (ours) return HSA_STATUS_SUCCESS;
+  free(cb);
+  log_error("deallocation callback on %p: no block this runtime allocated holds it", ptr);
+  return HSA_STATUS_ERROR_INVALID_ALLOCATION;
 }
 
+/* ROCr (DeregisterReleaseNotifier): removes every registration of this
+ * callback with this very pointer; none is an invalid argument. */
 hsa_status_t hsa_amd_deregister_deallocation_callback(void *ptr,
                                                       hsa_amd_deallocation_callback_t callback) {
   RETURN_IF_NOT_INITIALIZED();
@@ -620,14 +725,20 @@ hsa_status_t hsa_amd_deregister_deallocation_callback(void *ptr,
   bool found = false;
   lock_acquire(&table_lock);
   struct allocation *a = find_containing((uintptr_t)ptr);
-  for (struct dealloc_callback **p = a ? &a->callbacks : NULL; p && *p; p = &(*p)->next)
-    if ((*p)->fn == callback) {
-      struct dealloc_callback *dead = *p;
-      *p = dead->next;
-      free(dead);
-      found = true;
-      break;
+  if (a) {
+    struct dealloc_callback **p = &a->callbacks;
+    while (*p) {
+      struct dealloc_callback *cb = *p;
+      if (cb->fn == callback && cb->ptr == ptr) {
+        *p = cb->next;
+        free(cb);
+        found = true;
+      } else {
+        p = &cb->next;
+      }
     }
+    a->callbacks_tail = p;
+  }
   lock_release(&table_lock);
   return found ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }

@@ -27,12 +27,15 @@ struct memory_pool {
   size_t size;           /* bytes of memory behind the pool */
   struct agent *owner;   /* hsa_amd_pointer_info's agentOwner */
   /* Memory other than system RAM (a GPU's carve-out): its agent allocates
-   * (MEMORY_GRANULE-aligned, NULL when full) and frees it. NULL for pools
-   * of system memory (the system pools, a GPU's local pool that Linux
-   * would place in GTT: gpu_agent.c). */
+   * (MEMORY_GRANULE-aligned, NULL when no free extent holds the block),
+   * frees (0, or non-zero when it does not know the block) and says how
+   * many bytes are free. NULL for pools of system memory (the system
+   * pools, a GPU's local pool that Linux would place in GTT: gpu_agent.c). */
   void *(*alloc)(struct memory_pool *p, size_t size);
-  void (*release)(struct memory_pool *p, void *ptr);
+  int (*release)(struct memory_pool *p, void *ptr);
+  size_t (*free_bytes)(struct memory_pool *p);
   void *impl;
+  size_t allocated; /* bytes of its live blocks (memory.c, under its lock) */
 };
 
 enum { MEMORY_POOL_SYSTEM = 0, MEMORY_POOL_SYSTEM_COARSE = 1, MEMORY_POOL_COUNT = 2 };
@@ -51,5 +54,19 @@ static inline uint64_t memory_pool_handle(const struct memory_pool *p) {
 
 /* Allocation granule and alignment of every pool. */
 #define MEMORY_GRANULE 4096u
+
+/* Bytes a pool can still give (HSA_AMD_AGENT_INFO_MEMORY_AVAIL): its size
+ * less its live blocks, each counted in whole granules; for memory with
+ * its own allocator, what that allocator has free. */
+size_t memory_pool_available(struct memory_pool *p);
+
+/* Memory the runtime allocated for its own use that programs see: a
+ * queue's ring buffer, which ROCr takes from the system pool. It is an HSA
+ * block of the system pool (pointer information, deallocation callbacks,
+ * which run at untrack), and a program's free of it is refused while it is
+ * tracked, as ROCr's driver refuses to free what a live queue uses
+ * (memory.c refuse_free). */
+hsa_status_t memory_track_runtime_block(void *base, size_t size);
+void memory_untrack_runtime_block(void *base);
 
 #endif

@@ -25,7 +25,10 @@ static hsa_status_t queue_alloc(uint32_t size, uint32_t type, uint32_t features,
   memset(q, 0, sizeof *q);
   q->ring_bytes = (size_t)size * 64;
   q->ring = plat_dma_alloc(q->ring_bytes, 64);
-  if (!q->ring) {
+  /* Runtime memory a program may name (hsa_amd_pointer_info, a free that
+   * is refused while the queue lives), as ROCr's rings in its system pool. */
+  if (!q->ring || memory_track_runtime_block(q->ring, q->ring_bytes) != HSA_STATUS_SUCCESS) {
+    if (q->ring) plat_dma_free(q->ring, q->ring_bytes);
     free(q);
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
@@ -50,6 +53,7 @@ static hsa_status_t queue_alloc(uint32_t size, uint32_t type, uint32_t features,
 
 static void queue_free(struct queue *q) {
   if (q->owns_doorbell && q->doorbell) signal_destroy(q->doorbell);
+  memory_untrack_runtime_block(q->ring);
   plat_dma_free(q->ring, q->ring_bytes);
   free(q);
 }

@@ -11,6 +11,7 @@
 #define LOG_TAG "hsa"
 #include "hsa/runtime.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,7 @@ void *runtime_alloc_aligned(size_t size, size_t align) {
 
 static void runtime_stop(void) {
   async_handlers_fini();
+  system_events_fini();
   async_copy_fini();
   executables_fini();
   queues_fini();
@@ -62,11 +64,14 @@ static hsa_status_t runtime_start(void) {
  * bring the runtime up (or down) at the same time. */
 static struct lock init_lock = LOCK_INIT;
 
+/* ROCr (runtime.cpp Runtime::Acquire) counts hsa_init calls in an int and
+ * answers REFCOUNT_OVERFLOW at INT32_MAX. */
 hsa_status_t hsa_init(void) {
   lock_acquire(&init_lock);
   uint32_t count = atomic_load(&rt.refcount);
   hsa_status_t st = HSA_STATUS_SUCCESS;
-  if (count == UINT32_MAX) {
+  if (count >= INT32_MAX) {
+    log_error("hsa_init: already initialised %u times, ROCr's limit", count);
     st = HSA_STATUS_ERROR_REFCOUNT_OVERFLOW;
   } else if (count == 0) {
     st = runtime_start();

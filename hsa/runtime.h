@@ -22,7 +22,7 @@ struct agent;
 
 struct runtime {
   struct lock lock;          /* agent list, per-agent queue counts */
-  _Atomic uint32_t refcount; /* hsa_init count; 0 = not initialised */
+  _Atomic uint32_t refcount; /* hsa_init count, up to INT32_MAX; 0 = not initialised */
   struct agent *agents[RUNTIME_MAX_AGENTS];
   uint32_t agent_count;
   struct object_set signals, signal_groups, queues, executables, readers;
@@ -49,10 +49,13 @@ bool extension_in_range(uint16_t extension);
 /* Timestamps are nanoseconds of plat_now_ns: the frequency is 1 GHz. */
 #define RUNTIME_TIMESTAMP_FREQUENCY_HZ 1000000000ull
 
-/* Agents report GPU memory faults and resets here: the program's
- * hsa_amd_register_system_event_handler callback, if any, runs (on the
- * reporting thread). */
-void runtime_report_system_event(const hsa_amd_event_t *event);
+/* System events (system_event.c) to every handler the program registered
+ * with hsa_amd_register_system_event_handler. report delivers on the
+ * calling thread and says whether a handler returned HSA_STATUS_SUCCESS;
+ * post is for interrupt context (no lock that sleeps, no allocation): the
+ * event is copied and delivered by the runtime's async worker. */
+bool runtime_report_system_event(const hsa_amd_event_t *event);
+void runtime_post_system_event(const hsa_amd_event_t *event);
 
 /* 64-byte aligned allocation (signals, queues: cache-line objects). */
 void *runtime_alloc_aligned(size_t size, size_t align);
@@ -64,6 +67,7 @@ void signals_fini(void); /* destroys signals the program left behind */
 void queues_fini(void);
 void executables_fini(void);
 void async_handlers_fini(void);
+void system_events_fini(void); /* after async_handlers_fini: no delivery runs */
 void async_copy_fini(void);
 
 #endif

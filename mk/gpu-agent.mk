@@ -34,6 +34,15 @@ endef
 $(foreach m,gfx902 gfx90c,$(eval $(call gpu_test_kernel_rule,$(m))))
 TEST_BUILD_DEPS += $(GPU_TEST_KERNELS)
 
+# The GPU's local pool on each kind of memory it can be (gpu_agent.c), by
+# the GTT size (gpu_gtt_mb, Linux's amdgpu.gttsize): picasso's with a GTT
+# of 256 MiB (system memory, small enough for the tests that fill the
+# pool), renoir's with one smaller than the carve-out (the carve-out serves
+# it); raven and raven2 keep the default, half the RAM. The chip suites on
+# the host (below) and in QEMU (drivers/amdgpu/module.mk) boot with these.
+GPU_LOCAL_POOL_picasso := gpu_gtt_mb=256
+GPU_LOCAL_POOL_renoir  := gpu_gtt_mb=16
+
 # Every chip variant through the runtime: the GPU agent's tests, the whole
 # corpus (every kernel, O0/O2/O3 x v4/v5, for the chip's processor) and
 # the fault tests on picasso, raven2 and renoir (host-unit runs raven).
@@ -46,10 +55,11 @@ GPU_HARVEST_TESTS := gpu_agent_cu_*,gpu_corpus_under_cu_masks
 TEST_SUITES += gpu-chips
 .PHONY: suite-gpu-chips
 suite-gpu-chips: $(HOST_UNIT_TESTS) $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_TEST_KERNELS)
-	$(Q)fail=0; for chip in $(GPU_CHIP_VARIANTS); do \
-	  echo "== vapu=$$chip"; \
+	$(Q)fail=0; for run in $(foreach c,$(GPU_CHIP_VARIANTS),$(c):$(GPU_LOCAL_POOL_$(c))); do \
+	  chip=$${run%%:*}; options="vapu=$$chip $${run#*:}"; \
+	  echo "== $$options"; \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  HSAR_FILES=$(abspath $(BUILD)/test-esp) HSAR_OPTIONS="vapu=$$chip" \
+	  HSAR_FILES=$(abspath $(BUILD)/test-esp) HSAR_OPTIONS="$$options" \
 	    $(HOST_UNIT_TESTS) '$(or $(TESTS),$(GPU_CHIP_TESTS))' || fail=1; \
 	done; \
 	echo "== vapu=raven vapu_inactive_cus=$(GPU_HARVEST_MASK)"; \

@@ -85,7 +85,15 @@ struct amdgpu_vm_fault {
   uint32_t client_id;         /* CID field */
   const char *client_name;    /* "TCP", "CPC", ... or "unknown" */
   bool permission_fault, mapping_error, walker_error, more_faults;
+  uint32_t permission_faults; /* the PERMISSION_FAULTS field: AMDGPU_VM_DENIED_* */
 };
+/* PERMISSION_FAULTS bits (VM_L2_PROTECTION_FAULT_STATUS[7:4], gc_9_1_sh_mask.h),
+ * in the order of VM_CONTEXT*_CNTL's VALID/READ/WRITE/EXECUTE
+ * _PROTECTION_FAULT_ENABLE bits: what the PTE did not allow. */
+#define AMDGPU_VM_DENIED_INVALID 0x1u /* the PTE is not valid */
+#define AMDGPU_VM_DENIED_READ 0x2u
+#define AMDGPU_VM_DENIED_WRITE 0x4u
+#define AMDGPU_VM_DENIED_EXECUTE 0x8u
 
 struct amdgpu_fault {
   enum amdgpu_fault_kind kind;
@@ -119,10 +127,20 @@ int amdgpu_hdp_flush_registers(struct amdgpu_device *dev, uint32_t **mem_flush,
 
 /* ---- Local memory (the carve-out) ------------------------------------------
  * Allocations in the frame buffer carve-out; the returned pointer is the
- * CPU's (BAR0) address, which the compute VMIDs map to the same virtual
- * address. NULL when full. */
+ * CPU's address of the block (the carve-out's physical address), which the
+ * compute VMIDs map to the same virtual address. Sizes round up to 4 KiB
+ * pages, `align` (a power of two) to at least 4 KiB. As many blocks as the
+ * memory holds, from any thread, O(log n) in the live blocks: first fit
+ * (the lowest address where the block fits), freed neighbours merged.
+ * NULL when no free extent holds the block (logged by the caller: the
+ * carve-out may be full or only fragmented). */
 void *amdgpu_local_alloc(struct amdgpu_device *dev, size_t size, size_t align);
-void amdgpu_local_free(struct amdgpu_device *dev, void *p);
+/* 0, or -EINVAL (logged) when p is not the start of a live block. */
+int amdgpu_local_free(struct amdgpu_device *dev, void *p);
+/* Bytes no block holds (the carve-out less its firmware reserve and every
+ * live block, each counted in whole pages), and the live blocks. */
+uint64_t amdgpu_local_free_bytes(struct amdgpu_device *dev);
+uint64_t amdgpu_local_block_count(struct amdgpu_device *dev);
 
 /* ---- Compute address space ------------------------------------------------
  * The compute VMIDs map every RAM page at the CPU's address (snooped system

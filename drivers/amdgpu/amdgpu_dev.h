@@ -12,6 +12,7 @@
 
 #include "drivers/amdgpu/amdgpu.h"
 #include "drivers/amdgpu/amdgpu_ucode.h"
+#include "lib/avl_tree.h"
 #include "lib/plat.h"
 
 struct amdgpu_device;
@@ -143,8 +144,21 @@ struct amdgpu_psp {
   bool odd_status_seen;        /* a command that worked answered a non-zero status */
 };
 
-struct local_block { uint64_t offset, size; bool used; };
-#define AMDGPU_LOCAL_BLOCKS 256
+/* The carve-out's allocator (amdgpu_local.c): every free and allocated
+ * extent, by offset, in a tree that knows the largest free extent below
+ * each node; extents come from chunks of protected memory and are reused. */
+struct local_extent;
+struct local_extent_chunk;
+struct amdgpu_local {
+  struct avl_tree extents;
+  struct local_extent *spare;        /* extents out of the tree, for reuse */
+  uint32_t spare_count;
+  struct local_extent_chunk *chunks; /* every chunk, freed at fini */
+  uint64_t size;                     /* bytes managed (the carve-out but the firmware's top) */
+  uint64_t allocated;                /* bytes in allocated extents */
+  uint64_t blocks;                   /* allocated extents */
+  volatile uint32_t lock;
+};
 
 struct amdgpu_device {
   const struct amdgpu_bus_ops *bus;
@@ -174,9 +188,7 @@ struct amdgpu_device {
   char firmware_dir[64];
   struct ucode_file firmware[3];
 
-  struct local_block local[AMDGPU_LOCAL_BLOCKS];
-  int local_count;
-  volatile uint32_t local_lock;
+  struct amdgpu_local local;
 
   amdgpu_fault_handler fault_fn;
   void *fault_ctx;
@@ -321,8 +333,11 @@ void gmc_handle_retry_fault(struct amdgpu_device *dev, uint32_t vmid, uint64_t a
 void amdgpu_ih_interrupt(struct amdgpu_device *dev); /* the MSI handler */
 void amdgpu_ih_dispatch(struct amdgpu_device *dev, const uint32_t iv[8]);
 
-/* Local memory allocator reset (amdgpu_local.c). */
-void amdgpu_local_init(struct amdgpu_device *dev, uint64_t reserved_top_bytes);
+/* The carve-out's allocator (amdgpu_local.c): init makes the carve-out
+ * but its top `reserved_top_bytes` one free extent (0, or -ENOMEM); fini
+ * forgets every block and frees the allocator's own memory. */
+int amdgpu_local_init(struct amdgpu_device *dev, uint64_t reserved_top_bytes);
+void amdgpu_local_fini(struct amdgpu_device *dev);
 /* The MC (VMID 0) address of carve-out memory at CPU address p (its system
  * physical address: the CPU reaches the carve-out there), and that address. */
 uint64_t amdgpu_local_mc_address(const struct amdgpu_device *dev, const void *p);

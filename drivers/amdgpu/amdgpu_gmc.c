@@ -154,7 +154,7 @@ int gmc_init_sw(struct amdgpu_device *dev) {
     log_error("no room for the GART below the frame buffer at 0x%llx", (unsigned long long)g->fb_start);
     return -EINVAL;
   }
-  amdgpu_local_init(dev, LOCAL_RESERVED_TOP);
+  if (amdgpu_local_init(dev, LOCAL_RESERVED_TOP)) return -ENOMEM;
   g->gart_table = plat_dma_alloc((g->gart_size >> GMC_PAGE_SHIFT) * 8, 4096);
   g->dummy_page = plat_dma_alloc(4096, 4096);
   if (!g->gart_table || !g->dummy_page) return -ENOMEM;
@@ -188,6 +188,7 @@ void gmc_fini_sw(struct amdgpu_device *dev) {
   if (g->cpu_cache_set) plat_set_cpu_cache_mode(g->fb_physical, g->vram_size, g->cpu_cache_before);
   g->cpu_cache_set = false;
   gmc_vm_free(&g->compute_vm);
+  amdgpu_local_fini(dev);
   if (g->gart_table) plat_dma_free(g->gart_table, (g->gart_size >> GMC_PAGE_SHIFT) * 8);
   if (g->dummy_page) plat_dma_free(g->dummy_page, 4096);
   g->gart_table = NULL;

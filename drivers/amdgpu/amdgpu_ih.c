@@ -162,6 +162,8 @@ static void vm_fault(struct amdgpu_device *dev, const uint32_t iv[8]) {
   vm->client_name = vm->gfx_hub && vm->client_id < sizeof gfxhub_clients / sizeof gfxhub_clients[0]
                         ? gfxhub_clients[vm->client_id] : "unknown";
   vm->permission_fault = vm->status & VM_L2_PROTECTION_FAULT_STATUS__PERMISSION_FAULTS_MASK;
+  vm->permission_faults = (vm->status & VM_L2_PROTECTION_FAULT_STATUS__PERMISSION_FAULTS_MASK) >>
+                          VM_L2_PROTECTION_FAULT_STATUS__PERMISSION_FAULTS_SHIFT;
   vm->mapping_error = vm->status & VM_L2_PROTECTION_FAULT_STATUS__MAPPING_ERROR;
   vm->walker_error = vm->status & VM_L2_PROTECTION_FAULT_STATUS__WALKER_ERROR_MASK;
   vm->more_faults = vm->status & VM_L2_PROTECTION_FAULT_STATUS__MORE_FAULTS;

@@ -11,6 +11,7 @@
 #include <hsa/hsa_kernarg_hidden.h>
 #include <hsa/hsa_queue_time_limit.h>
 
+#include "drivers/amdgpu/amdgpu_dev.h"
 #include "lib/plat.h"
 #include "lib/test.h"
 #include "tests/common/gpu_kernel.h"
@@ -20,14 +21,57 @@
 #define ERROR_WAIT_NS 60000000000ull
 #define UNMAPPED_ADDRESS 0x0000700000000000ull /* no memory of the host process or the image */
 
+/* What the system event handlers of a faulting run saw: two handlers,
+ * one that takes each event and one that declines it (both get every
+ * event, in the order they registered). The first also calls the API (a
+ * pool allocation), which only works because events come from a worker,
+ * not from the interrupt handler. */
+struct fault_events {
+  hsa_agent_t gpu;
+  hsa_amd_memory_pool_t pool;
+  _Atomic int calls[2];
+  _Atomic int api_failures;
+  _Atomic int out_of_order;
+  hsa_amd_event_t first[2];
+};
+
+static hsa_status_t on_event_takes(const hsa_amd_event_t *event, void *data) {
+  struct fault_events *f = data;
+  if (atomic_load(&f->calls[0]) == 0) f->first[0] = *event;
+  void *p;
+  if (hsa_amd_memory_pool_allocate(f->pool, 4096, 0, &p) != HSA_STATUS_SUCCESS ||
+      hsa_amd_memory_pool_free(p) != HSA_STATUS_SUCCESS)
+    atomic_fetch_add(&f->api_failures, 1);
+  atomic_fetch_add(&f->calls[0], 1);
+  return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t on_event_declines(const hsa_amd_event_t *event, void *data) {
+  struct fault_events *f = data;
+  if (atomic_load(&f->calls[1]) == 0) f->first[1] = *event;
+  if (atomic_load(&f->calls[1]) >= atomic_load(&f->calls[0])) atomic_fetch_add(&f->out_of_order, 1);
+  atomic_fetch_add(&f->calls[1], 1);
+  return HSA_STATUS_ERROR;
+}
+
 /* Dispatches `kernel` (one work-group of 256, 4 waves) with `out` as its
  * argument and `private_size` bytes of scratch per work-item on a queue
  * with a time limit (0: none), and checks that the queue stops with `want`
- * while another queue goes on. */
-static void run_faulting_kernel(const char *kernel, void *out, uint32_t private_size,
-                                uint64_t time_limit_ns, hsa_status_t want) {
+ * while another queue goes on. With `events`, two system event handlers
+ * record what they get meanwhile: a memory fault is waited for; for any
+ * other error, none may come within EVENT_QUIET_NS. */
+#define EVENT_QUIET_NS 100000000ull
+static void run_faulting_kernel_with_events(const char *kernel, void *out, uint32_t private_size,
+                                            uint64_t time_limit_ns, hsa_status_t want,
+                                            struct fault_events *events) {
   ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
   hsa_agent_t gpu = gpu_test_agent();
+  if (events) {
+    events->gpu = gpu;
+    events->pool = hsa_test_kernarg_pool(gpu);
+    HSA_ASSERT_OK(hsa_amd_register_system_event_handler(on_event_takes, events));
+    HSA_ASSERT_OK(hsa_amd_register_system_event_handler(on_event_declines, events));
+  }
   char target[64], path[256], symbol[64], why[256];
   ASSERT_EQ(hsa_agent_get_info(gpu, HSA_AGENT_INFO_NAME, target), HSA_STATUS_SUCCESS);
   snprintf(path, sizeof path, "%s/gpu-tests/%s/faults.co", GPU_TEST_KERNELS_DIR, target);
@@ -76,6 +120,14 @@ static void run_faulting_kernel(const char *kernel, void *out, uint32_t private_
   ASSERT_EQ(hsa_signal_load_scacquire(done), 1);
   ASSERT_EQ(atomic_load(&err.calls), 1);
   ASSERT_EQ(atomic_load(&good_err.calls), 0);
+  if (events && want == (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT) {
+    while (atomic_load(&events->calls[0]) == 0 || atomic_load(&events->calls[1]) == 0) {
+      if (plat_now_ns() > until) test_fail(__FILE__, __LINE__, "%s: no memory fault event", kernel);
+      plat_sleep_ns(1000000);
+    }
+  } else if (events) {
+    plat_sleep_ns(EVENT_QUIET_NS);
+  }
 
   ASSERT_EQ(hsa_queue_destroy(bad), HSA_STATUS_SUCCESS);
   ASSERT_EQ(hsa_queue_destroy(good), HSA_STATUS_SUCCESS);
@@ -84,6 +136,11 @@ static void run_faulting_kernel(const char *kernel, void *out, uint32_t private_
   ASSERT_EQ(hsa_amd_memory_pool_free(kernarg), HSA_STATUS_SUCCESS);
   gpu_kernel_release(&k);
   ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+}
+
+static void run_faulting_kernel(const char *kernel, void *out, uint32_t private_size,
+                                uint64_t time_limit_ns, hsa_status_t want) {
+  run_faulting_kernel_with_events(kernel, out, private_size, time_limit_ns, want, NULL);
 }
 
 static int *output_buffer(void) {
@@ -102,6 +159,63 @@ TEST(gpu_fault_illegal_instruction) {
 TEST(gpu_fault_unmapped_store_is_a_memory_fault) {
   run_faulting_kernel("store_kernel", (void *)(uintptr_t)UNMAPPED_ADDRESS, 0, 0,
                       (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT);
+}
+
+/* The same fault reaches every system event handler as ROCr fills the
+ * event from KFD's (runtime.cpp VMFaultHandler): the GPU agent, the
+ * faulting page, PAGE_NOT_PRESENT and nothing else (no PTE maps it). */
+TEST(gpu_fault_memory_fault_event_reaches_every_handler) {
+  static struct fault_events ev;
+  memset(&ev, 0, sizeof ev);
+  run_faulting_kernel_with_events("store_kernel", (void *)(uintptr_t)UNMAPPED_ADDRESS, 0, 0,
+                                  (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT, &ev);
+  ASSERT_EQ(atomic_load(&ev.api_failures), 0);
+  ASSERT_EQ(atomic_load(&ev.out_of_order), 0);
+  ASSERT_EQ(atomic_load(&ev.calls[0]), atomic_load(&ev.calls[1]));
+  for (int i = 0; i < 2; i++) {
+    const hsa_amd_event_t *e = &ev.first[i];
+    ASSERT_EQ(e->event_type, HSA_AMD_GPU_MEMORY_FAULT_EVENT);
+    ASSERT_EQ_U(e->memory_fault.agent.handle, ev.gpu.handle);
+    ASSERT_EQ_U(e->memory_fault.virtual_address, UNMAPPED_ADDRESS); /* the page of out[0..255] */
+    ASSERT_EQ_U(e->memory_fault.fault_reason_mask, HSA_AMD_MEMORY_FAULT_PAGE_NOT_PRESENT);
+  }
+}
+
+/* An illegal instruction stops the queue, but is no memory fault: no event. */
+TEST(gpu_fault_illegal_instruction_sends_no_memory_fault_event) {
+  static struct fault_events ev;
+  memset(&ev, 0, sizeof ev);
+  run_faulting_kernel_with_events("illegal_kernel", output_buffer(), 0, 0,
+                                  (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION, &ev);
+  ASSERT_EQ(atomic_load(&ev.calls[0]), 0);
+  ASSERT_EQ(atomic_load(&ev.calls[1]), 0);
+}
+
+/* The IOMMU refusing the GPU an address (board; here reported to the
+ * driver as its IOMMU driver does) is a memory fault event too. */
+TEST(gpu_fault_refused_dma_is_a_memory_fault_event) {
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  hsa_agent_t gpu = gpu_test_agent();
+  static struct fault_events ev;
+  memset(&ev, 0, sizeof ev);
+  ev.pool = hsa_test_kernarg_pool(gpu);
+  HSA_ASSERT_OK(hsa_amd_register_system_event_handler(on_event_takes, &ev));
+  HSA_ASSERT_OK(hsa_amd_register_system_event_handler(on_event_declines, &ev));
+  amdgpu_dma_fault(amdgpu_device_get(0), 0x123456789ab0ull, true);
+  uint64_t until = plat_now_ns() + ERROR_WAIT_NS;
+  while (atomic_load(&ev.calls[1]) == 0) {
+    ASSERT_LT(plat_now_ns(), until);
+    plat_sleep_ns(1000000);
+  }
+  ASSERT_EQ(atomic_load(&ev.calls[0]), 1);
+  ASSERT_EQ(atomic_load(&ev.api_failures), 0);
+  for (int i = 0; i < 2; i++) {
+    ASSERT_EQ(ev.first[i].event_type, HSA_AMD_GPU_MEMORY_FAULT_EVENT);
+    ASSERT_EQ_U(ev.first[i].memory_fault.agent.handle, gpu.handle);
+    ASSERT_EQ_U(ev.first[i].memory_fault.virtual_address, 0x123456789ab0ull);
+    ASSERT_EQ_U(ev.first[i].memory_fault.fault_reason_mask, HSA_AMD_MEMORY_FAULT_PAGE_NOT_PRESENT);
+  }
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
 }
 
 /* A FLAT store into the hole between the canonical address halves, outside

@@ -15,3 +15,22 @@ hsa_agent_t gpu_test_agent(void) {
   }
   return gpu;
 }
+
+static hsa_status_t first_pool(hsa_amd_memory_pool_t pool, void *data) {
+  *(hsa_amd_memory_pool_t *)data = pool;
+  return HSA_STATUS_INFO_BREAK;
+}
+
+hsa_amd_memory_pool_t gpu_test_local_pool(hsa_agent_t gpu) {
+  hsa_amd_memory_pool_t pool = {0};
+  if (hsa_amd_agent_iterate_memory_pools(gpu, first_pool, &pool) != HSA_STATUS_INFO_BREAK)
+    test_fail(__FILE__, __LINE__, "the GPU agent lists no memory pool");
+  return pool;
+}
+
+uint64_t gpu_test_memory_avail(hsa_agent_t gpu) {
+  uint64_t avail = 0;
+  if (hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_MEMORY_AVAIL, &avail) != HSA_STATUS_SUCCESS)
+    test_fail(__FILE__, __LINE__, "HSA_AMD_AGENT_INFO_MEMORY_AVAIL refused");
+  return avail;
+}

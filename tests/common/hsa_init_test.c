@@ -6,8 +6,10 @@
  * timestamp monotonicity and frequency, attribute values).
  */
 #include <hsa/hsa_ven_amd_loader.h>
+#include <stdint.h>
 #include <string.h>
 
+#include "hsa/runtime.h"
 #include "lib/plat.h"
 
 #include "tests/common/hsa_test_util.h"
@@ -231,4 +233,31 @@ TEST(hsa_extension_queries_offer_the_amd_loader_only) {
   HSA_ASSERT_OK(hsa_system_get_extension_table(HSA_EXTENSION_AMD_LOADER, 1, 0, &old));
   ASSERT_TRUE(old.hsa_ven_amd_loader_query_executable == hsa_ven_amd_loader_query_executable);
   HSA_ASSERT_OK(hsa_shut_down());
+}
+
+/* ROCr counts hsa_init calls up to INT32_MAX and answers
+ * HSA_STATUS_ERROR_REFCOUNT_OVERFLOW after (runtime.cpp Runtime::Acquire).
+ * 2^31 calls take minutes (more under ASan), so the test sets the count,
+ * the runtime's own state, just below the limit after a real hsa_init,
+ * and puts it back before it checks anything: a failed check must not
+ * leave a count no shut-down loop can bring down. */
+TEST(hsa_init_count_stops_at_int32_max_as_rocr) {
+  shut_down_fully();
+  HSA_ASSERT_OK(hsa_init());
+  atomic_store(&rt.refcount, INT32_MAX - 1);
+  hsa_status_t to_limit = hsa_init();
+  uint32_t at_limit = atomic_load(&rt.refcount);
+  hsa_status_t past = hsa_init();
+  uint32_t after_refusal = atomic_load(&rt.refcount);
+  hsa_status_t down = hsa_shut_down();
+  hsa_status_t up_again = hsa_init();
+  atomic_store(&rt.refcount, 1);
+  HSA_ASSERT_OK(hsa_shut_down());
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  HSA_ASSERT_OK(to_limit);
+  ASSERT_EQ_U(at_limit, INT32_MAX);
+  ASSERT_EQ(past, HSA_STATUS_ERROR_REFCOUNT_OVERFLOW);
+  ASSERT_EQ_U(after_refusal, INT32_MAX);
+  HSA_ASSERT_OK(down);
+  HSA_ASSERT_OK(up_again);
 }

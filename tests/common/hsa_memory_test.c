@@ -461,3 +461,69 @@ TEST(hsa_memory_pool_location_and_group_segment_as_rocr) {
     }
   HSA_ASSERT_OK(hsa_shut_down());
 }
+
+/* ---- Deallocation callbacks as ROCr's (runtime.cpp RegisterReleaseNotifier,
+ * DeregisterReleaseNotifier, FreeMemory) ---- */
+
+static int callback_log[8], callback_count;
+static void *callback_ptrs[8];
+static void log_callback(void *ptr, void *user) {
+  if (callback_count < 8) {
+    callback_log[callback_count] = (int)(intptr_t)user;
+    callback_ptrs[callback_count] = ptr;
+  }
+  callback_count++;
+}
+static void other_callback(void *ptr, void *user) { log_callback(ptr, (void *)((intptr_t)user + 100)); }
+
+TEST(hsa_memory_deallocation_callbacks_as_rocr) {
+  HSA_ASSERT_OK(hsa_init());
+  hsa_agent_t cpu;
+  hsa_test_cpu_agents(&cpu, 1);
+  hsa_amd_memory_pool_t pool = hsa_test_kernarg_pool(cpu);
+  char *p;
+  HSA_ASSERT_OK(hsa_amd_memory_pool_allocate(pool, 10000, 0, (void **)&p));
+  /* Memory the runtime never allocated: an invalid allocation, whether it
+   * is nobody's, just past a block, or locked host memory. */
+  int on_stack;
+  ASSERT_EQ(hsa_amd_register_deallocation_callback(&on_stack, log_callback, NULL),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  ASSERT_EQ(hsa_amd_register_deallocation_callback(p + 12288, log_callback, NULL),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  static char host[4096];
+  void *agent_ptr;
+  HSA_ASSERT_OK(hsa_amd_memory_lock(host, sizeof host, NULL, 0, &agent_ptr));
+  ASSERT_EQ(hsa_amd_register_deallocation_callback(host, log_callback, NULL),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  HSA_ASSERT_OK(hsa_amd_memory_unlock(host));
+  /* ROCr checks the pointers first. */
+  ASSERT_EQ(hsa_amd_register_deallocation_callback(NULL, log_callback, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_amd_register_deallocation_callback(p, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  /* Any address inside the block takes callbacks; they run in the order
+   * they came, each with its own pointer; deregistering removes every
+   * registration of that callback with that very pointer. */
+  callback_count = 0;
+  HSA_ASSERT_OK(hsa_amd_register_deallocation_callback(p, log_callback, (void *)1));
+  HSA_ASSERT_OK(hsa_amd_register_deallocation_callback(p + 5000, log_callback, (void *)2));
+  HSA_ASSERT_OK(hsa_amd_register_deallocation_callback(p, other_callback, (void *)3));
+  HSA_ASSERT_OK(hsa_amd_register_deallocation_callback(p, log_callback, (void *)4));
+  HSA_ASSERT_OK(hsa_amd_register_deallocation_callback(p + 9999, log_callback, (void *)5));
+  ASSERT_EQ(hsa_amd_deregister_deallocation_callback(p + 1, log_callback), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_amd_deregister_deallocation_callback(&on_stack, log_callback), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  HSA_ASSERT_OK(hsa_amd_deregister_deallocation_callback(p, log_callback)); /* 1 and 4 */
+  ASSERT_EQ(hsa_amd_deregister_deallocation_callback(p, log_callback), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  HSA_ASSERT_OK(hsa_amd_register_deallocation_callback(p, log_callback, (void *)6));
+  ASSERT_EQ(callback_count, 0);
+  HSA_ASSERT_OK(hsa_amd_memory_pool_free(p));
+  ASSERT_EQ(callback_count, 4);
+  static const int order[] = {2, 103, 5, 6};
+  void *const ptrs[] = {p + 5000, p, p + 9999, p};
+  for (int i = 0; i < 4; i++) {
+    ASSERT_EQ(callback_log[i], order[i]);
+    ASSERT_PTR_EQ(callback_ptrs[i], ptrs[i]);
+  }
+  /* Gone with the block. */
+  ASSERT_EQ(hsa_amd_register_deallocation_callback(p, log_callback, NULL), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  ASSERT_EQ(hsa_amd_deregister_deallocation_callback(p, log_callback), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  HSA_ASSERT_OK(hsa_shut_down());
+}
