@@ -95,7 +95,12 @@ static const struct vapu_hub_layout hub_layouts[2] = {
  * retry 0x80 (Linux gmc_v9_0.c gmc_v9_0_process_interrupt). */
 #define IV_FAULT_WRITE 0x20u
 #define IV_FAULT_RETRY 0x80u
-#define RETRY_WAIT_NS 500000000ull /* the driver's answer to a retry fault; then it is a fault */
+/* How long a retry fault waits for the driver's answer before it becomes an
+ * ordinary fault. On the chip the wave replays for as long as it takes; the
+ * bound only keeps a driver that never answers from hanging the model, and
+ * must not fire for a driver that is merely slow (a loaded host, the
+ * interrupt thread not scheduled for a while). */
+#define RETRY_WAIT_NS 5000000000ull
 #define RETRY_POLL_NS 100000ull    /* how often a waiting retry looks at IH_RB_RPTR */
 #define IH_CLIENT_UTCL2 0x1b
 
