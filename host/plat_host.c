@@ -13,6 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/log_levels.h"
+#include "lib/options.h"
+
 const char *plat_name(void) { return "host"; }
 
 /* ---- Time ---- */
@@ -28,67 +31,73 @@ void plat_sleep_ns(uint64_t ns) {
   }
 }
 
-/* ---- Options ---- */
-#define MAX_OPTIONS 32
-static struct option_kv { char *key, *value; } options[MAX_OPTIONS];
-static int option_count;
+/* ---- Options ----
+ * HSAR_OPTIONS is the boot command line's language (lib/options.h): the
+ * same words, quotes and limits, and every key one that a PLAT_OPTION of
+ * the library declares (the same registry the image checks). What is wrong
+ * with it, or with its loglevel, is logged once and refuses hsa_init
+ * (plat_options_problem); none of its options is taken then. */
+extern const struct plat_option_decl __start_plat_options[] __attribute__((weak, visibility("hidden")));
+extern const struct plat_option_decl __stop_plat_options[] __attribute__((weak, visibility("hidden")));
+
+static struct options options;
+static struct log_levels levels;
+static char options_problem[256];
+static uint64_t log_origin_ns;
 static pthread_once_t options_once = PTHREAD_ONCE_INIT;
 
 static void parse_options(void) {
-  const char *env = getenv("HSAR_OPTIONS");
-  if (!env) return;
-  char *copy = strdup(env), *save = NULL;
-  for (char *tok = strtok_r(copy, " \t", &save); tok && option_count < MAX_OPTIONS;
-       tok = strtok_r(NULL, " \t", &save)) {
-    char *eq = strchr(tok, '=');
-    if (eq) *eq = '\0';
-    options[option_count].key = tok;
-    options[option_count].value = eq ? eq + 1 : tok + strlen(tok);
-    option_count++;
+  char err[200];
+  log_origin_ns = plat_now_ns();
+  if (options_parse(&options, getenv("HSAR_OPTIONS"), err, sizeof err) ||
+      options_check(&options, __start_plat_options, __stop_plat_options, err, sizeof err)) {
+    snprintf(options_problem, sizeof options_problem, "HSAR_OPTIONS: %s", err);
+  } else if (options.arg_count) {
+    snprintf(options_problem, sizeof options_problem,
+             "HSAR_OPTIONS: words after \"--\" are the image's application arguments; a host program has its argv");
   }
-  /* copy stays allocated: options point into it for the process lifetime. */
+  if (options_problem[0]) {
+    memset(&options, 0, sizeof options);
+  } else if (log_levels_parse(options_get(&options, "loglevel"), LOG_WARN, &levels, err, sizeof err)) {
+    snprintf(options_problem, sizeof options_problem, "HSAR_OPTIONS: %s", err);
+    memset(&options, 0, sizeof options);
+  }
+  /* The host library is quiet by default: programs own stdout/stderr. */
+  if (options_problem[0]) {
+    log_levels_parse(NULL, LOG_WARN, &levels, err, sizeof err);
+    fprintf(stderr, "[%5u.%06u] %-5s %s: %s\n", 0u, 0u, "error", "options", options_problem);
+  }
+}
+
+const char *plat_options_problem(void) {
+  pthread_once(&options_once, parse_options);
+  return options_problem[0] ? options_problem : NULL;
 }
 
 /* HSAR_OPTIONS first; then ROCr's own switches (HSA_XNACK, ...), which a
  * ROCr program's user sets in the environment. */
 const char *plat_option(const char *key) {
   pthread_once(&options_once, parse_options);
-  for (int i = option_count - 1; i >= 0; i--)
-    if (strcmp(options[i].key, key) == 0) return options[i].value;
+  const char *v = options_get(&options, key);
+  if (v) return v;
   return strncmp(key, "HSA_", 4) == 0 ? getenv(key) : NULL;
 }
 
 /* ---- Logging ---- */
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
-static int log_threshold = -1;
-static uint64_t log_origin_ns;
 
-static const char *const level_names[] = {"error", "warn", "info", "debug", "trace"};
-
-static int parse_level(const char *s) {
-  for (int i = 0; i <= LOG_TRACE; i++)
-    if (strcmp(s, level_names[i]) == 0) return i;
-  return -1;
-}
-
-bool plat_log_enabled(enum log_level level) {
-  if (log_threshold < 0) {
-    const char *opt = plat_option("loglevel");
-    int lvl = opt ? parse_level(opt) : -1;
-    /* The host library is quiet by default: programs own stdout/stderr. */
-    log_threshold = lvl >= 0 ? lvl : LOG_WARN;
-    log_origin_ns = plat_now_ns();
-  }
-  return (int)level <= log_threshold;
+bool plat_log_enabled(enum log_level level, const char *tag) {
+  pthread_once(&options_once, parse_options);
+  return log_levels_enabled(&levels, level, tag);
 }
 
 void plat_vlog(enum log_level level, const char *tag, const char *fmt, va_list ap) {
-  if (!plat_log_enabled(level)) return;
+  if (!plat_log_enabled(level, tag)) return;
   char line[1024];
   uint64_t t = plat_now_ns() - log_origin_ns;
   int n = snprintf(line, sizeof line, "[%5llu.%06llu] %-5s %s: ",
                    (unsigned long long)(t / 1000000000u),
-                   (unsigned long long)(t / 1000 % 1000000), level_names[level], tag);
+                   (unsigned long long)(t / 1000 % 1000000), log_level_name(level), tag);
   if (n < 0) return;
   if ((size_t)n < sizeof line) vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
   pthread_mutex_lock(&log_lock);

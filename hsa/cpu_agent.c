@@ -567,18 +567,6 @@ static const struct agent_ops cpu_agent_ops = {
 
 void cpu_describe(struct agent *a); /* cpu_info.c: name, caches, clock */
 
-static unsigned option_uint(const char *key, unsigned fallback) {
-  const char *v = plat_option(key);
-  if (!v || !*v) return fallback;
-  char *end;
-  unsigned long n = strtoul(v, &end, 10);
-  if (*end || n == 0 || n > CPU_AGENT_MAX_CORES) {
-    log_warn("option %s=%s ignored (want 1..%d)", key, v, CPU_AGENT_MAX_CORES);
-    return fallback;
-  }
-  return (unsigned)n;
-}
-
 /* Starts up to `cores` workers for a new CPU agent and registers it.
  * With `exact`, fewer is an error; otherwise the agent keeps the cores it
  * got (another worker, such as the virtual APU's, may hold some) and
@@ -651,8 +639,8 @@ hsa_status_t cpu_agents_create(void) {
   /* The host runs threads, so tests get two agents of two cores even on a
    * small machine; the image splits its spare cores over up to two agents,
    * the first ones getting the remainder. */
-  unsigned agents = option_uint("cpu_agents", host ? 2 : (slots >= 2 ? 2 : 1));
-  unsigned cores_option = option_uint("cpu_agent_cores", host ? 2 : 0);
+  unsigned agents = (unsigned)plat_option_uint("cpu_agents", 1, CPU_AGENT_MAX_CORES, host ? 2 : (slots >= 2 ? 2 : 1));
+  unsigned cores_option = (unsigned)plat_option_uint("cpu_agent_cores", 1, CPU_AGENT_MAX_CORES, host ? 2 : 0);
   if (!host && agents > (unsigned)slots) agents = (unsigned)slots;
   unsigned used = 0;
   for (unsigned i = 0; i < agents; i++) {

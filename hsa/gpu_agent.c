@@ -122,19 +122,6 @@ static void gpu_shut_down(struct agent *agent) {
   free(ga);
 }
 
-/* A numeric option in 0..max, or `fallback` (absent, or logged as wrong). */
-static uint64_t option_number(const char *key, uint64_t max, uint64_t fallback) {
-  const char *v = plat_option(key);
-  if (!v || !*v) return fallback;
-  char *end;
-  unsigned long long n = strtoull(v, &end, 0);
-  if (*end || n > max) {
-    log_warn("%s=%s ignored (want 0..%llu)", key, v, (unsigned long long)max);
-    return fallback;
-  }
-  return n;
-}
-
 /* The local pool, ROCr's coarse-grained pool of the GPU agent, is what
  * Linux gives KFD as the GPU's local memory. An APU whose carve-out is
  * smaller than its GTT (the system memory the GPU may map: by default
@@ -158,7 +145,7 @@ static size_t local_free_bytes(struct memory_pool *p) { return amdgpu_local_free
  * granules. */
 static size_t gtt_bytes(void) {
   size_t ram = memory_pool(MEMORY_POOL_SYSTEM)->size;
-  uint64_t mb = option_number("gpu_gtt_mb", ram >> 20, 0);
+  uint64_t mb = plat_option_uint("gpu_gtt_mb", 0, ram >> 20, 0);
   size_t bytes = mb ? (size_t)(mb << 20) : ram / 2;
   return bytes & ~(size_t)(MEMORY_GRANULE - 1);
 }
@@ -255,8 +242,8 @@ static hsa_status_t gpu_agent_create(struct amdgpu_device *dev) {
   a->pools[a->pool_count++] = lds_pool;
   a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM);
   a->pools[a->pool_count++] = memory_pool(MEMORY_POOL_SYSTEM_COARSE);
-  ga->scratch_lane_bytes = (uint32_t)option_number("gpu_scratch", MAX_SCRATCH_LANE_BYTES, DEFAULT_SCRATCH_LANE_BYTES);
-  ga->time_limit_ns = option_number("gpu_dispatch_timeout_ms", 24ull * 3600 * 1000, 0) * 1000000ull;
+  ga->scratch_lane_bytes = (uint32_t)plat_option_uint("gpu_scratch", 0, MAX_SCRATCH_LANE_BYTES, DEFAULT_SCRATCH_LANE_BYTES);
+  ga->time_limit_ns = plat_option_uint("gpu_dispatch_timeout_ms", 0, 24ull * 3600 * 1000, 0) * 1000000ull;
   hsa_status_t st = agent_register(a);
   if (st != HSA_STATUS_SUCCESS) {
     free(ga);

@@ -70,7 +70,11 @@ hsa_status_t hsa_init(void) {
   lock_acquire(&init_lock);
   uint32_t count = atomic_load(&rt.refcount);
   hsa_status_t st = HSA_STATUS_SUCCESS;
-  if (count >= INT32_MAX) {
+  const char *problem = plat_options_problem();
+  if (problem) {
+    log_error("hsa_init: %s", problem);
+    st = HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  } else if (count >= INT32_MAX) {
     log_error("hsa_init: already initialised %u times, ROCr's limit", count);
     st = HSA_STATUS_ERROR_REFCOUNT_OVERFLOW;
   } else if (count == 0) {

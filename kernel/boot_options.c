@@ -2,7 +2,7 @@
 #include "kernel/boot_options.h"
 
 #include "kernel/console.h"
-#include "kernel/options.h"
+#include "lib/options.h"
 #include "lib/plat.h"
 
 #define LOG_TAG "options"
@@ -34,6 +34,9 @@ int boot_options_init(const char *cmdline) {
 }
 
 const char *plat_option(const char *key) { return options_get(&options, key); }
+
+/* A command line that is refused stops the boot (boot_options_init). */
+const char *plat_options_problem(void) { return NULL; }
 
 char **boot_options_app_args(int *count) {
   *count = options.arg_count;

@@ -1,5 +1,5 @@
 /* boot_options.h - the boot command line in the image: plat_option() and
- * the application's arguments (the parser is kernel/options.c). */
+ * the application's arguments (the parser is lib/options.c). */
 #ifndef KERNEL_BOOT_OPTIONS_H
 #define KERNEL_BOOT_OPTIONS_H
 

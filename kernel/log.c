@@ -9,22 +9,19 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/time.h"
+#include "lib/log_levels.h"
 #include "lib/plat.h"
 
 #define LOG_TAG  "log"
 #define LINE_MAX 512
 
-PLAT_OPTION(loglevel, "loglevel",
-            "error|warn|info|debug|trace (or 0-4): console log level (default info)");
-
-static const char *const level_names[] = {"error", "warn", "info", "debug", "trace"};
 static const char level_letters[] = "EWIDT";
-static enum log_level threshold = LOG_INFO;
+static struct log_levels levels = {.level = LOG_INFO, .most = LOG_INFO};
 
-bool plat_log_enabled(enum log_level level) { return level <= threshold; }
+bool plat_log_enabled(enum log_level level, const char *tag) { return log_levels_enabled(&levels, level, tag); }
 
 void plat_vlog(enum log_level level, const char *tag, const char *fmt, va_list ap) {
-  if (!plat_log_enabled(level)) return;
+  if (!plat_log_enabled(level, tag)) return;
   char line[LINE_MAX];
   uint64_t ns = time_ns();
   int n = snprintf(
@@ -49,14 +46,8 @@ void plat_log(enum log_level level, const char *tag, const char *fmt, ...) {
 }
 
 int log_init_from_options(void) {
-  const char *v = plat_option("loglevel");
-  if (!v) return 0;
-  for (int i = 0; i <= LOG_TRACE; i++) {
-    if (strcmp(v, level_names[i]) == 0 || (v[0] == '0' + i && v[1] == '\0')) {
-      threshold = (enum log_level)i;
-      return 0;
-    }
-  }
-  log_error("loglevel=%s: expected error, warn, info, debug, trace or 0-4", v);
+  char err[200];
+  if (log_levels_parse(plat_option("loglevel"), LOG_INFO, &levels, err, sizeof err) == 0) return 0;
+  log_error("%s", err);
   return -1;
 }

@@ -5,7 +5,7 @@ KERNEL_SRCS += kernel/main.c kernel/cpu.c kernel/serial.c kernel/console.c kerne
                kernel/boot_options.c kernel/libc_glue.c kernel/trap_entry.S kernel/traps.c \
                kernel/irq.c kernel/backtrace.c kernel/kstack.c kernel/vm.c kernel/dma.c kernel/power.c \
                kernel/kmem.c kernel/libc_locks.c kernel/libc_reent.c kernel/protected_heap.c
-KERNEL_PORTABLE_SRCS += kernel/options.c kernel/frame_pool.c kernel/bootfs.c kernel/pt.c
+KERNEL_PORTABLE_SRCS += kernel/frame_pool.c kernel/bootfs.c kernel/pt.c
 # kernel-platform: ACPI, PCI, interrupts (vectors, MSI), time, SMP.
 # (kernel/time.c and kernel/irq.c, listed above, are kernel-platform's too.)
 KERNEL_SRCS += kernel/acpi_init.c kernel/acpi_pm_timer.c kernel/hpet.c kernel/lapic.c \

@@ -27,7 +27,8 @@ enum log_level { LOG_ERROR = 0, LOG_WARN, LOG_INFO, LOG_DEBUG, LOG_TRACE };
 void plat_log(enum log_level level, const char *tag, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void plat_vlog(enum log_level level, const char *tag, const char *fmt, va_list ap);
-bool plat_log_enabled(enum log_level level);
+/* Whether a line of `level` from `tag` is written (loglevel, lib/log_levels.h). */
+bool plat_log_enabled(enum log_level level, const char *tag);
 
 #define log_error(...) plat_log(LOG_ERROR, LOG_TAG, __VA_ARGS__)
 #define log_warn(...) plat_log(LOG_WARN, LOG_TAG, __VA_ARGS__)
@@ -35,7 +36,7 @@ bool plat_log_enabled(enum log_level level);
 #define log_debug(...) plat_log(LOG_DEBUG, LOG_TAG, __VA_ARGS__)
 #define log_trace(...)                                                        \
   do {                                                                        \
-    if (plat_log_enabled(LOG_TRACE)) plat_log(LOG_TRACE, LOG_TAG, __VA_ARGS__); \
+    if (plat_log_enabled(LOG_TRACE, LOG_TAG)) plat_log(LOG_TRACE, LOG_TAG, __VA_ARGS__); \
   } while (0)
 
 /* ---- Time ---------------------------------------------------------------- */
@@ -102,6 +103,13 @@ void plat_wake(const volatile uint32_t *word);
  * variable HSAR_OPTIONS="key=value ..." (host); NULL when absent. A key given
  * without '=' has the value "". */
 const char *plat_option(const char *key);
+/* NULL, or why the options given are refused (host: HSAR_OPTIONS, checked
+ * as the image checks its command line, which it refuses at boot). */
+const char *plat_options_problem(void);
+/* A numeric option (decimal, or hex with 0x): `fallback` when absent; a
+ * value that is no number or outside [min, max] is logged and gives
+ * `fallback` too. */
+uint64_t plat_option_uint(const char *key, uint64_t min, uint64_t max, uint64_t fallback);
 
 /* Declares a boot option where it is used, with a one-line description:
  *   PLAT_OPTION(iommu, "iommu", "off|passthrough|on: AMD IOMMU mode (default on)");

@@ -15,6 +15,9 @@
 #define MSI_ENABLE (1u << 16)
 #define MSI_64BIT (1u << 23)
 
+PLAT_OPTION(vapu_inactive_cus, "vapu_inactive_cus",
+            "mask: the virtual APU's fused-off CUs (bit n = CU n of each shader array; default none)");
+
 static struct vapu *model(struct amdgpu_device *dev) { return dev->bus_ctx; }
 
 static uint32_t config_read(struct amdgpu_device *dev, uint16_t offset) {
@@ -131,17 +134,7 @@ int amdgpu_vapu_add(const char *chip_name) {
   struct vapu_config config = {.chip = (enum vapu_chip_id)chip};
   /* A board's SKU: the same die with CUs fused off (the V1000 and R1000
    * parts differ by their CU count). */
-  const char *harvest = plat_option("vapu_inactive_cus");
-  if (harvest) {
-    char *end;
-    unsigned long mask = strtoul(harvest, &end, 0);
-    if (*harvest == '\0' || *end || mask > 0xffff) {
-      log_error("vapu_inactive_cus=%s: not a mask of CUs (bit n = CU n of each shader array, at most 0xffff)",
-                harvest);
-      return -EINVAL;
-    }
-    config.inactive_cus = (uint16_t)mask;
-  }
+  config.inactive_cus = (uint16_t)plat_option_uint("vapu_inactive_cus", 0, 0xffff, 0);
   struct amdgpu_device *dev;
   int r = amdgpu_vapu_probe(&config, NULL, &dev);
   if (r) return r;

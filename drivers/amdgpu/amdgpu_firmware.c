@@ -23,6 +23,8 @@
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "lib/plat.h"
 
+PLAT_OPTION(amdgpu_fw, "amdgpu_fw", "directory of the GPU firmware files on the ESP (default /amdgpu)");
+
 #define DEFAULT_FIRMWARE_DIR "/amdgpu"
 #define RAVEN_KICKER_SMU_VERSION 0x41e2bu
 

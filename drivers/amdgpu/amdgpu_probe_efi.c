@@ -9,7 +9,6 @@
 #include "drivers/amdgpu/amdgpu_vapu.h"
 #include "lib/plat.h"
 
-PLAT_OPTION(amdgpu_fw, "amdgpu_fw", "directory of the GPU firmware files on the ESP (default /amdgpu)");
 
 static struct pci_function *claimed[AMDGPU_MAX_DEVICES];
 static unsigned claimed_count;

@@ -8,8 +8,6 @@
 #include "lib/plat.h"
 
 PLAT_OPTION(vapu, "vapu", "raven|picasso|raven2|renoir: add the virtual APU of that chip as a GPU");
-PLAT_OPTION(vapu_inactive_cus, "vapu_inactive_cus",
-            "mask: the virtual APU's fused-off CUs (bit n = CU n of each shader array; default none)");
 
 int amdgpu_vapu_option_probe(bool *asked) {
   const char *chip = plat_option("vapu");

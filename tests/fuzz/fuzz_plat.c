@@ -7,7 +7,7 @@
 
 #include "lib/plat.h"
 
-bool plat_log_enabled(enum log_level level) { return (void)level, true; }
+bool plat_log_enabled(enum log_level level, const char *tag) { return (void)level, (void)tag, true; }
 
 void plat_vlog(enum log_level level, const char *tag, const char *fmt, va_list ap) {
   char line[512];

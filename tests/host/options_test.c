@@ -1,7 +1,9 @@
-/* The boot command line parser (kernel/options.c) and the registry check. */
+/* The boot command line parser (lib/options.c) and the registry check. */
+#include <stdio.h>
 #include <string.h>
 
-#include "kernel/options.h"
+#include "lib/log_levels.h"
+#include "lib/options.h"
 #include "lib/test.h"
 
 static struct options o; /* 5 KiB: not on the stack */
@@ -78,4 +80,50 @@ TEST(options_check_against_registry) {
   /* Application arguments are not options: never checked. */
   ASSERT_EQ(options_parse(&o, "-- anything=goes", err, sizeof err), 0);
   ASSERT_EQ(options_check(&o, decls, decls + 2, err, sizeof err), 0);
+}
+
+TEST(options_numbers_in_range) {
+  uint64_t n = 7;
+  ASSERT_EQ(options_uint("42", 0, 100, &n), 0);
+  ASSERT_EQ(n, 42);
+  ASSERT_EQ(options_uint("0x124", 0, 0xffff, &n), 0);
+  ASSERT_EQ(n, 0x124);
+  const char *bad[] = {"", "-1", "+3", "12x", "101", "0x", "99999999999999999999"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    n = 7;
+    ASSERT_EQ(options_uint(bad[i], 0, 100, &n), -1);
+    ASSERT_EQ(n, 7); /* untouched */
+  }
+  ASSERT_EQ(options_uint("0", 1, 8, &n), -1); /* below the minimum */
+}
+
+/* loglevel: a level for every tag, then single tags; a wrong word is an
+ * error, never a default (the host took "3" or a typo for warn). */
+TEST(log_levels_per_tag) {
+  struct log_levels l;
+  ASSERT_EQ(log_levels_parse(NULL, LOG_INFO, &l, err, sizeof err), 0);
+  ASSERT_TRUE(log_levels_enabled(&l, LOG_INFO, "gmc"));
+  ASSERT_FALSE(log_levels_enabled(&l, LOG_DEBUG, "gmc"));
+  ASSERT_EQ(log_levels_parse("warn,gmc:trace,ih:debug", LOG_INFO, &l, err, sizeof err), 0);
+  ASSERT_TRUE(log_levels_enabled(&l, LOG_TRACE, "gmc"));
+  ASSERT_TRUE(log_levels_enabled(&l, LOG_DEBUG, "ih"));
+  ASSERT_FALSE(log_levels_enabled(&l, LOG_TRACE, "ih"));
+  ASSERT_FALSE(log_levels_enabled(&l, LOG_INFO, "queue"));
+  ASSERT_TRUE(log_levels_enabled(&l, LOG_WARN, "queue"));
+  ASSERT_EQ(log_levels_parse("3", LOG_INFO, &l, err, sizeof err), 0); /* numbers too */
+  ASSERT_TRUE(log_levels_enabled(&l, LOG_DEBUG, "any"));
+  ASSERT_EQ(log_levels_parse("queue:error", LOG_WARN, &l, err, sizeof err), 0); /* tags only */
+  ASSERT_FALSE(log_levels_enabled(&l, LOG_WARN, "queue"));
+  ASSERT_TRUE(log_levels_enabled(&l, LOG_WARN, "gmc"));
+  const char *bad[] = {"3x", "verbose", "info,gmc", "info,:debug", "info,gmc:loud", "info,,gmc:debug", ""};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ASSERT_EQ(log_levels_parse(bad[i], LOG_INFO, &l, err, sizeof err), -1);
+    ASSERT_TRUE(strstr(err, "loglevel: ") != NULL);
+    ASSERT_TRUE(log_levels_enabled(&l, LOG_INFO, "gmc")); /* left at the fallback */
+    ASSERT_FALSE(log_levels_enabled(&l, LOG_DEBUG, "gmc"));
+  }
+  char many[512] = "info";
+  for (int i = 0; i <= LOG_LEVELS_TAGS_MAX; i++) sprintf(many + strlen(many), ",t%d:debug", i);
+  ASSERT_EQ(log_levels_parse(many, LOG_INFO, &l, err, sizeof err), -1);
+  ASSERT_TRUE(strstr(err, "too many") != NULL);
 }

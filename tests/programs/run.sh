@@ -43,4 +43,25 @@ for src in "$@"; do
   also=$(sed -n 's/.*run-also: \([A-Z_]*=[^ ]*\).*/\1/p' "$src" | head -n 1)
   [ -n "$also" ] && run_one "$name" "${name}_$(echo "$also" | tr 'A-Z=' 'a-z_')" "$also"
 done
+
+# HSAR_OPTIONS is the boot command line's language: a key nobody declares
+# or a level that is none stops hsa_init with a line that names it (the
+# image refuses such a command line at boot). rocminfo_like says when
+# hsa_init fails.
+# refused LABEL OPTIONS EXPECTED-TEXT
+refused() {
+  prog=$out/rocminfo_like$suffix
+  if env ${libdir:+LD_LIBRARY_PATH=$libdir} HSAR_OPTIONS="$2" timeout 60 "$prog" > "$out/$1.log" 2>&1; then
+    echo "[FAIL] hsa_program_$1: HSAR_OPTIONS=\"$2\" was taken"; status=1
+  elif grep -qF "$3" "$out/$1.log"; then
+    echo "[PASS] hsa_program_$1: $(grep -F "$3" "$out/$1.log" | head -n 1)"
+  else
+    echo "[FAIL] hsa_program_$1: no line with '$3'; $(tail -n 3 "$out/$1.log")"; status=1
+  fi
+}
+if [ -x "$out/rocminfo_like$suffix" ]; then
+  refused "unknown_option_refused$suffix" "no_such_option=1" 'unknown boot option "no_such_option"'
+  refused "wrong_loglevel_refused$suffix" "loglevel=3x" 'loglevel: unknown level in "3x"'
+  refused "words_after_dashes_refused$suffix" "-- input.bin" 'application arguments'
+fi
 exit $status

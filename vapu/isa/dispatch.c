@@ -179,7 +179,7 @@ enum vapu_result vapu_dispatch_begin(struct vapu_exec *x, const struct vapu_disp
   for (unsigned i = 0; i < 3; i++)
     ds->wg_count[i] = (d->grid_size[i] + d->workgroup_size[i] - 1) / d->workgroup_size[i];
   ds->active = true;
-  x->trace = plat_log_enabled(LOG_TRACE);
+  x->trace = plat_log_enabled(LOG_TRACE, LOG_TAG);
   memset(stop, 0, sizeof *stop);
   return VAPU_OK;
 }

@@ -1,7 +1,9 @@
 /* options.c - parses and checks the boot command line (see options.h). */
-#include "kernel/options.h"
+#include "lib/options.h"
 
+#include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,4 +98,24 @@ const char *options_get(const struct options *o, const char *key) {
   for (int i = o->count - 1; i >= 0; i--)
     if (strcmp(o->items[i].key, key) == 0) return o->items[i].value;
   return NULL;
+}
+
+int options_uint(const char *value, uint64_t min, uint64_t max, uint64_t *out) {
+  if (!value || !*value || *value == '-' || *value == '+') return -1;
+  char *end = NULL;
+  errno = 0;
+  unsigned long long n = strtoull(value, &end, 0);
+  if (*end || errno || n < min || n > max) return -1;
+  *out = n;
+  return 0;
+}
+
+uint64_t plat_option_uint(const char *key, uint64_t min, uint64_t max, uint64_t fallback) {
+  const char *v = plat_option(key);
+  uint64_t n;
+  if (!v) return fallback;
+  if (options_uint(v, min, max, &n) == 0) return n;
+  plat_log(LOG_WARN, "options", "%s=%s ignored: want a number in %llu..%llu", key, v, (unsigned long long)min,
+           (unsigned long long)max);
+  return fallback;
 }

@@ -9,10 +9,11 @@
  * registry of known keys is the "plat_options" section (PLAT_OPTION in
  * lib/plat.h); options_check() refuses a key that nobody declared.
  */
-#ifndef KERNEL_OPTIONS_H
-#define KERNEL_OPTIONS_H
+#ifndef LIB_OPTIONS_H
+#define LIB_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/plat.h"
 
@@ -41,5 +42,10 @@ int options_check(const struct options *o, const struct plat_option_decl *decl_b
 
 /* The value of the last `key=` given, or NULL. */
 const char *options_get(const struct options *o, const char *key);
+
+/* `value` as a number (decimal, or hex with 0x) in [min, max]: 0, or -1
+ * (no number, trailing text, a sign, out of range). plat_option_uint
+ * (lib/plat.h) applies it to an option. */
+int options_uint(const char *value, uint64_t min, uint64_t max, uint64_t *out);
 
 #endif
