@@ -1,7 +1,7 @@
 /*
  * isa.c - the ISA table and the ISA / wavefront queries (PRM 1.2, 2.8).
  *
- * Entries: the GPUs of the embedded APUs this project targets (DESIGN.md):
+ * Entries: the GPUs of the embedded APUs this project targets:
  * gfx902 (Raven/Picasso), gfx90c (Renoir), gfx1036, gfx1103, each with the
  * target IDs ROCr's ISA registry gives it (ROCR-Runtime core/runtime/
  * isa.cpp, IsaRegistry::GetSupportedIsas: gfx902 and gfx90c have XNACK, so

@@ -237,7 +237,7 @@ uint8_t acpi_checksum(const void *p, size_t len);
 
 /* Parses the tables at the RSDP the boot loader found and lists them in the
  * log. Option "acpidump" also dumps every table in hex (to record them for
- * host tests: tests/data/acpi/README). */
+ * host tests: tests/data/acpi/README.md). */
 int acpi_init(uint64_t rsdp_phys);
 /* The machine's tables; valid after acpi_init (even when it failed: then
  * nothing is listed). */

@@ -4,7 +4,7 @@
  *
  * The product's promise is that any pointer the application has, the GPU
  * can use: the newlib heap, plat_dma_alloc's blocks and free RAM are all
- * given to it. What the GPU must never reach (issue 7) is the kernel's own
+ * given to it. What the GPU must never reach is the kernel's own
  * memory: its image (text, rodata, data and bss), the boot information and
  * boot file system, its page tables, every stack with its guard page, and
  * per-core state. (The IOMMU keeps its own tables away from devices

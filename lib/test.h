@@ -14,7 +14,7 @@
  *
  *   [PASS] name (1.234 ms)      [FAIL] name: file:line: why      [SKIP] name: why
  *
- * followed at the end by "N passed, N failed, N skipped". tests/summary.sh
+ * followed at the end by "N passed, N failed, N skipped". tests/run-suites.sh
  * counts these lines across all suites.
  */
 #ifndef LIB_TEST_H

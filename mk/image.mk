@@ -6,7 +6,7 @@
 #   make image VAPU=no                 build/<app>-novapu.efi: for boards, no model
 #   make run   [APP=demo] [ARGS=...]   boot it in QEMU; exits with main()'s status
 #
-# gcc + GNU ld in the GNU-EFI way (DESIGN.md, "Toolchain"): position
+# gcc + GNU ld in the GNU-EFI way (gnu-efi's README.gnuefi): position
 # independent code linked as an ELF shared object with our own script
 # (boot/image.lds), crt0 applies the relative relocations, objcopy makes
 # the PE32+. Linked twice: the first link gives `nm` the addresses for the

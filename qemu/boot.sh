@@ -8,7 +8,7 @@
 #   --timeout S      hard limit in seconds, OVMF included (default 120, >= 60)
 #   --log FILE       serial log (default build/run/<image>.serial.log)
 #   --esp-from IMG   start from this ESP image (else a fresh one)
-#   --add NAME=DIR   put DIR's files in \NAME on the ESP (e.g. data=tests/data/x)
+#   --add NAME=DIR   put DIR's files in \NAME on the ESP (e.g. kernels=build/kernels)
 #   --tree DIR       put DIR's contents at the root of the ESP (repeatable)
 #   --tests          the run is a test run: also require the runner's summary
 #                    line with no failure and at least one test run

@@ -2,8 +2,8 @@
  * io_pgtable.h - AMD IOMMU "v1" (host) I/O page tables: the tree the IOMMU
  * walks to translate a device address, built and changed here.
  *
- * Format [48882 2.2.3 "I/O Page Tables for Host Translations"; Linux
- * drivers/iommu/amd/io_pgtable.c, amd_iommu_types.h PM_LEVEL_*]: a table is
+ * Format [48882 2.2.3 "I/O Page Tables for Host Translations"; Linux's
+ * amd/io_pgtable.c and amd_iommu_types.h PM_LEVEL_*]: a table is
  * one 4 KiB page of 512 64-bit entries. A tree of N levels (the DTE's Mode,
  * 1..6) covers 12 + 9 * N address bits; level L's index is address bits
  * 12 + 9(L-1) .. 20 + 9(L-1). An entry with Next Level 0 is a leaf; its size

@@ -1,7 +1,7 @@
 /*
  * iommu_event_test.c - event log entries written out from the layouts of
- * the AMD IOMMU specification (48882, 2.5; QEMU 7.2 writes none, see
- * DESIGN.md): decoding, the printed line, and the log itself (erratum 732,
+ * the AMD IOMMU specification (48882, 2.5; QEMU 7.2's amd-iommu model
+ * writes none): decoding, the printed line, and the log itself (erratum 732,
  * overflow and restart, the interrupt) against the register model.
  */
 #include <errno.h>

@@ -3,7 +3,7 @@
  * (tests/image/iommu_*_test.c). Its DMA engine (QEMU hw/misc/edu.c) copies
  * between its 4 KiB buffer at device address 0x40000 and RAM, through
  * QEMU's amd-iommu model, which translates and blocks as the driver's
- * tables say (DESIGN.md). A refused DMA leaves memory unchanged.
+ * tables say. A refused DMA leaves memory unchanged.
  *
  * edu registers (hw/misc/edu.c): 0x80 source, 0x88 destination, 0x90
  * count, 0x98 command (bit 0 run, bit 1 direction: 1 = edu buffer to RAM);

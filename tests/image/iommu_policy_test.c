@@ -1,6 +1,6 @@
 /*
  * iommu_policy_test.c - what a device given "all the application's memory"
- * reaches (kernel/kmem.h, issue 7). The edu stands in for the GPU: its
+ * reaches (kernel/kmem.h). The edu stands in for the GPU: its
  * domain maps every RAM range of the memory map with iommu_map_allowed, as
  * drivers/amdgpu/amdgpu_bus_pci.c does for the GPU. It must reach the
  * heap, plat_dma_alloc's blocks and free RAM, and none of the kernel's own

@@ -1,8 +1,7 @@
 /*
  * vapu_isa_list.c - `make vapu-isa-list`: the instructions the interpreter
  * implements, read from its opcode tables (vapu/isa/wave.h), as Markdown
- * grouped by encoding, for /work/notes/vapu-isa.md and anyone who wants to
- * know what runs. VALU opcodes are in VOP3 numbering (VOPC 0x000-0x0ff,
+ * grouped by encoding, for anyone who wants to know what runs. VALU opcodes are in VOP3 numbering (VOPC 0x000-0x0ff,
  * VOP2 0x100-0x13f, VOP1 0x140-0x1bf, VOP3-only 0x1c0-0x3ff; Vega ISA
  * section 12.x opcode tables).
  */
