@@ -3,10 +3,10 @@
  * plugs into.
  *
  * An agent is a struct agent (its address is the hsa_agent_t handle) with
- * a small ops table. Two kinds exist or will:
+ * a small ops table. Two kinds exist:
  *   - CPU agents (hsa/cpu_agent.c): cores that run AQL packets.
- *   - the GPU agent (later, hsa/gpu_agent*.c): drivers/amdgpu's narrow
- *     interface gives it hardware queues, doorbells and ISA facts.
+ *   - GPU agents (hsa/gpu_agent*.c): drivers/amdgpu's narrow interface
+ *     gives them hardware queues, doorbells and ISA facts.
  *
  * What an implementation provides (struct agent_ops):
  *   queue_attach  - called by hsa_queue_create once the runtime has built the
