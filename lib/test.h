@@ -66,6 +66,11 @@ struct test_after_each {
           #name_, test_after_fn_##name_};                                     \
   static const char *test_after_fn_##name_(void)
 
+/* Runs every TEST_AFTER_EACH check now, as the runner does after each
+ * test (for the runner's own tests): the first one's complaint (and in
+ * *check its name, when check is not NULL), or NULL. */
+const char *test_after_each_checks(const char **check);
+
 /* Leave the current test as failed / skipped. Never return. */
 void test_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));

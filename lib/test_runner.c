@@ -107,16 +107,26 @@ static __attribute__((noinline)) enum outcome run_one(const struct test_case *t)
   return running_outcome;
 }
 
-/* Runs every TEST_AFTER_EACH check; a test that passed but left state
- * behind fails with the first check's reason. */
-static enum outcome after_each(const struct test_case *t, enum outcome outcome) {
+const char *test_after_each_checks(const char **check) {
+  const char *first = NULL;
   size_t count = (size_t)(__stop_test_after_each - __start_test_after_each);
   for (size_t i = 0; i < count; i++) {
     const char *why = __start_test_after_each[i].fn();
-    if (why && outcome == OUTCOME_PASS) {
-      printf("[FAIL] %s: %s (%s)\n", t->name, why, __start_test_after_each[i].name);
-      outcome = OUTCOME_FAIL;
+    if (why && !first) {
+      first = why;
+      if (check) *check = __start_test_after_each[i].name;
     }
+  }
+  return first;
+}
+
+/* Runs every TEST_AFTER_EACH check; a test that passed but left state
+ * behind fails with the first check's reason. */
+static enum outcome after_each(const struct test_case *t, enum outcome outcome) {
+  const char *check = NULL, *why = test_after_each_checks(&check);
+  if (why && outcome == OUTCOME_PASS) {
+    printf("[FAIL] %s: %s (%s)\n", t->name, why, check);
+    outcome = OUTCOME_FAIL;
   }
   return outcome;
 }
