@@ -76,6 +76,19 @@ void test_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));
 void test_skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
+/* Names the case a test is in now (kernel, variant, operation, ...): a
+ * failure line ends with "[while: <context>]", so a loop's ASSERT says
+ * which iteration failed. Replaced by the next call, cleared by
+ * test_context(NULL) and at the start of every test. Test thread only. */
+void test_context(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Fail with a message of the test's own, at the caller's file and line. */
+#define FAIL(...) test_fail(__FILE__, __LINE__, __VA_ARGS__)
+#define ASSERT_MSG(c, ...)                                                    \
+  do {                                                                        \
+    if (!(c)) test_fail(__FILE__, __LINE__, __VA_ARGS__);                      \
+  } while (0)
+
 #define ASSERT_TRUE(c)                                                        \
   do {                                                                        \
     if (!(c)) test_fail(__FILE__, __LINE__, "%s", #c);                         \

@@ -22,6 +22,7 @@ enum outcome { OUTCOME_PASS, OUTCOME_FAIL, OUTCOME_SKIP };
 static jmp_buf test_exit_jmp;
 static const struct test_case *running;
 static enum outcome running_outcome;
+static char running_context[256];
 
 static bool glob_match(const char *pat, const char *pat_end, const char *s) {
   if (pat == pat_end) return *s == '\0';
@@ -55,12 +56,22 @@ static void print_elapsed(uint64_t ns) {
          (unsigned long long)(ns / 1000 % 1000));
 }
 
+void test_context(const char *fmt, ...) {
+  running_context[0] = '\0';
+  if (!fmt) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(running_context, sizeof running_context, fmt, ap);
+  va_end(ap);
+}
+
 void test_fail(const char *file, int line, const char *fmt, ...) {
   va_list ap;
   printf("[FAIL] %s: %s:%d: ", running ? running->name : "?", file, line);
   va_start(ap, fmt);
   vprintf(fmt, ap);
   va_end(ap);
+  if (running_context[0]) printf(" [while: %s]", running_context);
   printf("\n");
   fflush(stdout);
   running_outcome = OUTCOME_FAIL;
@@ -95,6 +106,7 @@ void test_on_cpu_exception(int vector) {
 static __attribute__((noinline)) enum outcome run_one(const struct test_case *t) {
   running = t;
   running_outcome = OUTCOME_PASS;
+  running_context[0] = '\0';
   if (setjmp(test_exit_jmp) == 0) {
     t->fn();
     if (t->expect_fault != TEST_NO_FAULT) {

@@ -27,7 +27,7 @@ static void dispatch_store_kernel(hsa_agent_t gpu) {
   snprintf(path, sizeof path, "%s/gpu-tests/%s/faults.co", GPU_TEST_KERNELS_DIR, target);
   struct gpu_kernel k;
   if (gpu_kernel_load(gpu, path, "store_kernel.kd", NULL, NULL, &k, why, sizeof why))
-    test_fail(__FILE__, __LINE__, "%s", why);
+    FAIL("%s", why);
   hsa_amd_memory_pool_t pool = hsa_test_kernarg_pool(gpu);
   int *out;
   void *kernarg;

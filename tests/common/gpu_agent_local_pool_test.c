@@ -119,9 +119,9 @@ static size_t allocate_until_refused(hsa_amd_memory_pool_t pool, size_t bytes, v
   while (n < cap &&
          (st = hsa_amd_memory_pool_allocate(pool, bytes, 0, &list[n])) == HSA_STATUS_SUCCESS)
     n++;
-  if (n == cap) test_fail(__FILE__, __LINE__, "more than %zu blocks of %zu bytes", cap, bytes);
+  if (n == cap) FAIL("more than %zu blocks of %zu bytes", cap, bytes);
   if (st != HSA_STATUS_ERROR_OUT_OF_RESOURCES)
-    test_fail(__FILE__, __LINE__, "refused with 0x%x", st);
+    FAIL("refused with 0x%x", st);
   return n;
 }
 

@@ -51,7 +51,7 @@ static void load_corpus_kernel(struct env *e, const char *file, struct gpu_kerne
   const struct corpus_kernel *ck = corpus_kernel_by_file(file);
   ASSERT_NOT_NULL(ck);
   corpus_code_object_path(path, sizeof path, GPU_TEST_KERNELS_DIR, e->target, ck, "O2", 5);
-  if (gpu_kernel_load(e->gpu, path, ck->symbol, NULL, NULL, k, why, sizeof why)) test_fail(__FILE__, __LINE__, "%s", why);
+  if (gpu_kernel_load(e->gpu, path, ck->symbol, NULL, NULL, k, why, sizeof why)) FAIL("%s", why);
 }
 
 /* One work-group of 64 items of `k`: the packet the tests below start from. */
@@ -86,7 +86,7 @@ static hsa_status_t dispatch(struct env *e, hsa_kernel_dispatch_packet_t *p, uin
       result = (hsa_status_t)atomic_load(&err.status);
       break;
     }
-    if (plat_now_ns() > until) test_fail(__FILE__, __LINE__, "the dispatch neither completed nor failed");
+    if (plat_now_ns() > until) FAIL("the dispatch neither completed nor failed");
   }
   ASSERT_EQ(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
   ASSERT_EQ(hsa_signal_destroy(done), HSA_STATUS_SUCCESS);
@@ -110,7 +110,7 @@ static hsa_status_t run_corpus(struct env *e, const char *file, packet_change_fn
   gpu_kernel_packet(&k, d.dims, d.grid, d.workgroup, 0, kernarg, (hsa_signal_t){0}, &p);
   hsa_status_t st = dispatch(e, &p, k.kernarg_size, change, &d);
   char why[256];
-  if (st == HSA_STATUS_SUCCESS && !corpus_check(&d, why, sizeof why)) test_fail(__FILE__, __LINE__, "%s", why);
+  if (st == HSA_STATUS_SUCCESS && !corpus_check(&d, why, sizeof why)) FAIL("%s", why);
   corpus_release(&d);
   release(NULL, kernarg);
   gpu_kernel_release(&k);
@@ -177,7 +177,7 @@ TEST(gpu_bad_input_data_is_no_kernel_descriptor) {
     p.group_segment_size = p.private_segment_size = 0;
     hsa_status_t st = dispatch(&e, &p, 0, NULL, NULL);
     if (st != HSA_STATUS_ERROR_INVALID_CODE_OBJECT)
-      test_fail(__FILE__, __LINE__, "descriptor of bytes 0x%02x: status 0x%x", fills[i], st);
+      FAIL("descriptor of bytes 0x%02x: status 0x%x", fills[i], st);
   }
   release(NULL, kernarg);
   release(NULL, data);
@@ -273,7 +273,7 @@ TEST(gpu_bad_input_destroying_a_queue_with_packets_pending) {
   snprintf(path, sizeof path, "%s/gpu-tests/%s/faults.co", GPU_TEST_KERNELS_DIR, e.target);
   struct gpu_kernel spin;
   if (gpu_kernel_load(e.gpu, path, "spin_kernel.kd", NULL, NULL, &spin, why, sizeof why))
-    test_fail(__FILE__, __LINE__, "%s", why);
+    FAIL("%s", why);
   int *flag = alloc(&e.pool, 64);
   void *kernarg = alloc(&e.pool, spin.kernarg_size);
   ASSERT_NOT_NULL(flag);

@@ -50,6 +50,7 @@ struct gpu_env {
 static void run_variant(struct gpu_env *env, const struct corpus_kernel *ck, const struct corpus_variant *v) {
   char path[512], why[256];
   corpus_code_object_path(path, sizeof path, GPU_TEST_KERNELS_DIR, env->target, ck, v->opt, v->cov);
+  test_context("%s", path);
   int32_t *external = NULL;
   if (ck->external_variable) {
     external = pool_alloc(&env->kernarg_pool, sizeof *external);
@@ -58,7 +59,7 @@ static void run_variant(struct gpu_env *env, const struct corpus_kernel *ck, con
   }
   struct gpu_kernel k;
   if (gpu_kernel_load(env->gpu, path, ck->symbol, ck->external_variable, external, &k, why, sizeof why))
-    test_fail(__FILE__, __LINE__, "%s", why);
+    FAIL("%s", why);
 
   hsa_amd_memory_pool_t pool = env->kernarg_pool;
   struct corpus_alloc alloc = {pool_alloc, pool_free, &pool};
@@ -80,12 +81,12 @@ static void run_variant(struct gpu_env *env, const struct corpus_kernel *ck, con
   uint64_t until = plat_now_ns() + DISPATCH_TIMEOUT_NS;
   while (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 100000000, HSA_WAIT_STATE_BLOCKED) != 0) {
     if (atomic_load(&env->error.calls))
-      test_fail(__FILE__, __LINE__, "%s: the queue stopped with status 0x%x", path, atomic_load(&env->error.status));
+      FAIL("%s: the queue stopped with status 0x%x", path, atomic_load(&env->error.status));
     if (plat_now_ns() > until)
-      test_fail(__FILE__, __LINE__, "%s: no completion in %llu s", path,
+      FAIL("%s: no completion in %llu s", path,
                 (unsigned long long)(DISPATCH_TIMEOUT_NS / 1000000000u));
   }
-  if (!corpus_check(&d, why, sizeof why)) test_fail(__FILE__, __LINE__, "%s: %s", path, why);
+  if (!corpus_check(&d, why, sizeof why)) FAIL("%s: %s", path, why);
 
   corpus_release(&d);
   pool_free(NULL, kernarg);
@@ -147,5 +148,5 @@ TEST(gpu_corpus_under_cu_masks) {
  * from the list: it must name every kernel of the table. */
 TEST(gpu_corpus_table_covered) {
   const char *missing = corpus_files_match_table();
-  if (missing) test_fail(__FILE__, __LINE__, "CORPUS_KERNEL_FILES and the corpus table differ on %s", missing);
+  if (missing) FAIL("CORPUS_KERNEL_FILES and the corpus table differ on %s", missing);
 }

@@ -77,7 +77,7 @@ static void run_faulting_kernel_with_events(const char *kernel, void *out, uint3
   snprintf(path, sizeof path, "%s/gpu-tests/%s/faults.co", GPU_TEST_KERNELS_DIR, target);
   snprintf(symbol, sizeof symbol, "%s.kd", kernel);
   struct gpu_kernel k;
-  if (gpu_kernel_load(gpu, path, symbol, NULL, NULL, &k, why, sizeof why)) test_fail(__FILE__, __LINE__, "%s", why);
+  if (gpu_kernel_load(gpu, path, symbol, NULL, NULL, &k, why, sizeof why)) FAIL("%s", why);
 
   struct hsa_test_queue_error err = {0}, good_err = {0};
   hsa_queue_t *bad, *good;
@@ -106,11 +106,11 @@ static void run_faulting_kernel_with_events(const char *kernel, void *out, uint3
   /* Waiting on the dispatch's signal, as a program does (that is also when
    * the runtime checks time limits); it never completes. */
   while (atomic_load(&err.calls) == 0) {
-    if (plat_now_ns() > until) test_fail(__FILE__, __LINE__, "%s: no queue error reported", kernel);
+    if (plat_now_ns() > until) FAIL("%s: no queue error reported", kernel);
     ASSERT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 10000000, HSA_WAIT_STATE_BLOCKED), 1);
   }
   if (atomic_load(&err.status) != (int)want)
-    test_fail(__FILE__, __LINE__, "%s: queue error 0x%x, want 0x%x", kernel, atomic_load(&err.status), want);
+    FAIL("%s: queue error 0x%x, want 0x%x", kernel, atomic_load(&err.status), want);
   /* The dispatch never completes; the other queue goes on. */
   hsa_barrier_and_packet_t b;
   memset(&b, 0, sizeof b);
@@ -122,7 +122,7 @@ static void run_faulting_kernel_with_events(const char *kernel, void *out, uint3
   ASSERT_EQ(atomic_load(&good_err.calls), 0);
   if (events && want == (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT) {
     while (atomic_load(&events->calls[0]) == 0 || atomic_load(&events->calls[1]) == 0) {
-      if (plat_now_ns() > until) test_fail(__FILE__, __LINE__, "%s: no memory fault event", kernel);
+      if (plat_now_ns() > until) FAIL("%s: no memory fault event", kernel);
       plat_sleep_ns(1000000);
     }
   } else if (events) {

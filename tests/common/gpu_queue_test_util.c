@@ -18,7 +18,7 @@ static void load(struct gpu_queue_env *e, const char *file, const char *name, st
   ASSERT_EQ(hsa_agent_get_info(e->gpu, HSA_AGENT_INFO_NAME, target), HSA_STATUS_SUCCESS);
   snprintf(path, sizeof path, "%s/gpu-tests/%s/%s.co", GPU_TEST_KERNELS_DIR, target, file);
   snprintf(symbol, sizeof symbol, "%s.kd", name);
-  if (gpu_kernel_load(e->gpu, path, symbol, NULL, NULL, k, why, sizeof why)) test_fail(__FILE__, __LINE__, "%s", why);
+  if (gpu_kernel_load(e->gpu, path, symbol, NULL, NULL, k, why, sizeof why)) FAIL("%s", why);
 }
 
 void gpu_queue_env_open(struct gpu_queue_env *e) {

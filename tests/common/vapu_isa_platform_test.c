@@ -141,16 +141,16 @@ static void check_lane(unsigned i, bool keep_denormals) {
   float fma_want = fmaf(fa, fb, 0.5f), mul_want = fa * fb;
   if (!keep_denormals) fma_want = flush(fma_want), mul_want = flush(mul_want);
   if (!same(o[1], fma_want, 0) || !same(o[5], mul_want, 0))
-    test_fail(__FILE__, __LINE__, "lane %u a=%a b=%a: fma %a (want %a) mul %a (want %a)", i, (double)a,
+    FAIL("lane %u a=%a b=%a: fma %a (want %a) mul %a (want %a)", i, (double)a,
               (double)b, (double)from_bits(o[1]), (double)fma_want, (double)from_bits(o[5]),
               (double)mul_want);
   if (o[6] != cvt_i32(a) || o[7] != (uint32_t)(((uint64_t)bits(a) * bits(b)) >> 32))
-    test_fail(__FILE__, __LINE__, "lane %u a=%a b=%a: cvt_i32 0x%x mul_hi 0x%x", i, (double)a, (double)b,
+    FAIL("lane %u a=%a b=%a: cvt_i32 0x%x mul_hi 0x%x", i, (double)a, (double)b,
               o[6], o[7]);
   if (!keep_denormals) return; /* clang's f32 division only runs with denormals kept */
   /* The div_scale/fmas/fixup sequence gives the IEEE quotient. */
   if (!same(o[0], a / b, 0))
-    test_fail(__FILE__, __LINE__, "lane %u: %a / %a = %a, want %a", i, (double)a, (double)b,
+    FAIL("lane %u: %a / %a = %a, want %a", i, (double)a, (double)b,
               (double)from_bits(o[0]), (double)(a / b));
   /* sqrt, exp, log: 1 ulp; they flush denormal inputs whatever MODE says
    * (Vega ISA: transcendental units do not support denormals). */
@@ -158,7 +158,7 @@ static void check_lane(unsigned i, bool keep_denormals) {
   float sqrt_want = (float)sqrt((double)sa), exp_want = (float)exp2((double)flush(b));
   float log_want = (float)log2((double)sa);
   if (!same(o[2], sqrt_want, 1) || !same(o[3], exp_want, 1) || !same(o[4], log_want, 1))
-    test_fail(__FILE__, __LINE__, "lane %u a=%a b=%a: sqrt %a (%a) exp %a (%a) log %a (%a)", i,
+    FAIL("lane %u a=%a b=%a: sqrt %a (%a) exp %a (%a) log %a (%a)", i,
               (double)a, (double)b, (double)from_bits(o[2]), (double)sqrt_want, (double)from_bits(o[3]),
               (double)exp_want, (double)from_bits(o[4]), (double)log_want);
 }
@@ -172,7 +172,7 @@ TEST(vapu_isa_platform_float_semantics) {
   for (uint32_t mode = 0; mode <= 3; mode += 3) {
     memset(gpu.out, 0xcd, sizeof gpu.out);
     enum vapu_result r = run(&e, PLATFORM_float_ops, mode, &stop);
-    if (r != VAPU_OK) test_fail(__FILE__, __LINE__, "%s: %s", vapu_result_name(r), stop.detail);
+    if (r != VAPU_OK) FAIL("%s: %s", vapu_result_name(r), stop.detail);
     for (unsigned i = 0; i < LANES; i++) check_lane(i, mode == 3);
   }
   vapu_exec_destroy(e.x);

@@ -47,7 +47,7 @@ static inline void acpi_test_load(struct acpi_test_memory *m, const char *machin
   snprintf(path, sizeof(path), "tests/data/acpi/%s/index.txt", machine);
   size_t size;
   char *index = plat_file_load(path, &size);
-  if (!index) test_fail(__FILE__, __LINE__, "cannot read %s", path);
+  if (!index) FAIL("cannot read %s", path);
   char *save = NULL;
   for (char *line = strtok_r(index, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
     if (line[0] == '#') continue;
@@ -55,7 +55,7 @@ static inline void acpi_test_load(struct acpi_test_memory *m, const char *machin
     unsigned long long phys;
     if (sscanf(line, "%4s %llx %63s", sig, &phys, file) != 3 || m->count == ACPI_TEST_MAX_REGIONS) {
       free(index);
-      test_fail(__FILE__, __LINE__, "bad line in %s: %s", path, line);
+      FAIL("bad line in %s: %s", path, line);
     }
     struct acpi_test_region *r = &m->regions[m->count++];
     memcpy(r->name, sig, 5);
@@ -64,7 +64,7 @@ static inline void acpi_test_load(struct acpi_test_memory *m, const char *machin
     r->bytes = plat_file_load(path, &r->len);
     if (!r->bytes) {
       free(index);
-      test_fail(__FILE__, __LINE__, "cannot read %s", path);
+      FAIL("cannot read %s", path);
     }
   }
   free(index);
@@ -78,7 +78,7 @@ static inline void acpi_test_free(struct acpi_test_memory *m) {
 static inline struct acpi_test_region *acpi_test_region(struct acpi_test_memory *m, const char *name) {
   for (unsigned i = 0; i < m->count; i++)
     if (strcmp(m->regions[i].name, name) == 0) return &m->regions[i];
-  test_fail(__FILE__, __LINE__, "no %s in the recorded tables", name);
+  FAIL("no %s in the recorded tables", name);
 }
 
 /* Makes a modified table's checksum right again (byte 9 of the header). */

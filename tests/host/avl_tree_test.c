@@ -98,7 +98,7 @@ TEST(avl_tree_random_inserts_and_removals_keep_every_invariant) {
       insert(&t, it);
     }
     if (check(t.root, NULL, 0, UINT32_MAX, &why) < 0)
-      test_fail(__FILE__, __LINE__, "after round %d: %s", round, why);
+      FAIL("after round %d: %s", round, why);
     if (round % 500 == 0) assert_walk_matches(&t);
   }
   assert_walk_matches(&t);
@@ -114,7 +114,7 @@ TEST(avl_tree_random_inserts_and_removals_keep_every_invariant) {
     avl_remove(&t, t.root);
     it->in_tree = false;
     if (check(t.root, NULL, 0, UINT32_MAX, &why) < 0)
-      test_fail(__FILE__, __LINE__, "emptying: %s", why);
+      FAIL("emptying: %s", why);
   }
   ASSERT_NULL(avl_first(&t));
 }

@@ -264,7 +264,7 @@ TEST(gpu_cp_refused_packets_stop_only_their_queue) {
     p.completion_signal.handle = (uint64_t)(uintptr_t)done;
     rig_submit(&r, bad, &p);
     if (!rig_wait_value(&r.q[bad].inactive->value, (int64_t)b->code, WAIT_NS))
-      test_fail(__FILE__, __LINE__, "%s: queue_inactive_signal 0x%llx, want 0x%llx", b->what,
+      FAIL("%s: queue_inactive_signal 0x%llx, want 0x%llx", b->what,
                 (unsigned long long)r.q[bad].inactive->value, (unsigned long long)b->code);
     /* Not consumed, not completed; the error's event was raised (the
      * CP writes the mailbox after the code, then posts the interrupt). */

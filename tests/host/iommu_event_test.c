@@ -32,7 +32,7 @@ static void expect_line(const uint32_t raw[4], const char *part) {
   char line[320];
   iommu_event_decode(raw, &e);
   iommu_event_format(&e, line, sizeof line);
-  if (!strstr(line, part)) test_fail(__FILE__, __LINE__, "\"%s\" lacks \"%s\"", line, part);
+  if (!strstr(line, part)) FAIL("\"%s\" lacks \"%s\"", line, part);
 }
 
 TEST(iommu_event_decodes_spec_layouts) {

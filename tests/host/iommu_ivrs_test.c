@@ -100,7 +100,7 @@ static void *load_recorded(const char *name, size_t *size) {
   char path[256];
   snprintf(path, sizeof path, "tests/data/iommu/%s", name);
   void *data = plat_file_load(path, size);
-  if (!data) test_fail(__FILE__, __LINE__, "cannot read %s (run from the repository root)", path);
+  if (!data) FAIL("cannot read %s (run from the repository root)", path);
   return data;
 }
 
@@ -295,7 +295,7 @@ TEST(iommu_ivrs_every_entry_kind) {
 static void expect_rejected(const void *t, size_t len, const char *why) {
   ASSERT_EQ(ivrs_parse(t, len, &info), -EINVAL);
   if (!strstr(info.error, why))
-    test_fail(__FILE__, __LINE__, "error \"%s\" does not say \"%s\"", info.error, why);
+    FAIL("error \"%s\" does not say \"%s\"", info.error, why);
 }
 
 TEST(iommu_ivrs_rejects_bad_lengths) {

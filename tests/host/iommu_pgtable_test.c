@@ -314,7 +314,7 @@ TEST(iommu_pgtable_random_walks_match_reference) {
         bool ok = iopt_translate(&pt, p * 4096 + 8, IOPT_READ, &phys, &size, &prot);
         bool want = (ref[p].prot & IOPT_READ) != 0;
         if (ok != want)
-          test_fail(__FILE__, __LINE__, "step %d page %llu: read %d, want %d", step,
+          FAIL("step %d page %llu: read %d, want %d", step,
                     (unsigned long long)p, ok, want);
         if (ok) {
           ASSERT_EQ_U(phys, ref[p].phys + 8);

@@ -31,7 +31,7 @@ static void load_ivrs(void) {
   size_t size;
   void *t = plat_file_load("tests/data/iommu/qemu72_q35_bridges_ivrs.bin", &size);
   if (!t)
-    test_fail(__FILE__, __LINE__, "cannot read the recorded IVRS (run from the repository root)");
+    FAIL("cannot read the recorded IVRS (run from the repository root)");
   int rc = ivrs_parse(t, size, &ivrs);
   free(t);
   ASSERT_EQ(rc, 0);
@@ -50,7 +50,7 @@ static bool dma(uint16_t requester, uint64_t addr, bool write) {
   uint64_t phys = 0;
   bool ok = fake_iommu_dma(&fake, requester, addr, write, &phys);
   if (ok && phys != addr)
-    test_fail(__FILE__, __LINE__, "DMA to 0x%llx landed at 0x%llx", (unsigned long long)addr,
+    FAIL("DMA to 0x%llx landed at 0x%llx", (unsigned long long)addr,
               (unsigned long long)phys);
   return ok;
 }

@@ -22,7 +22,7 @@ static int open_corpus(const char *file, const char *opt, int cov) {
   char path[512];
   snprintf(path, sizeof path, "%s/gfx902/%s.%s.v%d.co", LOADER_TEST_KERNELS_DIR, file, opt, cov);
   int fd = open(path, O_RDONLY);
-  if (fd < 0) test_fail(__FILE__, __LINE__, "cannot open %s", path);
+  if (fd < 0) FAIL("cannot open %s", path);
   return fd;
 }
 

@@ -11,13 +11,13 @@ static struct loader_isa from_elf(uint32_t flags, uint8_t abi) {
   struct loader_isa isa;
   char why[160];
   if (!loader_isa_from_elf(flags, abi, &isa, why, sizeof why))
-    test_fail(__FILE__, __LINE__, "e_flags 0x%x refused: %s", flags, why);
+    FAIL("e_flags 0x%x refused: %s", flags, why);
   return isa;
 }
 
 static struct loader_isa named(const char *name) {
   struct loader_isa isa;
-  if (!loader_isa_from_name(name, &isa)) test_fail(__FILE__, __LINE__, "%s refused", name);
+  if (!loader_isa_from_name(name, &isa)) FAIL("%s refused", name);
   return isa;
 }
 

@@ -43,7 +43,7 @@ TEST(loader_malformed_every_truncation_refused) {
     free(prefix);
     if (st == LOADER_OK) {
       loader_code_object_destroy(co);
-      test_fail(__FILE__, __LINE__, "a %zu-byte prefix of a %zu-byte file was accepted", n, size);
+      FAIL("a %zu-byte prefix of a %zu-byte file was accepted", n, size);
     }
     ASSERT_EQ(st, LOADER_ERROR_INVALID_CODE_OBJECT);
   }

@@ -10,7 +10,7 @@
 
 uint8_t *loader_test_read(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
-  if (!f) test_fail(__FILE__, __LINE__, "cannot open %s (make kernels builds the corpus)", path);
+  if (!f) FAIL("cannot open %s (make kernels builds the corpus)", path);
   fseek(f, 0, SEEK_END);
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
@@ -19,7 +19,7 @@ uint8_t *loader_test_read(const char *path, size_t *size) {
   fclose(f);
   if (!data || got != (size_t)n) {
     free(data);
-    test_fail(__FILE__, __LINE__, "cannot read %s", path);
+    FAIL("cannot read %s", path);
   }
   *size = (size_t)n;
   return data;
@@ -51,7 +51,7 @@ struct loader_code_object *loader_test_parse(const uint8_t *image, size_t size,
   enum loader_status st = loader_code_object_parse(image, size, "test", &co, why, why_size);
   if (st != status) {
     loader_code_object_destroy(co);
-    test_fail(__FILE__, __LINE__, "parse gave \"%s\" (%s), expected \"%s\"", loader_status_name(st),
+    FAIL("parse gave \"%s\" (%s), expected \"%s\"", loader_status_name(st),
               why, loader_status_name(status));
   }
   return co;
@@ -84,7 +84,7 @@ uint64_t shdr_offset(const uint8_t *image, const char *name) {
     uint64_t sh = shoff + 64ull * i;
     if (!strcmp((const char *)image + strtab + get32(image, sh), name)) return sh;
   }
-  test_fail(__FILE__, __LINE__, "no section %s", name);
+  FAIL("no section %s", name);
 }
 
 uint64_t phdr_offset(const uint8_t *image, uint32_t type, int nth) {
@@ -94,5 +94,5 @@ uint64_t phdr_offset(const uint8_t *image, uint32_t type, int nth) {
     uint64_t ph = phoff + 56ull * i;
     if (get32(image, ph) == type && nth-- == 0) return ph;
   }
-  test_fail(__FILE__, __LINE__, "no program header %u", type);
+  FAIL("no program header %u", type);
 }

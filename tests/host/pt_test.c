@@ -169,10 +169,10 @@ TEST(pt_random_remaps_match_reference) {
     uint64_t ps;
     unsigned got = pt_query(&c, page * 4096, &ps);
     if (got != ref[page])
-      test_fail(__FILE__, __LINE__, "page 0x%llx: 0x%x, reference 0x%x",
+      FAIL("page 0x%llx: 0x%x, reference 0x%x",
                 (unsigned long long)page * 4096, got, ref[page]);
     if (got && ps != 4096 && ps != 2 * MiB && ps != GiB)
-      test_fail(__FILE__, __LINE__, "page size %llu at 0x%llx", (unsigned long long)ps,
+      FAIL("page size %llu at 0x%llx", (unsigned long long)ps,
                 (unsigned long long)page * 4096);
   }
   destroy(&c);

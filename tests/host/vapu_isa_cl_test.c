@@ -28,15 +28,15 @@ static void run(const char *variant, const char *kernel, const void *args, size_
   snprintf(path, sizeof path, "%s/vapu-isa/cl_ops.%s.co", VAPU_ISA_BUILD_DIR, variant);
   snprintf(sym, sizeof sym, "%s.kd", kernel);
   if (!vi_code_object_load(&c->e, path, sym, NULL, &c->k, why, sizeof why))
-    test_fail(__FILE__, __LINE__, "%s (make test builds it)", why);
+    FAIL("%s (make test builds it)", why);
   uint32_t g[3] = {grid, 1, 1}, w[3] = {wg, 1, 1};
   void *kernarg = vi_kernarg(&c->e, &c->k, args, args_size, 1, g, w, why, sizeof why);
-  if (!kernarg) test_fail(__FILE__, __LINE__, "%s: %s", path, why);
+  if (!kernarg) FAIL("%s: %s", path, why);
   struct vi_launch l = {.kernel_object = c->k.kernel_object, .kernarg = kernarg, .grid = {grid, 1, 1},
                         .wg = {wg, 1, 1}};
   struct vapu_stop stop;
   enum vapu_result r = vi_run(&c->e, &l, &stop);
-  if (r != VAPU_OK) test_fail(__FILE__, __LINE__, "%s %s: %s: %s", path, kernel, vapu_result_name(r), stop.detail);
+  if (r != VAPU_OK) FAIL("%s %s: %s: %s", path, kernel, vapu_result_name(r), stop.detail);
 }
 static void *gpu(struct ctx *c, size_t size) {
   void *p = vi_alloc(&c->e, size, VAPU_ACCESS_READ | VAPU_ACCESS_WRITE);
@@ -57,6 +57,7 @@ static int cmp_int(const void *a, const void *b) {
 /* ---- atomics --------------------------------------------------------------- */
 TEST(vapu_isa_cl_atomics) {
   for (unsigned v = 0; v < 4; v++) {
+    test_context("variant %s", variants[v]);
     struct ctx c;
     ASSERT_TRUE(vi_env_init(&c.e));
     int *out = gpu(&c, 1024 * 16 * 4), *groups = gpu(&c, 4 * 64 * 4);
@@ -72,7 +73,7 @@ TEST(vapu_isa_cl_atomics) {
       const int want[13] = {0, 513, -254, 155, -255, -1, 0, 7, 1000, -1 /* checked below */, 256, -256, 765};
       for (unsigned i = 0; i < 13; i++)
         if (i != 9 && G[i] != want[i])
-          test_fail(__FILE__, __LINE__, "%s group %u lds/lu[%u] = %d, want %d", variants[v], g, i, G[i], want[i]);
+          FAIL("%s group %u lds/lu[%u] = %d, want %d", variants[v], g, i, G[i], want[i]);
       int r0[256], r1[256], r3[257];
       unsigned eights = 0;
       for (unsigned t = 0; t < 256; t++) {
@@ -125,6 +126,7 @@ TEST(vapu_isa_cl_atomics) {
 /* ---- collectives ------------------------------------------------------------- */
 TEST(vapu_isa_cl_collectives) {
   for (unsigned v = 0; v < 4; v++) {
+    test_context("variant %s", variants[v]);
     struct ctx c;
     ASSERT_TRUE(vi_env_init(&c.e));
     int *in = gpu(&c, 256 * 4), *out = gpu(&c, 256 * 8 * 4);
@@ -152,7 +154,7 @@ TEST(vapu_isa_cl_collectives) {
       const int want[8] = {sum, mx, scan, xmin, in[wave + 5], gsum, gmax, in[grp + 77]};
       for (unsigned k = 0; k < 8; k++)
         if (out[t * 8 + k] != want[k])
-          test_fail(__FILE__, __LINE__, "%s work-item %u output %u: %d, want %d", variants[v], t, k, out[t * 8 + k], want[k]);
+          FAIL("%s work-item %u output %u: %d, want %d", variants[v], t, k, out[t * 8 + k], want[k]);
       ASSERT_TRUE(fout[2 * t] == fsum);
       ASSERT_TRUE(fout[2 * t + 1] == fmx);
     }
@@ -209,6 +211,7 @@ TEST(vapu_isa_cl_integers) {
   static const uint32_t special[] = {0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 0x80, 0xff, 0x8000,
                                      0xffff, 0x7f, 0x12345678, 31, 32, 63, 64, 0xfffffffe};
   for (unsigned v = 0; v < 4; v++) {
+    test_context("variant %s", variants[v]);
     struct ctx c;
     ASSERT_TRUE(vi_env_init(&c.e));
     uint32_t *in = gpu(&c, 768 * 4), *out = gpu(&c, 256 * 16 * 4);
@@ -234,11 +237,11 @@ TEST(vapu_isa_cl_integers) {
       integers_reference(in[t], in[t + 256], in[t + 512], o, w);
       for (unsigned k = 0; k < 10; k++)
         if (out[t * 16 + k] != o[k])
-          test_fail(__FILE__, __LINE__, "%s t=%u o[%u] (a=%x b=%x c=%x): %x, want %x", variants[v], t, k, in[t],
+          FAIL("%s t=%u o[%u] (a=%x b=%x c=%x): %x, want %x", variants[v], t, k, in[t],
                     in[t + 256], in[t + 512], out[t * 16 + k], o[k]);
       for (unsigned k = 0; k < 8; k++)
         if (wout[t * 8 + k] != w[k])
-          test_fail(__FILE__, __LINE__, "%s t=%u w[%u] (a=%x b=%x c=%x): %llx, want %llx", variants[v], t, k, in[t],
+          FAIL("%s t=%u w[%u] (a=%x b=%x c=%x): %llx, want %llx", variants[v], t, k, in[t],
                     in[t + 256], in[t + 512], (unsigned long long)wout[t * 8 + k], (unsigned long long)w[k]);
     }
     vi_code_object_release(&c.k);
@@ -269,6 +272,7 @@ static bool close64(double got, long double want, double ulps) {
 TEST(vapu_isa_cl_float_math) {
   static const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, INFINITY, -INFINITY, NAN, 1e-40f, 8.0f, -7.5f, 3.0f};
   for (unsigned v = 0; v < 4; v++) {
+    test_context("variant %s", variants[v]);
     struct ctx c;
     ASSERT_TRUE(vi_env_init(&c.e));
     float *in = gpu(&c, 512 * 4), *out = gpu(&c, 256 * 24 * 4);
@@ -294,7 +298,7 @@ TEST(vapu_isa_cl_float_math) {
         float got = out[t * 24 + k];
         if (k == 21 && !(fabs(y) < 2e9)) continue; /* (int)y of inf or NaN: undefined */
         if (!close32(got, ref[k].want, ref[k].ulps))
-          test_fail(__FILE__, __LINE__, "%s fmath t=%u o[%u] (x=%a y=%a): %a, want %a within %g ulp", variants[v],
+          FAIL("%s fmath t=%u o[%u] (x=%a y=%a): %a, want %a within %g ulp", variants[v],
                     t, k, x, y, got, ref[k].want, ref[k].ulps);
       }
     }
@@ -306,6 +310,7 @@ TEST(vapu_isa_cl_float_math) {
 TEST(vapu_isa_cl_double_math) {
   static const double special[] = {0.0, -0.0, 1.0, -1.0, 1e22, -1e300, 1e300, 0x1p1000, INFINITY, NAN, 1e-310, 3.14159};
   for (unsigned v = 0; v < 4; v++) {
+    test_context("variant %s", variants[v]);
     struct ctx c;
     ASSERT_TRUE(vi_env_init(&c.e));
     double *in = gpu(&c, 512 * 8), *out = gpu(&c, 256 * 12 * 8);
@@ -332,7 +337,7 @@ TEST(vapu_isa_cl_double_math) {
         long double want = (k == 4 || k == 5 || k == 6) ? ref[k].want : ref[k].want;
         if (k == 10 && !isinf(want)) want = (double)(floor(in[t]) + trunc(in[t + 256])); /* one rounding, as the kernel */
         if (!close64(got, want, ref[k].ulps))
-          test_fail(__FILE__, __LINE__, "%s dmath t=%u o[%u] (x=%a y=%a): %a, want %La within %g ulp", variants[v],
+          FAIL("%s dmath t=%u o[%u] (x=%a y=%a): %a, want %La within %g ulp", variants[v],
                     t, k, in[t], in[t + 256], got, want, ref[k].ulps);
       }
     }
@@ -354,6 +359,7 @@ static bool close16(uint16_t got, double want, double ulps) {
 
 TEST(vapu_isa_cl_half_and_conversions) {
   for (unsigned v = 0; v < 4; v++) {
+    test_context("variant %s", variants[v]);
     struct ctx c;
     ASSERT_TRUE(vi_env_init(&c.e));
     uint16_t *hin = gpu(&c, 512 * 2), *hout = gpu(&c, 256 * 4 * 2);
@@ -376,20 +382,20 @@ TEST(vapu_isa_cl_half_and_conversions) {
       _Float16 p = h16(hin[t]) * h16(hin[t + 256]);
       uint16_t got0 = hout[t * 4];
       bool ok0 = close16(got0, (double)(_Float16)(p + h16(hin[t])), 0) || close16(got0, a * b + a, 0);
-      if (!ok0) test_fail(__FILE__, __LINE__, "%s half t=%u a*b+a (a=%a b=%a): %04x", variants[v], t, a, b, got0);
+      if (!ok0) FAIL("%s half t=%u a*b+a (a=%a b=%a): %04x", variants[v], t, a, b, got0);
       if (!close16(hout[t * 4 + 1], fma(a, b, 0.5), 0))
-        test_fail(__FILE__, __LINE__, "%s half t=%u fma: %04x want %a", variants[v], t, hout[t * 4 + 1], fma(a, b, 0.5));
+        FAIL("%s half t=%u fma: %04x want %a", variants[v], t, hout[t * 4 + 1], fma(a, b, 0.5));
       if (!close16(hout[t * 4 + 2], a / b, 1))
-        test_fail(__FILE__, __LINE__, "%s half t=%u div: %04x want %a", variants[v], t, hout[t * 4 + 2], a / b);
+        FAIL("%s half t=%u div: %04x want %a", variants[v], t, hout[t * 4 + 2], a / b);
       if (!close16(hout[t * 4 + 3], fmax(a, b) - fmin(a, b), 0))
-        test_fail(__FILE__, __LINE__, "%s half t=%u max-min: %04x", variants[v], t, hout[t * 4 + 3]);
+        FAIL("%s half t=%u max-min: %04x", variants[v], t, hout[t * 4 + 3]);
       float f = fin[t];
       const int32_t *io = iout + t * 8;
       /* ROCm device-libs clamp with fmaxnum/fminnum before converting, and
        * maxnum(NaN, lower bound) is the lower bound: NaN gives the lower
        * bound (INT_MIN, SHRT_MIN; 0 for unsigned), as their IR says. */
       int32_t rte = isnan(f) ? INT32_MIN : f >= 2147483647.0f ? INT32_MAX : f <= -2147483648.0f ? INT32_MIN : (int32_t)nearbyintf(f);
-      if (io[0] != rte) test_fail(__FILE__, __LINE__, "%s convert_int_sat_rte(%a): %d, want %d", variants[v], f, io[0], rte);
+      if (io[0] != rte) FAIL("%s convert_int_sat_rte(%a): %d, want %d", variants[v], f, io[0], rte);
       if (!isnan(f) && fabsf(f) < 2e9f) ASSERT_EQ(io[1], (int32_t)floorf(f)); /* undefined out of range */
       ASSERT_EQ(io[2], isnan(f) || f <= 0 ? 0 : f >= 255 ? 255 : (int32_t)f);
       ASSERT_EQ(io[3], isnan(f) ? -32768 : f >= 32767 ? 32767 : f <= -32768 ? -32768 : (int32_t)f);

@@ -25,7 +25,7 @@ static void run_variant(const struct corpus_kernel *ck, const struct corpus_vari
   *external = CORPUS_EXTERNAL_VALUE;
   struct vi_code_object k;
   if (!vi_code_object_load(&e, path, ck->symbol, external, &k, why, sizeof why))
-    test_fail(__FILE__, __LINE__, "%s", why);
+    FAIL("%s", why);
 
   struct corpus_alloc alloc = {gpu_alloc, gpu_free, &e};
   struct corpus_dispatch d;
@@ -34,7 +34,7 @@ static void run_variant(const struct corpus_kernel *ck, const struct corpus_vari
   size_t n = corpus_pack_args(&d, args, sizeof args);
   ASSERT_NE(n, 0);
   void *kernarg = vi_kernarg(&e, &k, args, n, d.dims, d.grid, d.workgroup, why, sizeof why);
-  if (!kernarg) test_fail(__FILE__, __LINE__, "%s: %s", path, why);
+  if (!kernarg) FAIL("%s: %s", path, why);
 
   struct vi_launch l = {.kernel_object = k.kernel_object, .kernarg = kernarg};
   for (unsigned i = 0; i < 3; i++) {
@@ -44,8 +44,8 @@ static void run_variant(const struct corpus_kernel *ck, const struct corpus_vari
   struct vapu_stop stop;
   enum vapu_result r = vi_run(&e, &l, &stop);
   if (r != VAPU_OK)
-    test_fail(__FILE__, __LINE__, "%s: %s: %s", path, vapu_result_name(r), stop.detail);
-  if (!corpus_check(&d, why, sizeof why)) test_fail(__FILE__, __LINE__, "%s: %s", path, why);
+    FAIL("%s: %s: %s", path, vapu_result_name(r), stop.detail);
+  if (!corpus_check(&d, why, sizeof why)) FAIL("%s: %s", path, why);
   corpus_release(&d);
   vi_code_object_release(&k);
   vi_env_fini(&e);

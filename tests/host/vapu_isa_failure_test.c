@@ -18,7 +18,7 @@ static struct vi_asm code;
 
 static void setup(void) {
   ASSERT_TRUE(vi_env_init(&env));
-  if (!vi_asm_load(&env, "fail", &code)) test_fail(__FILE__, __LINE__, "fail.o not built (make test builds it)");
+  if (!vi_asm_load(&env, "fail", &code)) FAIL("fail.o not built (make test builds it)");
 }
 static void teardown(void) {
   vi_asm_release(&code);
@@ -32,7 +32,7 @@ static enum vapu_result run(const char *label, uint64_t p0, uint64_t p1, unsigne
   struct vi_kd kd = vi_kd_default();
   kd.group_segment_fixed_size = 512;
   uint64_t kobj = vi_asm_kernel(&env, &code, label, &kd);
-  if (!kobj) test_fail(__FILE__, __LINE__, "no kernel %s", label);
+  if (!kobj) FAIL("no kernel %s", label);
   uint64_t *kernarg = vi_alloc(&env, 64, VAPU_ACCESS_READ);
   ASSERT_NOT_NULL(kernarg);
   kernarg[0] = p0;
@@ -81,7 +81,7 @@ TEST(vapu_isa_failure_illegal_instruction) {
 TEST(vapu_isa_failure_unsupported_instructions_stop) {
   ASSERT_TRUE(vi_env_init(&env));
   struct vi_asm unsup;
-  if (!vi_asm_load(&env, "unsupported", &unsup)) test_fail(__FILE__, __LINE__, "unsupported.o not built");
+  if (!vi_asm_load(&env, "unsupported", &unsup)) FAIL("unsupported.o not built");
   struct vi_kd kd = vi_kd_default();
   uint64_t kobj = vi_asm_kernel(&env, &unsup, "unsupported", &kd);
   ASSERT_NE(kobj, 0);
@@ -97,7 +97,7 @@ TEST(vapu_isa_failure_unsupported_instructions_stop) {
 static void expect_fault(const char *label, uint64_t p0, uint64_t want_addr, uint32_t access) {
   struct vapu_stop stop;
   enum vapu_result r = run(label, p0, 0, 64, 64, NULL, &stop);
-  if (r != VAPU_MEMORY_FAULT) test_fail(__FILE__, __LINE__, "%s: %s, want a memory fault", label, vapu_result_name(r));
+  if (r != VAPU_MEMORY_FAULT) FAIL("%s: %s, want a memory fault", label, vapu_result_name(r));
   ASSERT_EQ_U(stop.address, want_addr);
   ASSERT_EQ_U(stop.access, access);
   ASSERT_TRUE(strstr(stop.detail, "memory fault") != NULL);
@@ -266,7 +266,7 @@ TEST(vapu_isa_failure_bad_dispatch) {
 #define EXPECT_BAD(result, what)                                                           \
   do {                                                                                    \
     enum vapu_result r_ = vapu_dispatch_begin(env.x, &dd, &stop);                         \
-    if (r_ != (result)) test_fail(__FILE__, __LINE__, "%s: %s", what, vapu_result_name(r_)); \
+    if (r_ != (result)) FAIL("%s: %s", what, vapu_result_name(r_)); \
     ASSERT_TRUE(stop.detail[0] != 0);                                                     \
   } while (0)
   dd = base, dd.grid_size[1] = 0;

@@ -16,7 +16,7 @@ static struct vi_asm code;
 
 static void setup(void) {
   ASSERT_TRUE(vi_env_init(&env));
-  if (!vi_asm_load(&env, "mem", &code)) test_fail(__FILE__, __LINE__, "mem.o not built (make test builds it)");
+  if (!vi_asm_load(&env, "mem", &code)) FAIL("mem.o not built (make test builds it)");
 }
 static void teardown(void) {
   vi_asm_release(&code);
@@ -35,7 +35,7 @@ static void dispatch(const char *label, const struct vi_kd *kd, const uint64_t *
   memcpy(l.wg, wg, sizeof l.wg);
   struct vapu_stop stop;
   enum vapu_result r = vi_run(&env, &l, &stop);
-  if (r != VAPU_OK) test_fail(__FILE__, __LINE__, "%s: %s: %s", label, vapu_result_name(r), stop.detail);
+  if (r != VAPU_OK) FAIL("%s: %s: %s", label, vapu_result_name(r), stop.detail);
   vi_free(&env, kernarg);
 }
 #define P(x) ((uint64_t)(uintptr_t)(x))

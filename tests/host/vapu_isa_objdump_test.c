@@ -24,7 +24,7 @@ struct listing {
 static struct listing *read_listing(const char *path, size_t *count) {
   size_t size;
   char *text = vi_read_file(path, &size);
-  if (!text) test_fail(__FILE__, __LINE__, "cannot read %s (make test builds it)", path);
+  if (!text) FAIL("cannot read %s (make test builds it)", path);
   size_t cap = 1024, n = 0;
   struct listing *l = malloc(cap * sizeof *l);
   ASSERT_NOT_NULL(l);
@@ -68,14 +68,14 @@ static bool is_unsupported(const char *mnemonic) {
 static size_t check_object(const char *object, bool expect_unknown) {
   char dis[600];
   if ((size_t)snprintf(dis, sizeof dis, "%s.dis", object) >= sizeof dis)
-    test_fail(__FILE__, __LINE__, "path too long: %s", object);
+    FAIL("path too long: %s", object);
   size_t n, size, bytes;
   struct listing *l = read_listing(dis, &n);
   void *image = vi_read_file(object, &size);
-  if (!image) test_fail(__FILE__, __LINE__, "cannot read %s", object);
+  if (!image) FAIL("cannot read %s", object);
   const uint32_t *words;
   uint64_t base;
-  if (!vi_elf_text(image, size, &words, &bytes, &base)) test_fail(__FILE__, __LINE__, "%s: no .text", object);
+  if (!vi_elf_text(image, size, &words, &bytes, &base)) FAIL("%s: no .text", object);
   ASSERT_GT(n, 0);
   uint64_t at = base;
   for (size_t i = 0; i < n; i++) {
@@ -83,19 +83,19 @@ static size_t check_object(const char *object, bool expect_unknown) {
     unsigned isize;
     size_t k = (size_t)(l[i].addr - base) / 4;
     if (expect_unknown) {
-      if (k >= bytes / 4) test_fail(__FILE__, __LINE__, "%s: 0x%llx past .text", object, (unsigned long long)l[i].addr);
+      if (k >= bytes / 4) FAIL("%s: 0x%llx past .text", object, (unsigned long long)l[i].addr);
       if (vapu_isa_disasm(words + k, (unsigned)(bytes / 4 - k), m, sizeof m, &isize))
-        test_fail(__FILE__, __LINE__, "%s: 0x%llx %s decodes as %s; it must be unknown", object,
+        FAIL("%s: 0x%llx %s decodes as %s; it must be unknown", object,
                   (unsigned long long)l[i].addr, l[i].mnemonic, m);
       continue;
     }
     if (l[i].addr != at)
-      test_fail(__FILE__, __LINE__, "%s: llvm-objdump has %s at 0x%llx, our decoder is at 0x%llx", object,
+      FAIL("%s: llvm-objdump has %s at 0x%llx, our decoder is at 0x%llx", object,
                 l[i].mnemonic, (unsigned long long)l[i].addr, (unsigned long long)at);
     bool known = vapu_isa_disasm(words + k, (unsigned)(bytes / 4 - k), m, sizeof m, &isize);
     if (strcmp(l[i].mnemonic, ".long") == 0) { /* a word LLVM cannot decode: nor may we */
       if (known)
-        test_fail(__FILE__, __LINE__, "%s: 0x%llx (%08x) is no gfx9 instruction, our decoder has %s", object,
+        FAIL("%s: 0x%llx (%08x) is no gfx9 instruction, our decoder has %s", object,
                   (unsigned long long)at, words[k], m);
       at += 4;
       continue;
@@ -105,7 +105,7 @@ static size_t check_object(const char *object, bool expect_unknown) {
       continue;
     }
     if (strcmp(m, l[i].mnemonic) != 0)
-      test_fail(__FILE__, __LINE__, "%s: at 0x%llx llvm-objdump has %s, our decoder %s (%08x %08x)", object,
+      FAIL("%s: at 0x%llx llvm-objdump has %s, our decoder %s (%08x %08x)", object,
                 (unsigned long long)at, l[i].mnemonic, m, words[k], k + 1 < bytes / 4 ? words[k + 1] : 0);
     at += isize;
   }
@@ -117,7 +117,7 @@ static size_t check_object(const char *object, bool expect_unknown) {
 /* Every object with a .dis in `dir`; returns how many were checked. */
 static unsigned check_dir(const char *dir, const char *suffix, size_t *insts) {
   DIR *d = opendir(dir);
-  if (!d) test_fail(__FILE__, __LINE__, "cannot open %s (make test builds it)", dir);
+  if (!d) FAIL("cannot open %s (make test builds it)", dir);
   unsigned objects = 0;
   struct dirent *de;
   char path[600];
@@ -180,7 +180,7 @@ TEST(vapu_isa_objdump_tables_complete) {
       entries++;
       /* Each opcode once per table: the first entry is the one decoded. */
       if (optable_find(tables[t].t, op->opcode) != op)
-        test_fail(__FILE__, __LINE__, "opcode 0x%x is in a table twice (%s)", op->opcode, op->name);
+        FAIL("opcode 0x%x is in a table twice (%s)", op->opcode, op->name);
       if (listed(l, n, tables[t].prefix, op->name)) continue;
       if (!missing++) printf("table entries not in all_opcodes.s:");
       printf(" %s%s", tables[t].prefix, op->name);
@@ -190,7 +190,7 @@ TEST(vapu_isa_objdump_tables_complete) {
   }
   if (missing) {
     printf("\n");
-    test_fail(__FILE__, __LINE__, "%u table entries not in all_opcodes.s:%s", missing, names);
+    FAIL("%u table entries not in all_opcodes.s:%s", missing, names);
   }
   ASSERT_GT(entries, 850); /* 898 when written (flat counted as flat_ and global_) */
   /* The VALU opcode space is split over several tables: never twice, and
@@ -204,7 +204,7 @@ TEST(vapu_isa_objdump_tables_complete) {
       defs += o != NULL;
       if (o) ASSERT_GE(o->opcode, 0x100);
     }
-    if (defs > 1) test_fail(__FILE__, __LINE__, "VALU opcode 0x%x defined %u times", op, defs);
+    if (defs > 1) FAIL("VALU opcode 0x%x defined %u times", op, defs);
   }
   free(l);
 }

@@ -13,7 +13,7 @@ static struct vi_asm code;
 
 static void setup(void) {
   ASSERT_TRUE(vi_env_init(&env));
-  if (!vi_asm_load(&env, "salu", &code)) test_fail(__FILE__, __LINE__, "salu.o not built (make test builds it)");
+  if (!vi_asm_load(&env, "salu", &code)) FAIL("salu.o not built (make test builds it)");
 }
 static void teardown(void) {
   vi_asm_release(&code);
@@ -36,7 +36,7 @@ static void run(const char *label, const uint32_t in[4], void *out, const void *
   struct vi_launch l = {.kernel_object = kobj, .kernarg = kernarg, .grid = {lanes, 1, 1}, .wg = {lanes, 1, 1}};
   struct vapu_stop stop;
   enum vapu_result r = vi_run(&env, &l, &stop);
-  if (r != VAPU_OK) test_fail(__FILE__, __LINE__, "%s: %s: %s", label, vapu_result_name(r), stop.detail);
+  if (r != VAPU_OK) FAIL("%s: %s: %s", label, vapu_result_name(r), stop.detail);
   vi_free(&env, kernarg);
   vi_free(&env, (void *)(uintptr_t)kobj);
 }
@@ -167,7 +167,7 @@ TEST(vapu_isa_salu_operations) {
     ASSERT_EQ(n, 58);
     for (unsigned i = 0; i < n; i++)
       if (out[i].v != want[i].v || out[i].scc != want[i].scc)
-        test_fail(__FILE__, __LINE__, "op %u with a=%x b=%x c=%x d=%x: got %x scc %u, want %x scc %u", i, in[0],
+        FAIL("op %u with a=%x b=%x c=%x d=%x: got %x scc %u, want %x scc %u", i, in[0],
                   in[1], in[2], in[3], out[i].v, out[i].scc, want[i].v, want[i].scc);
   }
   teardown();
@@ -190,7 +190,7 @@ TEST(vapu_isa_salu_saveexec) {
       uint64_t m = masks[i] & exec;
       for (unsigned l = 0; l < 64; l++) {
         uint32_t want = l >= lanes ? 0xeeeeeeeeu : ((m >> l) & 1) ? l : l + 100;
-        if (out[l] != want) test_fail(__FILE__, __LINE__, "mask %llx lanes %u lane %u: %x, want %x",
+        if (out[l] != want) FAIL("mask %llx lanes %u lane %u: %x, want %x",
                                       (unsigned long long)masks[i], lanes, l, out[l], want);
       }
       ASSERT_EQ_U(out[64] | (uint64_t)out[65] << 32, exec); /* saved by and_saveexec */
@@ -277,7 +277,7 @@ TEST(vapu_isa_salu_round_modes) {
       const uint32_t *g = (const uint32_t *)out, *w = (const uint32_t *)&want;
       for (unsigned i = 0; i < sizeof want / 4; i++)
         if (g[i] != w[i])
-          test_fail(__FILE__, __LINE__, "mode %u, word %u: got %08x want %08x (a=%a b=%a c=%a x=%a y=%a z=%a)",
+          FAIL("mode %u, word %u: got %08x want %08x (a=%a b=%a c=%a x=%a y=%a z=%a)",
                     mode, i, g[i], w[i], fin[0], fin[1], fin[2], din[0], din[1], din[2]);
     }
   }

@@ -142,7 +142,7 @@ static struct vi_asm code;
 
 static void run_case(const struct vcase *vc, const struct vi_kd *kd, unsigned batches) {
   uint64_t kobj = vi_asm_kernel(&env, &code, vc->label, kd);
-  if (!kobj) test_fail(__FILE__, __LINE__, "no kernel %s in valu.o", vc->label);
+  if (!kobj) FAIL("no kernel %s in valu.o", vc->label);
   size_t esize = vc->wide ? 8 : 4;
   uint8_t *buf[4];
   for (unsigned i = 0; i < 4; i++) {
@@ -167,19 +167,19 @@ static void run_case(const struct vcase *vc, const struct vi_kd *kd, unsigned ba
                                .grid = {LANES, 1, 1}, .wg = {LANES, 1, 1}};
     struct vapu_stop stop;
     enum vapu_result r = vi_run(&env, &launch, &stop);
-    if (r != VAPU_OK) test_fail(__FILE__, __LINE__, "%s: %s: %s", vc->label, vapu_result_name(r), stop.detail);
+    if (r != VAPU_OK) FAIL("%s: %s: %s", vc->label, vapu_result_name(r), stop.detail);
     for (unsigned l = 0; l < LANES; l++) {
       uint64_t got = 0, want = vc->ref(in[0][l], in[1][l], in[2][l], l);
       memcpy(&got, buf[3] + l * esize, esize);
       if (!vc->wide) want &= 0xffffffffu;
       if (!same(vc->check, got, want))
-        test_fail(__FILE__, __LINE__, "%s lane %u: inputs %llx %llx %llx: got %llx, want %llx", vc->label, l,
+        FAIL("%s lane %u: inputs %llx %llx %llx: got %llx, want %llx", vc->label, l,
                   (unsigned long long)in[0][l], (unsigned long long)in[1][l], (unsigned long long)in[2][l],
                   (unsigned long long)got, (unsigned long long)want);
     }
     uint64_t want_mask = vc->vcc ? vc->vcc(in[0], in[1], in[2]) : 0;
     if (*mask != want_mask)
-      test_fail(__FILE__, __LINE__, "%s: VCC %016llx, want %016llx", vc->label, (unsigned long long)*mask,
+      FAIL("%s: VCC %016llx, want %016llx", vc->label, (unsigned long long)*mask,
                 (unsigned long long)want_mask);
   }
   for (unsigned i = 0; i < 4; i++) vi_free(&env, buf[i]);
@@ -190,7 +190,7 @@ static void run_case(const struct vcase *vc, const struct vi_kd *kd, unsigned ba
 
 static void run_cases(const struct vcase *cases, unsigned n, const struct vi_kd *kd) {
   ASSERT_TRUE(vi_env_init(&env));
-  if (!vi_asm_load(&env, "valu", &code)) test_fail(__FILE__, __LINE__, "valu.o not built (make test builds it)");
+  if (!vi_asm_load(&env, "valu", &code)) FAIL("valu.o not built (make test builds it)");
   struct vi_kd def = vi_kd_default();
   for (unsigned i = 0; i < n; i++) run_case(&cases[i], kd ? kd : &def, BATCHES);
   vi_asm_release(&code);
@@ -497,7 +497,7 @@ TEST(vapu_isa_valu_f16) {
         uint32_t want = (uint32_t)vc.ref(buf[0][l], buf[1][l], buf[2][l], l);
         if (nan16_any(want)) continue; /* inf - inf and such: NaN payloads are free */
         if (buf[3][l] != want)
-          test_fail(__FILE__, __LINE__, "%s lane %u: %08x %08x %08x: got %08x want %08x", vc.label, l, buf[0][l],
+          FAIL("%s lane %u: %08x %08x %08x: got %08x want %08x", vc.label, l, buf[0][l],
                     buf[1][l], buf[2][l], buf[3][l], want);
       }
     }
@@ -789,7 +789,7 @@ static void run_lane_kernel(const char *label, uint32_t (*ref)(unsigned l, const
   for (unsigned l = 0; l < LANES; l++) {
     uint32_t want = ref(l, buf[0], buf[1], buf[2]);
     if (buf[3][l] != want)
-      test_fail(__FILE__, __LINE__, "%s lane %u: got %08x want %08x", label, l, buf[3][l], want);
+      FAIL("%s lane %u: got %08x want %08x", label, l, buf[3][l], want);
   }
   for (unsigned k = 0; k < 4; k++) vi_free(&env, buf[k]);
   vi_free(&env, kernarg);

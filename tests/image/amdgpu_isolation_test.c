@@ -23,7 +23,7 @@ static void expect_unreachable(const char *what, const void *p, size_t size) {
   uint64_t a = (uint64_t)(uintptr_t)p, last = a + size - 1;
   if (iommu_can_reach(edu_dev, a, IOMMU_WRITE) || iommu_can_reach(edu_dev, last, IOMMU_WRITE) ||
       iommu_can_reach(edu_dev, a, IOMMU_READ))
-    test_fail(__FILE__, __LINE__, "the %s at 0x%llx is in the GPU's domain", what, (unsigned long long)a);
+    FAIL("the %s at 0x%llx is in the GPU's domain", what, (unsigned long long)a);
 }
 
 static void gpu_domain(void) {

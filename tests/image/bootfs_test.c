@@ -39,7 +39,7 @@ TEST(bootfs_large_file_contents) {
   ASSERT_NOT_NULL(p);
   ASSERT_EQ(size, PATTERN_SIZE);
   for (size_t i = 0; i < size; i++)
-    if (p[i] != pattern_byte(i)) test_fail(__FILE__, __LINE__, "byte %zu is 0x%02x", i, p[i]);
+    if (p[i] != pattern_byte(i)) FAIL("byte %zu is 0x%02x", i, p[i]);
   free(p);
 }
 

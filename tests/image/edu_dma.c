@@ -42,7 +42,7 @@ void edu_dma(uint64_t ram, bool to_ram, uint32_t count) {
   edu_w64(EDU_DMA_CMD, EDU_DMA_RUN | (to_ram ? EDU_DMA_TO_RAM : 0));
   uint64_t end = plat_now_ns() + EDU_DMA_TIMEOUT_NS;
   while (edu_r64(EDU_DMA_CMD) & EDU_DMA_RUN) {
-    if (plat_now_ns() > end) test_fail(__FILE__, __LINE__, "edu DMA did not finish in 5 s");
+    if (plat_now_ns() > end) FAIL("edu DMA did not finish in 5 s");
     plat_sleep_ns(1000000);
   }
 }

@@ -28,7 +28,7 @@ TEST(frames_firmware_code_is_cleared_when_handed_out) {
   if (!page) test_skip("the memory map has no free boot-services code page");
   const uint8_t *bytes = (const uint8_t *)(uintptr_t)page;
   for (size_t i = 0; i < FRAME_SIZE; i++)
-    if (bytes[i]) test_fail(__FILE__, __LINE__, "byte %zu of 0x%llx is 0x%02x, not cleared", i,
+    if (bytes[i]) FAIL("byte %zu of 0x%llx is 0x%02x, not cleared", i,
                             (unsigned long long)page, bytes[i]);
   ASSERT_EQ_U(frames_free_bytes(), free_before - FRAME_SIZE);
   memset((void *)(uintptr_t)page, 0x5a, FRAME_SIZE);

@@ -30,7 +30,7 @@ TEST(heap_malloc_free_stress) {
     if (ptr[s]) {
       for (size_t i = 0; i < len[s]; i++)
         if (ptr[s][i] != pattern(s, i))
-          test_fail(__FILE__, __LINE__, "slot %zu byte %zu of %zu corrupted", s, i, len[s]);
+          FAIL("slot %zu byte %zu of %zu corrupted", s, i, len[s]);
       free(ptr[s]);
       ptr[s] = NULL;
     } else {

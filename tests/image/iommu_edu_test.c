@@ -55,7 +55,7 @@ TEST(iommu_ivrs_matches_the_qemu_machine) {
     uint16_t id = IOMMU_BDF(g->bus, g->device, g->function);
     const struct ivrs_devices *r = ivrs_run_for(m, id);
     if (!r)
-      test_fail(__FILE__, __LINE__, "00:%02x.%u missing from the IVRS", g->device, g->function);
+      FAIL("00:%02x.%u missing from the IVRS", g->device, g->function);
     ASSERT_EQ(r->first, id);
   }
   ASSERT_EQ(m->run_count, on_bus0);
@@ -193,7 +193,7 @@ TEST(iommu_msi_reaches_the_event_handler) {
   ASSERT_EQ_U(word, 0x5a); /* the store happened */
   uint64_t end = plat_now_ns() + 1000000000ull;
   while (__atomic_load_n(&u->counts.interrupts, __ATOMIC_ACQUIRE) == before) {
-    if (plat_now_ns() > end) test_fail(__FILE__, __LINE__, "no IOMMU interrupt within 1 s");
+    if (plat_now_ns() > end) FAIL("no IOMMU interrupt within 1 s");
     plat_sleep_ns(1000000);
   }
   /* Acknowledge it: ComWaitInt is write-1-to-clear (48882 3.4). */

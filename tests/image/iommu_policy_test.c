@@ -69,7 +69,7 @@ static bool edu_holds(uint8_t seed) {
 /* A page of ours the device must be able to write and read. */
 static void assert_reachable(uint64_t page, const char *what) {
   if (!iommu_can_reach(edu_dev, page, IOMMU_WRITE) || !iommu_can_reach(edu_dev, page, IOMMU_READ))
-    test_fail(__FILE__, __LINE__, "the %s at 0x%llx is not mapped for the device", what,
+    FAIL("the %s at 0x%llx is not mapped for the device", what,
               (unsigned long long)page);
   if (!dma_possible(page)) return;
   uint8_t *p = (uint8_t *)(uintptr_t)page;
@@ -77,13 +77,13 @@ static void assert_reachable(uint64_t page, const char *what) {
   memset(p, 0xa5, EDU_DMA_LEN);
   edu_dma(page, true, EDU_DMA_LEN);
   if (!filled(p, EDU_DMA_LEN, 0x61))
-    test_fail(__FILE__, __LINE__, "DMA into the %s at 0x%llx did not land", what,
+    FAIL("DMA into the %s at 0x%llx did not land", what,
               (unsigned long long)page);
   fill(p, EDU_DMA_LEN, 0x62);
   edu_load(0x63);
   edu_dma(page, false, EDU_DMA_LEN);
   if (!edu_holds(0x62))
-    test_fail(__FILE__, __LINE__, "DMA from the %s at 0x%llx did not read it", what,
+    FAIL("DMA from the %s at 0x%llx did not read it", what,
               (unsigned long long)page);
 }
 
@@ -107,7 +107,7 @@ static bool distinctive(const uint8_t *p, size_t n) {
  * checked in the tables only. */
 static void assert_blocked(uint64_t page, const char *what) {
   if (iommu_can_reach(edu_dev, page, IOMMU_READ) || iommu_can_reach(edu_dev, page, IOMMU_WRITE))
-    test_fail(__FILE__, __LINE__, "the device can reach the %s at 0x%llx", what,
+    FAIL("the device can reach the %s at 0x%llx", what,
               (unsigned long long)page);
   if (!dma_possible(page) || !cpu_can_read(page)) return;
   static uint8_t contents[EDU_DMA_LEN];
@@ -117,7 +117,7 @@ static void assert_blocked(uint64_t page, const char *what) {
   memset(scratch_out, 0, PAGE);
   edu_dma((uint64_t)(uintptr_t)scratch_out, true, EDU_DMA_LEN);
   if (memcmp(scratch_out, contents, EDU_DMA_LEN) == 0)
-    test_fail(__FILE__, __LINE__, "DMA read the %s at 0x%llx", what, (unsigned long long)page);
+    FAIL("DMA read the %s at 0x%llx", what, (unsigned long long)page);
 }
 
 /* The same for a kernel page not in use yet, where the test may write:
@@ -130,7 +130,7 @@ static void assert_blocked_unused(uint64_t page, const char *what) {
   edu_load(0x72);
   edu_dma(page, true, EDU_DMA_LEN);
   if (!filled((const uint8_t *)(uintptr_t)page, PAGE, 0x5c))
-    test_fail(__FILE__, __LINE__, "DMA wrote into the %s at 0x%llx", what,
+    FAIL("DMA wrote into the %s at 0x%llx", what,
               (unsigned long long)page);
 }
 
@@ -165,7 +165,7 @@ TEST(iommu_policy_kernel_memory_is_not) {
   for (size_t i = 0; i < n; i++) {
     for (uint64_t p = r[i].base; p < r[i].base + r[i].size; p += PAGE)
       if (iommu_can_reach(edu_dev, p, IOMMU_READ))
-        test_fail(__FILE__, __LINE__, "the device can reach the %s at 0x%llx", r[i].what,
+        FAIL("the device can reach the %s at 0x%llx", r[i].what,
                   (unsigned long long)p);
     assert_blocked(r[i].base, r[i].what); /* and by DMA, at both ends */
     assert_blocked(r[i].base + r[i].size - PAGE, r[i].what);
