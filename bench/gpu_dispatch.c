@@ -22,7 +22,7 @@
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_kernarg_hidden.h>
 
-#include "tests/common/gpu_kernel.h"
+#include "support/gpu_kernel.h"
 
 #define WAIT_NS 60000000000ull
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "tests/programs/program.h" /* the 1-D dispatch packet the programs write */
+#include "support/program.h" /* the 1-D dispatch packet the programs write */
 
 HSA_CPU_KERNEL(bench_empty, 0) { (void)hsa_dispatch; }
 

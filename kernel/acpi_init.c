@@ -27,7 +27,7 @@ static const void *identity_map(void *ctx, uint64_t phys, size_t len) {
 }
 
 /* "acpidump": every table in hex, 16 bytes a line, in the form
- * tests/data/acpi/record.py turns back into files. Only tables that passed
+ * tools/acpi-record.py turns back into files. Only tables that passed
  * the checks are printed (the RSDP's length was checked with it). */
 static void dump_bytes(const char *name, uint64_t phys, size_t len) {
   const uint8_t *p = (const uint8_t *)(uintptr_t)phys;

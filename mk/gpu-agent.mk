@@ -143,7 +143,7 @@ suite-image-demo: $(BUILD)/demo.efi $(BUILD)/demo.img $(AMDGPU_RUN_FIRMWARE)
 # on the virtual APU through the driver's hardware queue (host, -O2).
 BENCH_GPU        := $(HOST_DIR)/bin/bench-gpu
 BENCH_GPU_ROUNDS ?= 1000
-$(BENCH_GPU): $(call host_obj,bench/gpu_dispatch.c tests/common/gpu_kernel.c) $(HOST_RUNTIME_LIB)
+$(BENCH_GPU): $(call host_obj,bench/gpu_dispatch.c support/gpu_kernel.c) $(HOST_RUNTIME_LIB)
 	@mkdir -p $(dir $@)
 	@echo "LD      $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LDLIBS)
@@ -156,7 +156,7 @@ bench: bench-gpu
 # (tests/fuzz/fuzz_aql.c, run by suite-fuzz with the other targets): the
 # whole host runtime, the virtual APU's firmware and one corpus kernel.
 FUZZ_AQL_SEED_DIR := $(BUILD)/fuzz/aql-seeds
-FUZZ_SRCS_fuzz_aql  := $(RUNTIME_HOST_SRCS) tests/common/gpu_kernel.c
+FUZZ_SRCS_fuzz_aql  := $(RUNTIME_HOST_SRCS) support/gpu_kernel.c
 FUZZ_SEEDS_fuzz_aql := $(addprefix $(FUZZ_AQL_SEED_DIR)/,dispatch.aql barrier_and.aql barrier_or.aql \
                          barrier_value.aql mix.aql)
 $(FUZZ_SEEDS_fuzz_aql) &: tests/fuzz/aql_seed.py

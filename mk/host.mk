@@ -20,7 +20,7 @@ RUNTIME_HOST_SRCS := $(LIB_SRCS) $(HOST_PLAT_SRCS) $(HSA_SRCS) $(VAPU_SRCS) $(AM
 # What the unit-test program adds: the portable parts of the image-only
 # layers, the tests themselves and the runner.
 UNIT_HOST_SRCS := $(RUNTIME_HOST_SRCS) $(KERNEL_PORTABLE_SRCS) $(IOMMU_PORTABLE_SRCS) \
-                  $(LIB_TEST_SRCS) $(TESTS_HOST_SRCS) $(TESTS_COMMON_SRCS) $(HOST_TEST_MAIN)
+                  $(LIB_TEST_SRCS) $(TESTS_HOST_SRCS) $(TESTS_COMMON_SRCS) $(SUPPORT_SRCS) $(HOST_TEST_MAIN)
 
 host_obj      = $(patsubst %.c,$(HOST_DIR)/pic/%.o,$(1))
 host_asan_obj = $(patsubst %.c,$(HOST_ASAN_DIR)/obj/%.o,$(1))

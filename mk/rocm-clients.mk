@@ -39,10 +39,10 @@ $(ROCM_CLIENTS_DIR)/openmp_offload: tests/rocm_clients/openmp_offload.c
 	$(Q)clang-19 $(ROCM_OPENMP_FLAGS) $< -o $@
 
 # Debian's headers (libhsa-runtime-dev), not ours: no -Ihsa/include.
-$(ROCM_CLIENTS_DIR)/debian/%: tests/programs/%.c tests/programs/program.h
+$(ROCM_CLIENTS_DIR)/debian/%: tests/programs/%.c support/program.h
 	@mkdir -p $(dir $@)
 	@echo "CC      $@ (against Debian's ROCr)"
-	$(Q)$(HOST_CC) -std=gnu11 -O2 -Wall $< $(DEBIAN_ROCR) -lm -o $@
+	$(Q)$(HOST_CC) -std=gnu11 -O2 -Wall -I. $< $(DEBIAN_ROCR) -lm -o $@
 
 ROCM_CLIENTS := $(addprefix $(ROCM_CLIENTS_DIR)/,$(ROCM_HIP_PROGRAMS) hip_module_kernels.co openmp_offload) \
                 $(addprefix $(ROCM_CLIENTS_DIR)/debian/,$(ROCM_DEBIAN_PROGRAMS))

@@ -55,10 +55,10 @@ $(addprefix suite-image-vapu-,$(AMDGPU_IMAGE_CHIPS)): suite-image-vapu-%: $(BUIL
 # failure cases; and, without them, into the tree `make run` adds to a QEMU
 # boot's ESP copy (the virtual APU needs firmware as a board does).
 AMDGPU_TEST_FIRMWARE := $(BUILD)/test-esp/amdgpu/raven_mec.bin
-$(AMDGPU_TEST_FIRMWARE): tests/amdgpu/make_firmware.py
+$(AMDGPU_TEST_FIRMWARE): tools/make-firmware.py
 	$(Q)python3 $< --failure-cases $(BUILD)/test-esp
 AMDGPU_RUN_FIRMWARE := $(BUILD)/vapu-firmware/amdgpu/raven_mec.bin
-$(AMDGPU_RUN_FIRMWARE): tests/amdgpu/make_firmware.py
+$(AMDGPU_RUN_FIRMWARE): tools/make-firmware.py
 	$(Q)python3 $< $(BUILD)/vapu-firmware
 IMAGE_TEST_GEN_FILES += $(AMDGPU_TEST_FIRMWARE)
 TEST_BUILD_DEPS += $(AMDGPU_TEST_FIRMWARE)

@@ -2,7 +2,7 @@
  * the kernel-mode ring, the TMR, LOAD_IP_FW of every image, the engines
  * that then run; and each way it can go wrong (missing file, bad header,
  * PSP error status, PSP that never completes) as a clear error. The files
- * are synthetic, made by tests/amdgpu/make_firmware.py. */
+ * are synthetic, made by tools/make-firmware.py. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
 #include <hsa/hsa_kernarg_hidden.h>
 
 #include "lib/test.h"
-#include "tests/common/gpu_kernel.h"
+#include "support/gpu_kernel.h"
 #include "tests/common/gpu_test_util.h"
 #include "tests/common/hsa_test_util.h"
 

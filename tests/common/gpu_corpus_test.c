@@ -15,7 +15,7 @@
 
 #include "lib/plat.h"
 #include "lib/test.h"
-#include "tests/common/gpu_kernel.h"
+#include "support/gpu_kernel.h"
 #include "tests/common/gpu_test_util.h"
 #include "tests/common/hsa_test_util.h"
 #include "tests/common/kernel_corpus.h"

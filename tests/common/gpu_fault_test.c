@@ -14,7 +14,7 @@
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "lib/plat.h"
 #include "lib/test.h"
-#include "tests/common/gpu_kernel.h"
+#include "support/gpu_kernel.h"
 #include "tests/common/gpu_test_util.h"
 #include "tests/common/hsa_test_util.h"
 

@@ -12,7 +12,7 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
-#include "tests/common/gpu_kernel.h"
+#include "support/gpu_kernel.h"
 
 struct gpu_queue_env {
   hsa_agent_t gpu;

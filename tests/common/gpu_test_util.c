@@ -5,7 +5,7 @@
 
 #include "lib/plat.h"
 #include "lib/test.h"
-#include "tests/common/gpu_kernel.h"
+#include "support/gpu_kernel.h"
 
 hsa_agent_t gpu_test_agent(void) {
   hsa_agent_t gpu;

@@ -25,7 +25,7 @@
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_kernarg_hidden.h>
 
-#include "tests/common/gpu_kernel.h"
+#include "support/gpu_kernel.h"
 
 #define MAX_PACKETS 8
 #define SIGNALS 8

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <unistd.h>
 
-#include "program.h"
+#include "support/program.h"
 
 #define N  1000 /* not a multiple of the work-group size: a partial group */
 #define WG 64

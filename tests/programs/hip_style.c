@@ -21,7 +21,7 @@
 #include <hsa/hsa_ven_amd_loader.h>
 #include <stdbool.h>
 
-#include "program.h"
+#include "support/program.h"
 
 #define N     1024
 #define BLOCK 64

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "program.h"
+#include "support/program.h"
 
 static hsa_status_t get_kernarg_region(hsa_region_t region, void *data) {
   hsa_region_segment_t segment;

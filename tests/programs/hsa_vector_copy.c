@@ -12,7 +12,7 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
-#include "program.h"
+#include "support/program.h"
 
 #define N 65536
 

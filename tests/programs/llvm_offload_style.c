@@ -27,7 +27,7 @@
 #include <hsa/hsa_ext_amd.h>
 #include <stdbool.h>
 
-#include "program.h"
+#include "support/program.h"
 
 #define N  4096
 #define WG 128

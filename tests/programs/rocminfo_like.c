@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "program.h"
+#include "support/program.h"
 
 static int failures;
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "program.h"
+#include "support/program.h"
 
 #define N 100000
 

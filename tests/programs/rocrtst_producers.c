@@ -19,7 +19,7 @@
 #include <hsa/hsa_ext_amd.h>
 #include <unistd.h>
 
-#include "program.h"
+#include "support/program.h"
 
 #define PRODUCERS    4
 #define PER_PRODUCER 8

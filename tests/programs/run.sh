@@ -2,8 +2,8 @@
 # run.sh LIB OUTDIR KERNEL_DIR PROGRAM.c... - builds each ROCr-style program
 # exactly as an application developer would against the host library, the
 # archive or the shared library,
-#   cc -Ihsa/include prog.c LIB -lpthread -lm                        (libhsa-runtime64.a)
-#   cc -Ihsa/include prog.c -L$(dirname LIB) -lhsa-runtime64 -lm      (libhsa-runtime64.so.1)
+#   cc -I. -Ihsa/include prog.c LIB -lpthread -lm                        (libhsa-runtime64.a)
+#   cc -I. -Ihsa/include prog.c -L$(dirname LIB) -lhsa-runtime64 -lm      (libhsa-runtime64.so.1)
 # runs it with the folder of its code objects as argument (60 s limit; the
 # shared library by LD_LIBRARY_PATH), and prints one [PASS]/[FAIL] line per
 # run, named hsa_program_<name> (..._shared for the shared library). A
@@ -34,7 +34,7 @@ run_one() {
 for src in "$@"; do
   name=$(basename "$src" .c)$suffix
   # shellcheck disable=SC2086 # $link is several words
-  if ! cc -Ihsa/include "$src" $link -o "$out/$name" > "$out/$name.build.log" 2>&1; then
+  if ! cc -I. -Ihsa/include "$src" $link -o "$out/$name" > "$out/$name.build.log" 2>&1; then
     echo "[FAIL] hsa_program_$name: does not build; $(head -c 600 "$out/$name.build.log")"
     status=1
     continue

@@ -22,7 +22,7 @@
 #include <hsa/hsa_ext_amd.h>
 #include <stdbool.h>
 
-#include "program.h"
+#include "support/program.h"
 
 #define N           2048
 #define BLOCK       64 /* the kernel's compile-time block size (scale.hip) */

@@ -1,5 +1,5 @@
 /* gpu_kernel.c - see gpu_kernel.h. */
-#include "tests/common/gpu_kernel.h"
+#include "support/gpu_kernel.h"
 
 #include <fcntl.h>
 #include <stdio.h>

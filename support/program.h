@@ -1,15 +1,16 @@
 /*
- * program.h - what every ROCr-style program in tests/programs/ shares: a
- * status check that names the failing call, and finding the code objects.
+ * program.h - what every ROCr-style program in tests/programs/ (and the
+ * dispatch benchmark) shares: a status check that names the failing call,
+ * and finding the code objects.
  *
  * The programs are built exactly as an application developer builds one:
- *   cc -Ihsa/include prog.c build/host/lib/libhsa-runtime64.a -lpthread -lm
- * (this header is found next to prog.c), and run on the host with the
+ *   cc -I. -Ihsa/include prog.c build/host/lib/libhsa-runtime64.a -lpthread -lm
+ * (-I. for this header, support/program.h), and run on the host with the
  * folder of their code objects as argv[1]. In the boot image the test
  * runner calls each program's main with the folder the ESP carries them in.
  */
-#ifndef TESTS_PROGRAMS_PROGRAM_H
-#define TESTS_PROGRAMS_PROGRAM_H
+#ifndef SUPPORT_PROGRAM_H
+#define SUPPORT_PROGRAM_H
 
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make_firmware.py [--failure-cases] OUT_DIR - synthetic GPU firmware files
+"""make-firmware.py [--failure-cases] OUT_DIR - synthetic GPU firmware files
 for the tests and for QEMU runs of the virtual APU.
 
 Never real firmware: the payloads are a counter-based pattern. The files

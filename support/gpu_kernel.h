@@ -6,8 +6,8 @@
  * packet for it. No test framework: the GPU tests, the AQL fuzz target
  * and the GPU benchmark use it alike.
  */
-#ifndef TESTS_COMMON_GPU_KERNEL_H
-#define TESTS_COMMON_GPU_KERNEL_H
+#ifndef SUPPORT_GPU_KERNEL_H
+#define SUPPORT_GPU_KERNEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
