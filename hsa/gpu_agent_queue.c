@@ -281,8 +281,10 @@ void gpu_queue_detach(struct agent *agent, struct queue *q) {
   /* The async handler first, since it may be answering a scratch request
    * with the hardware queue (regrow_scratch): make it run once more and
    * leave, unless it already did (it may be the caller, inside the error
-   * callback). Driver reports until the dequeue only mark the signal. */
-  if (!atomic_load(&gq->handler_done)) {
+   * callback), or unless no handler runs any more (hsa_shut_down stops
+   * them before it destroys the queues a program left open). Driver
+   * reports until the dequeue only mark the signal. */
+  if (!atomic_load(&gq->handler_done) && !async_handlers_finished()) {
     __atomic_fetch_or(&gq->inactive->amd.value, (int64_t)MARK_DETACHING, __ATOMIC_SEQ_CST);
     signal_notify(gq->inactive);
     uint64_t until = plat_now_ns() + HANDLER_EXIT_TIMEOUT_NS;

@@ -128,6 +128,10 @@ bool async_work_pending(void);
  * time) or soon after; an earlier request wins. From any context,
  * interrupts included: atomics and a wake-up only. */
 void async_tick_at(uint64_t when_ns);
+/* True once async_handlers_fini has run and nothing was registered since:
+ * no handler runs again, so hsa_shut_down's teardown of the queues a
+ * program left open must not wait for one. */
+bool async_handlers_finished(void);
 
 /* Waits until one of `signals` satisfies its condition (index and value
  * out) or the timeout (ticks) passes; false on timeout. */

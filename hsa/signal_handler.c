@@ -50,6 +50,7 @@ static _Atomic bool stopping;
 static _Atomic bool served_by_agent; /* no free core: a CPU agent serves */
 static _Atomic uint32_t pending;     /* handlers + calls queued */
 static _Atomic uint64_t tick_at = UINT64_MAX; /* gpu_agents_tick wanted then (plat_now_ns) */
+static _Atomic bool finished; /* async_handlers_fini ran, nothing registered since */
 
 /* Removes and returns a handler whose condition holds, or NULL. */
 static struct handler *take_ready_handler(hsa_signal_value_t *value) {
@@ -182,6 +183,7 @@ void async_tick_at(uint64_t when_ns) {
 
 /* Starts the worker if needed; the caller holds `lock`. */
 static hsa_status_t ensure_worker_locked(void) {
+  atomic_store(&finished, false);
   if (worker >= 0 || atomic_load(&served_by_agent)) return HSA_STATUS_SUCCESS;
   atomic_store(&stopping, false);
   worker = plat_worker_start("hsa-async", async_main, NULL);
@@ -288,5 +290,8 @@ void async_handlers_fini(void) {
   atomic_store(&pending, 0);
   atomic_store(&tick_at, UINT64_MAX);
   atomic_store(&served_by_agent, false);
+  atomic_store(&finished, true);
   lock_release(&lock);
 }
+
+bool async_handlers_finished(void) { return atomic_load(&finished); }
