@@ -46,7 +46,7 @@ static void runtime_stop(void) {
   }
   rt.agent_count = 0;
   signals_fini();
-  object_set_free(&rt.signal_groups);
+  signal_groups_fini();
   memory_fini();
   gpu_driver_stop(); /* last: the GPU's local pool memory was given back above */
 }

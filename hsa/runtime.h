@@ -64,6 +64,7 @@ void *runtime_alloc_aligned(size_t size, size_t align);
 hsa_status_t memory_init(void);
 void memory_fini(void);
 void signals_fini(void); /* destroys signals the program left behind */
+void signal_groups_fini(void); /* likewise its signal groups */
 void queues_fini(void);
 void executables_fini(void);
 void async_handlers_fini(void);

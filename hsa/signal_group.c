@@ -44,6 +44,12 @@ hsa_status_t hsa_signal_group_destroy(hsa_signal_group_t signal_group) {
   return HSA_STATUS_SUCCESS;
 }
 
+void signal_groups_fini(void) {
+  struct signal_group *g;
+  while ((g = object_set_pop(&rt.signal_groups)) != NULL) free(g);
+  object_set_free(&rt.signal_groups);
+}
+
 static hsa_status_t group_wait_any(hsa_signal_group_t signal_group,
                                    const hsa_signal_condition_t *conditions,
                                    const hsa_signal_value_t *compare_values,
