@@ -113,18 +113,25 @@ void plat_log(enum log_level level, const char *tag, const char *fmt, ...) {
 }
 
 /* ---- Device memory ---- */
+static _Atomic size_t dma_bytes_in_use;
+
+size_t plat_dma_bytes_in_use(void) { return dma_bytes_in_use; }
+
 void *plat_dma_alloc(size_t size, size_t align) {
   if (size == 0 || (align & (align - 1)) != 0) return NULL;
   if (align < 4096) align = 4096;
   size_t rounded = (size + align - 1) & ~(align - 1);
   void *p = aligned_alloc(align, rounded);
-  if (p) memset(p, 0, rounded);
+  if (!p) return NULL;
+  memset(p, 0, rounded);
+  dma_bytes_in_use += size;
   return p;
 }
 
 void plat_dma_free(void *p, size_t size) {
-  (void)size;
+  if (!p) return;
   free(p);
+  dma_bytes_in_use -= size;
 }
 
 /* ---- CPU cache modes ----

@@ -51,6 +51,7 @@ struct allocation {
  * also covers the pools' `allocated`. */
 static struct lock table_lock = LOCK_INIT;
 static struct avl_tree table;
+static size_t table_count;
 
 static struct allocation *allocation_of(struct avl_node *n) {
   return avl_entry(n, struct allocation, node);
@@ -90,11 +91,22 @@ static bool table_insert_locked(const struct allocation *a) {
     link = a->base < allocation_of(parent)->base ? &parent->left : &parent->right;
   }
   avl_insert(&table, parent, link, &copy->node);
+  table_count++;
   return true;
 }
 
 /* Takes a out of the table; its record (callbacks included) is the caller's. */
-static void table_remove_locked(struct allocation *a) { avl_remove(&table, &a->node); }
+static void table_remove_locked(struct allocation *a) {
+  avl_remove(&table, &a->node);
+  table_count--;
+}
+
+size_t memory_allocation_count(void) {
+  lock_acquire(&table_lock);
+  size_t n = table_count;
+  lock_release(&table_lock);
+  return n;
+}
 
 static void free_callbacks(struct allocation *a) {
   while (a->callbacks) {

@@ -69,4 +69,8 @@ size_t memory_pool_available(struct memory_pool *p);
 hsa_status_t memory_track_runtime_block(void *base, size_t size);
 void memory_untrack_runtime_block(void *base);
 
+/* Blocks the runtime knows of (pool allocations, locked and registered
+ * memory, its own tracked blocks): 0 after hsa_shut_down. */
+size_t memory_allocation_count(void);
+
 #endif

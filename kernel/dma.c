@@ -10,6 +10,10 @@
 
 #define LOG_TAG "dma"
 
+static _Atomic size_t bytes_in_use;
+
+size_t plat_dma_bytes_in_use(void) { return bytes_in_use; }
+
 void *plat_dma_alloc(size_t size, size_t align) {
   if (size == 0 || (align & (align - 1))) {
     log_error("plat_dma_alloc(%zu, %zu): size must be > 0 and align a power of two", size, align);
@@ -22,11 +26,14 @@ void *plat_dma_alloc(size_t size, size_t align) {
   }
   void *p = (void *)(uintptr_t)base;
   memset(p, 0, size);
+  bytes_in_use += size;
   return p;
 }
 
 void plat_dma_free(void *p, size_t size) {
-  if (p) frames_free((uint64_t)(uintptr_t)p, size);
+  if (!p) return;
+  frames_free((uint64_t)(uintptr_t)p, size);
+  bytes_in_use -= size;
 }
 
 /* The identity map's memory types (kernel/pt.h PAT layout). */

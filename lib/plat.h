@@ -50,6 +50,9 @@ static inline void plat_cpu_relax(void) { __builtin_ia32_pause(); }
  * memory. Used for rings, page tables, queue descriptors. */
 void *plat_dma_alloc(size_t size, size_t align);
 void plat_dma_free(void *p, size_t size);
+/* Bytes allocated and not yet freed, as the callers sized them: what a
+ * leak check compares before and after. */
+size_t plat_dma_bytes_in_use(void);
 
 /* How the CPU caches the memory at a physical address: RAM is write-back;
  * memory the CPU shares with a device that does not snoop its caches (a

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hsa/memory.h"
 #include "hsa/runtime.h"
 #include "lib/plat.h"
 
@@ -37,18 +38,59 @@ TEST(hsa_init_refcount_pairs_init_and_shut_down) {
   ASSERT_EQ(hsa_shut_down(), HSA_STATUS_ERROR_NOT_INITIALIZED);
 }
 
+static hsa_status_t find_gpu(hsa_agent_t agent, void *data) {
+  hsa_device_type_t type;
+  if (hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type) == HSA_STATUS_SUCCESS &&
+      type == HSA_DEVICE_TYPE_GPU) {
+    *(hsa_agent_t *)data = agent;
+    return HSA_STATUS_INFO_BREAK;
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+/* What the runtime holds besides the agents: each a count that is 0 once
+ * it is shut down. */
+static void assert_runtime_holds_nothing(int cycle) {
+  test_context("after cycle %d", cycle);
+  ASSERT_EQ(object_set_count(&rt.signals), 0);
+  ASSERT_EQ(object_set_count(&rt.signal_groups), 0);
+  ASSERT_EQ(object_set_count(&rt.queues), 0);
+  ASSERT_EQ(object_set_count(&rt.executables), 0);
+  ASSERT_EQ(object_set_count(&rt.readers), 0);
+  ASSERT_EQ(memory_allocation_count(), 0);
+}
+
 TEST(hsa_init_repeated_cycles_leave_nothing_behind) {
   /* Conformance "init/shut_down in a loop": every cycle brings agents up
-   * and down; objects left by the program are reclaimed at shut down. */
+   * and down; objects left by the program are reclaimed at shut down, and
+   * the device memory of the agents (queues, rings, the GPU's tables and
+   * the driver's) is given back. */
+  shut_down_fully();
+  size_t dma_before = plat_dma_bytes_in_use();
   for (int i = 0; i < 20; i++) {
     HSA_ASSERT_OK(hsa_init());
     hsa_agent_t agents[4];
     ASSERT_GE(hsa_test_cpu_agents(agents, 4), 1);
-    hsa_signal_t s;
-    HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &s)); /* deliberately not destroyed */
+    hsa_signal_t s, group_signals[2];
+    HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &s)); /* none of these is destroyed */
+    HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &group_signals[0]));
+    HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &group_signals[1]));
+    hsa_signal_group_t group;
+    HSA_ASSERT_OK(hsa_signal_group_create(2, group_signals, 0, NULL, &group));
     hsa_queue_t *q;
     HSA_ASSERT_OK(hsa_queue_create(agents[0], 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q));
+    void *block;
+    HSA_ASSERT_OK(hsa_amd_memory_pool_allocate(hsa_test_kernarg_pool(agents[0]), 4096, 0, &block));
+    hsa_executable_t exec;
+    HSA_ASSERT_OK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL,
+                                            &exec));
+    hsa_agent_t gpu = {0};
+    hsa_iterate_agents(find_gpu, &gpu);
+    if (gpu.handle) HSA_ASSERT_OK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q));
+    ASSERT_GT(memory_allocation_count(), 0);
     HSA_ASSERT_OK(hsa_shut_down());
+    assert_runtime_holds_nothing(i);
+    ASSERT_EQ(plat_dma_bytes_in_use(), dma_before);
   }
 }
 
