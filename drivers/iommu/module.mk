@@ -14,7 +14,7 @@ TEST_SUITES += image-iommu-passthrough
 suite-image-iommu-passthrough: $(BUILD)/test.efi
 	$(Q)qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp 1 --timeout $(IMAGE_TEST_TIMEOUT) \
 	    --log $(BUILD)/test-logs/image-iommu-passthrough.serial.log \
-	    $(BUILD)/test.efi iommu=passthrough 'test=$(or $(TESTS),iommu_*)'
+	    $(BUILD)/test.efi iommu=passthrough test_expect_iommu=passthrough 'test=$(or $(TESTS),iommu_*)'
 
 # One more boot with 256 MiB of RAM, all of it within the edu's 28-bit DMA
 # reach: the policy tests (tests/image/iommu_policy_test.c) then check by
