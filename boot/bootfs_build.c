@@ -1,14 +1,14 @@
 /* bootfs_build.c - writes the boot file system block (see bootfs_build.h). */
 #include "boot/bootfs_build.h"
+#include "lib/util.h"
 
 #include <string.h>
 
-static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
 void bootfs_plan_add(struct bootfs_plan *plan, size_t name_len, uint64_t size) {
   plan->count++;
   plan->names_bytes += name_len + 1;
-  plan->data_bytes += align_up(size, BOOTFS_DATA_ALIGN);
+  plan->data_bytes += ALIGN_UP(size, BOOTFS_DATA_ALIGN);
 }
 
 static uint64_t names_start(uint32_t count) {
@@ -16,7 +16,7 @@ static uint64_t names_start(uint32_t count) {
 }
 
 uint64_t bootfs_plan_size(const struct bootfs_plan *plan) {
-  return align_up(names_start(plan->count) + plan->names_bytes, BOOTFS_DATA_ALIGN) +
+  return ALIGN_UP(names_start(plan->count) + plan->names_bytes, BOOTFS_DATA_ALIGN) +
          plan->data_bytes;
 }
 
@@ -29,14 +29,14 @@ int bootfs_writer_begin(struct bootfs_writer *w, void *buf, uint64_t capacity,
   w->count = 0;
   w->names_at = names_start(plan->count);
   w->names_end = w->names_at + plan->names_bytes;
-  w->data_at = align_up(w->names_end, BOOTFS_DATA_ALIGN);
+  w->data_at = ALIGN_UP(w->names_end, BOOTFS_DATA_ALIGN);
   memset(w->base, 0, w->data_at);
   return 0;
 }
 
 void *bootfs_writer_add(struct bootfs_writer *w, const char *name, uint64_t size) {
   size_t name_len = strlen(name);
-  uint64_t padded = align_up(size, BOOTFS_DATA_ALIGN);
+  uint64_t padded = ALIGN_UP(size, BOOTFS_DATA_ALIGN);
   if (w->count == w->max_count || name_len + 1 > w->names_end - w->names_at ||
       padded > w->capacity - w->data_at)
     return NULL;

@@ -27,6 +27,7 @@
 
 #include "boot/boot_info.h"
 #include "boot/efi_util.h"
+#include "lib/util.h"
 
 /* Folders of the boot volume copied into the boot file system, recursively. */
 static const CHAR16 *const bootfs_folders[] = {u"\\amdgpu", u"\\data", u"\\kernels"};
@@ -259,7 +260,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab) {
   find_framebuffer(info);
   stage_done(info, "command line, RSDP, GOP");
   info->bootfs =
-      boot_capture_folders(root, bootfs_folders, sizeof bootfs_folders / sizeof bootfs_folders[0]);
+      boot_capture_folders(root, bootfs_folders, countof(bootfs_folders));
   if (root) root->Close(root);
   stage_done(info, "boot files captured");
   allocate_stack_and_heap(info);

@@ -15,6 +15,7 @@
 
 #include "lib/log_levels.h"
 #include "lib/options.h"
+#include "lib/util.h"
 
 const char *plat_name(void) { return "host"; }
 
@@ -120,7 +121,7 @@ size_t plat_dma_bytes_in_use(void) { return dma_bytes_in_use; }
 void *plat_dma_alloc(size_t size, size_t align) {
   if (size == 0 || (align & (align - 1)) != 0) return NULL;
   if (align < 4096) align = 4096;
-  size_t rounded = (size + align - 1) & ~(align - 1);
+  size_t rounded = ALIGN_UP(size, align);
   void *p = aligned_alloc(align, rounded);
   if (!p) return NULL;
   memset(p, 0, rounded);

@@ -6,11 +6,12 @@
 #include <string.h>
 
 #include "lib/plat.h"
+#include "lib/util.h"
 
 #define ALIGN 64u
 
 void *plat_protected_alloc(size_t size) {
-  size_t rounded = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+  size_t rounded = ALIGN_UP(size, (size_t)ALIGN);
   if (size == 0 || rounded < size) return NULL;
   void *p = aligned_alloc(ALIGN, rounded);
   if (p) memset(p, 0, rounded);

@@ -24,6 +24,7 @@
 
 #include "hsa/runtime.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 PLAT_OPTION(hsa_xnack, "HSA_XNACK",
             "1: GPU agents run with XNACK (page-fault replay) on, 0: off; default on for "
@@ -44,7 +45,7 @@ static const struct isa isas[] = {
     GFX10_3("gfx1036"),
     GFX10_3("gfx1103"),
 };
-#define ISA_COUNT (sizeof isas / sizeof isas[0])
+#define ISA_COUNT (countof(isas))
 
 const struct isa *isa_from_handle(hsa_isa_t handle) {
   for (size_t i = 0; i < ISA_COUNT; i++)

@@ -25,6 +25,7 @@
 #include "hsa/runtime.h"
 #include "lib/avl_tree.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 static struct memory_pool pools[MEMORY_POOL_COUNT + MEMORY_POOL_LOCAL_MAX];
 static int pool_count;
@@ -382,7 +383,7 @@ static struct agent *block_owner(const struct allocation *a) {
 static hsa_status_t pool_allocate(struct memory_pool *p, size_t size, void **ptr) {
   if (!pool_is_global(p) || size > p->size || size > SIZE_MAX - MEMORY_GRANULE)
     return HSA_STATUS_ERROR_INVALID_ALLOCATION;
-  size_t rounded = (size + MEMORY_GRANULE - 1) & ~(size_t)(MEMORY_GRANULE - 1);
+  size_t rounded = ALIGN_UP(size, (size_t)MEMORY_GRANULE);
   lock_acquire(&table_lock);
   size_t left = p->size - p->allocated;
   bool room = rounded <= left;

@@ -12,10 +12,10 @@
 #include "hsa/agent.h"
 #include "hsa/memory.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 static _Atomic uint64_t next_queue_id;
 
-static bool is_power_of_two(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
 /* The common part of every queue: descriptor, ring of INVALID packets. */
 static hsa_status_t queue_alloc(uint32_t size, uint32_t type, uint32_t features,
@@ -65,7 +65,7 @@ static hsa_status_t queue_create_on_agent(struct agent *agent, uint32_t size, ui
    * out of resources, too small an invalid argument. */
   if (type != HSA_QUEUE_TYPE_MULTI && type != HSA_QUEUE_TYPE_SINGLE)
     return HSA_STATUS_ERROR_INVALID_QUEUE_CREATION;
-  if (!is_power_of_two(size) || size < agent->queue_min_size) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!IS_POW2(size) || size < agent->queue_min_size) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (size > agent->queue_max_size) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   if (!(agent->features & (HSA_AGENT_FEATURE_KERNEL_DISPATCH | HSA_AGENT_FEATURE_AGENT_DISPATCH)))
     return HSA_STATUS_ERROR_INVALID_QUEUE_CREATION;
@@ -113,7 +113,7 @@ hsa_status_t hsa_queue_create(hsa_agent_t agent_handle, uint32_t size, hsa_queue
                               uint32_t group_segment_size, hsa_queue_t **queue) {
   RETURN_IF_NOT_INITIALIZED();
   /* ROCr's order (hsa.cpp): the arguments, then the agent. */
-  if (!queue || !is_power_of_two(size) || type > HSA_QUEUE_TYPE_COOPERATIVE)
+  if (!queue || !IS_POW2(size) || type > HSA_QUEUE_TYPE_COOPERATIVE)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct agent *agent = agent_from_handle(agent_handle);
   if (!agent) return HSA_STATUS_ERROR_INVALID_AGENT;
@@ -140,7 +140,7 @@ hsa_status_t hsa_soft_queue_create(hsa_region_t region, uint32_t size, hsa_queue
   RETURN_IF_NOT_INITIALIZED();
   struct memory_pool *pool = memory_pool_from_handle(region.handle);
   if (!pool) return HSA_STATUS_ERROR_INVALID_REGION;
-  if (!queue || !is_power_of_two(size) || size > (1u << 24))
+  if (!queue || !IS_POW2(size) || size > (1u << 24))
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (type != HSA_QUEUE_TYPE_MULTI && type != HSA_QUEUE_TYPE_SINGLE)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;

@@ -21,6 +21,7 @@
 #include "hsa/executable_internal.h"
 #include "hsa/isa.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 struct runtime rt = {.lock = LOCK_INIT,
                      .signals = OBJECT_SET_INIT,
@@ -31,7 +32,7 @@ struct runtime rt = {.lock = LOCK_INIT,
 
 void *runtime_alloc_aligned(size_t size, size_t align) {
   /* C11 aligned_alloc wants the size to be a multiple of the alignment. */
-  return aligned_alloc(align, (size + align - 1) & ~(align - 1));
+  return aligned_alloc(align, ALIGN_UP(size, align));
 }
 
 static void runtime_stop(void) {
@@ -186,7 +187,7 @@ static const struct {
 hsa_status_t hsa_extension_get_name(uint16_t extension, const char **name) {
   RETURN_IF_NOT_INITIALIZED();
   if (!name) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  for (size_t i = 0; i < sizeof extension_names / sizeof extension_names[0]; i++)
+  for (size_t i = 0; i < countof(extension_names); i++)
     if (extension_names[i].id == extension) {
       *name = extension_names[i].name;
       return HSA_STATUS_SUCCESS;

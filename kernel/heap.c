@@ -7,6 +7,7 @@
 #include "boot/boot_info.h"
 #include "kernel/frames.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 #define LOG_TAG "heap"
 
@@ -35,7 +36,7 @@ void *sbrk(ptrdiff_t incr) {
   }
   uint64_t want = heap_brk + (uint64_t)incr;
   if (want > heap_owned_end) {
-    uint64_t grow = (want - heap_owned_end + FRAME_SIZE - 1) & ~(uint64_t)(FRAME_SIZE - 1);
+    uint64_t grow = ALIGN_UP(want - heap_owned_end, (uint64_t)FRAME_SIZE);
     if (frames_claim(heap_owned_end, grow) != 0) {
       if (!out_of_memory_logged)
         log_warn("heap cannot grow past 0x%llx by %llu bytes: the memory above is not free",

@@ -9,6 +9,7 @@
 #include "kernel/kernel.h"
 #include "kernel/spinlock.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 #define LOG_TAG "kmem"
 /* Neighbouring blocks of one kind merge, so this is a handful at boot
@@ -24,7 +25,7 @@ static kmem_protect_fn protect_hook;
 extern const char ImageBase[] __attribute__((visibility("hidden")));
 extern const char __image_end[] __attribute__((visibility("hidden")));
 
-static uint64_t page_up(uint64_t v) { return (v + FRAME_SIZE - 1) & ~(FRAME_SIZE - 1); }
+static uint64_t page_up(uint64_t v) { return ALIGN_UP(v, FRAME_SIZE); }
 
 /* Adds [base, base + size) to the list, merged with a neighbour of the
  * same kind. With the lock held. */

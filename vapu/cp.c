@@ -26,6 +26,7 @@
 #include "lib/plat.h"
 #include "vapu/cp_internal.h"
 #include "vapu/vapu_internal.h"
+#include "lib/util.h"
 
 #define SLICE_NS 2000000ull /* longest turn of one queue per service call */
 #define TURNS_PERIOD_NS 1000000ull /* other queues' turns inside a long work-group: every 1 ms */
@@ -129,13 +130,12 @@ void vapu_cp_fini(struct vapu *v) {
   v->cp = NULL;
 }
 
-static bool is_power_of_two(uint64_t x) { return x && !(x & (x - 1)); }
 
 /* What the firmware refuses to run; the HQD model checks the registers'
  * own consistency before it calls us. */
 static const char *regs_problem(const struct vapu_cp_queue_regs *r) {
   if (!r->aql) return "not an AQL queue (CP_HQD_AQL_CONTROL.CONTROL0 = 0): PM4 queues are not modelled";
-  if (!is_power_of_two(r->ring_bytes) || r->ring_bytes < 64 * 2)
+  if (!IS_POW2(r->ring_bytes) || r->ring_bytes < 64 * 2)
     return "ring size is not a power of two of at least two 64-byte packets";
   if (r->ring_address & 0xff) return "ring base not 256-byte aligned";
   /* The CP finds amd_queue_t from the read pointer's address: ROCr sets

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "vapu/vapu_internal.h"
+#include "lib/util.h"
 
 struct vapu_hub_layout {
   uint16_t hw_id;
@@ -550,7 +551,7 @@ static void hub_reset(struct vapu *v, const struct vapu_hub_layout *l, uint32_t 
       {l->l2_cntl + L2_CNTL3_FROM_L2, 0x80100007u}, {l->l2_cntl + L2_CNTL4_FROM_L2, 0x000000c1u},
       {l->fault_cntl, 0x3ffffffcu}, {l->l2_cntl + FAULT_CNTL2_FROM_L2, 0x000a0000u},
   };
-  vapu_regs_reset(v, base, resets, sizeof resets / sizeof resets[0]);
+  vapu_regs_reset(v, base, resets, countof(resets));
   for (uint32_t vmid = 0; vmid < 16; vmid++) vapu_reg_set(v, base + l->ctx0_cntl + vmid, 0x007ffe80u);
   for (uint32_t e = 0; e < INVALIDATION_ENGINES; e++) vapu_reg_set(v, base + l->inv_req0 + e, 0x017c0000u);
 }

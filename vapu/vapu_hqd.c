@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "vapu/vapu_internal.h"
+#include "lib/util.h"
 
 #define GC_CP_MEC_DOORBELL_RANGE_LOWER 0x105c
 #define GC_CP_MEC_DOORBELL_RANGE_UPPER 0x105d
@@ -310,10 +311,10 @@ void vapu_hqd_init(struct vapu *v) {
     for (unsigned pipe = 0; pipe < VAPU_CP_PIPES; pipe++)
       for (unsigned queue = 0; queue < VAPU_CP_QUEUES; queue++) {
         struct vapu_hqd_bank *b = &v->gfx.hqd[me][pipe][queue];
-        for (size_t i = 0; i < sizeof hqd_resets / sizeof hqd_resets[0]; i++)
+        for (size_t i = 0; i < countof(hqd_resets); i++)
           b->reg[hqd_resets[i].offset] = hqd_resets[i].value;
       }
-  vapu_regs_reset(v, v->gfx.gc_base, cp_resets, sizeof cp_resets / sizeof cp_resets[0]);
+  vapu_regs_reset(v, v->gfx.gc_base, cp_resets, countof(cp_resets));
   vapu_reg_hook(v, v->gfx.gc_base + GC_CP_PQ_WPTR_POLL_CNTL1, NULL, poll_cntl1_write, NULL);
   for (uint32_t reg = VAPU_HQD_FIRST_REG; reg <= VAPU_HQD_LAST_REG; reg++)
     vapu_reg_hook(v, v->gfx.gc_base + reg, hqd_read, hqd_write, NULL);

@@ -19,6 +19,7 @@
 #include "hsa/loader/loader.h"
 #include "hsa/loader/report.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 #define LOG_TAG "loader"
 
@@ -528,7 +529,7 @@ static const char *relocation_name(uint32_t type) {
       "R_AMDGPU_REL32",         "R_AMDGPU_REL64",         "R_AMDGPU_ABS32",    "R_AMDGPU_GOTPCREL",
       "R_AMDGPU_GOTPCREL32_LO", "R_AMDGPU_GOTPCREL32_HI", "R_AMDGPU_REL32_LO", "R_AMDGPU_REL32_HI",
       "reserved relocation 12", "R_AMDGPU_RELATIVE64",    "R_AMDGPU_REL16"};
-  return type < sizeof names / sizeof names[0] ? names[type] : "unknown relocation";
+  return type < countof(names) ? names[type] : "unknown relocation";
 }
 
 static enum loader_status add_relocation(struct parse_ctx *c, uint32_t section, uint64_t at) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hsa/loader/elf_format.h"
+#include "lib/util.h"
 
 #define TRIPLE_PREFIX "amdgcn-amd-amdhsa--"
 
@@ -88,13 +89,13 @@ static const struct processor processors[] = {
 };
 
 static const struct processor *processor_by_mach(uint32_t mach) {
-  for (size_t i = 0; i < sizeof processors / sizeof processors[0]; i++)
+  for (size_t i = 0; i < countof(processors); i++)
     if (processors[i].mach == mach) return &processors[i];
   return NULL;
 }
 
 static const struct processor *processor_by_name(const char *name, size_t len) {
-  for (size_t i = 0; i < sizeof processors / sizeof processors[0]; i++)
+  for (size_t i = 0; i < countof(processors); i++)
     if (strlen(processors[i].name) == len && memcmp(processors[i].name, name, len) == 0)
       return &processors[i];
   return NULL;

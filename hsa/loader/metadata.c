@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hsa/loader/msgpack.h"
+#include "lib/util.h"
 
 static const struct {
   enum loader_arg_kind kind;
@@ -49,7 +50,7 @@ static const struct {
 };
 
 const char *loader_arg_kind_name(enum loader_arg_kind kind) {
-  for (size_t i = 0; i < sizeof arg_kinds / sizeof arg_kinds[0]; i++)
+  for (size_t i = 0; i < countof(arg_kinds); i++)
     if (arg_kinds[i].kind == kind) return arg_kinds[i].name;
   return "unknown";
 }
@@ -59,7 +60,7 @@ bool loader_arg_kind_is_hidden(enum loader_arg_kind kind) {
 }
 
 static enum loader_arg_kind arg_kind_from_string(const char *s) {
-  for (size_t i = 0; i < sizeof arg_kinds / sizeof arg_kinds[0]; i++)
+  for (size_t i = 0; i < countof(arg_kinds); i++)
     if (strcmp(arg_kinds[i].name, s) == 0) return arg_kinds[i].kind;
   return LOADER_ARG_UNKNOWN;
 }
@@ -169,7 +170,6 @@ static bool grow(struct parser *ps, void **array, uint32_t count, size_t elem, c
   return true;
 }
 
-static bool is_power_of_two(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
 /* ---- Kernel argument map ------------------------------------------------ */
 
@@ -247,7 +247,7 @@ static bool parse_kernel_field(struct parser *ps, struct loader_kernel_meta *k, 
       {".vgpr_spill_count", offsetof(struct loader_kernel_meta, vgpr_spill_count), 0},
       {".max_flat_workgroup_size", offsetof(struct loader_kernel_meta, max_flat_workgroup_size), 0},
   };
-  for (size_t i = 0; i < sizeof u32_keys / sizeof u32_keys[0]; i++) {
+  for (size_t i = 0; i < countof(u32_keys); i++) {
     if (strcmp(key, u32_keys[i].key) != 0) continue;
     *seen |= u32_keys[i].required;
     return read_u32(ps, (uint32_t *)((char *)k + u32_keys[i].offset), key);
@@ -285,7 +285,7 @@ static bool parse_kernel_field(struct parser *ps, struct loader_kernel_meta *k, 
 
 /* Facts the document requires of a kernel, checked once it is complete. */
 static bool check_kernel(struct parser *ps, const struct loader_kernel_meta *k) {
-  if (!is_power_of_two(k->kernarg_segment_align))
+  if (!IS_POW2(k->kernarg_segment_align))
     return parse_error(ps, "metadata: kernel %s: .kernarg_segment_align %u is not a power of 2",
                        k->name, k->kernarg_segment_align);
   if (k->wavefront_size != 32 && k->wavefront_size != 64)

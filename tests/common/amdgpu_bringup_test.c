@@ -10,6 +10,7 @@
 #include "lib/plat.h"
 #include "lib/test.h"
 #include "tests/common/amdgpu_test_util.h"
+#include "lib/util.h"
 
 #define TEST_CARVEOUT (32ull << 20)
 
@@ -35,7 +36,7 @@ static const struct {
 };
 
 TEST(amdgpu_bringup_each_chip_variant) {
-  for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+  for (size_t i = 0; i < countof(expected); i++) {
     struct amdgpu_device *dev;
     ASSERT_EQ(probe(expected[i].chip, NULL, &dev), 0);
     struct amdgpu_device_info info;

@@ -15,6 +15,7 @@
 #include "lib/plat.h"
 #include "lib/test.h"
 #include "tests/common/amdgpu_test_util.h"
+#include "lib/util.h"
 
 #define SECOND_NS 1000000000ull
 #define NOT_RUN_NS 100000000ull /* long enough for the model to run a barrier */
@@ -87,7 +88,7 @@ static void set_hqd(struct hqd_rig *r, uint32_t reg, uint32_t value) {
  * the HQD load waits forever. */
 TEST(amdgpu_packets_rung_after_the_hqd_load_run_on_every_chip) {
   static const enum vapu_chip_id chips[] = {VAPU_RAVEN, VAPU_PICASSO, VAPU_RAVEN2, VAPU_RENOIR};
-  for (size_t c = 0; c < sizeof chips / sizeof chips[0]; c++) {
+  for (size_t c = 0; c < countof(chips); c++) {
     struct hqd_rig r;
     rig_up(&r, chips[c]);
     for (int i = 0; i < 3; i++) ASSERT_TRUE(rung_barrier_runs(&r, 2 * SECOND_NS));
@@ -230,7 +231,7 @@ TEST(amdgpu_hqd_programmed_wrongly_runs_nothing_or_faults) {
  * running barriers on every chip makes none of those accesses. */
 TEST(amdgpu_gpu_accesses_are_coherent_with_the_cpu_on_every_chip) {
   static const enum vapu_chip_id chips[] = {VAPU_RAVEN, VAPU_PICASSO, VAPU_RAVEN2, VAPU_RENOIR};
-  for (size_t c = 0; c < sizeof chips / sizeof chips[0]; c++) {
+  for (size_t c = 0; c < countof(chips); c++) {
     struct hqd_rig r;
     rig_up(&r, chips[c]);
     for (int i = 0; i < 4; i++) ASSERT_TRUE(rung_barrier_runs(&r, 2 * SECOND_NS));

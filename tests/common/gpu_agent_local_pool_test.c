@@ -17,6 +17,7 @@
 #include "lib/plat.h"
 #include "tests/common/gpu_test_util.h"
 #include "tests/common/hsa_test_util.h"
+#include "lib/util.h"
 
 #define GRANULE    4096u
 #define FILL_LIMIT (256ull << 20)
@@ -47,7 +48,7 @@ TEST(gpu_agent_local_pool_memory_avail_follows_allocations) {
   uint64_t before = gpu_test_memory_avail(gpu);
   ASSERT_LE(before, size);
   static const size_t sizes[] = {1, 4096, 4097, 5000, 65536, 1u << 20, (3u << 20) + 17};
-  enum { N = sizeof sizes / sizeof sizes[0] };
+  enum { N = countof(sizes) };
   void *p[N];
   uint64_t taken = 0;
   for (int i = 0; i < N; i++) {

@@ -14,6 +14,7 @@
 #include "lib/test.h"
 #include "tests/common/gpu_test_util.h"
 #include "tests/common/hsa_test_util.h"
+#include "lib/util.h"
 
 TEST(gpu_agent_reports_an_apu_gpu) {
   HSA_ASSERT_OK(hsa_init());
@@ -137,7 +138,7 @@ TEST(gpu_agent_refused_packet_calls_the_error_callback) {
   HSA_ASSERT_OK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &good));
   hsa_signal_t ok;
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &ok));
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+  for (size_t i = 0; i < countof(cases); i++) {
     struct hsa_test_queue_error err = {0};
     hsa_queue_t *bad;
     HSA_ASSERT_OK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, hsa_test_queue_error_callback, &err,

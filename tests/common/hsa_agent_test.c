@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tests/common/hsa_test_util.h"
+#include "lib/util.h"
 
 static hsa_status_t count_agents(hsa_agent_t agent, void *data) {
   (void)agent;
@@ -105,7 +106,7 @@ TEST(hsa_agent_cpu_attributes) {
                                   HSA_AMD_AGENT_INFO_DOMAIN,
                                   HSA_AMD_AGENT_INFO_NUM_XCC,
                                   HSA_AMD_AGENT_INFO_DRIVER_UID};
-    for (size_t k = 0; k < sizeof amd_u32 / sizeof amd_u32[0]; k++) {
+    for (size_t k = 0; k < countof(amd_u32); k++) {
       uint32_t v;
       HSA_ASSERT_OK(hsa_agent_get_info(a, (hsa_agent_info_t)amd_u32[k], &v));
     }

@@ -14,6 +14,7 @@
 #include "lib/plat.h"
 
 #include "tests/common/hsa_test_util.h"
+#include "lib/util.h"
 
 /* A failed test leaves without its hsa_shut_down: start from zero. */
 static void shut_down_fully(void) {
@@ -218,7 +219,7 @@ TEST(hsa_status_string_names_every_status) {
                                  HSA_STATUS_CU_MASK_REDUCED,
                                  HSA_STATUS_ERROR_OUT_OF_REGISTERS,
                                  HSA_STATUS_ERROR_RESOURCE_BUSY};
-  for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++) {
+  for (size_t i = 0; i < countof(statuses); i++) {
     const char *text = NULL;
     HSA_ASSERT_OK(hsa_status_string((hsa_status_t)statuses[i], &text));
     ASSERT_NOT_NULL(text);

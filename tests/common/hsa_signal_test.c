@@ -10,6 +10,7 @@
 
 #include "lib/plat.h"
 #include "tests/common/hsa_test_util.h"
+#include "lib/util.h"
 
 TEST(hsa_signal_create_and_destroy_errors) {
   HSA_ASSERT_OK(hsa_init());
@@ -90,7 +91,7 @@ TEST(hsa_signal_rmw_operations_in_every_order) {
   };
   int64_t expect = 0x123456789abcll;
   hsa_signal_store_relaxed(s, expect);
-  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+  for (size_t i = 0; i < countof(ops); i++)
     for (int order = 0; order < 7; order++) {
       int bit = (int)(i * 7 + (size_t)order);
       int64_t operand = (int64_t)(0x10101 * (i + 1)) + order * 0x300000003ll;

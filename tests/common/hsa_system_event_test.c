@@ -12,6 +12,7 @@
 
 #include "hsa/gpu_agent.h"
 #include "tests/common/hsa_test_util.h"
+#include "lib/util.h"
 
 #define MAX_EVENTS 8
 
@@ -165,7 +166,7 @@ TEST(hsa_system_event_gpu_faults_translate_as_kfd_and_rocr) {
       {AMDGPU_VM_DENIED_INVALID | AMDGPU_VM_DENIED_WRITE, false, false,
        HSA_AMD_MEMORY_FAULT_PAGE_NOT_PRESENT | HSA_AMD_MEMORY_FAULT_READ_ONLY},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+  for (size_t i = 0; i < countof(cases); i++) {
     f.vm.permission_faults = cases[i].denied;
     f.vm.walker_error = cases[i].walker;
     f.vm.mapping_error = cases[i].mapping;

@@ -11,6 +11,7 @@
  * second, and several grids end in a partial work-group on purpose.
  */
 #include "tests/common/kernel_corpus.h"
+#include "lib/util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -431,7 +432,7 @@ const struct corpus_kernel corpus_kernels[] = {
     {"global_vars", "global_vars.kd", "program variables, RELATIVE64 and ABS64 relocations",
      "ext_offset", setup_global_vars, NULL},
 };
-const uint32_t corpus_kernel_count = sizeof corpus_kernels / sizeof corpus_kernels[0];
+const uint32_t corpus_kernel_count = countof(corpus_kernels);
 
 const struct corpus_variant corpus_variants[CORPUS_VARIANT_COUNT] = {
     {"O0", 4}, {"O0", 5}, {"O2", 4}, {"O2", 5}, {"O3", 4}, {"O3", 5},
@@ -441,7 +442,7 @@ const char *corpus_files_match_table(void) {
 #define CORPUS_FILE_NAME(file) #file,
   static const char *const files[] = {CORPUS_KERNEL_FILES(CORPUS_FILE_NAME)};
 #undef CORPUS_FILE_NAME
-  const uint32_t count = sizeof files / sizeof files[0];
+  const uint32_t count = countof(files);
   for (uint32_t i = 0; i < count; i++)
     if (!corpus_kernel_by_file(files[i])) return files[i];
   for (uint32_t i = 0; i < corpus_kernel_count; i++) {
@@ -478,7 +479,7 @@ size_t corpus_pack_args(const struct corpus_dispatch *d, void *kernarg, size_t s
   for (uint32_t i = 0; i < d->arg_count; i++) {
     const struct corpus_arg *a = &d->args[i];
     size_t n = a->kind == CORPUS_ARG_BUFFER ? 8 : 4;
-    at = (at + n - 1) & ~(n - 1);
+    at = ALIGN_UP(at, n);
     if (at + n > size) return 0;
     uint8_t *p = (uint8_t *)kernarg + at;
     if (a->kind == CORPUS_ARG_BUFFER) {

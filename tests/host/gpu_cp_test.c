@@ -13,6 +13,7 @@
 #include "lib/test.h"
 #include "tests/common/amdgpu_test_util.h"
 #include "tests/host/gpu_cp_rig.h"
+#include "lib/util.h"
 
 #define WAIT_NS 2000000000ull   /* what a packet may take at most */
 #define SETTLE_NS 30000000ull   /* time to be sure something does not happen */
@@ -238,7 +239,7 @@ TEST(gpu_cp_refused_packets_stop_only_their_queue) {
   ASSERT_TRUE(rig_up(&r, VAPU_RAVEN));
   int good = rig_add_queue(&r, 0, 0);
   ASSERT_EQ(good, 0);
-  for (size_t i = 0; i < sizeof bad_packets / sizeof bad_packets[0]; i++) {
+  for (size_t i = 0; i < countof(bad_packets); i++) {
     const struct bad_packet *b = &bad_packets[i];
     /* Reuse one HQD slot: dequeue the previous bad queue first. */
     if (r.queue_count == 2) {

@@ -10,6 +10,7 @@
 #include "lib/test.h"
 #include "tests/common/kernel_corpus.h"
 #include "tests/host/loader_test_util.h"
+#include "lib/util.h"
 
 static const char *const opts[] = {"O0", "O2", "O3"};
 static const int covs[] = {4, 5};
@@ -51,7 +52,7 @@ static void check_explicit_args(const struct corpus_kernel *ck,
     ASSERT_LT(next, d.arg_count);
     bool buffer = d.args[next].kind == CORPUS_ARG_BUFFER;
     uint32_t size = buffer ? 8 : 4;
-    at = (at + size - 1) & ~(uint64_t)(size - 1);
+    at = ALIGN_UP(at, size);
     ASSERT_EQ(a->offset, at);
     ASSERT_EQ(a->size, size);
     ASSERT_EQ(a->kind, buffer ? LOADER_ARG_GLOBAL_BUFFER : LOADER_ARG_BY_VALUE);

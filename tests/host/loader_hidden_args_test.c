@@ -8,6 +8,7 @@
 #include "hsa/loader/loader.h"
 #include "lib/test.h"
 #include "tests/host/loader_test_util.h"
+#include "lib/util.h"
 
 static const struct loader_kernel_arg *arg_of_kind(const struct loader_kernel_meta *k,
                                                    enum loader_arg_kind kind) {
@@ -48,7 +49,7 @@ TEST(loader_hidden_args_v5_geometry) {
       {LOADER_ARG_HIDDEN_REMAINDER_Z, 0},     {LOADER_ARG_HIDDEN_GRID_DIMS, 2},
       {LOADER_ARG_HIDDEN_GLOBAL_OFFSET_X, 5}, {LOADER_ARG_HIDDEN_GLOBAL_OFFSET_Y, 6},
   };
-  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+  for (size_t i = 0; i < countof(want); i++) {
     const struct loader_kernel_arg *a = arg_of_kind(k, want[i].kind);
     ASSERT_NOT_NULL(a);
     ASSERT_EQ_U(read_arg(kernarg, a), want[i].value);

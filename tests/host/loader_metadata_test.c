@@ -6,6 +6,7 @@
 
 #include "hsa/loader/metadata.h"
 #include "lib/test.h"
+#include "lib/util.h"
 
 /* ---- A minimal MessagePack writer (spec "Formats") ---------------------------- */
 struct writer {
@@ -143,7 +144,7 @@ TEST(loader_metadata_required_keys_and_bounds) {
                                          ".group_segment_fixed_size",
                                          ".private_segment_fixed_size",
                                          ".wavefront_size"};
-  for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
+  for (size_t i = 0; i < countof(required); i++) {
     struct variant v = good;
     v.skip_key = required[i];
     REFUSED(v, "lacks a required key");

@@ -5,6 +5,7 @@
 
 #include "hsa/loader/msgpack.h"
 #include "lib/test.h"
+#include "lib/util.h"
 
 static struct mp_value read_one(const void *bytes, size_t size, bool *ok) {
   struct mp_reader r;
@@ -104,7 +105,7 @@ TEST(loader_msgpack_truncated_and_invalid) {
                                       {0xca, 0, 0, 0, 0},
                                       {0xd7, 1, 1, 2, 3, 4, 5, 6, 7, 8}};
   static const size_t sizes[] = {3, 9, 4, 5, 4, 5, 5, 5, 10};
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+  for (size_t i = 0; i < countof(sizes); i++) {
     bool ok;
     read_one(items[i], sizes[i], &ok);
     ASSERT_TRUE(ok);

@@ -5,6 +5,7 @@
 #include "lib/log_levels.h"
 #include "lib/options.h"
 #include "lib/test.h"
+#include "lib/util.h"
 
 static struct options o; /* 5 KiB: not on the stack */
 static char err[160];
@@ -89,7 +90,7 @@ TEST(options_numbers_in_range) {
   ASSERT_EQ(options_uint("0x124", 0, 0xffff, &n), 0);
   ASSERT_EQ(n, 0x124);
   const char *bad[] = {"", "-1", "+3", "12x", "101", "0x", "99999999999999999999"};
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+  for (size_t i = 0; i < countof(bad); i++) {
     n = 7;
     ASSERT_EQ(options_uint(bad[i], 0, 100, &n), -1);
     ASSERT_EQ(n, 7); /* untouched */
@@ -116,7 +117,7 @@ TEST(log_levels_per_tag) {
   ASSERT_FALSE(log_levels_enabled(&l, LOG_WARN, "queue"));
   ASSERT_TRUE(log_levels_enabled(&l, LOG_WARN, "gmc"));
   const char *bad[] = {"3x", "verbose", "info,gmc", "info,:debug", "info,gmc:loud", "info,,gmc:debug", ""};
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+  for (size_t i = 0; i < countof(bad); i++) {
     ASSERT_EQ(log_levels_parse(bad[i], LOG_INFO, &l, err, sizeof err), -1);
     ASSERT_TRUE(strstr(err, "loglevel: ") != NULL);
     ASSERT_TRUE(log_levels_enabled(&l, LOG_INFO, "gmc")); /* left at the fallback */

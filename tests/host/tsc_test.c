@@ -2,6 +2,7 @@
  * conversion, calibration against a reference, counter wrap-around. */
 #include "kernel/tsc.h"
 #include "lib/test.h"
+#include "lib/util.h"
 
 TEST(tsc_hz_from_cpuid_leaves) {
   /* A 24 MHz crystal with TSC ratio 188/2 (an Intel client part): 2.256 GHz. */
@@ -19,7 +20,7 @@ TEST(tsc_hz_from_cpuid_leaves) {
 
 TEST(tsc_ticks_to_ns_is_exact_enough) {
   const uint64_t rates[] = {3579545, 100000000, 1000000000, 2256000000ull, 3999999999ull};
-  for (unsigned i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+  for (unsigned i = 0; i < countof(rates); i++) {
     uint64_t mult = clock_mult_for_hz(rates[i]);
     /* One second of ticks is one second, to a few ns; an hour to < 1 us. */
     uint64_t one_s = clock_ticks_to_ns(rates[i], mult);

@@ -12,6 +12,7 @@
 #include "lib/test.h"
 #include "tests/host/vapu_isa_harness.h"
 #include "vapu/isa/disasm.h"
+#include "lib/util.h"
 
 static struct vi_env env;
 static struct vi_asm code;
@@ -186,7 +187,7 @@ TEST(vapu_isa_failure_flat_aperture_violations) {
   struct vapu_stop stop;
   const uint64_t hole = 0x0000800000000000ull, past_lds = VI_SHARED_BASE + (1ull << 32);
   const uint64_t cases[] = {hole, past_lds, VI_SHARED_BASE + (1ull << 32) - 8, 0xffff7ffffffffff8ull};
-  for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+  for (unsigned i = 0; i < countof(cases); i++) {
     ASSERT_EQ(run("flat_load_p0", cases[i], 0, 64, 64, NULL, &stop), VAPU_APERTURE_VIOLATION);
     ASSERT_EQ_U(stop.address, cases[i]);
     ASSERT_EQ_U(stop.access, VAPU_ACCESS_READ);

@@ -14,6 +14,7 @@
 #include "tests/host/vapu_isa_harness.h"
 #include "vapu/isa/disasm.h"
 #include "vapu/isa/wave.h"
+#include "lib/util.h"
 
 struct listing {
   uint64_t addr;
@@ -173,7 +174,7 @@ TEST(vapu_isa_objdump_tables_complete) {
   };
   unsigned entries = 0, missing = 0;
   char names[200] = "";
-  for (unsigned t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+  for (unsigned t = 0; t < countof(tables); t++) {
     for (unsigned i = 0; i < tables[t].t->count; i++) {
       const struct opinfo *op = &tables[t].t->ops[i];
       ASSERT_NOT_NULL(op->name);

@@ -16,6 +16,7 @@
 
 #include "lib/test.h"
 #include "tests/host/vapu_isa_harness.h"
+#include "lib/util.h"
 
 #define LANES 64
 #define BATCHES 8
@@ -196,7 +197,7 @@ static void run_cases(const struct vcase *cases, unsigned n, const struct vi_kd 
   vi_asm_release(&code);
   vi_env_fini(&env);
 }
-#define RUN(cases, kd) run_cases(cases, sizeof cases / sizeof cases[0], kd)
+#define RUN(cases, kd) run_cases(cases, countof(cases), kd)
 
 /* ---- f32 references -------------------------------------------------------------- */
 #define R(name) static uint64_t name(uint64_t a, uint64_t b, uint64_t c, unsigned l)
@@ -468,7 +469,7 @@ TEST(vapu_isa_valu_f16) {
   } packed[] = {{"add_f16_sdwa_hi", r_add_f16_sdwa_hi}, {"pk_add_f16", r_pk_add_f16},
                 {"pk_fma_f16", r_pk_fma_f16}, {"pk_mul_f16_opsel", r_pk_mul_f16_opsel},
                 {"mad_f16_opsel", r_mad_f16_opsel}};
-  for (unsigned i = 0; i < sizeof packed / sizeof packed[0]; i++) {
+  for (unsigned i = 0; i < countof(packed); i++) {
     ASSERT_TRUE(vi_env_init(&env));
     ASSERT_TRUE(vi_asm_load(&env, "valu", &code));
     struct vi_kd kd = vi_kd_default();

@@ -21,6 +21,7 @@
 #include "lib/plat.h"
 #include "lib/test.h"
 #include "tests/image/edu_dma.h"
+#include "lib/util.h"
 
 /* The mode each suite's boot asks for, stated by the suite itself (its
  * make rule), not read back from the iommu= option this test checks. */
@@ -32,7 +33,7 @@ TEST(iommu_mode_follows_boot_option) {
   static const char *const names[] = {[IOMMU_MODE_OFF] = "off", [IOMMU_MODE_PASSTHROUGH] = "passthrough",
                                       [IOMMU_MODE_ON] = "on"};
   enum iommu_mode mode = iommu_mode();
-  ASSERT_MSG((unsigned)mode < sizeof names / sizeof names[0] && names[mode], "unknown mode %d", (int)mode);
+  ASSERT_MSG((unsigned)mode < countof(names) && names[mode], "unknown mode %d", (int)mode);
   const char *want = expect ? expect : "on";
   ASSERT_STR_EQ(names[mode], want);
 }

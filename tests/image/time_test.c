@@ -7,6 +7,7 @@
 #include "kernel/tsc.h"
 #include "lib/plat.h"
 #include "lib/test.h"
+#include "lib/util.h"
 
 /* A clock reading and a reference reading taken together: retried until
  * both fall within 50 us (a vCPU descheduled between them would skew the
@@ -59,7 +60,7 @@ TEST(time_frequency_calibrated) {
 
 TEST(time_sleep_lasts_at_least_what_was_asked) {
   static const uint64_t durations[] = {0, 1000, 300000, 2000000, 30000000};
-  for (unsigned i = 0; i < sizeof(durations) / sizeof(durations[0]); i++) {
+  for (unsigned i = 0; i < countof(durations); i++) {
     uint64_t start = time_ns();
     plat_sleep_ns(durations[i]);
     uint64_t slept = time_ns() - start;

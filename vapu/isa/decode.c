@@ -14,6 +14,7 @@
 
 #define LOG_TAG "vapu-isa"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 static inline uint32_t bits(uint32_t w, unsigned lo, unsigned n) { return (w >> lo) & ((1u << n) - 1); }
 
@@ -87,7 +88,7 @@ const struct opinfo *valu_opinfo(unsigned op) {
   if (op < 256) return optable_find(&vop_cmp_ops, op);
   if (op >= 1024) return NULL;
   const struct optable *tables[] = {&vop_int_ops, &vop_float_ops, &vop_conv_ops, &vop_lane_ops};
-  for (unsigned i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+  for (unsigned i = 0; i < countof(tables); i++) {
     const struct opinfo *o = optable_find(tables[i], op);
     if (o) return o;
   }

@@ -15,6 +15,7 @@
 
 #define LOG_TAG "vapu-isa"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 /* Instructions a wave runs before the next one gets its turn. */
 #define TIME_SLICE 4096
@@ -153,7 +154,7 @@ enum vapu_result vapu_dispatch_begin(struct vapu_exec *x, const struct vapu_disp
   if (lds < kd.group_segment_fixed_size)
     return bad(x, stop, VAPU_BAD_DISPATCH, "dispatch: group segment %u below the kernel's fixed %u bytes",
                lds, kd.group_segment_fixed_size);
-  lds = (lds + LDS_GRANULE - 1) & ~(uint32_t)(LDS_GRANULE - 1);
+  lds = ALIGN_UP(lds, LDS_GRANULE);
   if (lds > LDS_BYTES_MAX)
     return bad(x, stop, VAPU_BAD_DISPATCH, "dispatch: group segment %u bytes past the %u of LDS", lds,
                LDS_BYTES_MAX);
