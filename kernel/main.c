@@ -4,6 +4,13 @@
  * kernel_start() is entered once from boot/efi_main.c, on the boot stack,
  * with the firmware gone and interrupts off. Each step logs its time since
  * efi_main (the log prefix).
+ *
+ * The GPU is not brought up here: pci_probe_drivers() only lets the amdgpu
+ * driver claim its PCI function (drivers/amdgpu/amdgpu_probe_efi.c). The
+ * GPU's bring-up (PSP, firmware, GMC, MEC) runs in the application's first
+ * hsa_init (hsa/runtime.c runtime_start -> gpu_driver_start), so that a
+ * program that never uses the GPU does not pay for it, and boot to main()
+ * stays short.
  */
 #include <stdio.h>
 #include <stdlib.h>
