@@ -1,0 +1,57 @@
+# The OpenCL C built-in library of the CPU agents (cl/builtins/), compiled
+# for x86-64 with the flags every CPU-side OpenCL C file gets (CL_CPU_CFLAGS),
+# one object per source and all of them as one relocatable object:
+#
+#   $(BUILD)/cl/cl/builtins/<name>.o, $(CL_BUILTIN_OBJ) = $(BUILD)/cl/builtins.o
+#
+# and its test program, $(CL_BUILTIN_TESTS): tests/cl/*.cl (OpenCL C test
+# functions with C names, same flags) and tests/cl/*.c (the checks, under
+# ASan/UBSan) linked with the library and the host's libm.
+CL_CC         ?= clang-19
+CL_CPU_CFLAGS := -target x86_64-unknown-linux-gnu -x cl -cl-std=CL2.0 \
+                 -Xclang -finclude-default-header -fPIC -ffp-contract=off -O2
+# Diagnostics only: vectors wider than SSE registers go through memory
+# in the x86-64 ABI without AVX, the same for the library and user code.
+CL_WARN_CFLAGS := -Wall -Wno-psabi
+CL_DIR        := $(BUILD)/cl
+# The library's one C file (printf) for the same target and code model.
+CL_CPU_C_CFLAGS := -target x86_64-unknown-linux-gnu -x c -std=gnu11 -ffreestanding -fPIC -O2
+cl_obj         = $(patsubst %.c,$(CL_DIR)/%.o,$(patsubst %.cl,$(CL_DIR)/%.o,$(1)))
+
+CL_BUILTIN_OBJS := $(call cl_obj,$(CL_BUILTIN_SRCS))
+CL_BUILTIN_OBJ  := $(CL_DIR)/builtins.o
+
+$(CL_DIR)/%.o: %.cl
+	@mkdir -p $(dir $@)
+	@echo "CLCC    $@"
+	$(Q)$(CL_CC) $(CL_CPU_CFLAGS) $(CL_WARN_CFLAGS) -MMD -MP -c $< -o $@
+
+$(CL_DIR)/cl/%.o: cl/%.c
+	@mkdir -p $(dir $@)
+	@echo "CLCC    $@"
+	$(Q)$(CL_CC) $(CL_CPU_C_CFLAGS) $(WARN_CFLAGS) -MMD -MP -c $< -o $@
+
+$(CL_BUILTIN_OBJ): $(CL_BUILTIN_OBJS)
+	$(Q)ld -r -o $@ $^
+
+.PHONY: cl-builtins
+cl-builtins: $(CL_BUILTIN_OBJ)
+
+CL_TEST_CL_SRCS := $(sort $(wildcard tests/cl/*.cl))
+CL_TEST_C_SRCS  := $(sort $(wildcard tests/cl/*.c))
+CL_BUILTIN_TESTS := $(HOST_ASAN_DIR)/cl-builtins-tests
+CL_TEST_HOST_SRCS := $(CL_TEST_C_SRCS) $(LIB_SRCS) $(HOST_PLAT_SRCS) $(LIB_TEST_SRCS) $(HOST_TEST_MAIN)
+
+$(CL_BUILTIN_TESTS): $(call host_asan_obj,$(CL_TEST_HOST_SRCS)) $(call cl_obj,$(CL_TEST_CL_SRCS)) \
+                     $(CL_BUILTIN_OBJ)
+	@echo "LD      $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(ASAN_OPT) $^ -o $@ $(HOST_LDLIBS)
+
+TEST_SUITES += cl-builtins
+TEST_BUILD_DEPS += $(CL_BUILTIN_TESTS)
+.PHONY: suite-cl-builtins
+suite-cl-builtins: $(CL_BUILTIN_TESTS)
+	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    $(CL_BUILTIN_TESTS) $(TESTS)
+
+-include $(shell find $(CL_DIR) -name '*.d' 2>/dev/null)
