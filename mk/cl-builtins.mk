@@ -42,8 +42,13 @@ CL_TEST_C_SRCS  := $(sort $(wildcard tests/cl/*.c))
 CL_BUILTIN_TESTS := $(HOST_ASAN_DIR)/cl-builtins-tests
 CL_TEST_HOST_SRCS := $(CL_TEST_C_SRCS) $(LIB_SRCS) $(HOST_PLAT_SRCS) $(LIB_TEST_SRCS) $(HOST_TEST_MAIN)
 
-$(CL_BUILTIN_TESTS): $(call host_asan_obj,$(CL_TEST_HOST_SRCS)) $(call cl_obj,$(CL_TEST_CL_SRCS)) \
-                     $(CL_BUILTIN_OBJ)
+# The OpenCL C side of the tests and the library as one object whose printf
+# is renamed: in a host program the name printf is the C library's.
+CL_TEST_CL_OBJ := $(CL_DIR)/tests-cl.o
+$(CL_TEST_CL_OBJ): $(call cl_obj,$(CL_TEST_CL_SRCS)) $(CL_BUILTIN_OBJ)
+	$(Q)ld -r -o $@.tmp $^ && $(OBJCOPY) --redefine-sym printf=cl_printf $@.tmp $@ && rm -f $@.tmp
+
+$(CL_BUILTIN_TESTS): $(call host_asan_obj,$(CL_TEST_HOST_SRCS)) $(CL_TEST_CL_OBJ)
 	@echo "LD      $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(ASAN_OPT) $^ -o $@ $(HOST_LDLIBS)
 

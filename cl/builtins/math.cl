@@ -15,7 +15,7 @@
  *   exp2 expm1 hypot lgamma_r log log2 log10 log1p pow sin sinh tan tanh,
  *   bounds 2 to 16 ulp; the exact ones ceil floor trunc round rint fmod
  *   remainder remquo frexp ldexp modf), and our own code where a C library
- *   falls short: fma (newlib's s_fma.c is the plain x*y+z, its BUGS section
+ *   falls short: cbrt (glibc's, up to 3 ulp against a bound of 2), fma (newlib's s_fma.c is the plain x*y+z, its BUGS section
  *   says so), tgamma (newlib computes exp(lgamma(x)), whose error grows with
  *   x far past 16 ulp), and the OpenCL-only functions (sinpi, cospi, tanpi,
  *   asinpi, acospi, atanpi, atan2pi, exp10, rootn, pown, powr, rsqrt,
@@ -130,7 +130,7 @@ CLB_OVL half fma(half a, half b, half c) {
 
 CLB_FROM_LIBM1(acos, acos) CLB_FROM_LIBM1(acosh, acosh) CLB_FROM_LIBM1(asin, asin)
 CLB_FROM_LIBM1(asinh, asinh) CLB_FROM_LIBM1(atan, atan) CLB_FROM_LIBM1(atanh, atanh)
-CLB_FROM_LIBM1(cbrt, cbrt) CLB_FROM_LIBM1(cos, cos) CLB_FROM_LIBM1(cosh, cosh)
+CLB_FROM_LIBM1(cos, cos) CLB_FROM_LIBM1(cosh, cosh)
 CLB_FROM_LIBM1(erf, erf) CLB_FROM_LIBM1(erfc, erfc) CLB_FROM_LIBM1(exp, exp)
 CLB_FROM_LIBM1(exp2, exp2) CLB_FROM_LIBM1(expm1, expm1) CLB_FROM_LIBM1(log, log)
 CLB_FROM_LIBM1(log2, log2) CLB_FROM_LIBM1(log10, log10) CLB_FROM_LIBM1(log1p, log1p)
@@ -139,6 +139,25 @@ CLB_FROM_LIBM1(tanh, tanh) CLB_FROM_LIBM1(ceil, ceil) CLB_FROM_LIBM1(floor, floo
 CLB_FROM_LIBM1(trunc, trunc) CLB_FROM_LIBM1(round, round) CLB_FROM_LIBM1(rint, rint)
 CLB_FROM_LIBM2(atan2, atan2) CLB_FROM_LIBM2(fmod, fmod) CLB_FROM_LIBM2(hypot, hypot)
 CLB_FROM_LIBM2(pow, pow) CLB_FROM_LIBM2(remainder, remainder)
+
+/* cbrt (bound 2 ulp): glibc's cbrt is off by up to 3 ulp (measured by
+ * tests/cl/cl_math.c), so the C library's value y gets one Newton step
+ * y -= (y^3 - x) / (3 y^2), with y^3 - x from an exact double-double y^3
+ * (its high part is within a few ulp of x: the subtraction is exact). */
+CLB_OVL double cbrt(double x) {
+  if (!__builtin_isfinite(x) || x == 0.0) return x + x;
+  if (__builtin_fabs(x) < 0x1p-900) /* keep y^3 and its error terms normal */
+    return clb_libm_ldexp(cbrt(clb_libm_ldexp(x, 999)), -333);
+  if (__builtin_fabs(x) > 0x1p900)
+    return clb_libm_ldexp(cbrt(clb_libm_ldexp(x, -999)), 333);
+  double y = clb_libm_cbrt(x), h, l, ch, cl;
+  clb_two_prod(y, y, &h, &l);
+  clb_two_prod(h, y, &ch, &cl);
+  cl += l * y;
+  double r = (ch - x) + cl;
+  return y - r / (3.0 * h);
+}
+CLB_FROM_DOUBLE1(cbrt)
 
 /* sqrt: the SSE2 square root instruction, correctly rounded (Intel SDM
  * vol. 2, SQRTSS/SQRTSD). */
@@ -343,8 +362,30 @@ CLB_OVL float pown(float x, int n) { return (float)clb_libm_pow(x, (double)n); }
 CLB_OVL half pown(half x, int n) { return (half)pown((float)x, n); }
 
 /* rootn: pow(|x|, 1/n) has a relative error up to |ln x / n| * 2^-53 from
- * rounding 1/n, so one Newton step y -= y * (y^n / x - 1) / n follows
- * (y^n/x - 1 is small and computed with two roundings). */
+ * rounding 1/n. For 4 <= n <= 1023, x = m 2^(q n + rem) with m 2^rem in
+ * [1/2, 2^n): the root of that (in [0.8, 2)) by pow, one Newton step
+ * y -= y * (y^n / s - 1) / n (y^n / s - 1 is small and computed with two
+ * roundings, nothing under- or overflows), times 2^q. n = 2, 3: sqrt and
+ * cbrt; n > 1023: pow alone (|ln x / n| < 0.73); n < 0: 1 / rootn(x, -n)
+ * (one more rounding). */
+static double clb_rootn_positive(double ax, int n) {
+  if (n == 1) return ax;
+  if (n == 2) return __builtin_sqrt(ax);
+  if (n == 3) return cbrt(ax);
+  if (n > 1023) return clb_libm_pow(ax, 1.0 / (double)n);
+  int e;
+  double m = clb_libm_frexp(ax, &e);
+  int q = e / n, rem = e - q * n;
+  if (rem < 0) {
+    rem += n;
+    q--;
+  }
+  double s = clb_libm_ldexp(m, rem);
+  double y = clb_libm_pow(s, 1.0 / (double)n);
+  double ratio = clb_libm_pow(y, (double)n) / s;
+  y -= y * (ratio - 1.0) / (double)n;
+  return clb_libm_ldexp(y, q);
+}
 CLB_OVL double rootn(double x, int n) {
   if (n == 0 || x != x) return NAN;
   bool odd = (n & 1) != 0;
@@ -358,14 +399,9 @@ CLB_OVL double rootn(double x, int n) {
     return odd ? __builtin_copysign(0.0, x) : 0.0;
   }
   double ax = __builtin_fabs(x);
-  double y = clb_libm_pow(ax, 1.0 / (double)n);
-  if (n == 1) y = ax;
-  else if (n == 2) y = __builtin_sqrt(ax);
-  else if (n == 3) y = clb_libm_cbrt(ax);
-  else if (y != 0.0 && __builtin_isfinite(y)) {
-    double ratio = clb_libm_pow(y, (double)n) / ax;
-    if (__builtin_isfinite(ratio) && ratio != 0.0) y -= y * (ratio - 1.0) / (double)n;
-  }
+  double y = n > 0        ? clb_rootn_positive(ax, n)
+             : n == INT_MIN ? clb_libm_pow(ax, 1.0 / (double)n)
+                            : 1.0 / clb_rootn_positive(ax, -n);
   return x < 0.0 ? -y : y;
 }
 CLB_OVL float rootn(float x, int n) { return (float)rootn((double)x, n); }
