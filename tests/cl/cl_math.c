@@ -5,6 +5,7 @@
  * values (zeros, subnormals, infinities, NaN, +-1, the largest values);
  * every half value for the one-argument functions. */
 #include <fenv.h>
+#include <limits.h>
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -303,4 +304,147 @@ TEST(cl_math_two_arguments_within_bounds) {
   free(af), free(bf), free(rf), free(ad), free(bd), free(rd), free(ah), free(bh), free(rh);
   free(nf), free(nd), free(nh);
   if (failures[0]) test_fail(__FILE__, __LINE__, "%s", failures);
+}
+
+/* fma is correctly rounded (0 ulp): against the host's fmaf/fma (glibc's
+ * are correctly rounded); half against fmaf's result rounded to half,
+ * skipping the cases where that double rounding could differ (fmaf
+ * inexact and its result exactly halfway between two halves). */
+TEST(cl_math_fma_correctly_rounded) {
+  enum { N = 30000 };
+  float *af = malloc(N * 4), *bf = malloc(N * 4), *cf = malloc(N * 4), *rf = malloc(N * 4);
+  double *ad = malloc(N * 8), *bd = malloc(N * 8), *cd = malloc(N * 8), *rd = malloc(N * 8);
+  uint16_t *ah = malloc(N * 2), *bh = malloc(N * 2), *ch = malloc(N * 2), *rh = malloc(N * 2);
+  fill_float(af, N, 20), fill_float(bf, N, 21), fill_float(cf, N, 22);
+  fill_double(ad, N, 23), fill_double(bd, N, 24), fill_double(cd, N, 25);
+  fill_half(ah, N, 26), fill_half(bh, N, 27), fill_half(ch, N, 28);
+  uint64_t seed = 29;
+  for (int i = 0; i < N / 2; i++) { /* products near -c: cancellation, ties */
+    float p = af[i] * bf[i];
+    if (isfinite(p)) cf[i] = -p * (1 + (float)(cl_rand(&seed) % 5) * 0x1p-24f);
+    double q = ad[i] * bd[i];
+    if (isfinite(q)) cd[i] = -q * (1 + (double)(cl_rand(&seed) % 5) * 0x1p-53);
+    if (i % 2) bd[i] = 1 + 0x1p-52, cd[i] = (double)(cl_rand(&seed) % 7) * 0x1p-53 * ad[i];
+  }
+  cl_fma_f(af, bf, cf, rf, N);
+  cl_fma_d(ad, bd, cd, rd, N);
+  cl_fma_h(ah, bh, ch, rh, N);
+  int bad_f = -1, bad_d = -1, bad_h = -1;
+  for (int i = 0; i < N; i++) {
+    float ef = fmaf(af[i], bf[i], cf[i]);
+    if (bad_f < 0 && !(ef == rf[i] || (isnan(ef) && isnan(rf[i]))) ) bad_f = i;
+    if (bad_f < 0 && ef == 0 && signbit(ef) != signbit(rf[i])) bad_f = i;
+    double ed = fma(ad[i], bd[i], cd[i]);
+    /* the library rounds subnormal double results twice (math.cl) */
+    bool subnormal = fabs(ed) < DBL_MIN && ed != 0;
+    if (bad_d < 0 && !subnormal && !(ed == rd[i] || (isnan(ed) && isnan(rd[i])))) bad_d = i;
+    float x = (float)cl_half_to_ld(ah[i]), y = (float)cl_half_to_ld(bh[i]), z = (float)cl_half_to_ld(ch[i]);
+    feclearexcept(FE_INEXACT);
+    float eh = fmaf(x, y, z);
+    bool inexact = fetestexcept(FE_INEXACT) != 0;
+    long double lo = cl_half_to_ld(cl_ld_to_half(eh));
+    bool tie = false;
+    if (isfinite(eh) && fabsf(eh) <= 65504) { /* eh halfway between two halves? */
+      uint16_t h = cl_ld_to_half(eh);
+      long double a = cl_half_to_ld(h), b = cl_half_to_ld(lo < eh ? h + 1 : h - 1);
+      tie = fabsl(eh - a) == fabsl(eh - b);
+    }
+    if (bad_h < 0 && !(inexact && tie) &&
+        !(cl_ld_to_half(eh) == rh[i] || (isnan(eh) && isnan(cl_half_to_ld(rh[i])))))
+      bad_h = i;
+  }
+  if (bad_f >= 0)
+    test_fail(__FILE__, __LINE__, "fma(%a, %a, %a) = %a, want %a", af[bad_f], bf[bad_f], cf[bad_f],
+              rf[bad_f], fmaf(af[bad_f], bf[bad_f], cf[bad_f]));
+  if (bad_d >= 0)
+    test_fail(__FILE__, __LINE__, "fma(%a, %a, %a) = %a, want %a", ad[bad_d], bd[bad_d], cd[bad_d],
+              rd[bad_d], fma(ad[bad_d], bd[bad_d], cd[bad_d]));
+  if (bad_h >= 0)
+    test_fail(__FILE__, __LINE__, "fma(half 0x%x, 0x%x, 0x%x) = 0x%x", ah[bad_h], bh[bad_h],
+              ch[bad_h], rh[bad_h]);
+  free(af), free(bf), free(cf), free(rf), free(ad), free(bd), free(cd), free(rd);
+  free(ah), free(bh), free(ch), free(rh);
+}
+
+/* The functions with two results, and ilogb, nan, lgamma_r's sign. */
+TEST(cl_math_two_results_exact) {
+  enum { N = 4000 };
+  float *a = malloc(N * 4), *r1 = malloc(N * 4), *r2 = malloc(N * 4);
+  double *ad = malloc(N * 8), *bd = malloc(N * 8), *rd = malloc(N * 8);
+  int *e = malloc(N * sizeof(int)), *e2 = malloc(N * sizeof(int));
+  fill_float(a, N, 30);
+  fill_double(ad, N, 31), fill_double(bd, N, 32);
+  cl_frexp_f(a, r1, e, N);
+  for (int i = 0; i < N; i++) {
+    int want_e = 0;
+    float want = frexpf(a[i], &want_e);
+    if (!isfinite(a[i])) want_e = 0; /* OpenCL leaves it unspecified; the library says 0 */
+    ASSERT_TRUE(want == r1[i] || (isnan(want) && isnan(r1[i])));
+    if (isfinite(a[i])) ASSERT_EQ(e[i], want_e);
+  }
+  cl_frexp_d4(ad, rd, e, N);
+  for (int i = 0; i < N; i++) {
+    int want_e = 0;
+    double want = frexp(ad[i], &want_e);
+    ASSERT_TRUE(want == rd[i] || (isnan(want) && isnan(rd[i])));
+    if (isfinite(ad[i])) ASSERT_EQ(e[i], want_e);
+  }
+  cl_modf_f(a, r1, r2, N);
+  for (int i = 0; i < N; i++) {
+    float ip, f = modff(a[i], &ip);
+    ASSERT_TRUE((f == r1[i] && signbit(f) == signbit(r1[i])) || (isnan(f) && isnan(r1[i])));
+    ASSERT_TRUE(ip == r2[i] || (isnan(ip) && isnan(r2[i])));
+  }
+  cl_fract_f(a, r1, r2, N);
+  for (int i = 0; i < N; i++) {
+    float fl = floorf(a[i]);
+    float want = isnan(a[i]) ? a[i] : isinf(a[i]) ? copysignf(0, a[i]) : fminf(a[i] - fl, 0x1.fffffep-1f);
+    ASSERT_TRUE(want == r1[i] || (isnan(want) && isnan(r1[i])));
+    ASSERT_TRUE(fl == r2[i] || (isnan(fl) && isnan(r2[i])));
+    if (isfinite(a[i])) ASSERT_TRUE(r1[i] >= 0 && r1[i] < 1);
+  }
+  cl_sincos_f8(a, r1, r2, N);
+  for (int i = 0; i < N; i++) {
+    ASSERT_TRUE(cl_ulp_error(sinl(a[i]), r1[i], CL_FLOAT) <= 4);
+    ASSERT_TRUE(cl_ulp_error(cosl(a[i]), r2[i], CL_FLOAT) <= 4);
+  }
+  cl_remquo_d(ad, bd, rd, e, N);
+  for (int i = 0; i < N; i++) {
+    int q;
+    double want = remquo(ad[i], bd[i], &q);
+    ASSERT_TRUE(want == rd[i] || (isnan(want) && isnan(rd[i])));
+    if (!isnan(want)) ASSERT_EQ(e[i] & 7, q & 7); /* at least the 3 low bits, with the sign */
+    if (!isnan(want) && q != 0) ASSERT_EQ(e[i] < 0, q < 0);
+  }
+  cl_ilogb_f(a, e, N);
+  cl_ilogb_d2(ad, e2, N);
+  for (int i = 0; i < N; i++) {
+    int want = a[i] == 0 ? INT_MIN : isnan(a[i]) ? INT_MAX : isinf(a[i]) ? INT_MAX : ilogbf(a[i]);
+    ASSERT_EQ(e[i], want); /* FP_ILOGB0 INT_MIN, FP_ILOGBNAN INT_MAX: opencl-c-base.h */
+    want = ad[i] == 0 ? INT_MIN : isnan(ad[i]) || isinf(ad[i]) ? INT_MAX : ilogb(ad[i]);
+    ASSERT_EQ(e2[i], want);
+  }
+  double lg_in[] = {1.0, 2.0, 0.5, -0.5, -1.5, -2.5, 10.0, 3e-300, 100.5};
+  double lg_out[9];
+  int lg_sign[9];
+  cl_lgamma_r_d(lg_in, lg_out, lg_sign, 9);
+  for (int i = 0; i < 9; i++) {
+    int s;
+    double want = lgamma_r(lg_in[i], &s);
+    ASSERT_TRUE(fabs(lg_out[i] - want) <= 1e-13 * fmax(1, fabs(want)));
+    ASSERT_EQ(lg_sign[i], s);
+  }
+  unsigned codes[3] = {0, 1, 0x3fffff};
+  float nans[3];
+  cl_nan_f(codes, nans, 3);
+  for (int i = 0; i < 3; i++) {
+    uint32_t b;
+    memcpy(&b, &nans[i], 4);
+    ASSERT_TRUE(isnan(nans[i]));
+    ASSERT_EQ_U(b & 0x3fffff, codes[i]);
+  }
+  cl_native_f(a, r1, 64);
+  for (int i = 0; i < 64; i++)
+    if (isfinite(a[i]) && fabsf(a[i]) < 1e6f) ASSERT_TRUE(fabsf(r1[i]) < 1e-3f * fmaxf(1, fabsf(a[i])));
+  free(a), free(r1), free(r2), free(ad), free(bd), free(rd), free(e), free(e2);
 }
