@@ -55,8 +55,11 @@ $(CL_BUILTIN_TESTS): $(call host_asan_obj,$(CL_TEST_HOST_SRCS)) $(CL_TEST_CL_OBJ
 TEST_SUITES += cl-builtins
 TEST_BUILD_DEPS += $(CL_BUILTIN_TESTS)
 .PHONY: suite-cl-builtins
-suite-cl-builtins: $(CL_BUILTIN_TESTS)
+# Then the library as a whole (tests/cl/check-library.sh): its imports, and
+# every built-in of opencl-c.h defined; the image's C library is newlib's.
+suite-cl-builtins: $(CL_BUILTIN_TESTS) $(CL_BUILTIN_OBJ) $(NEWLIB_STAMP)
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    $(CL_BUILTIN_TESTS) $(TESTS)
+	$(Q)tests/cl/check-library.sh $(CL_BUILTIN_OBJ) $(NEWLIB_LIBDIR) $(CL_CC)
 
 -include $(shell find $(CL_DIR) -name '*.d' 2>/dev/null)
