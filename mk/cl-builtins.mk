@@ -52,14 +52,41 @@ $(CL_BUILTIN_TESTS): $(call host_asan_obj,$(CL_TEST_HOST_SRCS)) $(CL_TEST_CL_OBJ
 	@echo "LD      $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(ASAN_OPT) $^ -o $@ $(HOST_LDLIBS)
 
+# The same OpenCL C side linked with newlib's libm (the image's C library)
+# instead of the host's: the members of newlib's libm.a the library imports
+# are pulled into the object, resolved there and made local, so that the
+# math and conversion tests (compiled again with CL_TEST_NEWLIB, their names
+# ending in _newlib_libm) measure the library as the image runs it.
+CL_TEST_NEWLIB_OBJ := $(CL_DIR)/tests-cl-newlib.o
+CL_TEST_NEWLIB_C_SRCS := tests/cl/cl_math.c tests/cl/cl_convert.c
+CL_TEST_NEWLIB_HOST_OBJS := $(patsubst %.c,$(HOST_ASAN_DIR)/obj/newlib-libm/%.o,$(CL_TEST_NEWLIB_C_SRCS)) \
+    $(call host_asan_obj,tests/cl/cl_test.c tests/cl/cl_stubs.c $(LIB_SRCS) $(HOST_PLAT_SRCS) \
+                         $(LIB_TEST_SRCS) $(HOST_TEST_MAIN))
+CL_BUILTIN_NEWLIB_TESTS := $(HOST_ASAN_DIR)/cl-builtins-newlib-tests
+$(CL_TEST_NEWLIB_OBJ): $(call cl_obj,$(CL_TEST_CL_SRCS)) $(CL_BUILTIN_OBJ) $(NEWLIB_STAMP)
+	$(Q)ld -r -o $@.libm.o $$(llvm-nm-19 -u $(CL_BUILTIN_OBJ) | awk '$$2 !~ /^_Z|^__hsa_cpu_write$$|^snprintf$$/ { printf "-u %s ", $$2 }') \
+	    $(NEWLIB_LIBDIR)/libm.a
+	$(Q)llvm-nm-19 --defined-only -g $@.libm.o | awk '{ print $$3 }' > $@.local
+	$(Q)ld -r -o $@.tmp $(call cl_obj,$(CL_TEST_CL_SRCS)) $(CL_BUILTIN_OBJ) $@.libm.o
+	$(Q)$(OBJCOPY) --localize-symbols=$@.local --redefine-sym printf=cl_printf $@.tmp $@
+	$(Q)rm -f $@.tmp $@.libm.o $@.local
+$(HOST_ASAN_DIR)/obj/newlib-libm/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CPPFLAGS) -DCL_TEST_NEWLIB $(HOST_CFLAGS) $(ASAN_OPT) -MMD -MP -c $< -o $@
+$(CL_BUILTIN_NEWLIB_TESTS): $(CL_TEST_NEWLIB_HOST_OBJS) $(CL_TEST_NEWLIB_OBJ)
+	@echo "LD      $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(ASAN_OPT) $^ -o $@ $(HOST_LDLIBS)
+
 TEST_SUITES += cl-builtins
-TEST_BUILD_DEPS += $(CL_BUILTIN_TESTS)
+TEST_BUILD_DEPS += $(CL_BUILTIN_TESTS) $(CL_BUILTIN_NEWLIB_TESTS)
 .PHONY: suite-cl-builtins
 # Then the library as a whole (tests/cl/check-library.sh): its imports, and
 # every built-in of opencl-c.h defined; the image's C library is newlib's.
-suite-cl-builtins: $(CL_BUILTIN_TESTS) $(CL_BUILTIN_OBJ) $(NEWLIB_STAMP)
+suite-cl-builtins: $(CL_BUILTIN_TESTS) $(CL_BUILTIN_NEWLIB_TESTS) $(CL_BUILTIN_OBJ) $(NEWLIB_STAMP)
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    $(CL_BUILTIN_TESTS) $(TESTS)
+	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    $(CL_BUILTIN_NEWLIB_TESTS) $(TESTS)
 	$(Q)tests/cl/check-library.sh $(CL_BUILTIN_OBJ) $(NEWLIB_LIBDIR) $(CL_CC)
 
--include $(shell find $(CL_DIR) -name '*.d' 2>/dev/null)
+-include $(shell find $(CL_DIR) $(HOST_ASAN_DIR)/obj/newlib-libm -name '*.d' 2>/dev/null)

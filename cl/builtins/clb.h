@@ -110,7 +110,6 @@ double clb_libm_lgamma_r(double, int *) __asm__("lgamma_r");
 double clb_libm_remquo(double, double, int *) __asm__("remquo");
 double clb_libm_frexp(double, int *) __asm__("frexp");
 double clb_libm_ldexp(double, int) __asm__("ldexp");
-double clb_libm_modf(double, double *) __asm__("modf");
 
 /* Rounding modes of the conversions and vstore_half (section 6.2.3.2). */
 #define CLB_RTE 0

@@ -14,10 +14,11 @@
  *   bound (acos asin atan atan2 acosh asinh atanh cbrt cos cosh erf erfc exp
  *   exp2 expm1 hypot lgamma_r log log2 log10 log1p pow sin sinh tan tanh,
  *   bounds 2 to 16 ulp; the exact ones ceil floor trunc round rint fmod
- *   remainder remquo frexp ldexp modf), and our own code where a C library
+ *   remainder remquo frexp ldexp), and our own code where a C library
  *   falls short: cbrt (glibc's, up to 3 ulp against a bound of 2), fma (newlib's s_fma.c is the plain x*y+z, its BUGS section
  *   says so), tgamma (newlib computes exp(lgamma(x)), whose error grows with
- *   x far past 16 ulp), and the OpenCL-only functions (sinpi, cospi, tanpi,
+ *   x far past 16 ulp), pow's and modf's special values (newlib's differ
+ *   from C99's), and the OpenCL-only functions (sinpi, cospi, tanpi,
  *   asinpi, acospi, atanpi, atan2pi, exp10, rootn, pown, powr, rsqrt,
  *   maxmag, minmag, fract, nan, ilogb, logb, nextafter).
  * - The exact functions (fabs copysign fmin fmax fdim nextafter ceil floor
@@ -138,7 +139,16 @@ CLB_FROM_LIBM1(sin, sin) CLB_FROM_LIBM1(sinh, sinh) CLB_FROM_LIBM1(tan, tan)
 CLB_FROM_LIBM1(tanh, tanh) CLB_FROM_LIBM1(ceil, ceil) CLB_FROM_LIBM1(floor, floor)
 CLB_FROM_LIBM1(trunc, trunc) CLB_FROM_LIBM1(round, round) CLB_FROM_LIBM1(rint, rint)
 CLB_FROM_LIBM2(atan2, atan2) CLB_FROM_LIBM2(fmod, fmod) CLB_FROM_LIBM2(hypot, hypot)
-CLB_FROM_LIBM2(pow, pow) CLB_FROM_LIBM2(remainder, remainder)
+CLB_FROM_LIBM2(remainder, remainder)
+
+/* pow: a NaN argument gives NaN except pow(+1, y) and pow(x, +-0), which
+ * are 1 (C99 F.9.4.4, OpenCL 2.0 section 7.5.1); newlib's pow returns 1
+ * for pow(-1, NaN) as well (tests/cl/cl_math.c finds it). */
+CLB_OVL double pow(double x, double y) {
+  if ((x != x || y != y) && x != 1.0 && y != 0.0) return x + y;
+  return clb_libm_pow(x, y);
+}
+CLB_FROM_DOUBLE2(pow)
 
 /* cbrt (bound 2 ulp): glibc's cbrt is off by up to 3 ulp (measured by
  * tests/cl/cl_math.c), so the C library's value y gets one Newton step
@@ -251,9 +261,17 @@ CLB_OVL float ldexp(float x, int n) {
 CLB_OVL half ldexp(half x, int n) {
   return as_half(clb_double_to_half_bits(clb_libm_ldexp((float)x, clamp(n, -100, 100)), CLB_RTE));
 }
-CLB_OVL double modf(double x, double *ip) { return clb_libm_modf(x, ip); }
+/* modf: the fraction has the sign of x, also when it is zero (C99
+ * F.9.3.12; newlib's modf gives +0 for negative integers); x - trunc(x)
+ * is exact. */
+CLB_OVL double modf(double x, double *ip) {
+  double i = clb_libm_trunc(x);
+  *ip = i;
+  if (x != x) return x;
+  return __builtin_copysign(__builtin_isinf(x) ? 0.0 : x - i, x);
+}
 CLB_OVL float modf(float x, float *ip) {
-  double i, f = clb_libm_modf(x, &i);
+  double i, f = modf((double)x, &i);
   *ip = (float)i;
   return (float)f;
 }

@@ -143,7 +143,7 @@ static void (*const cvt[NTYPES][NTYPES])(const void *, void *, int) = {
 
 static const char *mode_names[5] = {"", "_rte", "_rtz", "_rtp", "_rtn"};
 
-TEST(cl_convert_every_pair_mode_and_saturation) {
+TEST(CL_TEST_NAME(cl_convert_every_pair_mode_and_saturation)) {
   static unsigned char in[N * 8], out[10 * N * 8];
   for (int si = 0; si < NTYPES; si++) {
     const struct type_info *s = &types[si];

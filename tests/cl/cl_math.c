@@ -203,7 +203,7 @@ static const char *type_name(enum cl_type t) {
   return t == CL_FLOAT ? "float" : t == CL_DOUBLE ? "double" : "half";
 }
 
-TEST(cl_math_one_argument_within_bounds) {
+TEST(CL_TEST_NAME(cl_math_one_argument_within_bounds)) {
   float *xf = malloc(N_FLOAT * 4), *rf = malloc(N_FLOAT * 4);
   double *xd = malloc(N_DOUBLE * 8), *rd = malloc(N_DOUBLE * 8);
   uint16_t *xh = malloc(N_HALF * 2), *rh = malloc(N_HALF * 2);
@@ -243,7 +243,7 @@ TEST(cl_math_one_argument_within_bounds) {
   if (failures[0]) test_fail(__FILE__, __LINE__, "%s", failures);
 }
 
-TEST(cl_math_two_arguments_within_bounds) {
+TEST(CL_TEST_NAME(cl_math_two_arguments_within_bounds)) {
   enum { NF = N_FLOAT, ND = N_DOUBLE, NH = 20000 };
   float *af = malloc(NF * 4), *bf = malloc(NF * 4), *rf = malloc(NF * 4);
   double *ad = malloc(ND * 8), *bd = malloc(ND * 8), *rd = malloc(ND * 8);
@@ -310,7 +310,7 @@ TEST(cl_math_two_arguments_within_bounds) {
  * are correctly rounded); half against fmaf's result rounded to half,
  * skipping the cases where that double rounding could differ (fmaf
  * inexact and its result exactly halfway between two halves). */
-TEST(cl_math_fma_correctly_rounded) {
+TEST(CL_TEST_NAME(cl_math_fma_correctly_rounded)) {
   enum { N = 30000 };
   float *af = malloc(N * 4), *bf = malloc(N * 4), *cf = malloc(N * 4), *rf = malloc(N * 4);
   double *ad = malloc(N * 8), *bd = malloc(N * 8), *cd = malloc(N * 8), *rd = malloc(N * 8);
@@ -367,7 +367,7 @@ TEST(cl_math_fma_correctly_rounded) {
 }
 
 /* The functions with two results, and ilogb, nan, lgamma_r's sign. */
-TEST(cl_math_two_results_exact) {
+TEST(CL_TEST_NAME(cl_math_two_results_exact)) {
   enum { N = 4000 };
   float *a = malloc(N * 4), *r1 = malloc(N * 4), *r2 = malloc(N * 4);
   double *ad = malloc(N * 8), *bd = malloc(N * 8), *rd = malloc(N * 8);

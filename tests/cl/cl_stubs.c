@@ -32,3 +32,11 @@ size_t cl_stub_get_local_size(unsigned dim) __asm__("_Z14get_local_sizej");
 size_t cl_stub_get_local_size(unsigned dim) { return dim == 0 ? cl_stub_local_size : 1; }
 void cl_stub_barrier(unsigned flags) __asm__("_Z7barrierj");
 void cl_stub_barrier(unsigned flags) { cl_stub_barriers++; }
+
+/* newlib's libm reports errors through errno at __errno() (newlib
+ * libc/include/sys/errno.h); the newlib-libm test program links it. */
+int *__errno(void);
+int *__errno(void) {
+  static int error;
+  return &error;
+}

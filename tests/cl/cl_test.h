@@ -9,6 +9,14 @@
 #include <math.h>
 #include <stdint.h>
 
+/* A test's name: the same tests run once with the host's libm and once
+ * with newlib's (the program cl-builtins-newlib-tests, CL_TEST_NEWLIB). */
+#ifdef CL_TEST_NEWLIB
+#define CL_TEST_NAME(name) name##_newlib_libm
+#else
+#define CL_TEST_NAME(name) name
+#endif
+
 /* The result types. */
 enum cl_type { CL_FLOAT, CL_DOUBLE, CL_HALF };
 
