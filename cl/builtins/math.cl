@@ -314,8 +314,8 @@ CLB_OVL double sinpi(double x) {
   else if (r <= 1.25) s = clb_sinpi_reduced(1.0 - r);
   else if (r <= 1.75) s = -clb_cospi_reduced(r - 1.5);
   else s = clb_sinpi_reduced(r - 2.0);
-  if (s == 0.0) s = 0.0; /* sinpi(n) is +0 for x > 0 */
-  return x < 0 ? -s : s;
+  if (s == 0.0) s = 0.0; /* sinpi(n) is +0 for n > 0, -0 for n < 0 and -0 */
+  return __builtin_signbit(x) ? -s : s;
 }
 CLB_OVL double cospi(double x) {
   if (!__builtin_isfinite(x)) return x - x;
