@@ -37,6 +37,20 @@ $(CL_BUILTIN_OBJ): $(CL_BUILTIN_OBJS)
 .PHONY: cl-builtins
 cl-builtins: $(CL_BUILTIN_OBJ)
 
+# The same library as one LLVM bitcode module, for a compiler that links it
+# with a kernel's module so that the built-ins can be inlined (llvm-link-19).
+CL_BUILTIN_BC := $(CL_DIR)/builtins.bc
+$(CL_DIR)/%.bc: %.cl
+	@mkdir -p $(dir $@)
+	$(Q)$(CL_CC) $(CL_CPU_CFLAGS) $(CL_WARN_CFLAGS) -emit-llvm -c $< -o $@
+$(CL_DIR)/cl/%.bc: cl/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CL_CC) $(CL_CPU_C_CFLAGS) $(WARN_CFLAGS) -emit-llvm -c $< -o $@
+$(CL_BUILTIN_BC): $(patsubst %.o,%.bc,$(CL_BUILTIN_OBJS))
+	$(Q)llvm-link-19 $^ -o $@
+.PHONY: cl-builtins-bc
+cl-builtins-bc: $(CL_BUILTIN_BC)
+
 CL_TEST_CL_SRCS := $(sort $(wildcard tests/cl/*.cl))
 CL_TEST_C_SRCS  := $(sort $(wildcard tests/cl/*.c))
 CL_BUILTIN_TESTS := $(HOST_ASAN_DIR)/cl-builtins-tests
