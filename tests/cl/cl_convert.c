@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lib/test.h"
+#include "lib/util.h"
 #include "tests/cl/cl_test.h"
 
 enum { MODE_DEFAULT, MODE_RTE, MODE_RTZ, MODE_RTP, MODE_RTN };
@@ -106,7 +107,7 @@ static void make_inputs(const struct type_info *s, unsigned char *buf, uint64_t 
                                         0x7fffffffffffffff, 0x8000000000000000, 0x20000000000001,
                                         0x20000000000003, 0x7ffffffffffffdff, 0xfffffffffffff800,
                                         0xffffffffffffffff, 0x0800800000000001, 0xffe, 0x1001};
-  int nfp = sizeof fp_values / sizeof fp_values[0], nint = sizeof int_values / sizeof int_values[0];
+  int nfp = (int)countof(fp_values), nint = (int)countof(int_values);
   for (int i = 0; i < N; i++) {
     uint64_t r = cl_rand(&seed);
     unsigned char *p = buf + i * s->size;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lib/test.h"
+#include "lib/util.h"
 #include "tests/cl/cl_test.h"
 
 /* The OpenCL C side (math.cl). */
@@ -151,7 +152,7 @@ static const double specials[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 1.
                                   0x1.fffffep127, -0x1.fffffep127, 0x1p-1074, 0x1p-1022,
                                   DBL_MAX, -DBL_MAX, 88.7, -103.9, 709.7, 170.5, -170.5,
                                   1e-30, 3.0, 10.0, 100.0, -7.25, 0.25, 0.75};
-#define N_SPECIALS ((int)(sizeof specials / sizeof specials[0]))
+#define N_SPECIALS ((int)countof(specials))
 
 static void fill_float(float *v, int n, uint64_t seed) {
   for (int i = 0; i < n; i++) {
