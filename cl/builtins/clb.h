@@ -49,6 +49,7 @@
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+
 #define CLB_OVL __attribute__((overloadable))
 #define CLB_INL static inline __attribute__((always_inline))
 
@@ -110,6 +111,14 @@ double clb_libm_lgamma_r(double, int *) __asm__("lgamma_r");
 double clb_libm_remquo(double, double, int *) __asm__("remquo");
 double clb_libm_frexp(double, int *) __asm__("frexp");
 double clb_libm_ldexp(double, int) __asm__("ldexp");
+
+/* Every function the library defines from here on is hidden (ELF
+ * STV_HIDDEN, System V gABI "Symbol Visibility"; GCC's "#pragma GCC
+ * visibility", which clang accepts): linked into a kernel's code object,
+ * calls to it bind inside the object (no PLT, nothing for the loader to
+ * resolve or export); only the kernels stay visible. The C library
+ * functions above keep default visibility: they are imports. */
+#pragma GCC visibility push(hidden)
 
 /* Rounding modes of the conversions and vstore_half (section 6.2.3.2). */
 #define CLB_RTE 0
