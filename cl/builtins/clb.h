@@ -35,13 +35,21 @@
  * (get_sub_group_*, get_*num_sub_groups, get_max_sub_group_size,
  * sub_group_*, intel_sub_group_*), the work-group collectives
  * (work_group_all, _any, _broadcast, _reduce_..., _scan_...), the AMD media extension
- * (amd_*), and get_fence/to_global/to_local/to_private (clang builtins
- * that need no library code: they are not calls).
+ * (amd_*), and what needs the named address space of a generic pointer:
+ * get_fence (a call to _Z9get_fence...), to_global, to_local, to_private
+ * (clang calls __to_global, __to_local, __to_private; OpenCL C 2.0 section
+ * 6.5.5): on x86-64 every address space is one flat space, and only the
+ * work-item code knows which ranges are a work-group's local memory and a
+ * work-item's stack.
  *
- * What the library imports (llvm-nm -u; all exist in glibc's libm and in
- * newlib 3.3.0's libm): the double-precision C functions declared below,
- * __hsa_cpu_write (the runtime's console hook) and the work-item functions
- * and barrier the work-item code of the CPU agents defines.
+ * What the library imports (llvm-nm -u; tests/cl/check-library.sh checks
+ * that glibc's and newlib 3.3.0's C libraries both define each): the
+ * double-precision libm functions declared below, ceilf/floorf/rintf/
+ * roundf/truncf (LLVM narrows (float)ceil((double)x) to ceilf(x)),
+ * snprintf (printf.c), __hsa_cpu_write (the runtime's console hook), and
+ * get_local_linear_id, get_local_size and barrier (async.cl), which the
+ * work-item code of the CPU agents defines. Every function the library
+ * defines is hidden (below): nothing of it is exported from a code object.
  */
 #ifndef CL_BUILTINS_CLB_H
 #define CL_BUILTINS_CLB_H
