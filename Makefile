@@ -23,6 +23,7 @@ ifeq ($(DEPS_MISSING),)
 include $(sort $(wildcard */module.mk */*/module.mk))
 include mk/host.mk
 include mk/newlib.mk
+include mk/cl-builtins.mk
 include mk/image.mk
 include mk/kernels.mk
 include mk/programs.mk
