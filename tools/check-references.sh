@@ -15,7 +15,7 @@
 set -u
 cd "$(dirname "$0")/.."
 status=0
-top='boot|kernel|drivers|hsa|vapu|host|lib|apps|qemu|tests|mk|tools|bench'
+top='boot|kernel|drivers|hsa|vapu|host|lib|apps|qemu|tests|mk|tools|bench|cl|support'
 files=$(git ls-files | grep -E '\.(c|h|S|s|mk|sh|py|lds|md|cl|hip)$|(^|/)Makefile$|^\.ci/')
 for f in $files; do
   [ "$f" = tools/check-references.sh ] && continue
