@@ -1,7 +1,7 @@
 /*
  * pthread.c - <pthread.h>, sched_yield, nanosleep, usleep and sleep in the
  * image, on the threads and futex of kernel/thread.c. Semantics and error
- * codes: POSIX.1-2017 (The Open Group Base Specifications Issue 7), the
+ * codes: POSIX.1-2017 (IEEE Std 1003.1-2017), the
  * pages of each function. Errors are returned, never put in errno, except
  * by nanosleep/usleep/sleep, which set errno as POSIX says.
  *
@@ -50,8 +50,8 @@ static uint64_t deadline_of(clockid_t clock, const struct timespec *abstime) {
 /* ---- Threads ----------------------------------------------------------------- */
 
 int pthread_attr_init(pthread_attr_t *attr) {
-  *attr = (pthread_attr_t){.is_initialized = 1, .detachstate = PTHREAD_CREATE_JOINABLE,
-                           .stacksize = DEFAULT_STACK_SIZE};
+  *attr = (pthread_attr_t){
+      .is_initialized = 1, .detachstate = PTHREAD_CREATE_JOINABLE, .stacksize = DEFAULT_STACK_SIZE};
   return 0;
 }
 
@@ -253,8 +253,7 @@ int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime) 
 
 int pthread_mutex_unlock(pthread_mutex_t *m) {
   if (m->type != PTHREAD_MUTEX_NORMAL) {
-    if (owner_of(m) != pthread_self() || !__atomic_load_n(&m->lock, __ATOMIC_RELAXED))
-      return EPERM;
+    if (owner_of(m) != pthread_self() || !__atomic_load_n(&m->lock, __ATOMIC_RELAXED)) return EPERM;
     if (--m->count) return 0;
   }
   __atomic_store_n(&m->owner, 0, __ATOMIC_RELAXED);
@@ -347,7 +346,8 @@ int pthread_once(pthread_once_t *once, void (*init)(void)) {
     thread_futex_wake(word, UINT32_MAX);
     return 0;
   }
-  while ((state = __atomic_load_n(word, __ATOMIC_ACQUIRE)) != 2) thread_futex_wait(word, state, UINT64_MAX);
+  while ((state = __atomic_load_n(word, __ATOMIC_ACQUIRE)) != 2)
+    thread_futex_wait(word, state, UINT64_MAX);
   return 0;
 }
 
@@ -430,8 +430,8 @@ int pthread_barrierattr_destroy(pthread_barrierattr_t *attr) {
 int pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *attr, unsigned count) {
   (void)attr;
   if (count == 0) return EINVAL;
-  *b = (pthread_barrier_t){.lock = PTHREAD_MUTEX_INITIALIZER, .all_in = PTHREAD_COND_INITIALIZER,
-                           .count = count};
+  *b = (pthread_barrier_t){
+      .lock = PTHREAD_MUTEX_INITIALIZER, .all_in = PTHREAD_COND_INITIALIZER, .count = count};
   return 0;
 }
 

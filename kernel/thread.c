@@ -26,8 +26,8 @@
 #include "kernel/time.h"
 #include "lib/plat.h"
 
-#define THREAD_MAGIC  0x74687264u /* "thrd" */
-#define IDLE_NAP_NS   (10 * 1000 * 1000ull)
+#define THREAD_MAGIC   0x74687264u /* "thrd" */
+#define IDLE_NAP_NS    (10 * 1000 * 1000ull)
 #define YIELD_SLICE_NS (1000 * 1000ull)
 
 enum thread_state { T_RUNNING, T_RUNNABLE, T_BLOCKED, T_EXITED };
@@ -148,7 +148,7 @@ static void after_switch(void) {
   cs->dead = NULL;
   __atomic_store_n(&dead->done, 1, __ATOMIC_RELEASE);
   wake_locked(&dead->done, UINT32_MAX);
-  plat_wake(&dead->done); /* a joiner outside the thread system */
+  plat_wake(&dead->done);                 /* a joiner outside the thread system */
   wake_locked(&live_threads, UINT32_MAX); /* main()'s pthread_exit waits for none */
   if (dead->detached) {
     dead->next = graveyard;
@@ -312,9 +312,15 @@ int thread_create(struct thread **out, void *(*start)(void *), void *arg, size_t
     return -ENOMEM;
   }
   _REENT_INIT_PTR(reent);
-  *t = (struct thread){.magic = THREAD_MAGIC, .state = T_RUNNABLE, .detached = detached,
-                       .stack = stack, .stack_size = stack_size, .start = start, .arg = arg,
-                       .reent = reent, .deadline_ns = UINT64_MAX};
+  *t = (struct thread){.magic = THREAD_MAGIC,
+                       .state = T_RUNNABLE,
+                       .detached = detached,
+                       .stack = stack,
+                       .stack_size = stack_size,
+                       .start = start,
+                       .arg = arg,
+                       .reent = reent,
+                       .deadline_ns = UINT64_MAX};
   /* The first switch to it pops six registers and returns to thread_entry
    * with the stack 8 bytes below a 16-byte boundary, as after a call. */
   uint64_t *sp = (uint64_t *)((uintptr_t)stack + stack_size - 16);

@@ -38,23 +38,23 @@
 struct _reent;
 
 struct thread {
-  uint32_t magic;     /* THREAD_MAGIC while the record is valid */
-  int state;          /* enum thread_state (thread.c) */
-  bool is_main;       /* main(): core 0 only */
+  uint32_t magic; /* THREAD_MAGIC while the record is valid */
+  int state;      /* enum thread_state (thread.c) */
+  bool is_main;   /* main(): core 0 only */
   bool detached;
-  bool join_taken;    /* a pthread_join is waiting for it */
-  bool timed_out;     /* its last futex wait ended at the deadline */
-  uint32_t done;      /* 1 once it has exited and left its stack (join waits) */
-  uint64_t rsp;       /* saved stack pointer while switched out */
-  void *stack;        /* malloc'ed, NULL for main() */
+  bool join_taken; /* a pthread_join is waiting for it */
+  bool timed_out;  /* its last futex wait ended at the deadline */
+  uint32_t done;   /* 1 once it has exited and left its stack (join waits) */
+  uint64_t rsp;    /* saved stack pointer while switched out */
+  void *stack;     /* malloc'ed, NULL for main() */
   size_t stack_size;
   void *(*start)(void *);
   void *arg;
   void *result;
   struct _reent *reent; /* its newlib state (errno, std streams); NULL: the core's */
   const volatile uint32_t *wait_word;
-  uint64_t deadline_ns; /* of the futex wait; UINT64_MAX: none */
-  struct thread *next;  /* run queue or wait list */
+  uint64_t deadline_ns;                   /* of the futex wait; UINT64_MAX: none */
+  struct thread *next;                    /* run queue or wait list */
   void *specific[THREAD_KEYS_MAX];        /* pthread_getspecific ... */
   uint32_t specific_gen[THREAD_KEYS_MAX]; /* ... when set under this generation of the key */
 };

@@ -1,7 +1,7 @@
 /*
  * pthread.h - the POSIX threads subset of the image (kernel/pthread.c,
  * kernel/thread.c; README "Threads"). Names, types and error codes follow
- * POSIX.1-2017 (The Open Group Base Specifications Issue 7, <pthread.h>);
+ * POSIX.1-2017 (IEEE Std 1003.1-2017, <pthread.h>);
  * the constants' values are glibc's, so a program that prints them sees
  * the same numbers on the host. Shadows newlib's <pthread.h>.
  *
@@ -37,9 +37,11 @@ extern "C" {
 
 #define PTHREAD_PROCESS_PRIVATE 0
 
-#define PTHREAD_MUTEX_INITIALIZER {0, PTHREAD_MUTEX_NORMAL, 0, 0}
-#define PTHREAD_COND_INITIALIZER  {0, 0}
-#define PTHREAD_ONCE_INIT         0
+#define PTHREAD_MUTEX_INITIALIZER \
+  { 0, PTHREAD_MUTEX_NORMAL, 0, 0 }
+#define PTHREAD_COND_INITIALIZER \
+  { 0, 0 }
+#define PTHREAD_ONCE_INIT 0
 
 #define PTHREAD_KEYS_MAX              128
 #define PTHREAD_DESTRUCTOR_ITERATIONS 4

@@ -318,7 +318,8 @@ TEST(pthread_cond_producer_consumer_totals) {
   for (unsigned i = 0; i < CONSUMERS; i++) total += q.sum[i];
   ASSERT_EQ_U(total, n * (n - 1) / 2);
   ASSERT_EQ(q.duplicates, 0);
-  for (unsigned i = 0; i < n; i++) ASSERT_MSG(q.seen[i] == 1, "item %u seen %u times", i, q.seen[i]);
+  for (unsigned i = 0; i < n; i++)
+    ASSERT_MSG(q.seen[i] == 1, "item %u seen %u times", i, q.seen[i]);
   ASSERT_EQ(pthread_cond_destroy(&q.not_full), 0);
   ASSERT_EQ(pthread_cond_destroy(&q.not_empty), 0);
   ASSERT_EQ(pthread_mutex_destroy(&q.lock), 0);
@@ -419,7 +420,8 @@ static void *call_once_then_read(void *arg) {
 TEST(pthread_once_runs_once) {
   enum { N = 6 };
   pthread_t t[N];
-  for (unsigned i = 0; i < N; i++) ASSERT_EQ(pthread_create(&t[i], NULL, call_once_then_read, NULL), 0);
+  for (unsigned i = 0; i < N; i++)
+    ASSERT_EQ(pthread_create(&t[i], NULL, call_once_then_read, NULL), 0);
   uintptr_t seen[N];
   for (unsigned i = 0; i < N; i++) {
     void *r;

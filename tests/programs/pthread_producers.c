@@ -71,9 +71,10 @@ static void *produce(void *arg) {
         (hsa_barrier_and_packet_t *)q->base_address + ((index + 1) & (q->size - 1));
     memset((uint8_t *)b + 4, 0, sizeof *b - 4);
     b->completion_signal = s->all_done;
-    __atomic_store_n((uint32_t *)b,
-                     PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_BARRIER_AND) | 1 << HSA_PACKET_HEADER_BARRIER,
-                     __ATOMIC_RELEASE);
+    __atomic_store_n(
+        (uint32_t *)b,
+        PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_BARRIER_AND) | 1 << HSA_PACKET_HEADER_BARRIER,
+        __ATOMIC_RELEASE);
     program_publish(q, index, d, PROGRAM_PACKET_HEADER(HSA_PACKET_TYPE_KERNEL_DISPATCH),
                     1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS);
     hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)(index + 1));
@@ -155,8 +156,8 @@ int main(int argc, char **argv) {
   static struct shared s;
   s.gpu = agents[1];
   s.fill = program_kernel_info(symbol);
-  CHECK(hsa_amd_memory_pool_allocate(pool, (size_t)JOBS * SLICE * sizeof *s.out, 0,
-                                     (void **)&s.out));
+  CHECK(
+      hsa_amd_memory_pool_allocate(pool, (size_t)JOBS * SLICE * sizeof *s.out, 0, (void **)&s.out));
   CHECK(hsa_amd_memory_pool_allocate(pool, (size_t)JOBS * s.fill.kernarg_size, 0,
                                      (void **)&s.kernargs));
   CHECK(hsa_amd_agents_allow_access(2, agents, NULL, s.out));
