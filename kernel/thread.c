@@ -150,6 +150,11 @@ static void after_switch(void) {
   wake_locked(&dead->done, UINT32_MAX);
   plat_wake(&dead->done);                 /* a joiner outside the thread system */
   wake_locked(&live_threads, UINT32_MAX); /* main()'s pthread_exit waits for none */
+  if (live_threads < held_cores) {
+    /* Idle held cores see that they are too many and give themselves back now. */
+    __atomic_add_fetch(&sched_gen, 1, __ATOMIC_RELEASE);
+    plat_wake(&sched_gen);
+  }
   if (dead->detached) {
     dead->next = graveyard;
     graveyard = dead;
@@ -490,3 +495,5 @@ unsigned thread_cores_available(void) {
 }
 
 unsigned thread_live_count(void) { return __atomic_load_n(&live_threads, __ATOMIC_RELAXED); }
+
+unsigned thread_cores_held(void) { return __atomic_load_n(&held_cores, __ATOMIC_RELAXED); }

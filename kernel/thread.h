@@ -102,5 +102,7 @@ struct _reent *thread_reent(void);
 unsigned thread_cores_available(void);
 /* Threads that have not yet exited, main() not counted (tests). */
 unsigned thread_live_count(void);
+/* Application processors the thread system holds now (tests). */
+unsigned thread_cores_held(void);
 
 #endif
