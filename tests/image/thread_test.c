@@ -6,6 +6,7 @@
  * no thread may be left (TEST_AFTER_EACH).
  */
 #include <errno.h>
+#include <hsa/hsa.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -154,4 +155,32 @@ TEST(thread_what_is_not_offered_fails) {
   sigemptyset(&set);
   ASSERT_EQ(pthread_sigmask(SIG_BLOCK, &set, NULL), ENOSYS);
   ASSERT_EQ(pthread_join(0, NULL), ESRCH);
+}
+
+static hsa_status_t count_cpu_agents(hsa_agent_t agent, void *data) {
+  hsa_device_type_t type;
+  if (hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type) == HSA_STATUS_SUCCESS &&
+      type == HSA_DEVICE_TYPE_CPU)
+    ++*(unsigned *)data;
+  return HSA_STATUS_SUCCESS;
+}
+
+/* A thread started before hsa_init holds a core: the runtime comes up on
+ * what is left (its CPU agents get fewer cores), and the thread goes on. */
+TEST(thread_started_before_hsa_init) {
+  if (idle_cores() < 2) test_skip("needs two idle cores: one for the thread, one for a CPU agent");
+  struct gate g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+  pthread_t t;
+  ASSERT_EQ(pthread_create(&t, NULL, wait_for_step, &g), 0);
+  gate_wait_for(&g, 1);
+  hsa_status_t init = hsa_init();
+  unsigned cpu_agents = 0;
+  if (init == HSA_STATUS_SUCCESS) {
+    hsa_iterate_agents(count_cpu_agents, &cpu_agents);
+    hsa_shut_down();
+  }
+  gate_set(&g, 2);
+  ASSERT_EQ(pthread_join(t, NULL), 0);
+  ASSERT_EQ(init, HSA_STATUS_SUCCESS);
+  ASSERT_GE(cpu_agents, 1);
 }
