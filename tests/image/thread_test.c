@@ -184,3 +184,46 @@ TEST(thread_started_before_hsa_init) {
   ASSERT_EQ(init, HSA_STATUS_SUCCESS);
   ASSERT_GE(cpu_agents, 1);
 }
+
+struct signal_pair {
+  hsa_signal_t signal;
+  hsa_signal_value_t seen;
+};
+
+static void *wait_on_signal(void *arg) {
+  struct signal_pair *p = arg;
+  p->seen = hsa_signal_wait_scacquire(p->signal, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                                      HSA_WAIT_STATE_BLOCKED);
+  return NULL;
+}
+
+static void *store_later(void *arg) {
+  struct signal_pair *p = arg;
+  usleep(2000);
+  hsa_signal_store_screlease(p->signal, 0);
+  return NULL;
+}
+
+/* hsa_signal_wait (plat_wait) in a thread or in main() lets the other
+ * threads of its core run: on one core the signalling thread runs only
+ * because of that. */
+TEST(thread_signal_wait_lets_other_threads_run) {
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  struct signal_pair p = {.seen = -1};
+  ASSERT_EQ(hsa_signal_create(1, 0, NULL, &p.signal), HSA_STATUS_SUCCESS);
+  pthread_t waiter, storer;
+  ASSERT_EQ(pthread_create(&waiter, NULL, wait_on_signal, &p), 0);
+  ASSERT_EQ(pthread_create(&storer, NULL, store_later, &p), 0);
+  ASSERT_EQ(pthread_join(waiter, NULL), 0);
+  ASSERT_EQ(pthread_join(storer, NULL), 0);
+  ASSERT_EQ(p.seen, 0);
+  /* main() waits; the thread signals. */
+  hsa_signal_store_screlease(p.signal, 1);
+  ASSERT_EQ(pthread_create(&storer, NULL, store_later, &p), 0);
+  hsa_signal_value_t v = hsa_signal_wait_scacquire(p.signal, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                                                   HSA_WAIT_STATE_BLOCKED);
+  ASSERT_EQ(pthread_join(storer, NULL), 0);
+  ASSERT_EQ(v, 0);
+  ASSERT_EQ(hsa_signal_destroy(p.signal), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+}
