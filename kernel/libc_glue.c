@@ -25,6 +25,7 @@
 #include "kernel/kernel.h"
 #include "kernel/serial.h"
 #include "kernel/smp.h"
+#include "kernel/thread.h"
 #include "kernel/time.h"
 #include "lib/plat.h"
 
@@ -132,8 +133,9 @@ long sysconf(int name) {
     case _SC_CLK_TCK:
       return CLOCKS_PER_SEC;
     case _SC_NPROCESSORS_CONF:
-    case _SC_NPROCESSORS_ONLN:
       return (long)smp_core_count();
+    case _SC_NPROCESSORS_ONLN: /* what threads can have: not the cores of CPU agents and devices */
+      return (long)thread_cores_available();
     case _SC_PHYS_PAGES:
       return (long)(frames_ram_bytes() / FRAME_SIZE);
     case _SC_AVPHYS_PAGES:

@@ -8,7 +8,9 @@
  * calls. Files opened with fopen are shared by all cores: newlib keeps them
  * on _GLOBAL_REENT's list (stdio/findfp.c __sfp) and locks each one.
  *
- * Core 0 uses newlib's global state (_GLOBAL_REENT: atexit handlers and
+ * A thread of <pthread.h> (kernel/thread.c) has a state of its own, since
+ * threads share cores; main() and code outside the thread system use
+ * their core's. Core 0 uses newlib's global state (_GLOBAL_REENT: atexit handlers and
  * the open files live there, and exit() cleans it up); every other core
  * gets its own before it is started, from kernel memory (kmem.h).
  *
@@ -28,6 +30,7 @@
 #include "kernel/cpu.h"
 #include "kernel/kmem.h"
 #include "kernel/libc_locks.h"
+#include "kernel/thread.h"
 #include "lib/plat.h"
 
 #define LOG_TAG "libc"
@@ -40,6 +43,8 @@
 static struct _reent *core_state[CPU_MAX]; /* [0] unused: core 0 has _GLOBAL_REENT */
 
 struct _reent *__getreent(void) {
+  struct _reent *own = thread_reent(); /* a thread of <pthread.h> has its own */
+  if (own) return own;
   unsigned core = cpu_index();
   struct _reent *r = core ? core_state[core] : NULL;
   return r ? r : _GLOBAL_REENT;

@@ -58,6 +58,11 @@ int smp_wait_done(unsigned core, uint32_t ticket, uint64_t timeout_ns);
 /* Both: runs fn(arg) on `core` and waits for it. */
 int smp_run(unsigned core, void (*fn)(void *), void *arg);
 
+/* plat_wait on this core alone: sleeps while *word == expected, until
+ * plat_wake(word) or timeout_ns, without running other threads (the
+ * thread system's own idle waits, kernel/thread.c). */
+void smp_wait_word(const volatile uint32_t *word, uint32_t expected, uint64_t timeout_ns);
+
 /* A fixed-delivery interrupt of `vector` to `core`. */
 bool smp_send_ipi(unsigned core, uint8_t vector);
 

@@ -23,6 +23,7 @@
 #include "kernel/lapic.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
+#include "kernel/thread.h"
 #include "kernel/time.h"
 #include "lib/plat.h"
 
@@ -63,6 +64,15 @@ static bool should_stop(const volatile uint32_t *word, uint32_t expected, struct
 }
 
 void plat_wait(const volatile uint32_t *word, uint32_t expected, uint64_t timeout_ns) {
+  if (*word != expected || timeout_ns == 0) return;
+  uint64_t now = time_ns();
+  uint64_t deadline = timeout_ns > UINT64_MAX - now ? UINT64_MAX : now + timeout_ns;
+  /* A thread lets the other ready threads of its core run meanwhile. */
+  if (thread_plat_wait(word, expected, deadline)) return;
+  smp_wait_word(word, expected, timeout_ns);
+}
+
+void smp_wait_word(const volatile uint32_t *word, uint32_t expected, uint64_t timeout_ns) {
   if (*word != expected || timeout_ns == 0) return;
   uint64_t now = time_ns();
   uint64_t deadline = timeout_ns > UINT64_MAX - now ? UINT64_MAX : now + timeout_ns;

@@ -21,8 +21,13 @@ EFI_INCLUDE  := /usr/include/efi
 
 # gcc's own headers (stddef, stdarg, stdatomic, ...) come before newlib's,
 # as in any gcc: newlib's BSD stdatomic.h does not work with gcc's _Atomic.
+# kernel/include (the image's <pthread.h>, <threads.h> and the thread types
+# of <sys/types.h>) comes before newlib's, whose headers of those names it
+# replaces (kernel/include/sys/_pthreadtypes.h says why); _POSIX_THREADS
+# makes newlib's headers declare sched_yield and pthread_sigmask.
 EFI_CPPFLAGS := -I. -Ihsa/include -DPLATFORM_EFI -D_POSIX_TIMERS=1 -D_POSIX_MONOTONIC_CLOCK=200112L \
-                $(NEWLIB_ABI_CPPFLAGS) -nostdinc -isystem $(shell $(EFI_CC) -print-file-name=include) -isystem $(NEWLIB_INC)
+                -D_POSIX_THREADS=200809L \
+                $(NEWLIB_ABI_CPPFLAGS) -nostdinc -isystem $(shell $(EFI_CC) -print-file-name=include) -isystem kernel/include -isystem $(NEWLIB_INC)
 EFI_CFLAGS   := -std=gnu11 -O2 -g -fpic -fvisibility=hidden -mno-red-zone -fno-stack-protector \
                 -maccumulate-outgoing-args -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
                 -fno-asynchronous-unwind-tables -fno-common $(WARN_CFLAGS)
