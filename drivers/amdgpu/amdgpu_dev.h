@@ -20,6 +20,7 @@ struct amdgpu_device;
 /* ---- Bus binding ------------------------------------------------------------ */
 struct amdgpu_bus_ops {
   const char *name; /* "pci" or "vapu" */
+  bool virtual_apu; /* the device is the model (amdgpu_device_info.virtual_apu) */
   uint32_t (*config_read)(struct amdgpu_device *dev, uint16_t offset);
   void (*config_write)(struct amdgpu_device *dev, uint16_t offset, uint32_t value);
   uint32_t (*mmio_read)(struct amdgpu_device *dev, uint32_t byte_offset);   /* BAR5 */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivers/amdgpu/amdgpu_vapu.h"
+#include "drivers/amdgpu/amdgpu_lifecycle.h"
 #include "drivers/amdgpu/regs/nbio_7_0.h"
 #include "lib/plat.h"
 
@@ -246,7 +246,7 @@ int amdgpu_device_query(const struct amdgpu_device *dev, struct amdgpu_device_in
   info->pci_vendor_id = dev->vendor_id;
   info->pci_device_id = dev->device_id;
   info->pci_revision = dev->revision;
-  info->virtual_apu = strcmp(dev->bus->name, "vapu") == 0;
+  info->virtual_apu = dev->bus->virtual_apu;
   info->shader_engines = dev->shader_engines;
   info->compute_units = dev->active_cus;
   info->sh_per_se = dev->sh_per_se;
