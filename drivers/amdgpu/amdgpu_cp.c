@@ -62,7 +62,7 @@ static void set_pipe_interrupts(struct amdgpu_device *dev, bool on) {
   grbm_select(dev, 0, 0, 0, 0);
 }
 
-int cp_init_hw(struct amdgpu_device *dev) {
+static int cp_init_hw(struct amdgpu_device *dev) {
   uint32_t config = SH_MEM_CONFIG__ADDRESS_MODE_64 |
                     SH_MEM_ALIGNMENT_MODE_UNALIGNED << SH_MEM_CONFIG__ALIGNMENT_MODE_SHIFT |
                     SH_MEM_CONFIG__RETRY_DISABLE; /* a fault is an error, never retried */
@@ -91,10 +91,17 @@ int cp_init_hw(struct amdgpu_device *dev) {
   return 0;
 }
 
-void cp_fini_hw(struct amdgpu_device *dev) {
+static void cp_fini_hw(struct amdgpu_device *dev) {
   amdgpu_queues_dequeue_all(dev);
   set_pipe_interrupts(dev, false);
   WREG(dev, IP_GC, 0, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT | CP_MEC_CNTL__MEC_ME2_HALT);
   plat_sleep_ns(MEC_CNTL_SETTLE_NS);
   amdgpu_queues_free_all(dev);
 }
+
+/* apertures, doorbells, MEC1 running */
+const struct amdgpu_ip_funcs cp_block = {
+    .name = "cp",
+    .init_hw = cp_init_hw,
+    .fini_hw = cp_fini_hw,
+};

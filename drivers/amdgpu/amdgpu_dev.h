@@ -232,42 +232,40 @@ void amdgpu_register_name(const struct amdgpu_device *dev, uint32_t index, char 
 /* ---- Bus bindings ---- */
 int amdgpu_bus_vapu_attach(struct amdgpu_device *dev, const char *chip_name);
 
-/* ---- Blocks (amdgpu_device.c lists them in bring-up order) ---- */
-int soc15_ip_init_sw(struct amdgpu_device *dev);      /* fixed base table or discovery */
+/* ---- Blocks (amdgpu_device.c lists them in bring-up order) ----
+ * Each IP file exports one block object (Linux amd_ip_funcs: sw_init,
+ * hw_init, hw_fini, sw_fini); a NULL step has nothing to do. fini_hw and
+ * fini_sw tolerate a half-done init (the bring-up undoes the failed block
+ * too). */
+struct amdgpu_ip_funcs {
+  const char *name;
+  int (*init_sw)(struct amdgpu_device *dev);
+  int (*init_hw)(struct amdgpu_device *dev);
+  void (*fini_hw)(struct amdgpu_device *dev);
+  void (*fini_sw)(struct amdgpu_device *dev);
+};
+extern const struct amdgpu_ip_funcs soc15_block;    /* fixed base table or discovery */
+extern const struct amdgpu_ip_funcs psp_block;      /* the PSP's sOS alive */
+extern const struct amdgpu_ip_funcs smu_block;      /* the graphics core on (out of GFXOFF) */
+extern const struct amdgpu_ip_funcs ucode_block;    /* reads and checks the firmware files */
+extern const struct amdgpu_ip_funcs nbio_block;
+extern const struct amdgpu_ip_funcs gmc_block;
+extern const struct amdgpu_ip_funcs ih_block;
+extern const struct amdgpu_ip_funcs psp_ring_block; /* ring, TMR, LOAD_IP_FW of every image */
+extern const struct amdgpu_ip_funcs sdma_block;     /* SDMA0 powered up by the SMU */
+extern const struct amdgpu_ip_funcs gfx_block;      /* golden settings, active CUs */
+extern const struct amdgpu_ip_funcs rlc_block;      /* RLC started */
+extern const struct amdgpu_ip_funcs cp_block;       /* apertures, doorbell range, MEC interrupts and run */
 int amdgpu_discovery_parse(struct amdgpu_device *dev, const uint8_t *binary, size_t size);
-int psp_init_hw(struct amdgpu_device *dev);
-int smu_init_sw(struct amdgpu_device *dev);      /* the graphics core on (out of GFXOFF) */
-int smu_init_hw(struct amdgpu_device *dev);
 int smu_send_message(struct amdgpu_device *dev, uint32_t message, uint32_t argument,
                      uint32_t *returned);
-int nbio_init_hw(struct amdgpu_device *dev);
-void nbio_fini_hw(struct amdgpu_device *dev);
 void hdp_flush(struct amdgpu_device *dev);
-int gmc_init_sw(struct amdgpu_device *dev);
-int gmc_init_hw(struct amdgpu_device *dev);
-void gmc_fini_hw(struct amdgpu_device *dev);
-void gmc_fini_sw(struct amdgpu_device *dev);
-int ih_init_sw(struct amdgpu_device *dev);
-int ih_init_hw(struct amdgpu_device *dev);
-void ih_fini_hw(struct amdgpu_device *dev);
-void ih_fini_sw(struct amdgpu_device *dev);
-int ucode_init_hw(struct amdgpu_device *dev);  /* reads and checks the firmware files */
-void ucode_fini_hw(struct amdgpu_device *dev);
-int psp_ring_init_hw(struct amdgpu_device *dev); /* ring, TMR, LOAD_IP_FW of every image */
-void psp_ring_fini_hw(struct amdgpu_device *dev);
-int sdma_init_hw(struct amdgpu_device *dev);   /* SDMA0 powered up by the SMU */
-void sdma_fini_hw(struct amdgpu_device *dev);
-int gfx_init_hw(struct amdgpu_device *dev);   /* golden settings, active CUs */
 /* A queue's CU mask (`count` bits, bit n = the n-th active CU) as the
  * MQD's four per-SE masks; returns how many active CUs it enables. */
 uint32_t gfx_cu_mask_to_se_masks(const struct amdgpu_device *dev, const uint32_t *mask, uint32_t count,
                                  uint32_t se_mask[4]);
 void gfx_apply_golden_settings(struct amdgpu_device *dev);
 const char *gfx_golden_register_name(const struct amdgpu_device *dev, uint32_t index); /* or NULL */
-int rlc_init_hw(struct amdgpu_device *dev);    /* RLC started */
-void rlc_fini_hw(struct amdgpu_device *dev);
-int cp_init_hw(struct amdgpu_device *dev);   /* apertures, doorbell range, MEC interrupts and run */
-void cp_fini_hw(struct amdgpu_device *dev);  /* queues dequeued, MEC halted */
 
 /* ---- GRBM queue/VMID select (amdgpu_cp.c); the caller holds queues.lock ---- */
 void grbm_select(struct amdgpu_device *dev, uint32_t me, uint32_t pipe, uint32_t queue, uint32_t vmid);

@@ -66,7 +66,7 @@ static int load_one(struct amdgpu_device *dev, const char *dir, enum ucode_kind 
   return 0;
 }
 
-int ucode_init_hw(struct amdgpu_device *dev) {
+static int ucode_init_hw(struct amdgpu_device *dev) {
   const char *dir = dev->firmware_dir[0] ? dev->firmware_dir : plat_option("amdgpu_fw");
   if (!dir || !*dir) dir = DEFAULT_FIRMWARE_DIR;
   for (int kind = 0; kind < 3; kind++) {
@@ -76,9 +76,16 @@ int ucode_init_hw(struct amdgpu_device *dev) {
   return 0;
 }
 
-void ucode_fini_hw(struct amdgpu_device *dev) {
+static void ucode_fini_hw(struct amdgpu_device *dev) {
   for (int kind = 0; kind < 3; kind++) {
     free(dev->firmware[kind].data);
     memset(&dev->firmware[kind], 0, sizeof dev->firmware[kind]);
   }
 }
+
+/* firmware files read and checked */
+const struct amdgpu_ip_funcs ucode_block = {
+    .name = "ucode",
+    .init_hw = ucode_init_hw,
+    .fini_hw = ucode_fini_hw,
+};

@@ -23,7 +23,7 @@ static void select_se_sh(struct amdgpu_device *dev, uint32_t se, uint32_t sh, bo
   WREG(dev, IP_GC, 1, GC_GRBM_GFX_INDEX, v);
 }
 
-int gfx_init_hw(struct amdgpu_device *dev) {
+static int gfx_init_hw(struct amdgpu_device *dev) {
   gfx_apply_golden_settings(dev);
   log_info("golden settings applied, GB_ADDR_CONFIG 0x%08x", RREG(dev, IP_GC, 0, GC_GB_ADDR_CONFIG));
   if (!dev->chip->uses_discovery) { /* Renoir's came from the discovery GC table */
@@ -89,3 +89,6 @@ uint32_t gfx_cu_mask_to_se_masks(const struct amdgpu_device *dev, const uint32_t
       }
   return enabled;
 }
+
+/* golden settings, active CUs */
+const struct amdgpu_ip_funcs gfx_block = {.name = "gfx", .init_hw = gfx_init_hw};

@@ -118,7 +118,7 @@ static int map_boot_ram_range(void *ctx, uint64_t start, uint64_t size) {
   return map_ram_range(c->dev, start, size);
 }
 
-int gmc_init_sw(struct amdgpu_device *dev) {
+static int gmc_init_sw(struct amdgpu_device *dev) {
   struct amdgpu_gmc *g = &dev->gmc;
   /* Where the BIOS placed the frame buffer (Linux mmhub_v1_0_get_fb_location,
    * gfxhub_v1_0_get_mc_fb_offset): MC range and system physical base. */
@@ -183,7 +183,7 @@ int gmc_init_sw(struct amdgpu_device *dev) {
   return 0;
 }
 
-void gmc_fini_sw(struct amdgpu_device *dev) {
+static void gmc_fini_sw(struct amdgpu_device *dev) {
   struct amdgpu_gmc *g = &dev->gmc;
   if (g->cpu_cache_set) plat_set_cpu_cache_mode(g->fb_physical, g->vram_size, g->cpu_cache_before);
   g->cpu_cache_set = false;
@@ -380,7 +380,7 @@ int gmc_flush_compute_vmids(struct amdgpu_device *dev) {
   return 0;
 }
 
-int gmc_init_hw(struct amdgpu_device *dev) {
+static int gmc_init_hw(struct amdgpu_device *dev) {
   for (int hub = 0; hub < 2; hub++) hub_enable(dev, hub);
   dev->gmc.hw_up = true;
   hdp_flush(dev);
@@ -396,7 +396,7 @@ int gmc_init_hw(struct amdgpu_device *dev) {
   return 0;
 }
 
-void gmc_fini_hw(struct amdgpu_device *dev) {
+static void gmc_fini_hw(struct amdgpu_device *dev) {
   if (!dev->gmc.hw_up) return;
   for (int hub = 0; hub < 2; hub++) hub_disable(dev, hub);
   dev->gmc.hw_up = false;
@@ -488,3 +488,9 @@ void gmc_handle_retry_fault(struct amdgpu_device *dev, uint32_t vmid, uint64_t a
   for (int hub = 0; hub < 2; hub++) gmc_flush_tlb(dev, hub, vmid);
   map_unlock(dev);
 }
+
+/* apertures, VMIDs, TLBs */
+const struct amdgpu_ip_funcs gmc_block = {
+    .name = "gmc", .init_sw = gmc_init_sw, .init_hw = gmc_init_hw,
+    .fini_hw = gmc_fini_hw, .fini_sw = gmc_fini_sw,
+};

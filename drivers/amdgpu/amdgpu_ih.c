@@ -23,7 +23,7 @@
 
 #define IH_RING_BYTES (64u << 10)
 
-int ih_init_sw(struct amdgpu_device *dev) {
+static int ih_init_sw(struct amdgpu_device *dev) {
   struct amdgpu_ih *ih = &dev->ih;
   ih->ring_bytes = IH_RING_BYTES;
   ih->ring = plat_dma_alloc(IH_RING_BYTES, 4096);
@@ -32,7 +32,7 @@ int ih_init_sw(struct amdgpu_device *dev) {
   return 0;
 }
 
-void ih_fini_sw(struct amdgpu_device *dev) {
+static void ih_fini_sw(struct amdgpu_device *dev) {
   struct amdgpu_ih *ih = &dev->ih;
   if (ih->ring) plat_dma_free(ih->ring, ih->ring_bytes);
   if (ih->wptr_writeback) plat_dma_free((void *)ih->wptr_writeback, 4096);
@@ -57,7 +57,7 @@ static void ring_enable(struct amdgpu_device *dev, bool on) {
   }
 }
 
-int ih_init_hw(struct amdgpu_device *dev) {
+static int ih_init_hw(struct amdgpu_device *dev) {
   struct amdgpu_ih *ih = &dev->ih;
   uint64_t ring = (uint64_t)(uintptr_t)ih->ring, wb = (uint64_t)(uintptr_t)ih->wptr_writeback;
   ring_enable(dev, false);
@@ -107,7 +107,7 @@ int ih_init_hw(struct amdgpu_device *dev) {
   return 0;
 }
 
-void ih_fini_hw(struct amdgpu_device *dev) {
+static void ih_fini_hw(struct amdgpu_device *dev) {
   ring_enable(dev, false);
   if (dev->ih.msi_enabled) dev->bus->disable_msi(dev);
   dev->ih.msi_enabled = false;
@@ -275,3 +275,9 @@ void amdgpu_ih_interrupt(struct amdgpu_device *dev) {
   uint32_t wptr = __atomic_load_n(ih->wptr_writeback, __ATOMIC_ACQUIRE) & mask & IH_RB_WPTR__OFFSET_MASK;
   if (wptr != ih->rptr) amdgpu_ih_interrupt(dev);
 }
+
+/* interrupt ring + MSI */
+const struct amdgpu_ip_funcs ih_block = {
+    .name = "ih", .init_sw = ih_init_sw, .init_hw = ih_init_hw,
+    .fini_hw = ih_fini_hw, .fini_sw = ih_fini_sw,
+};

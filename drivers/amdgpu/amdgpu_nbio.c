@@ -42,7 +42,7 @@ int amdgpu_hdp_flush_registers(struct amdgpu_device *dev, uint32_t **mem_flush,
   return 0;
 }
 
-int nbio_init_hw(struct amdgpu_device *dev) {
+static int nbio_init_hw(struct amdgpu_device *dev) {
   /* Doorbells: BAR2 decodes once the aperture is on. */
   uint32_t aper = RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN);
   WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN, aper | RCC_DOORBELL_APER_EN__BIF_DOORBELL_APER_EN);
@@ -58,7 +58,14 @@ int nbio_init_hw(struct amdgpu_device *dev) {
   return 0;
 }
 
-void nbio_fini_hw(struct amdgpu_device *dev) {
+static void nbio_fini_hw(struct amdgpu_device *dev) {
   uint32_t aper = RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN);
   WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN, aper & ~RCC_DOORBELL_APER_EN__BIF_DOORBELL_APER_EN);
 }
+
+/* doorbell aperture, HDP */
+const struct amdgpu_ip_funcs nbio_block = {
+    .name = "nbio",
+    .init_hw = nbio_init_hw,
+    .fini_hw = nbio_fini_hw,
+};

@@ -16,7 +16,7 @@
 
 static bool psp_v12(const struct amdgpu_device *dev) { return dev->ip[IP_MP0].major != 10; }
 
-int psp_init_hw(struct amdgpu_device *dev) {
+static int psp_init_hw(struct amdgpu_device *dev) {
   if (!psp_v12(dev)) {
     log_info("PSP %u.%u.%u (psp_v10_0): secure OS started by the BIOS", dev->ip[IP_MP0].major,
              dev->ip[IP_MP0].minor, dev->ip[IP_MP0].revision);
@@ -170,7 +170,7 @@ static int load_firmware(struct amdgpu_device *dev) {
   return r;
 }
 
-int psp_ring_init_hw(struct amdgpu_device *dev) {
+static int psp_ring_init_hw(struct amdgpu_device *dev) {
   struct amdgpu_psp *p = &dev->psp;
   p->ring = amdgpu_local_alloc(dev, PSP_RING_BYTES, 4096);
   p->fence = amdgpu_local_alloc(dev, PSP_FENCE_BUFFER_BYTES, 4096);
@@ -197,7 +197,7 @@ int psp_ring_init_hw(struct amdgpu_device *dev) {
   return r;
 }
 
-void psp_ring_fini_hw(struct amdgpu_device *dev) {
+static void psp_ring_fini_hw(struct amdgpu_device *dev) {
   struct amdgpu_psp *p = &dev->psp;
   if (p->ring_up) ring_command(dev, PSP_RING_CMD_DESTROY, 0);
   p->ring_up = false;
@@ -207,3 +207,13 @@ void psp_ring_fini_hw(struct amdgpu_device *dev) {
   amdgpu_local_free(dev, p->ring);
   memset(p, 0, sizeof *p);
 }
+
+/* sOS alive (never loaded by us) */
+const struct amdgpu_ip_funcs psp_block = {.name = "psp", .init_hw = psp_init_hw};
+
+/* TMR, SDMA/MEC/RLC firmware */
+const struct amdgpu_ip_funcs psp_ring_block = {
+    .name = "psp-ring",
+    .init_hw = psp_ring_init_hw,
+    .fini_hw = psp_ring_fini_hw,
+};

@@ -113,7 +113,7 @@ static int read_discovery(struct amdgpu_device *dev, uint8_t *binary) {
   return 0;
 }
 
-int soc15_ip_init_sw(struct amdgpu_device *dev) {
+static int soc15_ip_init_sw(struct amdgpu_device *dev) {
   memset(dev->ip, 0, sizeof dev->ip);
   if (!dev->chip->uses_discovery) {
     raven_fixed_bases(dev);
@@ -133,3 +133,6 @@ int soc15_ip_init_sw(struct amdgpu_device *dev) {
                 dev->ip[ip].revision, dev->ip[ip].segment[0]);
   return 0;
 }
+
+/* where each IP's registers are */
+const struct amdgpu_ip_funcs soc15_block = {.name = "soc15", .init_sw = soc15_ip_init_sw};

@@ -2,7 +2,8 @@
 # AMDGPU_HOST_SRCS into the host library; both share the portable files.
 AMDGPU_PORTABLE_SRCS := drivers/amdgpu/amdgpu_chip.c drivers/amdgpu/amdgpu_reg.c \
     drivers/amdgpu/amdgpu_soc15.c drivers/amdgpu/amdgpu_discovery.c drivers/amdgpu/amdgpu_psp.c \
-    drivers/amdgpu/amdgpu_smu.c drivers/amdgpu/amdgpu_nbio.c drivers/amdgpu/amdgpu_gmc.c \
+    drivers/amdgpu/amdgpu_smu.c drivers/amdgpu/amdgpu_sdma.c drivers/amdgpu/amdgpu_nbio.c \
+    drivers/amdgpu/amdgpu_gmc.c \
     drivers/amdgpu/amdgpu_vm.c drivers/amdgpu/amdgpu_ih.c drivers/amdgpu/amdgpu_gfx.c \
     drivers/amdgpu/amdgpu_local.c drivers/amdgpu/amdgpu_device.c drivers/amdgpu/amdgpu_bus_vapu.c \
     drivers/amdgpu/amdgpu_cp.c drivers/amdgpu/amdgpu_mqd.c drivers/amdgpu/amdgpu_queue.c \
