@@ -1,5 +1,5 @@
-/* amdgpu_gfx.c - the graphics core's configuration as far as issue 5 needs
- * it: how many CUs are active in each shader array. Linux gfx_v9_0.c
+/* amdgpu_gfx.c - the graphics core's configuration as far as compute
+ * needs it: how many CUs are active in each shader array. Linux gfx_v9_0.c
  * gfx_v9_0_get_cu_info / get_cu_active_bitmap: select the SE/SH through
  * GRBM_GFX_INDEX, inactive CUs = (CC_GC_SHADER_ARRAY_CONFIG |
  * GC_USER_SHADER_ARRAY_CONFIG).INACTIVE_CUS, then broadcast again.

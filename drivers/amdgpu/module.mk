@@ -23,8 +23,8 @@ AMDGPU_NOVAPU_SRCS := $(filter-out drivers/amdgpu/amdgpu_bus_vapu.c drivers/amdg
 AMDGPU_HOST_SRCS := $(AMDGPU_PORTABLE_SRCS) drivers/amdgpu/amdgpu_ram_host.c \
     drivers/amdgpu/amdgpu_msi_host.c drivers/amdgpu/amdgpu_probe_host.c
 
-# The boot image with the virtual APU (issue 5's QEMU check, issue 6's
-# "through the driver on every chip"): for each chip, a boot with
+# The boot image with the virtual APU, the whole driver in QEMU on every
+# chip: for each chip, a boot with
 # vapu=<chip> whose log must show every block of the bring-up, the compute
 # VMIDs' page tables mapping the address space and the MEC running; raven
 # runs all the driver's and model's tests (its corpus runs in
