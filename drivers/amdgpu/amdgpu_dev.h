@@ -39,16 +39,30 @@ struct amdgpu_bus_ops {
 };
 
 /* ---- Chips ---------------------------------------------------------------------- */
-enum amdgpu_family { AMDGPU_RAVEN, AMDGPU_PICASSO, AMDGPU_RAVEN2, AMDGPU_RENOIR };
+/* Which golden register tables the graphics core gets (amdgpu_golden.c). */
+enum amdgpu_golden_set {
+  AMDGPU_GOLDEN_RV1, /* gc_9_1 + gc_9_1_rv1 + gc_9_x_common (Raven, Picasso) */
+  AMDGPU_GOLDEN_RV2, /* gc_9_1 + gc_9_1_rv2 + gc_9_x_common (Raven2) */
+  AMDGPU_GOLDEN_RN,  /* gc_9_1_rn alone (Renoir) */
+};
 
+/* What sets one chip apart from the others; amdgpu_chip.c has the table
+ * and the sources of each fact. */
 struct amdgpu_chip_info {
   const char *name;        /* linux-firmware file prefix too */
-  enum amdgpu_family family;
   const char *gfx_target;
   uint32_t gfx_version;
   bool uses_discovery;     /* IP bases from the discovery table */
+  bool raven2_ip_versions; /* the fixed IP table with Raven2's versions */
+  bool ati_rev_may_be_raven2; /* an ATI revision strap >= 8 makes the part a Raven2 */
   uint32_t shader_engines, sh_per_se, cu_per_sh; /* when no discovery GC table */
   uint32_t gfxoff_status_reg; /* absolute dword index holding PWR_GFXOFF_STATUS [2:1] */
+  enum amdgpu_golden_set golden;
+  bool rlc_am4_firmware;      /* <chip>_rlc_am4.bin on AM4 PCI revisions */
+  bool rlc_kicker_firmware;   /* <chip>_kicker_rlc.bin with a newer SMU firmware */
+  bool aperture_high_erratum; /* SYSTEM_APERTURE_HIGH_ADDR one unit higher */
+  bool mmhub_invalidate_semaphore; /* the MM hub's TLB invalidations take the semaphore */
+  bool ih_mc_space_gpa;       /* the IH needs IH_CHICKEN.MC_SPACE_GPA_ENABLE for bus addresses */
 };
 
 /* Chip for a PCI device ID and the ATI revision from the NBIO strap;

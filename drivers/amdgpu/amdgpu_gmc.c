@@ -200,7 +200,7 @@ static void gmc_fini_sw(struct amdgpu_device *dev) {
 static bool aperture_high_erratum(const struct amdgpu_device *dev) {
   /* Raven2 cannot reach frame buffer beyond SYSTEM_APERTURE_HIGH_ADDR; Linux
    * adds one unit (gfxhub_v1_0.c) and later kernels do the same for Renoir. */
-  return dev->chip->family == AMDGPU_RAVEN2 || dev->chip->family == AMDGPU_RENOIR;
+  return dev->chip->aperture_high_erratum;
 }
 
 static uint32_t context_cntl(unsigned depth, bool retry) {
@@ -316,7 +316,7 @@ static void hub_disable(struct amdgpu_device *dev, enum gmc_hub hub) {
 
 static bool use_semaphore(const struct amdgpu_device *dev, enum gmc_hub hub) {
   /* Linux gmc_v9_0_use_invalidate_semaphore: the MM hub, except on Picasso. */
-  return hub == GMC_MMHUB && dev->chip->family != AMDGPU_PICASSO;
+  return hub == GMC_MMHUB && dev->chip->mmhub_invalidate_semaphore;
 }
 
 static int flush_tlb_locked(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t vmid);

@@ -69,7 +69,7 @@ static int ih_init_hw(struct amdgpu_device *dev) {
        icntl & ~(INTERRUPT_CNTL__IH_DUMMY_RD_OVERRIDE | INTERRUPT_CNTL__IH_REQ_NONSNOOP_EN));
   /* Renoir's IH takes bus addresses only with MC_SPACE_GPA_ENABLE (Linux
    * vega10_ih_irq_init, CHIP_RENOIR). */
-  if (dev->chip->family == AMDGPU_RENOIR)
+  if (dev->chip->ih_mc_space_gpa)
     WREG(dev, IP_OSSSYS, 0, IH_CHICKEN, RREG(dev, IP_OSSSYS, 0, IH_CHICKEN) | IH_CHICKEN__MC_SPACE_GPA_ENABLE);
 
   WREG(dev, IP_OSSSYS, 0, IH_RB_BASE, (uint32_t)(ring >> 8));
