@@ -12,6 +12,7 @@
 
 #include "drivers/amdgpu/amdgpu.h"
 #include "drivers/amdgpu/amdgpu_ucode.h"
+#include "drivers/amdgpu/regs/soc15_reg.h"
 #include "lib/avl_tree.h"
 #include "lib/plat.h"
 
@@ -71,7 +72,6 @@ const struct amdgpu_chip_info *amdgpu_chip_lookup(uint16_t device_id, uint8_t at
 bool amdgpu_pci_id_supported(uint16_t vendor_id, uint16_t device_id);
 
 /* ---- IP blocks and their register bases ---- */
-enum amdgpu_ip { IP_GC, IP_MMHUB, IP_NBIO, IP_HDP, IP_OSSSYS, IP_MP0, IP_MP1, IP_SDMA0, IP_COUNT };
 #define AMDGPU_MAX_SEGMENTS 5
 struct amdgpu_ip_block {
   bool present;
@@ -227,8 +227,12 @@ uint32_t amdgpu_rreg(struct amdgpu_device *dev, uint32_t index);
 void amdgpu_wreg(struct amdgpu_device *dev, uint32_t index, uint32_t value);
 /* Dword index of `offset` in segment `seg` of an IP block. */
 uint32_t soc15_reg(const struct amdgpu_device *dev, enum amdgpu_ip ip, int seg, uint32_t offset);
-#define RREG(dev, ip, seg, off) amdgpu_rreg(dev, soc15_reg(dev, ip, seg, off))
-#define WREG(dev, ip, seg, off, val) amdgpu_wreg(dev, soc15_reg(dev, ip, seg, off), val)
+/* Dword index of register `reg` (soc15_reg.h) on this device. */
+static inline uint32_t amdgpu_reg_index(const struct amdgpu_device *dev, struct amdgpu_reg reg) {
+  return soc15_reg(dev, reg.ip, reg.seg, reg.offset);
+}
+#define RREG(dev, reg) amdgpu_rreg(dev, amdgpu_reg_index(dev, reg))
+#define WREG(dev, reg, val) amdgpu_wreg(dev, amdgpu_reg_index(dev, reg), val)
 /* The dword at `byte_offset` of a register BAR mapped at `bar` (`bar_bytes`
  * long), or NULL when the BAR is absent or the dword not wholly inside. */
 volatile uint32_t *amdgpu_bar_word(volatile uint32_t *bar, uint64_t bar_bytes, uint32_t byte_offset);

@@ -609,7 +609,7 @@ int amdgpu_queue_self_test(struct amdgpu_device *dev) {
       /* The MEC holds the queue: halted, it touches no memory any more
        * (the bring-up stops here; cp_fini_hw frees the lost queue). */
       log_error("MEC self-test: the test queue was not let go (%d)", d);
-      WREG(dev, IP_GC, 0, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT | CP_MEC_CNTL__MEC_ME2_HALT);
+      WREG(dev, REG_GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT | CP_MEC_CNTL__MEC_ME2_HALT);
       plat_sleep_ns(1000000);
     }
     if (!r) log_info("MEC ran a test packet in %llu us", (unsigned long long)((plat_now_ns() - t0) / 1000));

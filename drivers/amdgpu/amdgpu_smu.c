@@ -17,7 +17,7 @@
 #define SMU_TIMEOUT_US 1000000
 
 static int wait_response(struct amdgpu_device *dev, uint32_t *response) {
-  uint32_t reg = soc15_reg(dev, IP_MP1, 0, MP1_SMN_C2PMSG_90);
+  uint32_t reg = amdgpu_reg_index(dev, REG_MP1_SMN_C2PMSG_90);
   uint64_t deadline = plat_now_ns() + SMU_TIMEOUT_US * 1000ull;
   while ((*response = amdgpu_rreg(dev, reg)) == 0) {
     if (plat_now_ns() > deadline) return -ETIMEDOUT;
@@ -46,16 +46,16 @@ int smu_send_message(struct amdgpu_device *dev, uint32_t message, uint32_t argum
               SMU_TIMEOUT_US / 1000);
     return -ETIMEDOUT;
   }
-  WREG(dev, IP_MP1, 0, MP1_SMN_C2PMSG_90, 0);
-  WREG(dev, IP_MP1, 0, MP1_SMN_C2PMSG_82, argument);
-  WREG(dev, IP_MP1, 0, MP1_SMN_C2PMSG_66, message);
+  WREG(dev, REG_MP1_SMN_C2PMSG_90, 0);
+  WREG(dev, REG_MP1_SMN_C2PMSG_82, argument);
+  WREG(dev, REG_MP1_SMN_C2PMSG_66, message);
   if (wait_response(dev, &response)) {
     log_error("SMU did not answer message 0x%x within %u ms", message, SMU_TIMEOUT_US / 1000);
     return -ETIMEDOUT;
   }
   int r = response_errno(response);
   if (r) log_debug("SMU answered message 0x%x with 0x%x", message, response);
-  else if (returned) *returned = RREG(dev, IP_MP1, 0, MP1_SMN_C2PMSG_82);
+  else if (returned) *returned = RREG(dev, REG_MP1_SMN_C2PMSG_82);
   return r;
 }
 
