@@ -38,5 +38,7 @@ bool gpu_fault_memory_event(hsa_agent_t agent, const struct amdgpu_fault *fault,
 hsa_status_t gpu_queue_attach(struct agent *agent, struct queue *q);
 void gpu_queue_detach(struct agent *agent, struct queue *q);
 hsa_status_t gpu_queue_update(struct agent *agent, struct queue *q);
+/* The HSA status a program gets for a queue the driver stopped. */
+hsa_status_t gpu_queue_error_status(const struct amdgpu_queue_error *error);
 
 #endif

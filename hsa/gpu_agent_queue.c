@@ -96,6 +96,23 @@ static hsa_status_t status_of_code(uint64_t code) {
   return HSA_STATUS_ERROR;
 }
 
+/* What a program sees of a queue the driver stopped, as ROCr reports a
+ * KFD queue error (amd_gpu_agent.cpp / amd_aql_queue.cpp: a memory fault,
+ * the SQ's illegal instruction and aperture violation, a packet the CP
+ * refused); everything else, and a dispatch that overran its time limit
+ * (the driver aborts it), is an exception. */
+hsa_status_t gpu_queue_error_status(const struct amdgpu_queue_error *error) {
+  switch (error->kind) {
+    case AMDGPU_QUEUE_ERROR_VM_FAULT: return (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT;
+    case AMDGPU_QUEUE_ERROR_ILLEGAL_INSTRUCTION: return (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION;
+    case AMDGPU_QUEUE_ERROR_MEMORY_VIOLATION: return (hsa_status_t)HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION;
+    case AMDGPU_QUEUE_ERROR_BAD_PACKET: return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+    case AMDGPU_QUEUE_ERROR_HARDWARE:
+    case AMDGPU_QUEUE_ERROR_ABORTED: break;
+  }
+  return HSA_STATUS_ERROR_EXCEPTION;
+}
+
 /* ROCr's answer to "insufficient scratch" (AqlQueue::HandleInsufficientScratch):
  * the waiting dispatch's private segment per work-item becomes the queue's
  * slot size. If the queue's scratch memory holds the waves of one
@@ -180,7 +197,7 @@ static bool on_queue_inactive(hsa_signal_value_t value, void *arg) {
   /* The firmware stopped the queue: the hardware lets it go, as ROCr
    * inactivates a queue after an error (AqlQueue::Inactivate), so that its
    * slot serves other queues. */
-  if (!driver) amdgpu_queue_abort(gq->hw, status, DESTROY_TIMEOUT_NS);
+  if (!driver) amdgpu_queue_abort(gq->hw, DESTROY_TIMEOUT_NS);
   /* Done before the callback: it may destroy the queue (and gq with it). */
   atomic_store(&gq->handler_done, true);
   queue_report_error(q, status);
@@ -193,7 +210,7 @@ static void gpu_queue_stopped(void *ctx, struct amdgpu_queue *hw,
                               const struct amdgpu_queue_error *error) {
   struct gpu_queue *gq = ctx;
   int none = 0;
-  atomic_compare_exchange_strong(&gq->driver_status, &none, (int)error->status);
+  atomic_compare_exchange_strong(&gq->driver_status, &none, (int)gpu_queue_error_status(error));
   __atomic_fetch_or(&gq->inactive->amd.value, (int64_t)MARK_DRIVER_STOPPED, __ATOMIC_SEQ_CST);
   signal_notify(gq->inactive);
 }
@@ -365,7 +382,7 @@ void gpu_agents_watchdog(uint64_t now_ns) {
   for (uint32_t i = 0; i < agent_count(); i++) {
     struct agent *a = agent_at(i);
     if (a->ops->queue_attach != gpu_queue_attach) continue;
-    int n = amdgpu_queues_check_progress(gpu_agent_of(a)->dev, now_ns, HSA_STATUS_ERROR_EXCEPTION);
+    int n = amdgpu_queues_check_progress(gpu_agent_of(a)->dev, now_ns);
     if (n > 0) log_warn("GPU agent %u: %d queue(s) stopped: a dispatch overran its time limit", a->node, n);
   }
 }

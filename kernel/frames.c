@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "boot/boot_info.h"
+#include "kernel/kernel.h"
 #include "kernel/spinlock.h"
 #include "lib/plat.h"
 
@@ -110,6 +111,17 @@ int frames_claim(uint64_t base, uint64_t size) {
 }
 
 uint64_t frames_ram_bytes(void) { return ram_bytes; }
+
+int frames_for_each_ram_range(int (*fn)(void *ctx, uint64_t base, uint64_t size), void *ctx) {
+  const struct boot_info *info = kernel_boot_info();
+  for (uint32_t i = 0; i < info->mem_count; i++) {
+    const struct boot_mem_range *r = &info->mem[i];
+    if (!boot_mem_type_is_ram(r->type)) continue;
+    int err = fn(ctx, r->base, r->pages * FRAME_SIZE);
+    if (err) return err;
+  }
+  return 0;
+}
 
 uint64_t frames_free_bytes(void) {
   uint64_t flags = spin_lock_irqsave(&lock);

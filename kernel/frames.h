@@ -38,5 +38,10 @@ int frames_claim(uint64_t base, uint64_t size);
 uint64_t frames_free_bytes(void);
 /* All RAM the memory map describes (free or not). */
 uint64_t frames_ram_bytes(void);
+/* Calls fn for each range of the memory map that is RAM
+ * (boot_mem_type_is_ram: free, in use, or the firmware's), in map order,
+ * one call per map entry; stops at fn's first non-zero result and returns
+ * it, else 0. For drivers that map all RAM for a device. */
+int frames_for_each_ram_range(int (*fn)(void *ctx, uint64_t base, uint64_t size), void *ctx);
 
 #endif

@@ -16,6 +16,14 @@ test:
 
 test-build: $(TEST_BUILD_DEPS)
 
+# Every reference in the tree leads somewhere (tools/check-references.sh
+# prints each one that does not).
+TEST_SUITES += references
+.PHONY: suite-references
+suite-references:
+	$(Q)if tools/check-references.sh; then echo "[PASS] references_lead_somewhere"; \
+	else echo "[FAIL] references_lead_somewhere"; exit 1; fi
+
 # HSAR_FILES: the host's "boot file system" is the image tests' ESP tree
 # (synthetic GPU firmware under amdgpu/, drivers/amdgpu/module.mk).
 suite-host-unit: $(HOST_UNIT_TESTS)

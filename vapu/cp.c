@@ -154,8 +154,6 @@ static const char *regs_problem(const struct vapu_cp_queue_regs *r) {
  * bit counts the active CUs of its SH; harvested ones (INACTIVE_CUS of
  * CC_GC_SHADER_ARRAY_CONFIG, and GC_USER_SHADER_ARRAY_CONFIG for the ones
  * the driver turns off; gc_9_1_sh_mask.h) are skipped. */
-#define GC_CC_GC_SHADER_ARRAY_CONFIG 0x026f
-#define GC_GC_USER_SHADER_ARRAY_CONFIG 0x0270
 static unsigned enabled_cus(struct vapu *v, const uint32_t cu_enable[4], struct cp_cu *out) {
   const struct vapu_chip_desc *chip = v->chip;
   uint32_t inactive = (vapu_reg_get(v, v->gfx.gc_base + GC_CC_GC_SHADER_ARRAY_CONFIG) |

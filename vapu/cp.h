@@ -9,8 +9,9 @@
  *     and runs there (host: the model's thread; image: its own core).
  *   - The HQD register file (the model's MEC block) calls
  *     vapu_cp_queue_start when the driver activates a queue
- *     (CP_HQD_ACTIVE = 1 after a consistent programming, see issue 6), with
- *     the values the HQD registers hold, decoded below;
+ *     (CP_HQD_ACTIVE = 1 over programming the MEC firmware can run:
+ *     vapu/vapu_hqd.c says what it checks), with the values the HQD
+ *     registers hold, decoded below;
  *     vapu_cp_queue_stop on CP_HQD_DEQUEUE_REQUEST; and reads
  *     vapu_cp_queue_active for CP_HQD_ACTIVE while the driver polls it.
  *   - Where the engine's write pointer comes from, as on gfx9: the HQD's

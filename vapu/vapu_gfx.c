@@ -11,18 +11,10 @@
 #define LOG_TAG "vapu"
 #include "vapu/vapu_internal.h"
 
-#define GC_GRBM_GFX_CNTL  0x0022
-#define GC_CP_MEC_CNTL    0x008d
-#define GC_GB_ADDR_CONFIG 0x063e
-#define GC_SH_MEM_BASES   0x030a
-#define GC_SH_MEM_CONFIG  0x030d
 #define CP_MEC_CNTL_DEFAULT 0x50000000u
 #define CP_MEC_CNTL__MEC_ME2_HALT 0x10000000u
 #define CP_MEC_CNTL__MEC_ME1_HALT 0x40000000u
-#define GC_RLC_CNTL 0x4c00 /* segment 1 */
 #define RLC_CNTL__RLC_ENABLE_F32 0x1u
-#define GC_GRBM_GFX_INDEX 0x2200 /* segment 1 */
-#define GC_RLC_CGCG_CGLS_CTRL 0x4c49 /* segment 1 */
 
 struct vapu_grbm_select vapu_grbm_selected(struct vapu *v) {
   uint32_t cntl = vapu_reg_get(v, v->gfx.gc_base + GC_GRBM_GFX_CNTL);

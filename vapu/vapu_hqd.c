@@ -49,11 +49,6 @@
 #include "vapu/vapu_internal.h"
 #include "lib/util.h"
 
-#define GC_CP_MEC_DOORBELL_RANGE_LOWER 0x105c
-#define GC_CP_MEC_DOORBELL_RANGE_UPPER 0x105d
-#define GC_CP_PQ_WPTR_POLL_CNTL        0x1083
-#define GC_CP_PQ_WPTR_POLL_CNTL1       0x1084
-#define GC_CP_PQ_STATUS                0x10b8
 #define DOORBELL_RANGE_MASK            0x0ffffffcu
 #define PQ_STATUS_DOORBELL_ENABLE      0x2u
 #define WPTR_POLL_EN                   0x80000000u

@@ -27,15 +27,6 @@
 #define LOG_TAG "vapu"
 #include "vapu/vapu_internal.h"
 
-#define IH_RB_CNTL 0x0080
-#define IH_RB_BASE 0x0081
-#define IH_RB_BASE_HI 0x0082
-#define IH_RB_RPTR 0x0083
-#define IH_RB_WPTR 0x0084
-#define IH_RB_WPTR_ADDR_HI 0x0085
-#define IH_RB_WPTR_ADDR_LO 0x0086
-#define IH_CHICKEN 0x018c
-
 #define RB_ENABLE 0x00000001u
 #define RB_SIZE(c) (((c) >> 1) & 0x1fu)
 #define WPTR_WRITEBACK_ENABLE 0x00000100u

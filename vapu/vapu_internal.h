@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "vapu/cp.h"
+#include "vapu/vapu_regs.h"
 
 #include "lib/plat.h"
 

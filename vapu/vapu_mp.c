@@ -17,13 +17,7 @@
 #define LOG_TAG "vapu"
 #include "vapu/vapu_internal.h"
 
-#define MP0_SMN_C2PMSG_33 0x0061
-#define MP0_SMN_C2PMSG_81 0x0091
 #define IFWI_INITIALISED 0x80000000u
-#define MP1_SMN_C2PMSG_66 0x0282
-#define MP1_SMN_C2PMSG_82 0x0292
-#define MP1_SMN_C2PMSG_90 0x029a
-
 
 #define SMU_MSG_TestMessage 0x1
 #define SMU_MSG_GetSmuVersion 0x2

@@ -12,19 +12,6 @@
 
 #include "vapu/vapu_internal.h"
 
-#define NBIO_MM_INDEX                 0x0000 /* segment 0; bit 31: memory, not registers */
-#define NBIO_MM_DATA                  0x0001 /* segment 0 */
-#define NBIO_MM_INDEX_HI              0x0006 /* segment 0: offset bits 31 and up */
-#define NBIO_PCIE_INDEX2              0x000e /* segment 0 */
-#define NBIO_PCIE_DATA2               0x000f /* segment 0 */
-#define NBIO_RCC_DEV0_EPF0_STRAP0     0x000f /* segment 2; ATI_REV_ID in [27:24] */
-#define NBIO_RCC_DOORBELL_APER_EN     0x00c0 /* segment 2; BIF_DOORBELL_APER_EN bit 0 */
-#define NBIO_RCC_CONFIG_MEMSIZE       0x00c3 /* segment 2; MiB */
-#define NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL 0x00f7 /* segment 2 */
-#define NBIO_BIF_FB_EN                0x00ff /* segment 2; FB_READ_EN bit 0, FB_WRITE_EN bit 1 */
-#define HDP_READ_CACHE_INVALIDATE     0x00d1 /* HDP segment 0 */
-#define HDP_MISC_CNTL                 0x00d3 /* HDP segment 0; FLUSH_INVALIDATE_CACHE bit 0 */
-#define GC_CC_GC_SHADER_ARRAY_CONFIG  0x026f /* GC segment 0; INACTIVE_CUS [31:16] */
 #define MM_INDEX_MEMORY               0x80000000u
 #define FB_READ_EN                    0x1u
 #define FB_WRITE_EN                   0x2u

@@ -23,12 +23,6 @@
 
 #include "vapu/vapu_internal.h"
 
-#define MP0_SMN_C2PMSG_64 0x0080
-#define MP0_SMN_C2PMSG_67 0x0083
-#define MP0_SMN_C2PMSG_69 0x0085
-#define MP0_SMN_C2PMSG_70 0x0086
-#define MP0_SMN_C2PMSG_71 0x0087
-
 #define RESPONSE 0x80000000u
 #define RING_TYPE_KM 2u
 #define RING_DESTROY 3u

@@ -203,24 +203,21 @@ enum amdgpu_queue_priority {
   AMDGPU_QUEUE_PRIORITY_HIGH = 2,
 };
 
-/* Why a queue was stopped, with the HSA status the runtime reports for it. */
+/* Why a queue was stopped: what the hardware (or amdgpu_queue_abort) did.
+ * What a program sees of it is the runtime's choice (hsa/gpu_agent_queue.c
+ * maps each kind to an HSA status). */
 enum amdgpu_queue_error_kind {
   AMDGPU_QUEUE_ERROR_VM_FAULT = 1,          /* page fault in the queue's VMID */
   AMDGPU_QUEUE_ERROR_ILLEGAL_INSTRUCTION,   /* SQ error: illegal instruction */
   AMDGPU_QUEUE_ERROR_MEMORY_VIOLATION,      /* SQ error: memory violation (aperture) */
   AMDGPU_QUEUE_ERROR_HARDWARE,              /* ECC or a CP privileged-access fault */
-  AMDGPU_QUEUE_ERROR_ABORTED,               /* amdgpu_queue_abort (e.g. dispatch timeout) */
+  AMDGPU_QUEUE_ERROR_ABORTED,               /* amdgpu_queue_abort, or a dispatch overran the
+                                               queue's time limit */
   AMDGPU_QUEUE_ERROR_BAD_PACKET,            /* the CP refused a packet (CP_BAD_OPCODE) */
 };
 
 struct amdgpu_queue_error {
   enum amdgpu_queue_error_kind kind;
-  hsa_status_t status;        /* VM_FAULT: HSA_STATUS_ERROR_MEMORY_FAULT;
-                                 ILLEGAL_INSTRUCTION: HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION;
-                                 MEMORY_VIOLATION: HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION;
-                                 HARDWARE: HSA_STATUS_ERROR_EXCEPTION;
-                                 BAD_PACKET: HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
-                                 ABORTED: the status given to amdgpu_queue_abort */
   const struct amdgpu_fault *fault; /* what the interrupt said; NULL for ABORTED */
 };
 
@@ -315,20 +312,20 @@ int amdgpu_queue_set_priority(struct amdgpu_queue *q, enum amdgpu_queue_priority
 int amdgpu_queue_set_scratch(struct amdgpu_queue *q, uint32_t bytes_per_lane, uint32_t max_waves);
 
 /* Stops the queue's waves at once (dequeue with reset, bounded by
- * timeout_ns) and reports AMDGPU_QUEUE_ERROR_ABORTED with `status` to its
- * error callback. For a dispatch that overran its time limit. 0,
- * -EALREADY if the queue was already stopped, -ETIMEDOUT. */
-int amdgpu_queue_abort(struct amdgpu_queue *q, hsa_status_t status, uint64_t timeout_ns);
+ * timeout_ns) and reports AMDGPU_QUEUE_ERROR_ABORTED to its error
+ * callback. For a queue the runtime gives up on (the CP reported an
+ * error). 0, -EALREADY if the queue was already stopped, -ETIMEDOUT. */
+int amdgpu_queue_abort(struct amdgpu_queue *q, uint64_t timeout_ns);
 
 /* Dispatch time limit of the queue (0: none; like Linux amdgpu's
  * lockup_timeout for its own rings, here per queue). The driver has no
  * timer of its own: the runtime calls amdgpu_queues_check_progress
  * periodically (e.g. from its signal-wait or async thread), which aborts
- * (as amdgpu_queue_abort with `status`) every queue whose read index has
+ * (as amdgpu_queue_abort) every queue whose read index has
  * not moved for longer than its limit while packets wait. Returns how many
  * it aborted. */
 void amdgpu_queue_set_time_limit(struct amdgpu_queue *q, uint64_t limit_ns);
-int amdgpu_queues_check_progress(struct amdgpu_device *dev, uint64_t now_ns, hsa_status_t status);
+int amdgpu_queues_check_progress(struct amdgpu_device *dev, uint64_t now_ns);
 
 /* Dequeues (its waves reset at once, as KFD destroys a queue; bounded by
  * timeout_ns) and frees the slot, the MQD, EOP buffer and scratch. On

@@ -7,11 +7,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "boot/boot_info.h"
 #include "drivers/amdgpu/amdgpu_efi.h"
-#include "drivers/amdgpu/amdgpu_vapu.h"
 #include "drivers/iommu/iommu.h"
-#include "kernel/kernel.h"
+#include "kernel/frames.h"
 #include "kernel/msi.h"
 #include "kernel/vm.h"
 #include "lib/plat.h"
@@ -78,20 +76,19 @@ static void release(struct amdgpu_device *dev) {
 }
 
 static const struct amdgpu_bus_ops pci_bus = {
-    .name = "pci", .config_read = config_read, .config_write = config_write,
+    .name = "pci", .virtual_apu = false, .config_read = config_read, .config_write = config_write,
     .mmio_read = mmio_read, .mmio_write = mmio_write, .mmio_word = mmio_word,
     .enable_msi = enable_msi, .disable_msi = disable_msi, .release = release,
 };
 
+static int map_ram_range(void *ctx, uint64_t base, uint64_t size) {
+  int r = iommu_map_allowed(ctx, base, size, IOMMU_READ | IOMMU_WRITE);
+  return r == -EEXIST ? 0 : r;
+}
+
 int amdgpu_pci_map_ram_for_dma(struct iommu_device *iommu) {
-  const struct boot_info *info = kernel_boot_info();
-  for (uint32_t i = 0; i < info->mem_count; i++) {
-    const struct boot_mem_range *m = &info->mem[i];
-    if (!boot_mem_type_is_ram(m->type)) continue;
-    int r = iommu_map_allowed(iommu, m->base, m->pages * 4096, IOMMU_READ | IOMMU_WRITE);
-    if (r && r != -EEXIST) return r;
-  }
-  return iommu_flush(iommu);
+  int r = frames_for_each_ram_range(map_ram_range, iommu);
+  return r ? r : iommu_flush(iommu);
 }
 
 int amdgpu_bus_pci_attach(struct amdgpu_device *dev, struct pci_function *f) {

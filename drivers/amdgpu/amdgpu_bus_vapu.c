@@ -89,7 +89,7 @@ static void release(struct amdgpu_device *dev) {
 }
 
 static const struct amdgpu_bus_ops vapu_bus = {
-    .name = "vapu", .config_read = config_read, .config_write = config_write,
+    .name = "vapu", .virtual_apu = true, .config_read = config_read, .config_write = config_write,
     .mmio_read = mmio_read, .mmio_write = mmio_write, .mmio_word = mmio_word,
     .enable_msi = enable_msi, .disable_msi = disable_msi, .doorbell_written = doorbell_written,
     .release = release,

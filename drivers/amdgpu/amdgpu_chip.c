@@ -14,7 +14,16 @@
  * GFXOFF status: Raven's PWR_MISC_CNTL_STATUS (pwr_10_0_offset.h 0x0183 in
  * PWR segment 0, 0x16A00 in vega10_ip_offset.h; smu10_is_gfx_on), Renoir's
  * SMUIO_GFX_MISC_CNTL (smuio_12_0_0_offset.h 0x00c8 in SMUIO segment 0,
- * 0x16800 in renoir_ip_offset.h; smu_v12_0_get_gfxoff_status). */
+ * 0x16800 in renoir_ip_offset.h; smu_v12_0_get_gfxoff_status).
+ * Golden settings: Linux gfx_v9_0.c gfx_v9_0_init_golden_registers (Raven2
+ * by rev_id >= 8, Renoir without the common tables). RLC firmware:
+ * Linux gfx_v9_0.c gfx_v9_0_init_rlc_microcode (Picasso's _rlc_am4 for
+ * PCI revisions 0xc8-0xcf and 0xd8-0xdf, Raven's _kicker_rlc from SMU
+ * 0x41e2b on). The system aperture erratum: Linux gfxhub_v1_0.c /
+ * mmhub_v1_0.c init_system_aperture_regs (Raven2, later Renoir too). The
+ * invalidation semaphore: gmc_v9_0_use_invalidate_semaphore (the MM hub,
+ * not on Picasso). MC_SPACE_GPA_ENABLE: vega10_ih.c vega10_ih_irq_init
+ * (CHIP_RENOIR). */
 #include <stddef.h>
 
 #include "drivers/amdgpu/amdgpu_dev.h"
@@ -22,21 +31,35 @@
 #define PCI_VENDOR_ATI 0x1002
 #define RAVEN2_MIN_ATI_REV 0x8
 
+enum { CHIP_RAVEN, CHIP_PICASSO, CHIP_RAVEN2, CHIP_RENOIR, CHIP_GREEN_SARDINE };
+
+#define RAVEN_FAMILY                                                                            \
+  .gfx_target = "gfx902", .gfx_version = 0x090002, .ati_rev_may_be_raven2 = true,            \
+  .shader_engines = 1, .sh_per_se = 1, .gfxoff_status_reg = 0x16B83
+#define RENOIR_FAMILY                                                                           \
+  .gfx_target = "gfx90c", .gfx_version = 0x09000c, .uses_discovery = true,                   \
+  .gfxoff_status_reg = 0x168C8, .golden = AMDGPU_GOLDEN_RN, .aperture_high_erratum = true,   \
+  .mmhub_invalidate_semaphore = true, .ih_mc_space_gpa = true
+
 static const struct amdgpu_chip_info chips[] = {
-    {"raven", AMDGPU_RAVEN, "gfx902", 0x090002, false, 1, 1, 11, 0x16B83},
-    {"picasso", AMDGPU_PICASSO, "gfx902", 0x090002, false, 1, 1, 11, 0x16B83},
-    {"raven2", AMDGPU_RAVEN2, "gfx902", 0x090002, false, 1, 1, 3, 0x16B83},
-    {"renoir", AMDGPU_RENOIR, "gfx90c", 0x09000c, true, 0, 0, 0, 0x168C8},
-    {"green_sardine", AMDGPU_RENOIR, "gfx90c", 0x09000c, true, 0, 0, 0, 0x168C8},
+    [CHIP_RAVEN] = {.name = "raven", RAVEN_FAMILY, .cu_per_sh = 11, .golden = AMDGPU_GOLDEN_RV1,
+                    .rlc_kicker_firmware = true, .mmhub_invalidate_semaphore = true},
+    [CHIP_PICASSO] = {.name = "picasso", RAVEN_FAMILY, .cu_per_sh = 11, .golden = AMDGPU_GOLDEN_RV1,
+                      .rlc_am4_firmware = true},
+    [CHIP_RAVEN2] = {.name = "raven2", RAVEN_FAMILY, .raven2_ip_versions = true, .cu_per_sh = 3,
+                     .golden = AMDGPU_GOLDEN_RV2, .aperture_high_erratum = true,
+                     .mmhub_invalidate_semaphore = true},
+    [CHIP_RENOIR] = {.name = "renoir", RENOIR_FAMILY},
+    [CHIP_GREEN_SARDINE] = {.name = "green_sardine", RENOIR_FAMILY},
 };
 
 static const struct { uint16_t device_id; int chip; } pci_ids[] = {
-    {0x15dd, 0}, /* Raven, V1000; Raven2 (R1000) by revision */
-    {0x15d8, 1}, /* Picasso */
-    {0x1636, 3}, /* Renoir, V2000 */
-    {0x164c, 3}, /* Lucienne (Renoir) */
-    {0x1638, 4}, /* Cezanne (Green Sardine) */
-    {0x15e7, 4}, /* Barcelo (Green Sardine) */
+    {0x15dd, CHIP_RAVEN},         /* Raven, V1000; Raven2 (R1000) by revision */
+    {0x15d8, CHIP_PICASSO},       /* Picasso */
+    {0x1636, CHIP_RENOIR},        /* Renoir, V2000 */
+    {0x164c, CHIP_RENOIR},        /* Lucienne (Renoir) */
+    {0x1638, CHIP_GREEN_SARDINE}, /* Cezanne (Green Sardine) */
+    {0x15e7, CHIP_GREEN_SARDINE}, /* Barcelo (Green Sardine) */
 };
 
 bool amdgpu_pci_id_supported(uint16_t vendor_id, uint16_t device_id) {
@@ -50,7 +73,7 @@ const struct amdgpu_chip_info *amdgpu_chip_lookup(uint16_t device_id, uint8_t at
   for (size_t i = 0; i < sizeof pci_ids / sizeof pci_ids[0]; i++) {
     if (pci_ids[i].device_id != device_id) continue;
     const struct amdgpu_chip_info *chip = &chips[pci_ids[i].chip];
-    if (chip->family != AMDGPU_RENOIR && ati_rev_id >= RAVEN2_MIN_ATI_REV) return &chips[2];
+    if (chip->ati_rev_may_be_raven2 && ati_rev_id >= RAVEN2_MIN_ATI_REV) return &chips[CHIP_RAVEN2];
     return chip;
   }
   return NULL;

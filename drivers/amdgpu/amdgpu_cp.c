@@ -35,16 +35,16 @@
 #define MEC_CNTL_SETTLE_NS 50000ull /* udelay(50) after CP_MEC_CNTL */
 
 void grbm_select(struct amdgpu_device *dev, uint32_t me, uint32_t pipe, uint32_t queue, uint32_t vmid) {
-  WREG(dev, IP_GC, 0, GC_GRBM_GFX_CNTL,
-       pipe << GRBM_GFX_CNTL__PIPEID_SHIFT | me << GRBM_GFX_CNTL__MEID_SHIFT |
-           vmid << GRBM_GFX_CNTL__VMID_SHIFT | queue << GRBM_GFX_CNTL__QUEUEID_SHIFT);
+  WREG(dev, REG_GC_GRBM_GFX_CNTL,
+       REG_FIELD(GRBM_GFX_CNTL__PIPEID, pipe) | REG_FIELD(GRBM_GFX_CNTL__MEID, me) |
+           REG_FIELD(GRBM_GFX_CNTL__VMID, vmid) | REG_FIELD(GRBM_GFX_CNTL__QUEUEID, queue));
 }
 
 /* SH_MEM_BASES: bits 63:48 of the shared (LDS) and private (scratch)
  * apertures. */
 static uint32_t sh_mem_bases(void) {
-  return (uint32_t)(AMDGPU_LDS_APERTURE_BASE >> 48) << SH_MEM_BASES__SHARED_BASE_SHIFT |
-         (uint32_t)(AMDGPU_SCRATCH_APERTURE_BASE >> 48) << SH_MEM_BASES__PRIVATE_BASE_SHIFT;
+  return REG_FIELD(SH_MEM_BASES__SHARED_BASE, AMDGPU_LDS_APERTURE_BASE >> 48) |
+         REG_FIELD(SH_MEM_BASES__PRIVATE_BASE, AMDGPU_SCRATCH_APERTURE_BASE >> 48);
 }
 
 static void set_pipe_interrupts(struct amdgpu_device *dev, bool on) {
@@ -55,33 +55,33 @@ static void set_pipe_interrupts(struct amdgpu_device *dev, bool on) {
                            CP_INT_CNTL__PRIV_REG_INT_ENABLE
                      : 0;
   for (uint32_t pipe = 0; pipe < AMDGPU_HQD_PIPES; pipe++) {
-    WREG(dev, IP_GC, 0, GC_CP_ME1_PIPE0_INT_CNTL + pipe, bits);
+    WREG(dev, reg_at(REG_GC_CP_ME1_PIPE0_INT_CNTL, pipe), bits);
     grbm_select(dev, AMDGPU_HQD_ME, pipe, 0, 0);
-    WREG(dev, IP_GC, 0, GC_CPC_INT_CNTL, bits);
+    WREG(dev, REG_GC_CPC_INT_CNTL, bits);
   }
   grbm_select(dev, 0, 0, 0, 0);
 }
 
-int cp_init_hw(struct amdgpu_device *dev) {
+static int cp_init_hw(struct amdgpu_device *dev) {
   uint32_t config = SH_MEM_CONFIG__ADDRESS_MODE_64 |
-                    SH_MEM_ALIGNMENT_MODE_UNALIGNED << SH_MEM_CONFIG__ALIGNMENT_MODE_SHIFT |
+                    REG_FIELD(SH_MEM_CONFIG__ALIGNMENT_MODE, SH_MEM_ALIGNMENT_MODE_UNALIGNED) |
                     SH_MEM_CONFIG__RETRY_DISABLE; /* a fault is an error, never retried */
   for (uint32_t i = 0; i < AMDGPU_COMPUTE_VMID_COUNT; i++) {
     grbm_select(dev, 0, 0, 0, AMDGPU_COMPUTE_VMID_FIRST + i);
-    WREG(dev, IP_GC, 0, GC_SH_MEM_CONFIG, config);
-    WREG(dev, IP_GC, 0, GC_SH_MEM_BASES, sh_mem_bases());
+    WREG(dev, REG_GC_SH_MEM_CONFIG, config);
+    WREG(dev, REG_GC_SH_MEM_BASES, sh_mem_bases());
   }
   grbm_select(dev, 0, 0, 0, 0);
-  WREG(dev, IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL,
-       RREG(dev, IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL) & ~CP_PQ_WPTR_POLL_CNTL__EN);
+  WREG(dev, REG_GC_CP_PQ_WPTR_POLL_CNTL,
+       RREG(dev, REG_GC_CP_PQ_WPTR_POLL_CNTL) & ~CP_PQ_WPTR_POLL_CNTL__EN);
   /* Byte offsets of the first and last 64-bit doorbell the MEC takes. */
-  WREG(dev, IP_GC, 0, GC_CP_MEC_DOORBELL_RANGE_LOWER, (DOORBELL64_KIQ * 2) << 2);
-  WREG(dev, IP_GC, 0, GC_CP_MEC_DOORBELL_RANGE_UPPER, (DOORBELL64_USERQUEUE_END * 2) << 2);
-  WREG(dev, IP_GC, 0, GC_CP_PQ_STATUS, RREG(dev, IP_GC, 0, GC_CP_PQ_STATUS) | CP_PQ_STATUS__DOORBELL_ENABLE);
-  WREG(dev, IP_GC, 0, GC_COMPUTE_TMPRING_SIZE, 0);
+  WREG(dev, REG_GC_CP_MEC_DOORBELL_RANGE_LOWER, (DOORBELL64_KIQ * 2) << 2);
+  WREG(dev, REG_GC_CP_MEC_DOORBELL_RANGE_UPPER, (DOORBELL64_USERQUEUE_END * 2) << 2);
+  WREG(dev, REG_GC_CP_PQ_STATUS, RREG(dev, REG_GC_CP_PQ_STATUS) | CP_PQ_STATUS__DOORBELL_ENABLE);
+  WREG(dev, REG_GC_COMPUTE_TMPRING_SIZE, 0);
   set_pipe_interrupts(dev, true);
   /* ME1 runs the queues; ME2 has no firmware loaded and stays halted. */
-  WREG(dev, IP_GC, 0, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME2_HALT);
+  WREG(dev, REG_GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME2_HALT);
   plat_sleep_ns(MEC_CNTL_SETTLE_NS);
   int r = amdgpu_queue_self_test(dev);
   if (r) return r;
@@ -91,10 +91,17 @@ int cp_init_hw(struct amdgpu_device *dev) {
   return 0;
 }
 
-void cp_fini_hw(struct amdgpu_device *dev) {
+static void cp_fini_hw(struct amdgpu_device *dev) {
   amdgpu_queues_dequeue_all(dev);
   set_pipe_interrupts(dev, false);
-  WREG(dev, IP_GC, 0, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT | CP_MEC_CNTL__MEC_ME2_HALT);
+  WREG(dev, REG_GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT | CP_MEC_CNTL__MEC_ME2_HALT);
   plat_sleep_ns(MEC_CNTL_SETTLE_NS);
   amdgpu_queues_free_all(dev);
 }
+
+/* apertures, doorbells, MEC1 running */
+const struct amdgpu_ip_funcs cp_block = {
+    .name = "cp",
+    .init_hw = cp_init_hw,
+    .fini_hw = cp_fini_hw,
+};

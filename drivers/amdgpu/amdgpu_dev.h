@@ -12,6 +12,7 @@
 
 #include "drivers/amdgpu/amdgpu.h"
 #include "drivers/amdgpu/amdgpu_ucode.h"
+#include "drivers/amdgpu/regs/soc15_reg.h"
 #include "lib/avl_tree.h"
 #include "lib/plat.h"
 
@@ -20,6 +21,7 @@ struct amdgpu_device;
 /* ---- Bus binding ------------------------------------------------------------ */
 struct amdgpu_bus_ops {
   const char *name; /* "pci" or "vapu" */
+  bool virtual_apu; /* the device is the model (amdgpu_device_info.virtual_apu) */
   uint32_t (*config_read)(struct amdgpu_device *dev, uint16_t offset);
   void (*config_write)(struct amdgpu_device *dev, uint16_t offset, uint32_t value);
   uint32_t (*mmio_read)(struct amdgpu_device *dev, uint32_t byte_offset);   /* BAR5 */
@@ -38,16 +40,30 @@ struct amdgpu_bus_ops {
 };
 
 /* ---- Chips ---------------------------------------------------------------------- */
-enum amdgpu_family { AMDGPU_RAVEN, AMDGPU_PICASSO, AMDGPU_RAVEN2, AMDGPU_RENOIR };
+/* Which golden register tables the graphics core gets (amdgpu_golden.c). */
+enum amdgpu_golden_set {
+  AMDGPU_GOLDEN_RV1, /* gc_9_1 + gc_9_1_rv1 + gc_9_x_common (Raven, Picasso) */
+  AMDGPU_GOLDEN_RV2, /* gc_9_1 + gc_9_1_rv2 + gc_9_x_common (Raven2) */
+  AMDGPU_GOLDEN_RN,  /* gc_9_1_rn alone (Renoir) */
+};
 
+/* What sets one chip apart from the others; amdgpu_chip.c has the table
+ * and the sources of each fact. */
 struct amdgpu_chip_info {
   const char *name;        /* linux-firmware file prefix too */
-  enum amdgpu_family family;
   const char *gfx_target;
   uint32_t gfx_version;
   bool uses_discovery;     /* IP bases from the discovery table */
+  bool raven2_ip_versions; /* the fixed IP table with Raven2's versions */
+  bool ati_rev_may_be_raven2; /* an ATI revision strap >= 8 makes the part a Raven2 */
   uint32_t shader_engines, sh_per_se, cu_per_sh; /* when no discovery GC table */
   uint32_t gfxoff_status_reg; /* absolute dword index holding PWR_GFXOFF_STATUS [2:1] */
+  enum amdgpu_golden_set golden;
+  bool rlc_am4_firmware;      /* <chip>_rlc_am4.bin on AM4 PCI revisions */
+  bool rlc_kicker_firmware;   /* <chip>_kicker_rlc.bin with a newer SMU firmware */
+  bool aperture_high_erratum; /* SYSTEM_APERTURE_HIGH_ADDR one unit higher */
+  bool mmhub_invalidate_semaphore; /* the MM hub's TLB invalidations take the semaphore */
+  bool ih_mc_space_gpa;       /* the IH needs IH_CHICKEN.MC_SPACE_GPA_ENABLE for bus addresses */
 };
 
 /* Chip for a PCI device ID and the ATI revision from the NBIO strap;
@@ -56,7 +72,6 @@ const struct amdgpu_chip_info *amdgpu_chip_lookup(uint16_t device_id, uint8_t at
 bool amdgpu_pci_id_supported(uint16_t vendor_id, uint16_t device_id);
 
 /* ---- IP blocks and their register bases ---- */
-enum amdgpu_ip { IP_GC, IP_MMHUB, IP_NBIO, IP_HDP, IP_OSSSYS, IP_MP0, IP_MP1, IP_SDMA0, IP_COUNT };
 #define AMDGPU_MAX_SEGMENTS 5
 struct amdgpu_ip_block {
   bool present;
@@ -212,8 +227,12 @@ uint32_t amdgpu_rreg(struct amdgpu_device *dev, uint32_t index);
 void amdgpu_wreg(struct amdgpu_device *dev, uint32_t index, uint32_t value);
 /* Dword index of `offset` in segment `seg` of an IP block. */
 uint32_t soc15_reg(const struct amdgpu_device *dev, enum amdgpu_ip ip, int seg, uint32_t offset);
-#define RREG(dev, ip, seg, off) amdgpu_rreg(dev, soc15_reg(dev, ip, seg, off))
-#define WREG(dev, ip, seg, off, val) amdgpu_wreg(dev, soc15_reg(dev, ip, seg, off), val)
+/* Dword index of register `reg` (soc15_reg.h) on this device. */
+static inline uint32_t amdgpu_reg_index(const struct amdgpu_device *dev, struct amdgpu_reg reg) {
+  return soc15_reg(dev, reg.ip, reg.seg, reg.offset);
+}
+#define RREG(dev, reg) amdgpu_rreg(dev, amdgpu_reg_index(dev, reg))
+#define WREG(dev, reg, val) amdgpu_wreg(dev, amdgpu_reg_index(dev, reg), val)
 /* The dword at `byte_offset` of a register BAR mapped at `bar` (`bar_bytes`
  * long), or NULL when the BAR is absent or the dword not wholly inside. */
 volatile uint32_t *amdgpu_bar_word(volatile uint32_t *bar, uint64_t bar_bytes, uint32_t byte_offset);
@@ -231,42 +250,40 @@ void amdgpu_register_name(const struct amdgpu_device *dev, uint32_t index, char 
 /* ---- Bus bindings ---- */
 int amdgpu_bus_vapu_attach(struct amdgpu_device *dev, const char *chip_name);
 
-/* ---- Blocks (amdgpu_device.c lists them in bring-up order) ---- */
-int soc15_ip_init_sw(struct amdgpu_device *dev);      /* fixed base table or discovery */
+/* ---- Blocks (amdgpu_device.c lists them in bring-up order) ----
+ * Each IP file exports one block object (Linux amd_ip_funcs: sw_init,
+ * hw_init, hw_fini, sw_fini); a NULL step has nothing to do. fini_hw and
+ * fini_sw tolerate a half-done init (the bring-up undoes the failed block
+ * too). */
+struct amdgpu_ip_funcs {
+  const char *name;
+  int (*init_sw)(struct amdgpu_device *dev);
+  int (*init_hw)(struct amdgpu_device *dev);
+  void (*fini_hw)(struct amdgpu_device *dev);
+  void (*fini_sw)(struct amdgpu_device *dev);
+};
+extern const struct amdgpu_ip_funcs soc15_block;    /* fixed base table or discovery */
+extern const struct amdgpu_ip_funcs psp_block;      /* the PSP's sOS alive */
+extern const struct amdgpu_ip_funcs smu_block;      /* the graphics core on (out of GFXOFF) */
+extern const struct amdgpu_ip_funcs ucode_block;    /* reads and checks the firmware files */
+extern const struct amdgpu_ip_funcs nbio_block;
+extern const struct amdgpu_ip_funcs gmc_block;
+extern const struct amdgpu_ip_funcs ih_block;
+extern const struct amdgpu_ip_funcs psp_ring_block; /* ring, TMR, LOAD_IP_FW of every image */
+extern const struct amdgpu_ip_funcs sdma_block;     /* SDMA0 powered up by the SMU */
+extern const struct amdgpu_ip_funcs gfx_block;      /* golden settings, active CUs */
+extern const struct amdgpu_ip_funcs rlc_block;      /* RLC started */
+extern const struct amdgpu_ip_funcs cp_block;       /* apertures, doorbell range, MEC interrupts and run */
 int amdgpu_discovery_parse(struct amdgpu_device *dev, const uint8_t *binary, size_t size);
-int psp_init_hw(struct amdgpu_device *dev);
-int smu_init_sw(struct amdgpu_device *dev);      /* the graphics core on (out of GFXOFF) */
-int smu_init_hw(struct amdgpu_device *dev);
 int smu_send_message(struct amdgpu_device *dev, uint32_t message, uint32_t argument,
                      uint32_t *returned);
-int nbio_init_hw(struct amdgpu_device *dev);
-void nbio_fini_hw(struct amdgpu_device *dev);
 void hdp_flush(struct amdgpu_device *dev);
-int gmc_init_sw(struct amdgpu_device *dev);
-int gmc_init_hw(struct amdgpu_device *dev);
-void gmc_fini_hw(struct amdgpu_device *dev);
-void gmc_fini_sw(struct amdgpu_device *dev);
-int ih_init_sw(struct amdgpu_device *dev);
-int ih_init_hw(struct amdgpu_device *dev);
-void ih_fini_hw(struct amdgpu_device *dev);
-void ih_fini_sw(struct amdgpu_device *dev);
-int ucode_init_hw(struct amdgpu_device *dev);  /* reads and checks the firmware files */
-void ucode_fini_hw(struct amdgpu_device *dev);
-int psp_ring_init_hw(struct amdgpu_device *dev); /* ring, TMR, LOAD_IP_FW of every image */
-void psp_ring_fini_hw(struct amdgpu_device *dev);
-int sdma_init_hw(struct amdgpu_device *dev);   /* SDMA0 powered up by the SMU */
-void sdma_fini_hw(struct amdgpu_device *dev);
-int gfx_init_hw(struct amdgpu_device *dev);   /* golden settings, active CUs */
 /* A queue's CU mask (`count` bits, bit n = the n-th active CU) as the
  * MQD's four per-SE masks; returns how many active CUs it enables. */
 uint32_t gfx_cu_mask_to_se_masks(const struct amdgpu_device *dev, const uint32_t *mask, uint32_t count,
                                  uint32_t se_mask[4]);
 void gfx_apply_golden_settings(struct amdgpu_device *dev);
 const char *gfx_golden_register_name(const struct amdgpu_device *dev, uint32_t index); /* or NULL */
-int rlc_init_hw(struct amdgpu_device *dev);    /* RLC started */
-void rlc_fini_hw(struct amdgpu_device *dev);
-int cp_init_hw(struct amdgpu_device *dev);   /* apertures, doorbell range, MEC interrupts and run */
-void cp_fini_hw(struct amdgpu_device *dev);  /* queues dequeued, MEC halted */
 
 /* ---- GRBM queue/VMID select (amdgpu_cp.c); the caller holds queues.lock ---- */
 void grbm_select(struct amdgpu_device *dev, uint32_t me, uint32_t pipe, uint32_t queue, uint32_t vmid);

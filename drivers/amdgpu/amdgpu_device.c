@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drivers/amdgpu/amdgpu_vapu.h"
+#include "drivers/amdgpu/amdgpu_lifecycle.h"
 #include "drivers/amdgpu/regs/nbio_7_0.h"
 #include "lib/plat.h"
 
@@ -112,39 +112,21 @@ static void release_pci(struct amdgpu_device *dev) {
  * PSP's ring loading SDMA/MEC/RLC firmware into its TMR, SDMA power, the
  * graphics core's settings, the RLC, the compute side of the CP.
  * (Linux soc15 order for these APUs: common, gmc, ih, psp, smu, gfx, sdma.) */
-struct block {
-  const char *name;
-  int (*init_sw)(struct amdgpu_device *dev);
-  int (*init_hw)(struct amdgpu_device *dev);
-  void (*fini_hw)(struct amdgpu_device *dev);
-  void (*fini_sw)(struct amdgpu_device *dev);
-};
-
-static const struct block blocks[] = {
-    {"soc15", soc15_ip_init_sw, NULL, NULL, NULL},       /* where each IP's registers are */
-    {"psp", NULL, psp_init_hw, NULL, NULL},              /* sOS alive (never loaded by us) */
-    {"smu", smu_init_sw, smu_init_hw, NULL, NULL},       /* GFX out of GFXOFF; SMU version, clocks */
-    {"ucode", NULL, ucode_init_hw, ucode_fini_hw, NULL}, /* firmware files read and checked */
-    {"nbio", NULL, nbio_init_hw, nbio_fini_hw, NULL},    /* doorbell aperture, HDP */
-    {"gmc", gmc_init_sw, gmc_init_hw, gmc_fini_hw, gmc_fini_sw}, /* apertures, VMIDs, TLBs */
-    {"ih", ih_init_sw, ih_init_hw, ih_fini_hw, ih_fini_sw},      /* interrupt ring + MSI */
-    {"psp-ring", NULL, psp_ring_init_hw, psp_ring_fini_hw, NULL}, /* TMR, SDMA/MEC/RLC firmware */
-    {"sdma", NULL, sdma_init_hw, sdma_fini_hw, NULL},    /* SDMA0 powered up */
-    {"gfx", NULL, gfx_init_hw, NULL, NULL},              /* golden settings, active CUs */
-    {"rlc", NULL, rlc_init_hw, rlc_fini_hw, NULL},       /* RLC started */
-    {"cp", NULL, cp_init_hw, cp_fini_hw, NULL},          /* apertures, doorbells, MEC1 running */
+static const struct amdgpu_ip_funcs *const blocks[] = {
+    &soc15_block, &psp_block, &smu_block, &ucode_block, &nbio_block, &gmc_block,
+    &ih_block,    &psp_ring_block, &sdma_block, &gfx_block, &rlc_block, &cp_block,
 };
 #define BLOCK_COUNT ((int)(sizeof blocks / sizeof blocks[0]))
 
 static void undo(struct amdgpu_device *dev, int sw_done, int hw_done) {
   for (int i = hw_done - 1; i >= 0; i--)
-    if (blocks[i].fini_hw) blocks[i].fini_hw(dev);
+    if (blocks[i]->fini_hw) blocks[i]->fini_hw(dev);
   for (int i = sw_done - 1; i >= 0; i--)
-    if (blocks[i].fini_sw) blocks[i].fini_sw(dev);
+    if (blocks[i]->fini_sw) blocks[i]->fini_sw(dev);
 }
 
-static int run_step(struct amdgpu_device *dev, const struct block *b, int (*fn)(struct amdgpu_device *),
-                    const char *phase) {
+static int run_step(struct amdgpu_device *dev, const struct amdgpu_ip_funcs *b,
+                    int (*fn)(struct amdgpu_device *), const char *phase) {
   char step[32];
   snprintf(step, sizeof step, "%s/%s", b->name, phase);
   dev->trace_step = step;
@@ -169,10 +151,10 @@ int amdgpu_device_bring_up(struct amdgpu_device *dev) {
   }
   int sw = 0, hw = 0;
   for (; sw < BLOCK_COUNT; sw++)
-    if (blocks[sw].init_sw && (r = run_step(dev, &blocks[sw], blocks[sw].init_sw, "init_sw"))) break;
+    if (blocks[sw]->init_sw && (r = run_step(dev, blocks[sw], blocks[sw]->init_sw, "init_sw"))) break;
   if (!r)
     for (; hw < BLOCK_COUNT; hw++)
-      if (blocks[hw].init_hw && (r = run_step(dev, &blocks[hw], blocks[hw].init_hw, "init_hw"))) break;
+      if (blocks[hw]->init_hw && (r = run_step(dev, blocks[hw], blocks[hw]->init_hw, "init_hw"))) break;
   if (r) {
     /* Undo includes the failed block: fini_hw and fini_sw tolerate a
      * half-done init. */
@@ -246,7 +228,7 @@ int amdgpu_device_query(const struct amdgpu_device *dev, struct amdgpu_device_in
   info->pci_vendor_id = dev->vendor_id;
   info->pci_device_id = dev->device_id;
   info->pci_revision = dev->revision;
-  info->virtual_apu = strcmp(dev->bus->name, "vapu") == 0;
+  info->virtual_apu = dev->bus->virtual_apu;
   info->shader_engines = dev->shader_engines;
   info->compute_units = dev->active_cus;
   info->sh_per_se = dev->sh_per_se;

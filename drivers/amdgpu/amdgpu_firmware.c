@@ -33,10 +33,10 @@ static const char *const kind_suffix[] = {[UCODE_MEC] = "mec", [UCODE_RLC] = "rl
 /* The file name of `kind` for this chip, after linux-firmware. */
 static void file_name(const struct amdgpu_device *dev, enum ucode_kind kind, char *out, size_t n) {
   const char *chip = dev->chip->name;
-  if (kind == UCODE_RLC && dev->chip->family == AMDGPU_PICASSO &&
+  if (kind == UCODE_RLC && dev->chip->rlc_am4_firmware &&
       ((dev->revision >= 0xc8 && dev->revision <= 0xcf) || (dev->revision >= 0xd8 && dev->revision <= 0xdf)))
     snprintf(out, n, "%s_rlc_am4.bin", chip);
-  else if (kind == UCODE_RLC && dev->chip->family == AMDGPU_RAVEN && dev->smu_version >= RAVEN_KICKER_SMU_VERSION)
+  else if (kind == UCODE_RLC && dev->chip->rlc_kicker_firmware && dev->smu_version >= RAVEN_KICKER_SMU_VERSION)
     snprintf(out, n, "%s_kicker_rlc.bin", chip);
   else
     snprintf(out, n, "%s_%s.bin", chip, kind_suffix[kind]);
@@ -66,7 +66,7 @@ static int load_one(struct amdgpu_device *dev, const char *dir, enum ucode_kind 
   return 0;
 }
 
-int ucode_init_hw(struct amdgpu_device *dev) {
+static int ucode_init_hw(struct amdgpu_device *dev) {
   const char *dir = dev->firmware_dir[0] ? dev->firmware_dir : plat_option("amdgpu_fw");
   if (!dir || !*dir) dir = DEFAULT_FIRMWARE_DIR;
   for (int kind = 0; kind < 3; kind++) {
@@ -76,9 +76,16 @@ int ucode_init_hw(struct amdgpu_device *dev) {
   return 0;
 }
 
-void ucode_fini_hw(struct amdgpu_device *dev) {
+static void ucode_fini_hw(struct amdgpu_device *dev) {
   for (int kind = 0; kind < 3; kind++) {
     free(dev->firmware[kind].data);
     memset(&dev->firmware[kind], 0, sizeof dev->firmware[kind]);
   }
 }
+
+/* firmware files read and checked */
+const struct amdgpu_ip_funcs ucode_block = {
+    .name = "ucode",
+    .init_hw = ucode_init_hw,
+    .fini_hw = ucode_fini_hw,
+};

@@ -1,5 +1,5 @@
-/* amdgpu_gfx.c - the graphics core's configuration as far as issue 5 needs
- * it: how many CUs are active in each shader array. Linux gfx_v9_0.c
+/* amdgpu_gfx.c - the graphics core's configuration as far as compute
+ * needs it: how many CUs are active in each shader array. Linux gfx_v9_0.c
  * gfx_v9_0_get_cu_info / get_cu_active_bitmap: select the SE/SH through
  * GRBM_GFX_INDEX, inactive CUs = (CC_GC_SHADER_ARRAY_CONFIG |
  * GC_USER_SHADER_ARRAY_CONFIG).INACTIVE_CUS, then broadcast again.
@@ -19,13 +19,13 @@
 static void select_se_sh(struct amdgpu_device *dev, uint32_t se, uint32_t sh, bool broadcast) {
   uint32_t v = GRBM_GFX_INDEX__INSTANCE_BROADCAST_WRITES;
   v |= broadcast ? GRBM_GFX_INDEX__SE_BROADCAST_WRITES | GRBM_GFX_INDEX__SH_BROADCAST_WRITES
-                 : se << GRBM_GFX_INDEX__SE_INDEX_SHIFT | sh << GRBM_GFX_INDEX__SH_INDEX_SHIFT;
-  WREG(dev, IP_GC, 1, GC_GRBM_GFX_INDEX, v);
+                 : REG_FIELD(GRBM_GFX_INDEX__SE_INDEX, se) | REG_FIELD(GRBM_GFX_INDEX__SH_INDEX, sh);
+  WREG(dev, REG_GC_GRBM_GFX_INDEX, v);
 }
 
-int gfx_init_hw(struct amdgpu_device *dev) {
+static int gfx_init_hw(struct amdgpu_device *dev) {
   gfx_apply_golden_settings(dev);
-  log_info("golden settings applied, GB_ADDR_CONFIG 0x%08x", RREG(dev, IP_GC, 0, GC_GB_ADDR_CONFIG));
+  log_info("golden settings applied, GB_ADDR_CONFIG 0x%08x", RREG(dev, REG_GC_GB_ADDR_CONFIG));
   if (!dev->chip->uses_discovery) { /* Renoir's came from the discovery GC table */
     dev->shader_engines = dev->chip->shader_engines;
     dev->sh_per_se = dev->chip->sh_per_se;
@@ -50,8 +50,8 @@ int gfx_init_hw(struct amdgpu_device *dev) {
   for (uint32_t se = 0; se < dev->shader_engines; se++)
     for (uint32_t sh = 0; sh < dev->sh_per_se; sh++) {
       select_se_sh(dev, se, sh, false);
-      uint32_t inactive = (RREG(dev, IP_GC, 0, GC_CC_GC_SHADER_ARRAY_CONFIG) |
-                           RREG(dev, IP_GC, 0, GC_GC_USER_SHADER_ARRAY_CONFIG)) >>
+      uint32_t inactive = (RREG(dev, REG_GC_CC_GC_SHADER_ARRAY_CONFIG) |
+                           RREG(dev, REG_GC_GC_USER_SHADER_ARRAY_CONFIG)) >>
                           CC_GC_SHADER_ARRAY_CONFIG__INACTIVE_CUS_SHIFT;
       dev->active_cu_bitmap[se][sh] = (uint16_t)(~inactive & all);
       dev->active_cus += (uint32_t)__builtin_popcount(~inactive & all);
@@ -89,3 +89,6 @@ uint32_t gfx_cu_mask_to_se_masks(const struct amdgpu_device *dev, const uint32_t
       }
   return enabled;
 }
+
+/* golden settings, active CUs */
+const struct amdgpu_ip_funcs gfx_block = {.name = "gfx", .init_hw = gfx_init_hw};

@@ -118,7 +118,7 @@ static int map_boot_ram_range(void *ctx, uint64_t start, uint64_t size) {
   return map_ram_range(c->dev, start, size);
 }
 
-int gmc_init_sw(struct amdgpu_device *dev) {
+static int gmc_init_sw(struct amdgpu_device *dev) {
   struct amdgpu_gmc *g = &dev->gmc;
   /* Where the BIOS placed the frame buffer (Linux mmhub_v1_0_get_fb_location,
    * gfxhub_v1_0_get_mc_fb_offset): MC range and system physical base. */
@@ -127,7 +127,7 @@ int gmc_init_sw(struct amdgpu_device *dev) {
   g->fb_start = (uint64_t)base << 24;
   g->fb_end = (uint64_t)top << 24 | 0xffffff;
   g->fb_physical = (uint64_t)(hub_r(dev, GMC_GFXHUB, GC_MC_VM_FB_OFFSET) & MC_VM_FB_LOCATION__MASK) << 24;
-  g->vram_size = (uint64_t)RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_CONFIG_MEMSIZE) << 20;
+  g->vram_size = (uint64_t)RREG(dev, REG_NBIO_RCC_CONFIG_MEMSIZE) << 20;
   if (!g->vram_size || g->fb_end - g->fb_start + 1 < g->vram_size || !g->fb_physical || (g->fb_physical & 0xfff)) {
     log_error("frame buffer registers inconsistent: MC 0x%llx-0x%llx, %llu MiB (RCC_CONFIG_MEMSIZE), physical 0x%llx",
               (unsigned long long)g->fb_start, (unsigned long long)g->fb_end,
@@ -183,7 +183,7 @@ int gmc_init_sw(struct amdgpu_device *dev) {
   return 0;
 }
 
-void gmc_fini_sw(struct amdgpu_device *dev) {
+static void gmc_fini_sw(struct amdgpu_device *dev) {
   struct amdgpu_gmc *g = &dev->gmc;
   if (g->cpu_cache_set) plat_set_cpu_cache_mode(g->fb_physical, g->vram_size, g->cpu_cache_before);
   g->cpu_cache_set = false;
@@ -200,7 +200,7 @@ void gmc_fini_sw(struct amdgpu_device *dev) {
 static bool aperture_high_erratum(const struct amdgpu_device *dev) {
   /* Raven2 cannot reach frame buffer beyond SYSTEM_APERTURE_HIGH_ADDR; Linux
    * adds one unit (gfxhub_v1_0.c) and later kernels do the same for Renoir. */
-  return dev->chip->family == AMDGPU_RAVEN2 || dev->chip->family == AMDGPU_RENOIR;
+  return dev->chip->aperture_high_erratum;
 }
 
 static uint32_t context_cntl(unsigned depth, bool retry) {
@@ -208,9 +208,9 @@ static uint32_t context_cntl(unsigned depth, bool retry) {
    * invalid page of a context that retries first asks the driver (a retry
    * fault, gmc_handle_retry_fault; Linux gfxhub_v1_0.c sets the bit unless
    * noretry). */
-  return VM_CONTEXT_CNTL__ENABLE_CONTEXT | depth << VM_CONTEXT_CNTL__PAGE_TABLE_DEPTH_SHIFT |
+  return VM_CONTEXT_CNTL__ENABLE_CONTEXT | REG_FIELD(VM_CONTEXT_CNTL__PAGE_TABLE_DEPTH, depth) |
          (retry ? VM_CONTEXT_CNTL__RETRY_PERMISSION_OR_INVALID_PAGE_FAULT : 0) |
-         GMC_PAGE_TABLE_BLOCK_SIZE << VM_CONTEXT_CNTL__PAGE_TABLE_BLOCK_SIZE_SHIFT |
+         REG_FIELD(VM_CONTEXT_CNTL__PAGE_TABLE_BLOCK_SIZE, GMC_PAGE_TABLE_BLOCK_SIZE) |
          VM_CONTEXT_CNTL__RANGE_PROTECTION_FAULT_ENABLE_DEFAULT |
          VM_CONTEXT_CNTL__RANGE_PROTECTION_FAULT_ENABLE_INTERRUPT |
          VM_CONTEXT_CNTL__DUMMY_PAGE_PROTECTION_FAULT_ENABLE_DEFAULT |
@@ -255,8 +255,9 @@ static void hub_enable(struct amdgpu_device *dev, enum gmc_hub hub) {
   uint32_t tlb = hub_r(dev, hub, r->l1_tlb_cntl);
   tlb &= ~(MC_VM_MX_L1_TLB_CNTL__SYSTEM_ACCESS_MODE_MASK | MC_VM_MX_L1_TLB_CNTL__MTYPE_MASK |
            MC_VM_MX_L1_TLB_CNTL__SYSTEM_APERTURE_UNMAPPED_ACCESS);
-  tlb |= MC_VM_MX_L1_TLB_CNTL__ENABLE_L1_TLB | 3u << MC_VM_MX_L1_TLB_CNTL__SYSTEM_ACCESS_MODE_SHIFT |
-         MC_VM_MX_L1_TLB_CNTL__ENABLE_ADVANCED_DRIVER_MODEL | MTYPE_UC << MC_VM_MX_L1_TLB_CNTL__MTYPE_SHIFT |
+  tlb |= MC_VM_MX_L1_TLB_CNTL__ENABLE_L1_TLB | REG_FIELD(MC_VM_MX_L1_TLB_CNTL__SYSTEM_ACCESS_MODE, 3u) |
+         MC_VM_MX_L1_TLB_CNTL__ENABLE_ADVANCED_DRIVER_MODEL |
+         REG_FIELD(MC_VM_MX_L1_TLB_CNTL__MTYPE, MTYPE_UC) |
          MC_VM_MX_L1_TLB_CNTL__ATC_EN;
   hub_w(dev, hub, r->l1_tlb_cntl, tlb);
 
@@ -265,11 +266,11 @@ static void hub_enable(struct amdgpu_device *dev, enum gmc_hub hub) {
   l2 &= ~(VM_L2_CNTL__L2_PDE0_CACHE_TAG_GENERATION_MODE | VM_L2_CNTL__PDE_FAULT_CLASSIFICATION |
           VM_L2_CNTL__CONTEXT1_IDENTITY_ACCESS_MODE_MASK | VM_L2_CNTL__IDENTITY_MODE_FRAGMENT_SIZE_MASK);
   l2 |= VM_L2_CNTL__ENABLE_L2_CACHE | VM_L2_CNTL__ENABLE_L2_FRAGMENT_PROCESSING |
-        1u << VM_L2_CNTL__CONTEXT1_IDENTITY_ACCESS_MODE_SHIFT;
+        REG_FIELD(VM_L2_CNTL__CONTEXT1_IDENTITY_ACCESS_MODE, 1u);
   hub_w(dev, hub, r->l2_cntl, l2);
   hub_w(dev, hub, r->l2_cntl2, hub_r(dev, hub, r->l2_cntl2) | VM_L2_CNTL2__INVALIDATE_ALL_L1_TLBS | VM_L2_CNTL2__INVALIDATE_L2_CACHE);
   uint32_t l2c3 = VM_L2_CNTL3_DEFAULT & ~(VM_L2_CNTL3__BANK_SELECT_MASK | VM_L2_CNTL3__L2_CACHE_BIGK_FRAGMENT_SIZE_MASK);
-  hub_w(dev, hub, r->l2_cntl3, l2c3 | 9u | 6u << VM_L2_CNTL3__L2_CACHE_BIGK_FRAGMENT_SIZE_SHIFT);
+  hub_w(dev, hub, r->l2_cntl3, l2c3 | 9u | REG_FIELD(VM_L2_CNTL3__L2_CACHE_BIGK_FRAGMENT_SIZE, 6u));
   hub_w(dev, hub, r->l2_cntl4, VM_L2_CNTL4_DEFAULT & ~(VM_L2_CNTL4__VMC_TAP_PDE_REQUEST_PHYSICAL | VM_L2_CNTL4__VMC_TAP_PTE_REQUEST_PHYSICAL));
 
   /* VMID 0 on (flat table), identity aperture off. */
@@ -316,7 +317,7 @@ static void hub_disable(struct amdgpu_device *dev, enum gmc_hub hub) {
 
 static bool use_semaphore(const struct amdgpu_device *dev, enum gmc_hub hub) {
   /* Linux gmc_v9_0_use_invalidate_semaphore: the MM hub, except on Picasso. */
-  return hub == GMC_MMHUB && dev->chip->family != AMDGPU_PICASSO;
+  return hub == GMC_MMHUB && dev->chip->mmhub_invalidate_semaphore;
 }
 
 static int flush_tlb_locked(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t vmid);
@@ -380,7 +381,7 @@ int gmc_flush_compute_vmids(struct amdgpu_device *dev) {
   return 0;
 }
 
-int gmc_init_hw(struct amdgpu_device *dev) {
+static int gmc_init_hw(struct amdgpu_device *dev) {
   for (int hub = 0; hub < 2; hub++) hub_enable(dev, hub);
   dev->gmc.hw_up = true;
   hdp_flush(dev);
@@ -396,7 +397,7 @@ int gmc_init_hw(struct amdgpu_device *dev) {
   return 0;
 }
 
-void gmc_fini_hw(struct amdgpu_device *dev) {
+static void gmc_fini_hw(struct amdgpu_device *dev) {
   if (!dev->gmc.hw_up) return;
   for (int hub = 0; hub < 2; hub++) hub_disable(dev, hub);
   dev->gmc.hw_up = false;
@@ -488,3 +489,9 @@ void gmc_handle_retry_fault(struct amdgpu_device *dev, uint32_t vmid, uint64_t a
   for (int hub = 0; hub < 2; hub++) gmc_flush_tlb(dev, hub, vmid);
   map_unlock(dev);
 }
+
+/* apertures, VMIDs, TLBs */
+const struct amdgpu_ip_funcs gmc_block = {
+    .name = "gmc", .init_sw = gmc_init_sw, .init_hw = gmc_init_hw,
+    .fini_hw = gmc_fini_hw, .fini_sw = gmc_fini_sw,
+};

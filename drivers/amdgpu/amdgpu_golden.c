@@ -107,16 +107,15 @@ static void program(struct amdgpu_device *dev, const struct golden *g, size_t n)
 #define PROGRAM(dev, table) program(dev, table, sizeof table / sizeof table[0])
 
 void gfx_apply_golden_settings(struct amdgpu_device *dev) {
-  switch (dev->chip->family) {
-    case AMDGPU_RENOIR:
+  switch (dev->chip->golden) {
+    case AMDGPU_GOLDEN_RN:
       PROGRAM(dev, gc_9_1_rn);
       return; /* Renoir takes no common settings (gfx_v9_0_init_golden_registers) */
-    case AMDGPU_RAVEN2:
+    case AMDGPU_GOLDEN_RV2:
       PROGRAM(dev, gc_9_1);
       PROGRAM(dev, gc_9_1_rv2);
       break;
-    case AMDGPU_RAVEN:
-    case AMDGPU_PICASSO:
+    case AMDGPU_GOLDEN_RV1:
       PROGRAM(dev, gc_9_1);
       PROGRAM(dev, gc_9_1_rv1);
       break;

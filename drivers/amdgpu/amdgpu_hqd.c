@@ -27,31 +27,31 @@ void hqd_load(struct amdgpu_queue *q) {
   struct amdgpu_device *dev = q->dev;
   select_slot(q);
   for (uint32_t reg = GC_CP_MQD_BASE_ADDR; reg <= GC_CP_HQD_PQ_WPTR_HI; reg++)
-    WREG(dev, IP_GC, 0, reg, q->mqd[MQD_HQD(reg)]);
+    WREG(dev, reg_at(REG_GC_CP_MQD_BASE_ADDR, reg - GC_CP_MQD_BASE_ADDR), q->mqd[MQD_HQD(reg)]);
   /* Doorbell logic first, then one poll of the write pointer: the CP
    * starts from the MQD's read and write pointers (0 and 0 for a new
    * queue, where the CP left them for a reloaded one) and takes the
    * runtime's write index from memory: CP_PQ_WPTR_POLL_CNTL1's bit
    * pipe * 8 + queue. */
-  WREG(dev, IP_GC, 0, GC_CP_HQD_PQ_DOORBELL_CONTROL,
+  WREG(dev, REG_GC_CP_HQD_PQ_DOORBELL_CONTROL,
        q->mqd[MQD_HQD(GC_CP_HQD_PQ_DOORBELL_CONTROL)] | CP_HQD_PQ_DOORBELL_CONTROL__DOORBELL_EN);
-  WREG(dev, IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL1, 1u << q->slot);
-  WREG(dev, IP_GC, 0, GC_CP_HQD_EOP_RPTR, CP_HQD_EOP_RPTR__INIT_FETCHER);
-  WREG(dev, IP_GC, 0, GC_CP_HQD_ACTIVE, CP_HQD_ACTIVE__ACTIVE);
+  WREG(dev, REG_GC_CP_PQ_WPTR_POLL_CNTL1, 1u << q->slot);
+  WREG(dev, REG_GC_CP_HQD_EOP_RPTR, CP_HQD_EOP_RPTR__INIT_FETCHER);
+  WREG(dev, REG_GC_CP_HQD_ACTIVE, CP_HQD_ACTIVE__ACTIVE);
   grbm_select(dev, 0, 0, 0, 0);
 }
 
 void hqd_request_dequeue(struct amdgpu_queue *q, uint32_t type) {
   struct amdgpu_device *dev = q->dev;
   select_slot(q);
-  WREG(dev, IP_GC, 0, GC_CP_HQD_DEQUEUE_REQUEST, type);
+  WREG(dev, REG_GC_CP_HQD_DEQUEUE_REQUEST, type);
   grbm_select(dev, 0, 0, 0, 0);
 }
 
 bool hqd_released(struct amdgpu_queue *q) {
   struct amdgpu_device *dev = q->dev;
   select_slot(q);
-  bool active = RREG(dev, IP_GC, 0, GC_CP_HQD_ACTIVE) & CP_HQD_ACTIVE__ACTIVE;
+  bool active = RREG(dev, REG_GC_CP_HQD_ACTIVE) & CP_HQD_ACTIVE__ACTIVE;
   grbm_select(dev, 0, 0, 0, 0);
   return !active;
 }

@@ -23,7 +23,7 @@
 
 #define IH_RING_BYTES (64u << 10)
 
-int ih_init_sw(struct amdgpu_device *dev) {
+static int ih_init_sw(struct amdgpu_device *dev) {
   struct amdgpu_ih *ih = &dev->ih;
   ih->ring_bytes = IH_RING_BYTES;
   ih->ring = plat_dma_alloc(IH_RING_BYTES, 4096);
@@ -32,7 +32,7 @@ int ih_init_sw(struct amdgpu_device *dev) {
   return 0;
 }
 
-void ih_fini_sw(struct amdgpu_device *dev) {
+static void ih_fini_sw(struct amdgpu_device *dev) {
   struct amdgpu_ih *ih = &dev->ih;
   if (ih->ring) plat_dma_free(ih->ring, ih->ring_bytes);
   if (ih->wptr_writeback) plat_dma_free((void *)ih->wptr_writeback, 4096);
@@ -47,34 +47,34 @@ static unsigned log2u(uint32_t x) {
 }
 
 static void ring_enable(struct amdgpu_device *dev, bool on) {
-  uint32_t cntl = RREG(dev, IP_OSSSYS, 0, IH_RB_CNTL);
+  uint32_t cntl = RREG(dev, REG_IH_RB_CNTL);
   cntl = on ? cntl | IH_RB_CNTL__RB_ENABLE | IH_RB_CNTL__RB_GPU_TS_ENABLE | IH_RB_CNTL__ENABLE_INTR
             : cntl & ~(IH_RB_CNTL__RB_ENABLE | IH_RB_CNTL__ENABLE_INTR);
-  WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, cntl);
+  WREG(dev, REG_IH_RB_CNTL, cntl);
   if (!on) {
-    WREG(dev, IP_OSSSYS, 0, IH_RB_RPTR, 0);
-    WREG(dev, IP_OSSSYS, 0, IH_RB_WPTR, 0);
+    WREG(dev, REG_IH_RB_RPTR, 0);
+    WREG(dev, REG_IH_RB_WPTR, 0);
   }
 }
 
-int ih_init_hw(struct amdgpu_device *dev) {
+static int ih_init_hw(struct amdgpu_device *dev) {
   struct amdgpu_ih *ih = &dev->ih;
   uint64_t ring = (uint64_t)(uintptr_t)ih->ring, wb = (uint64_t)(uintptr_t)ih->wptr_writeback;
   ring_enable(dev, false);
   /* NBIO: no dummy read override, snooped IH requests; the dummy read
    * address is the GMC's default page. */
-  WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_INTERRUPT_CNTL2, (uint32_t)((uint64_t)(uintptr_t)dev->gmc.dummy_page >> 8));
-  uint32_t icntl = RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_INTERRUPT_CNTL);
-  WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_INTERRUPT_CNTL,
+  WREG(dev, REG_NBIO_INTERRUPT_CNTL2, (uint32_t)((uint64_t)(uintptr_t)dev->gmc.dummy_page >> 8));
+  uint32_t icntl = RREG(dev, REG_NBIO_INTERRUPT_CNTL);
+  WREG(dev, REG_NBIO_INTERRUPT_CNTL,
        icntl & ~(INTERRUPT_CNTL__IH_DUMMY_RD_OVERRIDE | INTERRUPT_CNTL__IH_REQ_NONSNOOP_EN));
   /* Renoir's IH takes bus addresses only with MC_SPACE_GPA_ENABLE (Linux
    * vega10_ih_irq_init, CHIP_RENOIR). */
-  if (dev->chip->family == AMDGPU_RENOIR)
-    WREG(dev, IP_OSSSYS, 0, IH_CHICKEN, RREG(dev, IP_OSSSYS, 0, IH_CHICKEN) | IH_CHICKEN__MC_SPACE_GPA_ENABLE);
+  if (dev->chip->ih_mc_space_gpa)
+    WREG(dev, REG_IH_CHICKEN, RREG(dev, REG_IH_CHICKEN) | IH_CHICKEN__MC_SPACE_GPA_ENABLE);
 
-  WREG(dev, IP_OSSSYS, 0, IH_RB_BASE, (uint32_t)(ring >> 8));
-  WREG(dev, IP_OSSSYS, 0, IH_RB_BASE_HI, (uint32_t)(ring >> 40) & 0xff);
-  uint32_t cntl = RREG(dev, IP_OSSSYS, 0, IH_RB_CNTL);
+  WREG(dev, REG_IH_RB_BASE, (uint32_t)(ring >> 8));
+  WREG(dev, REG_IH_RB_BASE_HI, (uint32_t)(ring >> 40) & 0xff);
+  uint32_t cntl = RREG(dev, REG_IH_RB_CNTL);
   /* MSI is edge-triggered: the IH sends the next one only when the read
    * pointer write re-arms it (RPTR_REARM, which Linux sets exactly when it
    * uses MSI, vega10_ih_enable_ring). Overflow detection on, any stale
@@ -82,16 +82,16 @@ int ih_init_hw(struct amdgpu_device *dev) {
    * no overflow is flagged (Linux "drm/amdgpu: Reset IH OVERFLOW_CLEAR bit"). */
   cntl &= ~(IH_RB_CNTL__RB_SIZE_MASK | IH_RB_CNTL__MC_SPACE_MASK | IH_RB_CNTL__MC_RO |
             IH_RB_CNTL__MC_VMID_MASK);
-  cntl |= log2u(ih->ring_bytes / 4) << IH_RB_CNTL__RB_SIZE_SHIFT |
-          IH_MC_SPACE_BUS_ADDRESS << IH_RB_CNTL__MC_SPACE_SHIFT | IH_RB_CNTL__WPTR_OVERFLOW_ENABLE |
+  cntl |= REG_FIELD(IH_RB_CNTL__RB_SIZE, log2u(ih->ring_bytes / 4)) |
+          REG_FIELD(IH_RB_CNTL__MC_SPACE, IH_MC_SPACE_BUS_ADDRESS) | IH_RB_CNTL__WPTR_OVERFLOW_ENABLE |
           IH_RB_CNTL__WPTR_WRITEBACK_ENABLE | IH_RB_CNTL__MC_SNOOP | IH_RB_CNTL__RPTR_REARM;
-  WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, cntl | IH_RB_CNTL__WPTR_OVERFLOW_CLEAR);
-  WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, cntl);
-  WREG(dev, IP_OSSSYS, 0, IH_RB_WPTR_ADDR_LO, (uint32_t)wb);
-  WREG(dev, IP_OSSSYS, 0, IH_RB_WPTR_ADDR_HI, (uint32_t)(wb >> 32) & 0xffff);
-  WREG(dev, IP_OSSSYS, 0, IH_RB_WPTR, 0);
-  WREG(dev, IP_OSSSYS, 0, IH_RB_RPTR, 0);
-  WREG(dev, IP_OSSSYS, 0, IH_DOORBELL_RPTR, 0); /* rptr by register, not doorbell */
+  WREG(dev, REG_IH_RB_CNTL, cntl | IH_RB_CNTL__WPTR_OVERFLOW_CLEAR);
+  WREG(dev, REG_IH_RB_CNTL, cntl);
+  WREG(dev, REG_IH_RB_WPTR_ADDR_LO, (uint32_t)wb);
+  WREG(dev, REG_IH_RB_WPTR_ADDR_HI, (uint32_t)(wb >> 32) & 0xffff);
+  WREG(dev, REG_IH_RB_WPTR, 0);
+  WREG(dev, REG_IH_RB_RPTR, 0);
+  WREG(dev, REG_IH_DOORBELL_RPTR, 0); /* rptr by register, not doorbell */
   ih->rptr = 0;
   *ih->wptr_writeback = 0;
 
@@ -107,7 +107,7 @@ int ih_init_hw(struct amdgpu_device *dev) {
   return 0;
 }
 
-void ih_fini_hw(struct amdgpu_device *dev) {
+static void ih_fini_hw(struct amdgpu_device *dev) {
   ring_enable(dev, false);
   if (dev->ih.msi_enabled) dev->bus->disable_msi(dev);
   dev->ih.msi_enabled = false;
@@ -150,15 +150,16 @@ static void vm_fault(struct amdgpu_device *dev, const uint32_t iv[8]) {
   vm->address = (uint64_t)iv[4] << 12 | (uint64_t)(iv[5] & IH_VM_FAULT_ADDR_HI_MASK) << 44;
   vm->write = iv[5] & IH_VM_FAULT_WRITE;
   vm->vmid = IH_IV_VMID(iv[0]);
-  enum amdgpu_ip ip = vm->gfx_hub ? IP_GC : IP_MMHUB;
-  uint32_t status_reg = vm->gfx_hub ? GC_VM_L2_PROTECTION_FAULT_STATUS : MMHUB_VM_L2_PROTECTION_FAULT_STATUS;
-  uint32_t cntl_reg = vm->gfx_hub ? GC_VM_L2_PROTECTION_FAULT_CNTL : MMHUB_VM_L2_PROTECTION_FAULT_CNTL;
+  struct amdgpu_reg status_reg =
+      vm->gfx_hub ? REG_GC_VM_L2_PROTECTION_FAULT_STATUS : REG_MMHUB_VM_L2_PROTECTION_FAULT_STATUS;
+  struct amdgpu_reg cntl_reg =
+      vm->gfx_hub ? REG_GC_VM_L2_PROTECTION_FAULT_CNTL : REG_MMHUB_VM_L2_PROTECTION_FAULT_CNTL;
   /* The status register names who faulted and why; clearing it lets the
    * next fault latch its own. */
-  if (vm->gfx_hub) (void)RREG(dev, ip, 0, status_reg); /* Linux: dummy read before GC 9.4.2 */
-  vm->status = RREG(dev, ip, 0, status_reg);
-  WREG(dev, ip, 0, cntl_reg, RREG(dev, ip, 0, cntl_reg) | VM_L2_PROTECTION_FAULT_CNTL__CLEAR_PROTECTION_FAULT_STATUS_ADDR);
-  vm->client_id = (vm->status & VM_L2_PROTECTION_FAULT_STATUS__CID_MASK) >> VM_L2_PROTECTION_FAULT_STATUS__CID_SHIFT;
+  if (vm->gfx_hub) (void)RREG(dev, status_reg); /* Linux: dummy read before GC 9.4.2 */
+  vm->status = RREG(dev, status_reg);
+  WREG(dev, cntl_reg, RREG(dev, cntl_reg) | VM_L2_PROTECTION_FAULT_CNTL__CLEAR_PROTECTION_FAULT_STATUS_ADDR);
+  vm->client_id = REG_GET_FIELD(vm->status, VM_L2_PROTECTION_FAULT_STATUS__CID);
   vm->client_name = vm->gfx_hub && vm->client_id < sizeof gfxhub_clients / sizeof gfxhub_clients[0]
                         ? gfxhub_clients[vm->client_id] : "unknown";
   vm->permission_fault = vm->status & VM_L2_PROTECTION_FAULT_STATUS__PERMISSION_FAULTS_MASK;
@@ -196,7 +197,7 @@ static void cp_event(struct amdgpu_device *dev, const uint32_t iv[8]) {
       break;
     case GFX_9_0__SRCID__SQ_INTERRUPT_ID: {
       uint32_t word = iv[4];
-      uint32_t encoding = (word & SQ_INTERRUPT_WORD_ENCODING_MASK) >> SQ_INTERRUPT_WORD_ENCODING_SHIFT;
+      uint32_t encoding = REG_GET_FIELD(word, SQ_INTERRUPT_WORD_ENCODING);
       if (encoding != SQ_INTERRUPT_WORD_ENCODING_ERROR) {
         log_debug("SQ interrupt, encoding %u, word 0x%08x", encoding, word);
         return;
@@ -245,7 +246,7 @@ void amdgpu_ih_interrupt(struct amdgpu_device *dev) {
       /* The write-back copy keeps the flag until the next entry: the
        * register says whether the overflow is still to be handled (Linux
        * vega10_ih_get_wptr "double check"). */
-      wptr = RREG(dev, IP_OSSSYS, 0, IH_RB_WPTR);
+      wptr = RREG(dev, REG_IH_RB_WPTR);
       if (wptr & IH_RB_WPTR__RB_OVERFLOW) {
         /* Entries were lost: resume after the oldest one not overwritten
          * and clear the flag, then drop WPTR_OVERFLOW_CLEAR so the next
@@ -253,9 +254,9 @@ void amdgpu_ih_interrupt(struct amdgpu_device *dev) {
         ih->rptr = ((wptr & ~IH_RB_WPTR__RB_OVERFLOW) + IH_IV_ENTRY_BYTES) & mask;
         ih->overflows++;
         log_warn("IH ring overflow: interrupts were lost");
-        uint32_t cntl = RREG(dev, IP_OSSSYS, 0, IH_RB_CNTL);
-        WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, cntl | IH_RB_CNTL__WPTR_OVERFLOW_CLEAR);
-        WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, cntl & ~IH_RB_CNTL__WPTR_OVERFLOW_CLEAR);
+        uint32_t cntl = RREG(dev, REG_IH_RB_CNTL);
+        WREG(dev, REG_IH_RB_CNTL, cntl | IH_RB_CNTL__WPTR_OVERFLOW_CLEAR);
+        WREG(dev, REG_IH_RB_CNTL, cntl & ~IH_RB_CNTL__WPTR_OVERFLOW_CLEAR);
       }
     }
     wptr &= mask & IH_RB_WPTR__OFFSET_MASK;
@@ -267,7 +268,7 @@ void amdgpu_ih_interrupt(struct amdgpu_device *dev) {
       ih->entries++;
       amdgpu_ih_dispatch(dev, iv);
     }
-    WREG(dev, IP_OSSSYS, 0, IH_RB_RPTR, ih->rptr);
+    WREG(dev, REG_IH_RB_RPTR, ih->rptr);
   }
   __atomic_store_n(&ih->busy, 0, __ATOMIC_RELEASE);
   /* An entry written after our last look but before busy was cleared
@@ -275,3 +276,9 @@ void amdgpu_ih_interrupt(struct amdgpu_device *dev) {
   uint32_t wptr = __atomic_load_n(ih->wptr_writeback, __ATOMIC_ACQUIRE) & mask & IH_RB_WPTR__OFFSET_MASK;
   if (wptr != ih->rptr) amdgpu_ih_interrupt(dev);
 }
+
+/* interrupt ring + MSI */
+const struct amdgpu_ip_funcs ih_block = {
+    .name = "ih", .init_sw = ih_init_sw, .init_hw = ih_init_hw,
+    .fini_hw = ih_fini_hw, .fini_sw = ih_fini_sw,
+};

@@ -19,8 +19,8 @@
 /* Makes CPU writes to the frame buffer visible to the GPU: a write to the
  * flush register, read back so it has landed (Linux amdgpu_device_flush_hdp). */
 void hdp_flush(struct amdgpu_device *dev) {
-  WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL, 0);
-  (void)RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL);
+  WREG(dev, REG_NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL, 0);
+  (void)RREG(dev, REG_NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL);
 }
 
 /* The registers' CPU addresses, found as WREG finds them (NBIO segment 2;
@@ -28,8 +28,8 @@ void hdp_flush(struct amdgpu_device *dev) {
  * nbio_v7_0, so one offset serves every chip here). */
 int amdgpu_hdp_flush_registers(struct amdgpu_device *dev, uint32_t **mem_flush,
                                uint32_t **reg_flush) {
-  uint32_t mem = soc15_reg(dev, IP_NBIO, NBIO_SEG2, NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL);
-  uint32_t reg = soc15_reg(dev, IP_NBIO, NBIO_SEG2, NBIO_HDP_REG_COHERENCY_FLUSH_CNTL);
+  uint32_t mem = amdgpu_reg_index(dev, REG_NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL);
+  uint32_t reg = amdgpu_reg_index(dev, REG_NBIO_HDP_REG_COHERENCY_FLUSH_CNTL);
   volatile uint32_t *m = dev->bus->mmio_word ? dev->bus->mmio_word(dev, mem * 4) : NULL;
   volatile uint32_t *r = dev->bus->mmio_word ? dev->bus->mmio_word(dev, reg * 4) : NULL;
   if (!m || !r) {
@@ -42,23 +42,30 @@ int amdgpu_hdp_flush_registers(struct amdgpu_device *dev, uint32_t **mem_flush,
   return 0;
 }
 
-int nbio_init_hw(struct amdgpu_device *dev) {
+static int nbio_init_hw(struct amdgpu_device *dev) {
   /* Doorbells: BAR2 decodes once the aperture is on. */
-  uint32_t aper = RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN);
-  WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN, aper | RCC_DOORBELL_APER_EN__BIF_DOORBELL_APER_EN);
+  uint32_t aper = RREG(dev, REG_NBIO_RCC_DOORBELL_APER_EN);
+  WREG(dev, REG_NBIO_RCC_DOORBELL_APER_EN, aper | RCC_DOORBELL_APER_EN__BIF_DOORBELL_APER_EN);
   /* CPU access to the frame buffer through BAR0. */
-  WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_BIF_FB_EN, BIF_FB_EN__FB_READ_EN | BIF_FB_EN__FB_WRITE_EN);
+  WREG(dev, REG_NBIO_BIF_FB_EN, BIF_FB_EN__FB_READ_EN | BIF_FB_EN__FB_WRITE_EN);
   /* HDP: flushes also invalidate its read cache; the non-surface base is
    * the frame buffer's MC address. */
-  uint32_t misc = RREG(dev, IP_HDP, 0, HDP_MISC_CNTL);
-  WREG(dev, IP_HDP, 0, HDP_MISC_CNTL, misc | HDP_MISC_CNTL__FLUSH_INVALIDATE_CACHE);
-  WREG(dev, IP_HDP, 0, HDP_NONSURFACE_BASE, (uint32_t)(dev->gmc.fb_start >> 8));
-  WREG(dev, IP_HDP, 0, HDP_NONSURFACE_BASE_HI, (uint32_t)(dev->gmc.fb_start >> 40));
+  uint32_t misc = RREG(dev, REG_HDP_MISC_CNTL);
+  WREG(dev, REG_HDP_MISC_CNTL, misc | HDP_MISC_CNTL__FLUSH_INVALIDATE_CACHE);
+  WREG(dev, REG_HDP_NONSURFACE_BASE, (uint32_t)(dev->gmc.fb_start >> 8));
+  WREG(dev, REG_HDP_NONSURFACE_BASE_HI, (uint32_t)(dev->gmc.fb_start >> 40));
   log_info("doorbell aperture on (BAR2 %llu KiB), HDP set up", (unsigned long long)(dev->bar_size[2] >> 10));
   return 0;
 }
 
-void nbio_fini_hw(struct amdgpu_device *dev) {
-  uint32_t aper = RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN);
-  WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN, aper & ~RCC_DOORBELL_APER_EN__BIF_DOORBELL_APER_EN);
+static void nbio_fini_hw(struct amdgpu_device *dev) {
+  uint32_t aper = RREG(dev, REG_NBIO_RCC_DOORBELL_APER_EN);
+  WREG(dev, REG_NBIO_RCC_DOORBELL_APER_EN, aper & ~RCC_DOORBELL_APER_EN__BIF_DOORBELL_APER_EN);
 }
+
+/* doorbell aperture, HDP */
+const struct amdgpu_ip_funcs nbio_block = {
+    .name = "nbio",
+    .init_hw = nbio_init_hw,
+    .fini_hw = nbio_fini_hw,
+};

@@ -16,13 +16,13 @@
 
 static bool psp_v12(const struct amdgpu_device *dev) { return dev->ip[IP_MP0].major != 10; }
 
-int psp_init_hw(struct amdgpu_device *dev) {
+static int psp_init_hw(struct amdgpu_device *dev) {
   if (!psp_v12(dev)) {
     log_info("PSP %u.%u.%u (psp_v10_0): secure OS started by the BIOS", dev->ip[IP_MP0].major,
              dev->ip[IP_MP0].minor, dev->ip[IP_MP0].revision);
     return 0;
   }
-  dev->sos_version = RREG(dev, IP_MP0, 0, MP0_SMN_C2PMSG_81);
+  dev->sos_version = RREG(dev, REG_MP0_SMN_C2PMSG_81);
   if (dev->sos_version == 0 || dev->sos_version == 0xffffffffu) {
     log_error("PSP %u.%u.%u: no secure OS (C2PMSG_81 = 0x%08x); the BIOS must have loaded it",
               dev->ip[IP_MP0].major, dev->ip[IP_MP0].minor, dev->ip[IP_MP0].revision, dev->sos_version);
@@ -59,7 +59,7 @@ static const char *cmd_name(uint32_t id) {
 }
 
 static int ring_command(struct amdgpu_device *dev, uint32_t command, uint32_t status_mask) {
-  uint32_t reg = soc15_reg(dev, IP_MP0, 0, MP0_SMN_C2PMSG_64);
+  uint32_t reg = amdgpu_reg_index(dev, REG_MP0_SMN_C2PMSG_64);
   amdgpu_wreg(dev, reg, command << PSP_RING_CMD_SHIFT);
   plat_sleep_ns(PSP_RING_HANDSHAKE_NS);
   int r = amdgpu_wait_reg(dev, reg, PSP_CMD_RESPONSE, PSP_CMD_RESPONSE, PSP_RING_TIMEOUT_US);
@@ -84,7 +84,7 @@ static int psp_submit(struct amdgpu_device *dev, const struct psp_cmd_resp *cmd,
   p->cmd->buf_size = sizeof *cmd;
   p->cmd->buf_version = PSP_CMD_BUF_VERSION;
   uint32_t value = ++p->fence_value;
-  uint32_t wptr_reg = soc15_reg(dev, IP_MP0, 0, MP0_SMN_C2PMSG_67);
+  uint32_t wptr_reg = amdgpu_reg_index(dev, REG_MP0_SMN_C2PMSG_67);
   uint32_t ring_dwords = PSP_RING_BYTES / 4, frame_dwords = sizeof(struct psp_rb_frame) / 4;
   uint32_t wptr = amdgpu_rreg(dev, wptr_reg) % ring_dwords;
   struct psp_rb_frame *f = &p->ring[wptr / frame_dwords];
@@ -170,7 +170,7 @@ static int load_firmware(struct amdgpu_device *dev) {
   return r;
 }
 
-int psp_ring_init_hw(struct amdgpu_device *dev) {
+static int psp_ring_init_hw(struct amdgpu_device *dev) {
   struct amdgpu_psp *p = &dev->psp;
   p->ring = amdgpu_local_alloc(dev, PSP_RING_BYTES, 4096);
   p->fence = amdgpu_local_alloc(dev, PSP_FENCE_BUFFER_BYTES, 4096);
@@ -185,9 +185,9 @@ int psp_ring_init_hw(struct amdgpu_device *dev) {
   *p->fence = 0;
   p->fence_value = 0;
   uint64_t ring_mc = amdgpu_local_mc_address(dev, p->ring);
-  WREG(dev, IP_MP0, 0, MP0_SMN_C2PMSG_69, (uint32_t)ring_mc);
-  WREG(dev, IP_MP0, 0, MP0_SMN_C2PMSG_70, (uint32_t)(ring_mc >> 32));
-  WREG(dev, IP_MP0, 0, MP0_SMN_C2PMSG_71, PSP_RING_BYTES);
+  WREG(dev, REG_MP0_SMN_C2PMSG_69, (uint32_t)ring_mc);
+  WREG(dev, REG_MP0_SMN_C2PMSG_70, (uint32_t)(ring_mc >> 32));
+  WREG(dev, REG_MP0_SMN_C2PMSG_71, PSP_RING_BYTES);
   int r = ring_command(dev, PSP_RING_TYPE_KM, PSP_CMD_STATUS_MASK);
   if (r) return r;
   p->ring_up = true;
@@ -197,7 +197,7 @@ int psp_ring_init_hw(struct amdgpu_device *dev) {
   return r;
 }
 
-void psp_ring_fini_hw(struct amdgpu_device *dev) {
+static void psp_ring_fini_hw(struct amdgpu_device *dev) {
   struct amdgpu_psp *p = &dev->psp;
   if (p->ring_up) ring_command(dev, PSP_RING_CMD_DESTROY, 0);
   p->ring_up = false;
@@ -207,3 +207,13 @@ void psp_ring_fini_hw(struct amdgpu_device *dev) {
   amdgpu_local_free(dev, p->ring);
   memset(p, 0, sizeof *p);
 }
+
+/* sOS alive (never loaded by us) */
+const struct amdgpu_ip_funcs psp_block = {.name = "psp", .init_hw = psp_init_hw};
+
+/* TMR, SDMA/MEC/RLC firmware */
+const struct amdgpu_ip_funcs psp_ring_block = {
+    .name = "psp-ring",
+    .init_hw = psp_ring_init_hw,
+    .fini_hw = psp_ring_fini_hw,
+};

@@ -76,26 +76,26 @@ void queues_unlock(struct amdgpu_device *dev) {
 
 /* ---- Errors ---- */
 
-static enum amdgpu_queue_error_kind error_kind(const struct amdgpu_fault *f, hsa_status_t *status) {
+static const char *const error_kind_names[] = {
+    [AMDGPU_QUEUE_ERROR_VM_FAULT] = "VM fault",
+    [AMDGPU_QUEUE_ERROR_ILLEGAL_INSTRUCTION] = "illegal instruction",
+    [AMDGPU_QUEUE_ERROR_MEMORY_VIOLATION] = "memory violation",
+    [AMDGPU_QUEUE_ERROR_HARDWARE] = "hardware error",
+    [AMDGPU_QUEUE_ERROR_ABORTED] = "aborted",
+    [AMDGPU_QUEUE_ERROR_BAD_PACKET] = "bad packet",
+};
+
+static enum amdgpu_queue_error_kind error_kind(const struct amdgpu_fault *f) {
   switch (f->kind) {
     case AMDGPU_FAULT_VM:
-    case AMDGPU_FAULT_DMA: *status = (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT; return AMDGPU_QUEUE_ERROR_VM_FAULT;
-    case AMDGPU_FAULT_CP_BAD_OPCODE:
-      *status = (hsa_status_t)HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
-      return AMDGPU_QUEUE_ERROR_BAD_PACKET;
+    case AMDGPU_FAULT_DMA: return AMDGPU_QUEUE_ERROR_VM_FAULT;
+    case AMDGPU_FAULT_CP_BAD_OPCODE: return AMDGPU_QUEUE_ERROR_BAD_PACKET;
     case AMDGPU_FAULT_SQ_ERROR:
-      if (f->sq_error_type == SQ_INTERRUPT_ERROR_TYPE_ILLEGAL_INST) {
-        *status = (hsa_status_t)HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION;
-        return AMDGPU_QUEUE_ERROR_ILLEGAL_INSTRUCTION;
-      }
-      if (f->sq_error_type == SQ_INTERRUPT_ERROR_TYPE_MEMVIOL) {
-        *status = (hsa_status_t)HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION;
-        return AMDGPU_QUEUE_ERROR_MEMORY_VIOLATION;
-      }
+      if (f->sq_error_type == SQ_INTERRUPT_ERROR_TYPE_ILLEGAL_INST) return AMDGPU_QUEUE_ERROR_ILLEGAL_INSTRUCTION;
+      if (f->sq_error_type == SQ_INTERRUPT_ERROR_TYPE_MEMVIOL) return AMDGPU_QUEUE_ERROR_MEMORY_VIOLATION;
       break;
     default: break;
   }
-  *status = HSA_STATUS_ERROR_EXCEPTION;
   return AMDGPU_QUEUE_ERROR_HARDWARE;
 }
 
@@ -106,10 +106,10 @@ static void stop_and_report(struct amdgpu_queue *q, const struct amdgpu_queue_er
   uint32_t slot = q->slot;
   if (!sched_evict_now(q, ERROR_DEQUEUE_TIMEOUT_NS)) q->state = QUEUE_STOPPED;
   if (resident)
-    log_error("queue %u on ME%u pipe %u queue %u (VMID %u) stopped: HSA status 0x%x", q->id, AMDGPU_HQD_ME,
-              slot_pipe(slot), slot_queue(slot), q->vmid, (unsigned)error->status);
+    log_error("queue %u on ME%u pipe %u queue %u (VMID %u) stopped: %s", q->id, AMDGPU_HQD_ME,
+              slot_pipe(slot), slot_queue(slot), q->vmid, error_kind_names[error->kind]);
   else
-    log_error("queue %u (VMID %u, swapped out) stopped: HSA status 0x%x", q->id, q->vmid, (unsigned)error->status);
+    log_error("queue %u (VMID %u, swapped out) stopped: %s", q->id, q->vmid, error_kind_names[error->kind]);
   if (q->error_fn) q->error_fn(q->error_ctx, q, error);
 }
 
@@ -127,8 +127,7 @@ void queues_handle_errors_locked(struct amdgpu_device *dev) {
       bits &= bits - 1;
       struct amdgpu_fault fault = sets[s]->fault[i];
       __atomic_and_fetch(&sets[s]->latched, ~(1u << i), __ATOMIC_RELEASE);
-      struct amdgpu_queue_error error = {.fault = &fault};
-      error.kind = error_kind(&fault, &error.status);
+      struct amdgpu_queue_error error = {.kind = error_kind(&fault), .fault = &fault};
       if (s == 1) {
         if (qs->slot[i]) stop_and_report(qs->slot[i], &error);
         continue;
@@ -453,21 +452,20 @@ uint64_t amdgpu_queues_swap_ins(struct amdgpu_device *dev) {
 }
 
 /* Stops a running queue's waves and reports ABORTED; caller holds the lock. */
-static int abort_locked(struct amdgpu_queue *q, hsa_status_t status, uint64_t timeout_ns) {
+static int abort_locked(struct amdgpu_queue *q, uint64_t timeout_ns) {
   int r = sched_evict_now(q, timeout_ns);
   if (!r) q->state = QUEUE_STOPPED;
-  log_error("queue %u aborted (HSA status 0x%x)%s", q->id, (unsigned)status,
-            r ? ": the hardware did not let it go" : "");
-  struct amdgpu_queue_error error = {.kind = AMDGPU_QUEUE_ERROR_ABORTED, .status = status};
+  log_error("queue %u aborted%s", q->id, r ? ": the hardware did not let it go" : "");
+  struct amdgpu_queue_error error = {.kind = AMDGPU_QUEUE_ERROR_ABORTED};
   if (q->error_fn) q->error_fn(q->error_ctx, q, &error);
   return r;
 }
 
-int amdgpu_queue_abort(struct amdgpu_queue *q, hsa_status_t status, uint64_t timeout_ns) {
+int amdgpu_queue_abort(struct amdgpu_queue *q, uint64_t timeout_ns) {
   if (!q) return -EINVAL;
   struct amdgpu_device *dev = q->dev;
   queues_lock(dev);
-  int r = q->state == QUEUE_RUNNING ? abort_locked(q, status, timeout_ns) : -EALREADY;
+  int r = q->state == QUEUE_RUNNING ? abort_locked(q, timeout_ns) : -EALREADY;
   queues_unlock(dev);
   return r;
 }
@@ -481,7 +479,7 @@ void amdgpu_queue_set_time_limit(struct amdgpu_queue *q, uint64_t limit_ns) {
   queues_unlock(q->dev);
 }
 
-int amdgpu_queues_check_progress(struct amdgpu_device *dev, uint64_t now_ns, hsa_status_t status) {
+int amdgpu_queues_check_progress(struct amdgpu_device *dev, uint64_t now_ns) {
   if (!dev) return -EINVAL;
   int aborted = 0;
   queues_lock(dev);
@@ -502,7 +500,7 @@ int amdgpu_queues_check_progress(struct amdgpu_device *dev, uint64_t now_ns, hsa
               q->id, AMDGPU_HQD_ME, slot_pipe(slot), slot_queue(slot), (unsigned long long)read,
               (unsigned long long)((now_ns - q->last_progress_ns) / 1000000),
               (unsigned long long)(q->time_limit_ns / 1000000));
-    abort_locked(q, status, ERROR_DEQUEUE_TIMEOUT_NS);
+    abort_locked(q, ERROR_DEQUEUE_TIMEOUT_NS);
     aborted++;
   }
   queues_unlock(dev);
@@ -611,7 +609,7 @@ int amdgpu_queue_self_test(struct amdgpu_device *dev) {
       /* The MEC holds the queue: halted, it touches no memory any more
        * (the bring-up stops here; cp_fini_hw frees the lost queue). */
       log_error("MEC self-test: the test queue was not let go (%d)", d);
-      WREG(dev, IP_GC, 0, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT | CP_MEC_CNTL__MEC_ME2_HALT);
+      WREG(dev, REG_GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT | CP_MEC_CNTL__MEC_ME2_HALT);
       plat_sleep_ns(1000000);
     }
     if (!r) log_info("MEC ran a test packet in %llu us", (unsigned long long)((plat_now_ns() - t0) / 1000));

@@ -4,29 +4,35 @@
  * tables use the largest pages they can. */
 #include <errno.h>
 
-#include "boot/boot_info.h"
 #include "drivers/amdgpu/amdgpu_dev.h"
-#include "kernel/kernel.h"
+#include "kernel/frames.h"
+
+struct merge {
+  int (*fn)(void *ctx, uint64_t start, uint64_t size);
+  void *ctx;
+  uint64_t start, end; /* the range being merged; end 0: none yet */
+};
+
+static int merge_range(void *ctx, uint64_t base, uint64_t size) {
+  struct merge *m = ctx;
+  if (m->end && base == m->end) {
+    m->end = base + size;
+    return 0;
+  }
+  if (m->end) {
+    int r = m->fn(m->ctx, m->start, m->end - m->start);
+    if (r) return r;
+  }
+  m->start = base;
+  m->end = base + size;
+  return 0;
+}
 
 int amdgpu_for_each_ram_range(int (*fn)(void *ctx, uint64_t start, uint64_t size), void *ctx) {
-  const struct boot_info *info = kernel_boot_info();
-  uint64_t start = 0, end = 0; /* the range being merged */
-  for (uint32_t i = 0; i < info->mem_count; i++) {
-    const struct boot_mem_range *m = &info->mem[i];
-    if (!boot_mem_type_is_ram(m->type)) continue;
-    uint64_t base = m->base, top = m->base + m->pages * 4096;
-    if (end && base == end) {
-      end = top;
-      continue;
-    }
-    if (end) {
-      int r = fn(ctx, start, end - start);
-      if (r) return r;
-    }
-    start = base;
-    end = top;
-  }
-  return end ? fn(ctx, start, end - start) : 0;
+  struct merge m = {.fn = fn, .ctx = ctx};
+  int r = frames_for_each_ram_range(merge_range, &m);
+  if (r) return r;
+  return m.end ? fn(ctx, m.start, m.end - m.start) : 0;
 }
 
 /* Every RAM range is mapped at bring-up: a fault is never memory the

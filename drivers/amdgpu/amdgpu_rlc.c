@@ -16,17 +16,24 @@
 
 #define RLC_START_DELAY_NS 50000ull
 
-int rlc_init_hw(struct amdgpu_device *dev) {
-  uint32_t cntl = RREG(dev, IP_GC, 1, GC_RLC_CNTL);
-  WREG(dev, IP_GC, 1, GC_RLC_CNTL, cntl & ~RLC_CNTL__RLC_ENABLE_F32);
-  WREG(dev, IP_GC, 1, GC_RLC_CGCG_CGLS_CTRL, 0); /* coarse grain clock gating off */
-  WREG(dev, IP_GC, 1, GC_RLC_CNTL, cntl | RLC_CNTL__RLC_ENABLE_F32);
+static int rlc_init_hw(struct amdgpu_device *dev) {
+  uint32_t cntl = RREG(dev, REG_GC_RLC_CNTL);
+  WREG(dev, REG_GC_RLC_CNTL, cntl & ~RLC_CNTL__RLC_ENABLE_F32);
+  WREG(dev, REG_GC_RLC_CGCG_CGLS_CTRL, 0); /* coarse grain clock gating off */
+  WREG(dev, REG_GC_RLC_CNTL, cntl | RLC_CNTL__RLC_ENABLE_F32);
   plat_sleep_ns(RLC_START_DELAY_NS);
   log_info("RLC started (firmware 0x%x, feature %u)", dev->firmware[UCODE_RLC].ucode_version,
            dev->firmware[UCODE_RLC].feature_version);
   return 0;
 }
 
-void rlc_fini_hw(struct amdgpu_device *dev) {
-  WREG(dev, IP_GC, 1, GC_RLC_CNTL, RREG(dev, IP_GC, 1, GC_RLC_CNTL) & ~RLC_CNTL__RLC_ENABLE_F32);
+static void rlc_fini_hw(struct amdgpu_device *dev) {
+  WREG(dev, REG_GC_RLC_CNTL, RREG(dev, REG_GC_RLC_CNTL) & ~RLC_CNTL__RLC_ENABLE_F32);
 }
+
+/* RLC started */
+const struct amdgpu_ip_funcs rlc_block = {
+    .name = "rlc",
+    .init_hw = rlc_init_hw,
+    .fini_hw = rlc_fini_hw,
+};

@@ -17,7 +17,7 @@
 #define SMU_TIMEOUT_US 1000000
 
 static int wait_response(struct amdgpu_device *dev, uint32_t *response) {
-  uint32_t reg = soc15_reg(dev, IP_MP1, 0, MP1_SMN_C2PMSG_90);
+  uint32_t reg = amdgpu_reg_index(dev, REG_MP1_SMN_C2PMSG_90);
   uint64_t deadline = plat_now_ns() + SMU_TIMEOUT_US * 1000ull;
   while ((*response = amdgpu_rreg(dev, reg)) == 0) {
     if (plat_now_ns() > deadline) return -ETIMEDOUT;
@@ -46,16 +46,16 @@ int smu_send_message(struct amdgpu_device *dev, uint32_t message, uint32_t argum
               SMU_TIMEOUT_US / 1000);
     return -ETIMEDOUT;
   }
-  WREG(dev, IP_MP1, 0, MP1_SMN_C2PMSG_90, 0);
-  WREG(dev, IP_MP1, 0, MP1_SMN_C2PMSG_82, argument);
-  WREG(dev, IP_MP1, 0, MP1_SMN_C2PMSG_66, message);
+  WREG(dev, REG_MP1_SMN_C2PMSG_90, 0);
+  WREG(dev, REG_MP1_SMN_C2PMSG_82, argument);
+  WREG(dev, REG_MP1_SMN_C2PMSG_66, message);
   if (wait_response(dev, &response)) {
     log_error("SMU did not answer message 0x%x within %u ms", message, SMU_TIMEOUT_US / 1000);
     return -ETIMEDOUT;
   }
   int r = response_errno(response);
   if (r) log_debug("SMU answered message 0x%x with 0x%x", message, response);
-  else if (returned) *returned = RREG(dev, IP_MP1, 0, MP1_SMN_C2PMSG_82);
+  else if (returned) *returned = RREG(dev, REG_MP1_SMN_C2PMSG_82);
   return r;
 }
 
@@ -100,9 +100,9 @@ static int keep_gfx_on(struct amdgpu_device *dev) {
 
 /* First after the IP bases: every later step reads or writes GC registers
  * (gmc_init_sw reads the GFX hub's MC_VM_FB_OFFSET). */
-int smu_init_sw(struct amdgpu_device *dev) { return keep_gfx_on(dev); }
+static int smu_init_sw(struct amdgpu_device *dev) { return keep_gfx_on(dev); }
 
-int smu_init_hw(struct amdgpu_device *dev) {
+static int smu_init_hw(struct amdgpu_device *dev) {
   /* The firmware version picks firmware files (amdgpu_firmware.c): needed. */
   int r = smu_send_message(dev, PPSMC_MSG_GetSmuVersion, 0, &dev->smu_version);
   if (r) {
@@ -121,16 +121,9 @@ int smu_init_hw(struct amdgpu_device *dev) {
   return 0;
 }
 
-/* SDMA is power gated by default on these APUs (smu_v12_0_ppsmc.h); the
- * SMU powers it up once its firmware is loaded (Linux sdma_v4_0_hw_init on
- * an APU: amdgpu_dpm_set_powergating_by_smu -> PowerUpSdma). */
-int sdma_init_hw(struct amdgpu_device *dev) {
-  /* Linux sdma_v4_0_hw_init ignores the answer; copies here are the CPU's. */
-  int r = smu_send_message(dev, PPSMC_MSG_PowerUpSdma, 0, NULL);
-  if (r == -ETIMEDOUT) return r;
-  if (r) log_warn("SMU refused PowerUpSdma (%d): SDMA0 stays powered down (not used for compute)", r);
-  else log_info("SDMA0 powered up");
-  return 0;
-}
-
-void sdma_fini_hw(struct amdgpu_device *dev) { smu_send_message(dev, PPSMC_MSG_PowerDownSdma, 0, NULL); }
+/* GFX out of GFXOFF; SMU version, clocks */
+const struct amdgpu_ip_funcs smu_block = {
+    .name = "smu",
+    .init_sw = smu_init_sw,
+    .init_hw = smu_init_hw,
+};

@@ -30,7 +30,7 @@ static void set_ip(struct amdgpu_device *dev, enum amdgpu_ip ip, uint8_t major, 
 /* Versions: Linux amdgpu_discovery.c, CHIP_RAVEN case (Raven2 when the
  * ATI revision is 8 or more). */
 static void raven_fixed_bases(struct amdgpu_device *dev) {
-  bool raven2 = dev->chip->family == AMDGPU_RAVEN2;
+  bool raven2 = dev->chip->raven2_ip_versions;
   set_ip(dev, IP_GC, 9, raven2 ? 2 : 1, raven2 ? 2 : 0, 0x00002000, 0x0000A000, 0, 0);
   set_ip(dev, IP_MMHUB, 9, raven2 ? 2 : 1, 0, 0x0001A000, 0, 0, 0);
   set_ip(dev, IP_NBIO, 7, 0, raven2 ? 1 : 0, 0x00000000, 0x00000014, 0x00000D20, 0x00010400);
@@ -113,7 +113,7 @@ static int read_discovery(struct amdgpu_device *dev, uint8_t *binary) {
   return 0;
 }
 
-int soc15_ip_init_sw(struct amdgpu_device *dev) {
+static int soc15_ip_init_sw(struct amdgpu_device *dev) {
   memset(dev->ip, 0, sizeof dev->ip);
   if (!dev->chip->uses_discovery) {
     raven_fixed_bases(dev);
@@ -133,3 +133,6 @@ int soc15_ip_init_sw(struct amdgpu_device *dev) {
                 dev->ip[ip].revision, dev->ip[ip].segment[0]);
   return 0;
 }
+
+/* where each IP's registers are */
+const struct amdgpu_ip_funcs soc15_block = {.name = "soc15", .init_sw = soc15_ip_init_sw};

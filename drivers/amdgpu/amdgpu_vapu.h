@@ -8,6 +8,7 @@
 #define DRIVERS_AMDGPU_AMDGPU_VAPU_H
 
 #include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/amdgpu_lifecycle.h"
 #include "vapu/vapu.h"
 
 /* Creates a model from `config` (its msi fields are set here), binds a
@@ -21,14 +22,6 @@ struct vapu *amdgpu_vapu_of(struct amdgpu_device *dev);
  * default configuration and registers it as a GPU (the image's vapu=
  * option, the host's GPU). 0 or a negative errno (logged). */
 int amdgpu_vapu_add(const char *chip_name);
-
-/* Stops a device and frees it (and its model). */
-void amdgpu_device_remove(struct amdgpu_device *dev);
-/* Runs the bring-up of a bound device; on failure undoes what was done. */
-int amdgpu_device_bring_up(struct amdgpu_device *dev);
-int amdgpu_device_register(struct amdgpu_device *dev);
-/* Finds this platform's devices and registers them (amdgpu_probe_*.c). */
-int amdgpu_platform_probe(void);
 
 /* Platform MSI seam for the model. */
 int amdgpu_vapu_msi_route(struct amdgpu_device *dev, uint64_t *address, uint32_t *data);

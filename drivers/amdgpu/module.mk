@@ -2,7 +2,8 @@
 # AMDGPU_HOST_SRCS into the host library; both share the portable files.
 AMDGPU_PORTABLE_SRCS := drivers/amdgpu/amdgpu_chip.c drivers/amdgpu/amdgpu_reg.c \
     drivers/amdgpu/amdgpu_soc15.c drivers/amdgpu/amdgpu_discovery.c drivers/amdgpu/amdgpu_psp.c \
-    drivers/amdgpu/amdgpu_smu.c drivers/amdgpu/amdgpu_nbio.c drivers/amdgpu/amdgpu_gmc.c \
+    drivers/amdgpu/amdgpu_smu.c drivers/amdgpu/amdgpu_sdma.c drivers/amdgpu/amdgpu_nbio.c \
+    drivers/amdgpu/amdgpu_gmc.c \
     drivers/amdgpu/amdgpu_vm.c drivers/amdgpu/amdgpu_ih.c drivers/amdgpu/amdgpu_gfx.c \
     drivers/amdgpu/amdgpu_local.c drivers/amdgpu/amdgpu_device.c drivers/amdgpu/amdgpu_bus_vapu.c \
     drivers/amdgpu/amdgpu_cp.c drivers/amdgpu/amdgpu_mqd.c drivers/amdgpu/amdgpu_queue.c \
@@ -22,8 +23,8 @@ AMDGPU_NOVAPU_SRCS := $(filter-out drivers/amdgpu/amdgpu_bus_vapu.c drivers/amdg
 AMDGPU_HOST_SRCS := $(AMDGPU_PORTABLE_SRCS) drivers/amdgpu/amdgpu_ram_host.c \
     drivers/amdgpu/amdgpu_msi_host.c drivers/amdgpu/amdgpu_probe_host.c
 
-# The boot image with the virtual APU (issue 5's QEMU check, issue 6's
-# "through the driver on every chip"): for each chip, a boot with
+# The boot image with the virtual APU, the whole driver in QEMU on every
+# chip: for each chip, a boot with
 # vapu=<chip> whose log must show every block of the bring-up, the compute
 # VMIDs' page tables mapping the address space and the MEC running; raven
 # runs all the driver's and model's tests (its corpus runs in

@@ -146,6 +146,91 @@ static const char *error_name(int err) {
   }
 }
 
+/* What the locked part of an attach found, logged once the lock is gone. */
+struct attach_report {
+  char why[96]; /* the refusal, when there is one */
+  bool shared;  /* the domain is another device's (same requester ID) */
+};
+
+/* The free slot for (segment, bdf), filled with what the IVRS says of the
+ * device (its IOMMU, the requester ID its requests arrive with), or why
+ * there is none. With the lock held. */
+static int lookup_locked(struct iommu_system *s, uint16_t segment, uint16_t bdf, const char *owner,
+                         struct iommu_device **out, struct attach_report *report) {
+  struct iommu_device *dev = NULL;
+  for (unsigned i = 0; i < IOMMU_MAX_DEVICES; i++) {
+    struct iommu_device *d = &s->devices[i];
+    if (d->in_use && d->segment == segment && d->bdf == bdf) {
+      snprintf(report->why, sizeof report->why, "already attached by %s", d->owner);
+      return -EBUSY;
+    }
+    if (!d->in_use && !dev) dev = d;
+  }
+  if (!dev) {
+    snprintf(report->why, sizeof report->why, "more than %d devices attached", IOMMU_MAX_DEVICES);
+    return -ENOSPC;
+  }
+  const struct ivrs_iommu *ivhd =
+      s->mode == IOMMU_MODE_OFF ? NULL : ivrs_iommu_for(s->ivrs, segment, bdf);
+  if (s->mode != IOMMU_MODE_OFF && !ivhd) {
+    snprintf(report->why, sizeof report->why, "no IOMMU translates this device: its DMA is not confined");
+    return -ENODEV;
+  }
+  if (ivhd && ivhd->devid == bdf) {
+    snprintf(report->why, sizeof report->why, "this is an IOMMU, not a device to confine");
+    return -EINVAL;
+  }
+  memset(dev, 0, sizeof *dev);
+  dev->segment = segment;
+  dev->bdf = dev->requester = bdf;
+  snprintf(dev->owner, sizeof dev->owner, "%s", owner);
+  if (ivhd) {
+    dev->unit = &s->units[ivhd - s->ivrs->iommus];
+    dev->requester = ivrs_requester_id(ivhd, bdf);
+  }
+  *out = dev;
+  return 0;
+}
+
+/* Gives dev a domain (its requester ID's, or a new one with the IVMD's
+ * unity ranges) and points its DTEs there, the invalidations queued (the
+ * caller waits for them). dev->domain is set once the DTEs may point at
+ * it, even when an invalidation then fails: iommu_detach undoes that.
+ * With the lock held. */
+static int bind_locked(struct iommu_system *s, struct iommu_device *dev, const char *name,
+                       struct attach_report *report) {
+  /* Devices behind one PCI bridge share its requester ID, hence one DTE
+   * and one domain. */
+  struct iommu_domain *d = NULL;
+  for (unsigned i = 0; i < IOMMU_MAX_DEVICES && !d; i++) {
+    struct iommu_device *o = &s->devices[i];
+    if (o->in_use && o->unit == dev->unit && o->requester == dev->requester) d = o->domain;
+  }
+  report->shared = d != NULL;
+  if (!d) {
+    int err = iommu_domain_create(s, dev->unit, &d);
+    if (!err) {
+      err = iommu_map_unity_locked(s, d, dev->segment, dev->bdf, dev->requester, name);
+      if (err) iommu_domain_destroy(d);
+    }
+    if (err) {
+      snprintf(report->why, sizeof report->why, "cannot create its domain (%d)", err);
+      return err;
+    }
+  }
+  d->users++;
+  dev->domain = d;
+  iommu_dte_set_translated(dev->unit, dev->requester, d->id, iopt_dte_root(&d->pt));
+  int err = iommu_inv_dte(dev->unit, dev->requester);
+  /* Linux sets the device's own entry as well as its alias's. */
+  if (dev->bdf != dev->requester && dev->bdf < dev->unit->dev_entries) {
+    iommu_dte_set_translated(dev->unit, dev->bdf, d->id, iopt_dte_root(&d->pt));
+    if (!err) err = iommu_inv_dte(dev->unit, dev->bdf);
+  }
+  if (!err) err = iommu_inv_pages(dev->unit, d->id, 0, 0);
+  return err;
+}
+
 int iommu_attach(uint16_t segment, uint16_t bdf, const char *owner, struct iommu_device **out) {
   struct iommu_system *s = iommu_current();
   char name[16];
@@ -163,95 +248,35 @@ int iommu_attach(uint16_t segment, uint16_t bdf, const char *owner, struct iommu
     log_error("%s (%s): no IOMMU on this machine: its DMA is not confined", name, owner);
     return -ENODEV;
   }
-  spin_lock(&s->lock);
+  struct attach_report report = {.why = ""};
   struct iommu_device *dev = NULL;
-  for (unsigned i = 0; i < IOMMU_MAX_DEVICES; i++) {
-    struct iommu_device *d = &s->devices[i];
-    if (d->in_use && d->segment == segment && d->bdf == bdf) {
-      spin_unlock(&s->lock);
-      log_error("%s (%s): already attached by %s", name, owner, d->owner);
-      return -EBUSY;
-    }
-    if (!d->in_use && !dev) dev = d;
-  }
-  if (!dev) {
-    spin_unlock(&s->lock);
-    log_error("%s (%s): more than %d devices attached", name, owner, IOMMU_MAX_DEVICES);
-    return -ENOSPC;
-  }
-  memset(dev, 0, sizeof *dev);
-  dev->segment = segment;
-  dev->bdf = dev->requester = bdf;
-  snprintf(dev->owner, sizeof dev->owner, "%s", owner);
-
-  const struct ivrs_iommu *ivhd =
-      s->mode == IOMMU_MODE_OFF ? NULL : ivrs_iommu_for(s->ivrs, segment, bdf);
-  if (s->mode != IOMMU_MODE_OFF && !ivhd) {
-    spin_unlock(&s->lock);
-    log_error("%s (%s): no IOMMU translates this device: its DMA is not confined", name, owner);
-    return -ENODEV;
-  }
-  if (ivhd && ivhd->devid == bdf) {
-    spin_unlock(&s->lock);
-    log_error("%s (%s): this is an IOMMU, not a device to confine", name, owner);
-    return -EINVAL;
-  }
-  if (ivhd) {
-    dev->unit = &s->units[ivhd - s->ivrs->iommus];
-    dev->requester = ivrs_requester_id(ivhd, bdf);
-  }
-  if (s->mode != IOMMU_MODE_ON) {
-    __atomic_store_n(&dev->in_use, true, __ATOMIC_RELEASE);
-    spin_unlock(&s->lock);
-    *out = dev;
-    log_info("%s (%s) attached: %s, it reaches all memory", name, owner, iommu_mode_name(s->mode));
-    return 0;
-  }
-
-  /* Devices behind one PCI bridge share its requester ID, hence one DTE
-   * and one domain. */
-  struct iommu_domain *d = NULL;
-  for (unsigned i = 0; i < IOMMU_MAX_DEVICES && !d; i++) {
-    struct iommu_device *o = &s->devices[i];
-    if (o->in_use && o->unit == dev->unit && o->requester == dev->requester) d = o->domain;
-  }
-  bool shared = d != NULL;
-  int err = 0;
-  if (!shared) {
-    err = iommu_domain_create(s, dev->unit, &d);
-    if (!err) {
-      err = iommu_map_unity_locked(s, d, segment, bdf, dev->requester, name);
-      if (err) iommu_domain_destroy(d);
-    }
-  }
-  if (err) {
-    spin_unlock(&s->lock);
-    log_error("%s (%s): cannot create its domain (%d)", name, owner, err);
-    return err;
-  }
-  d->users++;
-  dev->domain = d;
-  iommu_dte_set_translated(dev->unit, dev->requester, d->id, iopt_dte_root(&d->pt));
-  err = iommu_inv_dte(dev->unit, dev->requester);
-  /* Linux sets the device's own entry as well as its alias's. */
-  if (dev->bdf != dev->requester && dev->bdf < dev->unit->dev_entries) {
-    iommu_dte_set_translated(dev->unit, dev->bdf, d->id, iopt_dte_root(&d->pt));
-    if (!err) err = iommu_inv_dte(dev->unit, dev->bdf);
-  }
-  if (!err) err = iommu_inv_pages(dev->unit, d->id, 0, 0);
-  __atomic_store_n(&dev->in_use, true, __ATOMIC_RELEASE);
+  spin_lock(&s->lock);
+  int err = lookup_locked(s, segment, bdf, owner, &dev, &report);
+  if (!err && s->mode == IOMMU_MODE_ON) err = bind_locked(s, dev, name, &report);
+  /* In use once it may be translated: a failed bind is undone by a detach. */
+  bool bound = dev && dev->domain;
+  if (!err || bound) __atomic_store_n(&dev->in_use, true, __ATOMIC_RELEASE);
   spin_unlock(&s->lock);
-  if (!err) err = iommu_sync(dev->unit);
-  char req[16];
-  iommu_format_bdf(req, segment, dev->requester);
+  if (bound && !err) err = iommu_sync(dev->unit);
+  if (bound && err) {
+    if (!report.why[0])
+      snprintf(report.why, sizeof report.why, "the IOMMU did not take the new device table entry (%d)", err);
+    iommu_detach(dev); /* the default DTE back; the domain kept if the IOMMU may still use it */
+  }
   if (err) {
-    log_error("%s (%s): the IOMMU did not take the new device table entry (%d)", name, owner, err);
+    log_error("%s (%s): %s", name, owner, report.why);
     return err;
   }
-  log_info("%s (%s) attached to domain %u%s%s%s", name, owner, d->id,
-           dev->requester != bdf ? ", requests arrive as " : "", dev->requester != bdf ? req : "",
-           shared ? " (shared with the other devices of that requester ID)" : "");
-  refill_tables(s);
+  if (!bound) {
+    log_info("%s (%s) attached: %s, it reaches all memory", name, owner, iommu_mode_name(s->mode));
+  } else {
+    char req[16];
+    iommu_format_bdf(req, segment, dev->requester);
+    log_info("%s (%s) attached to domain %u%s%s%s", name, owner, dev->domain->id,
+             dev->requester != bdf ? ", requests arrive as " : "", dev->requester != bdf ? req : "",
+             report.shared ? " (shared with the other devices of that requester ID)" : "");
+    refill_tables(s);
+  }
   *out = dev;
   return 0;
 }

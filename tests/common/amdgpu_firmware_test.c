@@ -53,7 +53,7 @@ TEST(amdgpu_firmware_reaches_the_psp_on_each_chip) {
     ASSERT_EQ(mec->piece_count, 2);
     ASSERT_MEM_EQ((uint8_t *)dev->psp.tmr + 16384, mec->pieces[0].data, mec->pieces[0].size);
     /* Golden settings: GB_ADDR_CONFIG per chip (gfx_v9_0.c). */
-    ASSERT_EQ_U(RREG(dev, IP_GC, 0, GC_GB_ADDR_CONFIG), chips[c].gb_addr_config);
+    ASSERT_EQ_U(RREG(dev, REG_GC_GB_ADDR_CONFIG), chips[c].gb_addr_config);
     amdgpu_device_remove(dev);
   }
 }

@@ -118,8 +118,8 @@ TEST(amdgpu_wrong_page_table_faults_at_the_right_address) {
   /* An invalid PTE. On the host VMID 8 retries invalid pages and the
    * driver would map the buffer again (gmc_handle_retry_fault): this check
    * is about the walk, so the context stops retrying. */
-  WREG(dev, IP_GC, 0, GC_VM_CONTEXT0_CNTL + 8,
-       RREG(dev, IP_GC, 0, GC_VM_CONTEXT0_CNTL + 8) & ~VM_CONTEXT_CNTL__RETRY_PERMISSION_OR_INVALID_PAGE_FAULT);
+  WREG(dev, reg_at(REG_GC_VM_CONTEXT0_CNTL, 8),
+       RREG(dev, reg_at(REG_GC_VM_CONTEXT0_CNTL, 8)) & ~VM_CONTEXT_CNTL__RETRY_PERMISSION_OR_INVALID_PAGE_FAULT);
   *gmc_vm_pte(&dev->gmc.compute_vm, target) &= ~GMC_PTE_VALID;
   ASSERT_EQ(gmc_flush_compute_vmids(dev), 0);
   ASSERT_EQ(vapu_gpu_read(v, &shader, NULL, target + 8, &word, 4), -EFAULT);

@@ -64,21 +64,21 @@ static bool rung_barrier_runs(struct hqd_rig *r, uint64_t timeout_ns) {
 }
 
 static uint32_t set_gc(struct amdgpu_device *dev, uint32_t reg, uint32_t value) {
-  uint32_t old = RREG(dev, IP_GC, 0, reg);
-  WREG(dev, IP_GC, 0, reg, value);
+  uint32_t old = RREG(dev, SOC15_REG(IP_GC, 0, reg));
+  WREG(dev, SOC15_REG(IP_GC, 0, reg), value);
   return old;
 }
 
 static uint32_t get_hqd(struct hqd_rig *r, uint32_t reg) {
   grbm_select(r->dev, r->info.me, r->info.pipe, r->info.queue, 0);
-  uint32_t value = RREG(r->dev, IP_GC, 0, reg);
+  uint32_t value = RREG(r->dev, SOC15_REG(IP_GC, 0, reg));
   grbm_select(r->dev, 0, 0, 0, 0);
   return value;
 }
 
 static void set_hqd(struct hqd_rig *r, uint32_t reg, uint32_t value) {
   grbm_select(r->dev, r->info.me, r->info.pipe, r->info.queue, 0);
-  WREG(r->dev, IP_GC, 0, reg, value);
+  WREG(r->dev, SOC15_REG(IP_GC, 0, reg), value);
   grbm_select(r->dev, 0, 0, 0, 0);
 }
 
@@ -92,7 +92,7 @@ TEST(amdgpu_packets_rung_after_the_hqd_load_run_on_every_chip) {
     struct hqd_rig r;
     rig_up(&r, chips[c]);
     for (int i = 0; i < 3; i++) ASSERT_TRUE(rung_barrier_runs(&r, 2 * SECOND_NS));
-    ASSERT_TRUE(RREG(r.dev, IP_GC, 0, GC_CP_PQ_STATUS) & CP_PQ_STATUS__DOORBELL_ENABLE);
+    ASSERT_TRUE(RREG(r.dev, REG_GC_CP_PQ_STATUS) & CP_PQ_STATUS__DOORBELL_ENABLE);
     ASSERT_EQ(r.log.count, 0);
     rig_down(&r);
   }
@@ -106,10 +106,10 @@ TEST(amdgpu_doorbells_reach_a_queue_only_as_the_chip_decodes_them) {
 
   /* BAR2 not decoded (NBIO aperture off): the ring is lost, and a later
    * doorbell brings the queue up to date. */
-  uint32_t aper = RREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN);
-  WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN, aper & ~RCC_DOORBELL_APER_EN__BIF_DOORBELL_APER_EN);
+  uint32_t aper = RREG(dev, REG_NBIO_RCC_DOORBELL_APER_EN);
+  WREG(dev, REG_NBIO_RCC_DOORBELL_APER_EN, aper & ~RCC_DOORBELL_APER_EN__BIF_DOORBELL_APER_EN);
   ASSERT_FALSE(rung_barrier_runs(&r, NOT_RUN_NS));
-  WREG(dev, IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN, aper);
+  WREG(dev, REG_NBIO_RCC_DOORBELL_APER_EN, aper);
   ASSERT_TRUE(rung_barrier_runs(&r, 2 * SECOND_NS));
 
   /* The MEC takes no doorbells. */
@@ -143,20 +143,20 @@ TEST(amdgpu_write_pointer_is_polled_only_when_enabled) {
   struct hqd_rig r;
   rig_up(&r, VAPU_RENOIR);
   struct amdgpu_device *dev = r.dev;
-  ASSERT_FALSE(RREG(dev, IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL) & CP_PQ_WPTR_POLL_CNTL__EN);
+  ASSERT_FALSE(RREG(dev, REG_GC_CP_PQ_WPTR_POLL_CNTL) & CP_PQ_WPTR_POLL_CNTL__EN);
   /* A rung packet first: the HQD load's one poll is over by then. */
   ASSERT_TRUE(rung_barrier_runs(&r, 2 * SECOND_NS));
   amd_signal_t *done = next_signal(&r);
   uint64_t index = amdgpu_test_publish_barrier(&r.t, done);
   ASSERT_FALSE(amdgpu_test_retired(&r.t, done, index, NOT_RUN_NS));
-  uint32_t cntl = RREG(dev, IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL);
-  WREG(dev, IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL1, 1u << (r.info.pipe * 8 + r.info.queue));
-  WREG(dev, IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL, cntl | CP_PQ_WPTR_POLL_CNTL__EN);
+  uint32_t cntl = RREG(dev, REG_GC_CP_PQ_WPTR_POLL_CNTL);
+  WREG(dev, REG_GC_CP_PQ_WPTR_POLL_CNTL1, 1u << (r.info.pipe * 8 + r.info.queue));
+  WREG(dev, REG_GC_CP_PQ_WPTR_POLL_CNTL, cntl | CP_PQ_WPTR_POLL_CNTL__EN);
   ASSERT_TRUE(amdgpu_test_retired(&r.t, done, index, 2 * SECOND_NS));
   done = next_signal(&r);
   index = amdgpu_test_publish_barrier(&r.t, done);
   ASSERT_TRUE(amdgpu_test_retired(&r.t, done, index, 2 * SECOND_NS));
-  WREG(dev, IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL, cntl);
+  WREG(dev, REG_GC_CP_PQ_WPTR_POLL_CNTL, cntl);
   plat_sleep_ns(NOT_RUN_NS / 10); /* a poll already under way finishes */
   done = next_signal(&r);
   index = amdgpu_test_publish_barrier(&r.t, done);

@@ -122,13 +122,13 @@ TEST(amdgpu_ih_ring_in_gpu_address_space_still_interrupts) {
   uint64_t ring_mc, wb_mc;
   ASSERT_EQ(gmc_gart_map(dev, dev->ih.ring, dev->ih.ring_bytes, &ring_mc), 0);
   ASSERT_EQ(gmc_gart_map(dev, (void *)dev->ih.wptr_writeback, 4096, &wb_mc), 0);
-  uint32_t cntl = RREG(dev, IP_OSSSYS, 0, IH_RB_CNTL);
-  WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, cntl & ~IH_RB_CNTL__RB_ENABLE);
-  WREG(dev, IP_OSSSYS, 0, IH_RB_BASE, (uint32_t)(ring_mc >> 8));
-  WREG(dev, IP_OSSSYS, 0, IH_RB_BASE_HI, (uint32_t)(ring_mc >> 40) & 0xff);
-  WREG(dev, IP_OSSSYS, 0, IH_RB_WPTR_ADDR_LO, (uint32_t)wb_mc);
-  WREG(dev, IP_OSSSYS, 0, IH_RB_WPTR_ADDR_HI, (uint32_t)(wb_mc >> 32) & 0xffff);
-  WREG(dev, IP_OSSSYS, 0, IH_RB_CNTL, (cntl & ~IH_RB_CNTL__MC_SPACE_MASK) | 4u << IH_RB_CNTL__MC_SPACE_SHIFT);
+  uint32_t cntl = RREG(dev, REG_IH_RB_CNTL);
+  WREG(dev, REG_IH_RB_CNTL, cntl & ~IH_RB_CNTL__RB_ENABLE);
+  WREG(dev, REG_IH_RB_BASE, (uint32_t)(ring_mc >> 8));
+  WREG(dev, REG_IH_RB_BASE_HI, (uint32_t)(ring_mc >> 40) & 0xff);
+  WREG(dev, REG_IH_RB_WPTR_ADDR_LO, (uint32_t)wb_mc);
+  WREG(dev, REG_IH_RB_WPTR_ADDR_HI, (uint32_t)(wb_mc >> 32) & 0xffff);
+  WREG(dev, REG_IH_RB_CNTL, (cntl & ~IH_RB_CNTL__MC_SPACE_MASK) | 4u << IH_RB_CNTL__MC_SPACE_SHIFT);
   for (int i = 0; i < 3; i++) {
     ASSERT_TRUE(post_eop(v, (uint32_t)i));
     ASSERT_EQ(amdgpu_test_wait_count(&eops, i + 1), i + 1);

@@ -12,6 +12,7 @@
 #include "drivers/amdgpu/regs/gc_9_1.h"
 #include "drivers/amdgpu/regs/gc_9_1_cp.h"
 #include "drivers/amdgpu/regs/soc15_ih.h"
+#include "hsa/gpu_agent.h"
 #include "lib/plat.h"
 #include "lib/test.h"
 #include "tests/common/amdgpu_test_util.h"
@@ -38,7 +39,7 @@ static void record_error(void *ctx, struct amdgpu_queue *q, const struct amdgpu_
   struct queue_errors *log = ctx;
   log->q = q;
   log->kind = e->kind;
-  log->status = e->status;
+  log->status = gpu_queue_error_status(e);
   log->has_fault = e->fault != NULL;
   if (e->fault) log->fault = *e->fault;
   __atomic_add_fetch(&log->count, 1, __ATOMIC_RELEASE);
@@ -73,7 +74,7 @@ static uint32_t hqd_reg(struct amdgpu_device *dev, struct amdgpu_queue *q, uint3
   struct amdgpu_queue_info info;
   amdgpu_queue_get_info(q, &info);
   grbm_select(dev, info.me, info.pipe, info.queue, 0);
-  uint32_t value = RREG(dev, IP_GC, 0, reg);
+  uint32_t value = RREG(dev, SOC15_REG(IP_GC, 0, reg));
   grbm_select(dev, 0, 0, 0, 0);
   return value;
 }
@@ -397,13 +398,13 @@ TEST(amdgpu_queue_abort_reports_the_runtime_status) {
   int r;
   struct amdgpu_queue *q = create(dev, &t, &e, 0, &r);
   ASSERT_EQ(r, 0);
-  ASSERT_EQ(amdgpu_queue_abort(q, HSA_STATUS_ERROR_EXCEPTION, SECOND_NS), 0);
+  ASSERT_EQ(amdgpu_queue_abort(q, SECOND_NS), 0);
   ASSERT_EQ(e.count, 1);
   ASSERT_EQ(e.kind, AMDGPU_QUEUE_ERROR_ABORTED);
   ASSERT_EQ(e.status, HSA_STATUS_ERROR_EXCEPTION);
   ASSERT_FALSE(e.has_fault);
   ASSERT_FALSE(hqd_running(dev, q));
-  ASSERT_EQ(amdgpu_queue_abort(q, HSA_STATUS_ERROR_EXCEPTION, SECOND_NS), -EALREADY);
+  ASSERT_EQ(amdgpu_queue_abort(q, SECOND_NS), -EALREADY);
   ASSERT_EQ(amdgpu_queue_destroy(q, SECOND_NS), 0);
   ASSERT_EQ(e.count, 1);
   amdgpu_test_queue_free(&t);
@@ -498,10 +499,10 @@ TEST(amdgpu_queue_over_its_time_limit_is_aborted) {
   /* Within the limit nothing happens; past it queue a is stopped and
    * reported, queue b (idle) is left alone. */
   uint64_t t0 = plat_now_ns();
-  ASSERT_EQ(amdgpu_queues_check_progress(dev, t0, HSA_STATUS_ERROR_EXCEPTION), 0);
-  ASSERT_EQ(amdgpu_queues_check_progress(dev, t0 + 20000000, HSA_STATUS_ERROR_EXCEPTION), 0);
+  ASSERT_EQ(amdgpu_queues_check_progress(dev, t0), 0);
+  ASSERT_EQ(amdgpu_queues_check_progress(dev, t0 + 20000000), 0);
   ASSERT_EQ(t.ea.count, 0);
-  ASSERT_EQ(amdgpu_queues_check_progress(dev, t0 + 200000000, HSA_STATUS_ERROR_EXCEPTION), 1);
+  ASSERT_EQ(amdgpu_queues_check_progress(dev, t0 + 200000000), 1);
   ASSERT_EQ(t.ea.count, 1);
   ASSERT_EQ(t.ea.kind, AMDGPU_QUEUE_ERROR_ABORTED);
   ASSERT_EQ(t.ea.status, HSA_STATUS_ERROR_EXCEPTION);
@@ -509,7 +510,7 @@ TEST(amdgpu_queue_over_its_time_limit_is_aborted) {
   ASSERT_EQ(done->value, 1); /* the barrier never completed */
   ASSERT_TRUE(hqd_running(dev, b));
   ASSERT_TRUE(run_barrier(&t.tb, b, done));
-  ASSERT_EQ(amdgpu_queues_check_progress(dev, t0 + 400000000, HSA_STATUS_ERROR_EXCEPTION), 0);
+  ASSERT_EQ(amdgpu_queues_check_progress(dev, t0 + 400000000), 0);
   ASSERT_EQ(t.eb.count, 0);
   ASSERT_EQ(amdgpu_queue_destroy(a, SECOND_NS), 0);
   ASSERT_EQ(amdgpu_queue_destroy(b, SECOND_NS), 0);

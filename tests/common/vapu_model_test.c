@@ -145,7 +145,7 @@ TEST(vapu_model_raven2_aperture_erratum) {
     struct vapu_config config = {.chip = chips[c], .carveout_bytes = 16ull << 20};
     struct amdgpu_device *dev;
     ASSERT_EQ(amdgpu_vapu_probe(&config, NULL, &dev), 0);
-    WREG(dev, IP_GC, 0, GC_MC_VM_SYSTEM_APERTURE_HIGH_ADDR, (uint32_t)(dev->gmc.fb_end >> 18));
+    WREG(dev, REG_GC_MC_VM_SYSTEM_APERTURE_HIGH_ADDR, (uint32_t)(dev->gmc.fb_end >> 18));
     struct vapu_requester rq = {VAPU_GFXHUB, 0, VAPU_CLIENT_CPC, false};
     uint8_t b;
     int r = vapu_gpu_read(amdgpu_vapu_of(dev), &rq, NULL, dev->gmc.fb_end - 16, &b, 1);

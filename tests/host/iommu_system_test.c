@@ -414,6 +414,31 @@ TEST(iommu_system_iommu_that_does_not_answer) {
   iommu_system_stop(&sys);
 }
 
+/* An IOMMU that stops answering while a device is attached: the attach
+ * fails and leaves nothing attached (the slot free, the device's DTE the
+ * default one that blocks it), so the caller, who got no device to
+ * detach, owes nothing, and the next attach is refused as broken, not as
+ * a second attach of the same device. */
+TEST(iommu_system_failed_attach_leaves_the_device_unattached) {
+  load_ivrs();
+  start(IOMMU_MODE_ON, IOMMU_EFR_IA_SUP);
+  sys.units[0].timeout_ns = 50000000;
+  fake.halted = true;
+  struct iommu_device *edu = &sys.devices[0];
+  ASSERT_EQ(iommu_attach(0, EDU, "edu", &edu), -ETIMEDOUT);
+  ASSERT_NULL(edu);
+  for (unsigned i = 0; i < IOMMU_MAX_DEVICES; i++) ASSERT_FALSE(sys.devices[i].in_use);
+  const uint64_t *dte = iommu_dte(&sys.units[0], EDU);
+  ASSERT_EQ_U(dte[0], DTE0_V | DTE0_TV);
+  uint8_t *buf = buffer(1 << 12);
+  ASSERT_FALSE(dma(EDU, (uint64_t)(uintptr_t)buf, true));
+  ASSERT_EQ(iommu_attach(0, EDU, "edu", &edu), -EIO);
+  ASSERT_NULL(edu);
+  for (unsigned i = 0; i < IOMMU_MAX_DEVICES; i++) ASSERT_FALSE(sys.devices[i].in_use);
+  plat_dma_free(buf, 1 << 12);
+  iommu_system_stop(&sys);
+}
+
 TEST(iommu_system_command_encodings) {
   /* [48882 2.4] layouts, checked bit by bit. */
   struct iommu_cmd c = iommu_cmd_completion_wait(0x12345678, 0xabcdef);

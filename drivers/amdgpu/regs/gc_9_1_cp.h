@@ -13,21 +13,30 @@
 #ifndef DRIVERS_AMDGPU_REGS_GC_9_1_CP_H
 #define DRIVERS_AMDGPU_REGS_GC_9_1_CP_H
 
+#include "drivers/amdgpu/regs/soc15_reg.h"
+
 /* ---- GRBM: which ME/pipe/queue and VMID the banked registers below mean
  * (BASE_IDX 0; Linux soc15_grbm_select). ---- */
 #define GC_GRBM_GFX_CNTL                               0x0022
 #define GRBM_GFX_CNTL__PIPEID_SHIFT                    0
+#define GRBM_GFX_CNTL__PIPEID_MASK                     0x00000003u
 #define GRBM_GFX_CNTL__MEID_SHIFT                      2
+#define GRBM_GFX_CNTL__MEID_MASK                       0x0000000Cu
 #define GRBM_GFX_CNTL__VMID_SHIFT                      4
+#define GRBM_GFX_CNTL__VMID_MASK                       0x000000F0u
 #define GRBM_GFX_CNTL__QUEUEID_SHIFT                   8
+#define GRBM_GFX_CNTL__QUEUEID_MASK                    0x00000700u
 
 /* ---- Shader memory apertures, banked per VMID (BASE_IDX 0) ---- */
 #define GC_SH_MEM_BASES                                0x030a
 #define GC_SH_MEM_CONFIG                               0x030d
 #define SH_MEM_BASES__PRIVATE_BASE_SHIFT               0  /* bits 63:48 of the scratch aperture */
+#define SH_MEM_BASES__PRIVATE_BASE_MASK                0x0000FFFFu
 #define SH_MEM_BASES__SHARED_BASE_SHIFT                16 /* bits 63:48 of the LDS aperture */
+#define SH_MEM_BASES__SHARED_BASE_MASK                 0xFFFF0000u
 #define SH_MEM_CONFIG__ADDRESS_MODE_64                 0x0 /* vega10_enum.h SH_MEM_ADDRESS_MODE_64 */
 #define SH_MEM_CONFIG__ALIGNMENT_MODE_SHIFT            3
+#define SH_MEM_CONFIG__ALIGNMENT_MODE_MASK             0x00000018u
 #define SH_MEM_ALIGNMENT_MODE_UNALIGNED                3  /* vega10_enum.h */
 #define SH_MEM_CONFIG__RETRY_DISABLE                   0x00001000u
 
@@ -153,5 +162,28 @@
 #define DOORBELL64_KIQ                                 0x00
 #define DOORBELL64_USERQUEUE_START                     0x0b
 #define DOORBELL64_USERQUEUE_END                       0x8a
+
+/* The registers above that the driver reads and writes, with their IP and
+   segment (soc15_reg.h). */
+#define REG_GC_CP_MQD_BASE_ADDR SOC15_REG(IP_GC, 0, GC_CP_MQD_BASE_ADDR) /* the HQD registers follow */
+#define REG_GC_COMPUTE_TMPRING_SIZE SOC15_REG(IP_GC, 0, GC_COMPUTE_TMPRING_SIZE)
+#define REG_GC_CPC_INT_CNTL SOC15_REG(IP_GC, 0, GC_CPC_INT_CNTL)
+#define REG_GC_CP_HQD_ACTIVE SOC15_REG(IP_GC, 0, GC_CP_HQD_ACTIVE)
+#define REG_GC_CP_HQD_DEQUEUE_REQUEST SOC15_REG(IP_GC, 0, GC_CP_HQD_DEQUEUE_REQUEST)
+#define REG_GC_CP_HQD_EOP_RPTR SOC15_REG(IP_GC, 0, GC_CP_HQD_EOP_RPTR)
+#define REG_GC_CP_HQD_PQ_DOORBELL_CONTROL SOC15_REG(IP_GC, 0, GC_CP_HQD_PQ_DOORBELL_CONTROL)
+#define REG_GC_CP_ME1_PIPE0_INT_CNTL SOC15_REG(IP_GC, 0, GC_CP_ME1_PIPE0_INT_CNTL)
+#define REG_GC_CP_MEC_CNTL SOC15_REG(IP_GC, 0, GC_CP_MEC_CNTL)
+#define REG_GC_CP_MEC_DOORBELL_RANGE_LOWER SOC15_REG(IP_GC, 0, GC_CP_MEC_DOORBELL_RANGE_LOWER)
+#define REG_GC_CP_MEC_DOORBELL_RANGE_UPPER SOC15_REG(IP_GC, 0, GC_CP_MEC_DOORBELL_RANGE_UPPER)
+#define REG_GC_CP_PQ_STATUS SOC15_REG(IP_GC, 0, GC_CP_PQ_STATUS)
+#define REG_GC_CP_PQ_WPTR_POLL_CNTL SOC15_REG(IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL)
+#define REG_GC_CP_PQ_WPTR_POLL_CNTL1 SOC15_REG(IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL1)
+#define REG_GC_GB_ADDR_CONFIG SOC15_REG(IP_GC, 0, GC_GB_ADDR_CONFIG)
+#define REG_GC_GRBM_GFX_CNTL SOC15_REG(IP_GC, 0, GC_GRBM_GFX_CNTL)
+#define REG_GC_RLC_CGCG_CGLS_CTRL SOC15_REG(IP_GC, 1, GC_RLC_CGCG_CGLS_CTRL)
+#define REG_GC_RLC_CNTL SOC15_REG(IP_GC, 1, GC_RLC_CNTL)
+#define REG_GC_SH_MEM_BASES SOC15_REG(IP_GC, 0, GC_SH_MEM_BASES)
+#define REG_GC_SH_MEM_CONFIG SOC15_REG(IP_GC, 0, GC_SH_MEM_CONFIG)
 
 #endif

@@ -9,6 +9,8 @@
 #ifndef DRIVERS_AMDGPU_REGS_MMHUB_9_1_H
 #define DRIVERS_AMDGPU_REGS_MMHUB_9_1_H
 
+#include "drivers/amdgpu/regs/soc15_reg.h"
+
 #define MMHUB_VM_L2_CNTL                               0x0680
 #define MMHUB_VM_L2_CNTL2                              0x0681
 #define MMHUB_VM_L2_CNTL3                              0x0682
@@ -49,5 +51,10 @@
 #define MMHUB_MC_VM_SYSTEM_APERTURE_LOW_ADDR           0x0831
 #define MMHUB_MC_VM_SYSTEM_APERTURE_HIGH_ADDR          0x0832
 #define MMHUB_MC_VM_MX_L1_TLB_CNTL                     0x0833
+
+/* The registers above that the driver reads and writes, with their IP and
+   segment (soc15_reg.h). */
+#define REG_MMHUB_VM_L2_PROTECTION_FAULT_CNTL SOC15_REG(IP_MMHUB, 0, MMHUB_VM_L2_PROTECTION_FAULT_CNTL)
+#define REG_MMHUB_VM_L2_PROTECTION_FAULT_STATUS SOC15_REG(IP_MMHUB, 0, MMHUB_VM_L2_PROTECTION_FAULT_STATUS)
 
 #endif

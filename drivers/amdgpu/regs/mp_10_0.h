@@ -9,6 +9,8 @@
 #ifndef DRIVERS_AMDGPU_REGS_MP_10_0_H
 #define DRIVERS_AMDGPU_REGS_MP_10_0_H
 
+#include "drivers/amdgpu/regs/soc15_reg.h"
+
 /* MP0_SMN_C2PMSG_n is at 0x0040 + n. */
 #define MP0_SMN_C2PMSG_33   0x0061 /* IFWI initialised: bit 31 (amdgpu_discovery.c) */
 #define MP0_SMN_C2PMSG_35   0x0063 /* bootloader command / ready bit 31 */
@@ -23,5 +25,17 @@
 #define MP1_SMN_C2PMSG_66   0x0282 /* message */
 #define MP1_SMN_C2PMSG_82   0x0292 /* argument / returned value */
 #define MP1_SMN_C2PMSG_90   0x029a /* response */
+
+/* The registers above that the driver reads and writes, with their IP and
+   segment (soc15_reg.h). */
+#define REG_MP0_SMN_C2PMSG_64 SOC15_REG(IP_MP0, 0, MP0_SMN_C2PMSG_64)
+#define REG_MP0_SMN_C2PMSG_67 SOC15_REG(IP_MP0, 0, MP0_SMN_C2PMSG_67)
+#define REG_MP0_SMN_C2PMSG_69 SOC15_REG(IP_MP0, 0, MP0_SMN_C2PMSG_69)
+#define REG_MP0_SMN_C2PMSG_70 SOC15_REG(IP_MP0, 0, MP0_SMN_C2PMSG_70)
+#define REG_MP0_SMN_C2PMSG_71 SOC15_REG(IP_MP0, 0, MP0_SMN_C2PMSG_71)
+#define REG_MP0_SMN_C2PMSG_81 SOC15_REG(IP_MP0, 0, MP0_SMN_C2PMSG_81)
+#define REG_MP1_SMN_C2PMSG_66 SOC15_REG(IP_MP1, 0, MP1_SMN_C2PMSG_66)
+#define REG_MP1_SMN_C2PMSG_82 SOC15_REG(IP_MP1, 0, MP1_SMN_C2PMSG_82)
+#define REG_MP1_SMN_C2PMSG_90 SOC15_REG(IP_MP1, 0, MP1_SMN_C2PMSG_90)
 
 #endif

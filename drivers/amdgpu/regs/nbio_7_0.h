@@ -8,6 +8,8 @@
 #ifndef DRIVERS_AMDGPU_REGS_NBIO_7_0_H
 #define DRIVERS_AMDGPU_REGS_NBIO_7_0_H
 
+#include "drivers/amdgpu/regs/soc15_reg.h"
+
 /* BASE_IDX 0: the indirect index/data pair for registers beyond the BAR
  * (Linux nbio_v7_0_get_pcie_index_offset / _data_offset). */
 #define NBIO_PCIE_INDEX2                     0x000e
@@ -35,5 +37,15 @@
 #define INTERRUPT_CNTL__IH_REQ_NONSNOOP_EN                   0x00000008u
 #define BIF_FB_EN__FB_READ_EN                                0x00000001u
 #define BIF_FB_EN__FB_WRITE_EN                               0x00000002u
+
+/* The registers above that the driver reads and writes, with their IP and
+   segment (soc15_reg.h). */
+#define REG_NBIO_BIF_FB_EN SOC15_REG(IP_NBIO, NBIO_SEG2, NBIO_BIF_FB_EN)
+#define REG_NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL SOC15_REG(IP_NBIO, NBIO_SEG2, NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL)
+#define REG_NBIO_HDP_REG_COHERENCY_FLUSH_CNTL SOC15_REG(IP_NBIO, NBIO_SEG2, NBIO_HDP_REG_COHERENCY_FLUSH_CNTL)
+#define REG_NBIO_INTERRUPT_CNTL SOC15_REG(IP_NBIO, NBIO_SEG2, NBIO_INTERRUPT_CNTL)
+#define REG_NBIO_INTERRUPT_CNTL2 SOC15_REG(IP_NBIO, NBIO_SEG2, NBIO_INTERRUPT_CNTL2)
+#define REG_NBIO_RCC_CONFIG_MEMSIZE SOC15_REG(IP_NBIO, NBIO_SEG2, NBIO_RCC_CONFIG_MEMSIZE)
+#define REG_NBIO_RCC_DOORBELL_APER_EN SOC15_REG(IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN)
 
 #endif

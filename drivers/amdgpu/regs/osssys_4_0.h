@@ -7,6 +7,8 @@
 #ifndef DRIVERS_AMDGPU_REGS_OSSSYS_4_0_H
 #define DRIVERS_AMDGPU_REGS_OSSSYS_4_0_H
 
+#include "drivers/amdgpu/regs/soc15_reg.h"
+
 #define IH_RB_CNTL            0x0080
 #define IH_RB_BASE            0x0081 /* ring address [39:8] */
 #define IH_RB_BASE_HI         0x0082 /* ring address [47:40] */
@@ -38,5 +40,17 @@
 #define IH_RB_WPTR__OFFSET_MASK            0x0003FFFCu
 #define IH_DOORBELL_RPTR__ENABLE           0x10000000u
 #define IH_CHICKEN__MC_SPACE_GPA_ENABLE    0x00000010u
+
+/* The registers above that the driver reads and writes, with their IP and
+   segment (soc15_reg.h). */
+#define REG_IH_CHICKEN SOC15_REG(IP_OSSSYS, 0, IH_CHICKEN)
+#define REG_IH_DOORBELL_RPTR SOC15_REG(IP_OSSSYS, 0, IH_DOORBELL_RPTR)
+#define REG_IH_RB_BASE SOC15_REG(IP_OSSSYS, 0, IH_RB_BASE)
+#define REG_IH_RB_BASE_HI SOC15_REG(IP_OSSSYS, 0, IH_RB_BASE_HI)
+#define REG_IH_RB_CNTL SOC15_REG(IP_OSSSYS, 0, IH_RB_CNTL)
+#define REG_IH_RB_RPTR SOC15_REG(IP_OSSSYS, 0, IH_RB_RPTR)
+#define REG_IH_RB_WPTR SOC15_REG(IP_OSSSYS, 0, IH_RB_WPTR)
+#define REG_IH_RB_WPTR_ADDR_HI SOC15_REG(IP_OSSSYS, 0, IH_RB_WPTR_ADDR_HI)
+#define REG_IH_RB_WPTR_ADDR_LO SOC15_REG(IP_OSSSYS, 0, IH_RB_WPTR_ADDR_LO)
 
 #endif
