@@ -27,6 +27,7 @@
 #include <stddef.h>
 
 #include "drivers/amdgpu/amdgpu_dev.h"
+#include "lib/util.h"
 
 #define PCI_VENDOR_ATI 0x1002
 #define RAVEN2_MIN_ATI_REV 0x8
@@ -64,13 +65,13 @@ static const struct { uint16_t device_id; int chip; } pci_ids[] = {
 
 bool amdgpu_pci_id_supported(uint16_t vendor_id, uint16_t device_id) {
   if (vendor_id != PCI_VENDOR_ATI) return false;
-  for (size_t i = 0; i < sizeof pci_ids / sizeof pci_ids[0]; i++)
+  for (size_t i = 0; i < countof(pci_ids); i++)
     if (pci_ids[i].device_id == device_id) return true;
   return false;
 }
 
 const struct amdgpu_chip_info *amdgpu_chip_lookup(uint16_t device_id, uint8_t ati_rev_id) {
-  for (size_t i = 0; i < sizeof pci_ids / sizeof pci_ids[0]; i++) {
+  for (size_t i = 0; i < countof(pci_ids); i++) {
     if (pci_ids[i].device_id != device_id) continue;
     const struct amdgpu_chip_info *chip = &chips[pci_ids[i].chip];
     if (chip->ati_rev_may_be_raven2 && ati_rev_id >= RAVEN2_MIN_ATI_REV) return &chips[CHIP_RAVEN2];

@@ -10,6 +10,7 @@
 #include "drivers/amdgpu/amdgpu_lifecycle.h"
 #include "drivers/amdgpu/regs/nbio_7_0.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 #define PCI_COMMAND 0x04
 #define PCI_COMMAND_MEMORY 0x2
@@ -116,7 +117,7 @@ static const struct amdgpu_ip_funcs *const blocks[] = {
     &soc15_block, &psp_block, &smu_block, &ucode_block, &nbio_block, &gmc_block,
     &ih_block,    &psp_ring_block, &sdma_block, &gfx_block, &rlc_block, &cp_block,
 };
-#define BLOCK_COUNT ((int)(sizeof blocks / sizeof blocks[0]))
+#define BLOCK_COUNT ((int)(countof(blocks)))
 
 static void undo(struct amdgpu_device *dev, int sw_done, int hw_done) {
   for (int i = hw_done - 1; i >= 0; i--)

@@ -11,6 +11,7 @@
 
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 #define BINARY_SIGNATURE 0x28211407u
 #define DISCOVERY_TABLE_SIGNATURE 0x53445049u
@@ -96,7 +97,7 @@ static int parse_ips(struct amdgpu_device *dev, const uint8_t *bin, uint16_t off
         log_error("discovery: IP entry %d of die %d runs past the table", i, d);
         return -EINVAL;
       }
-      for (size_t k = 0; k < sizeof hw_ids / sizeof hw_ids[0]; k++) {
+      for (size_t k = 0; k < countof(hw_ids); k++) {
         if (hw_ids[k].hw_id != get16(e) || e[2] != 0 || d != 0) continue;
         struct amdgpu_ip_block *b = &dev->ip[hw_ids[k].ip];
         b->present = true;

@@ -12,6 +12,7 @@
 #define LOG_TAG "gfx"
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 struct golden { uint16_t offset; uint8_t segment; uint32_t and_mask, or_value; const char *name; };
 
@@ -104,7 +105,7 @@ static void program(struct amdgpu_device *dev, const struct golden *g, size_t n)
     amdgpu_wreg(dev, reg, value);
   }
 }
-#define PROGRAM(dev, table) program(dev, table, sizeof table / sizeof table[0])
+#define PROGRAM(dev, table) program(dev, table, countof(table))
 
 void gfx_apply_golden_settings(struct amdgpu_device *dev) {
   switch (dev->chip->golden) {
@@ -125,11 +126,11 @@ void gfx_apply_golden_settings(struct amdgpu_device *dev) {
 
 const char *gfx_golden_register_name(const struct amdgpu_device *dev, uint32_t index) {
   static const struct { const struct golden *g; size_t n; } tables[] = {
-      {gc_9_1, sizeof gc_9_1 / sizeof gc_9_1[0]},       {gc_9_1_rv1, sizeof gc_9_1_rv1 / sizeof gc_9_1_rv1[0]},
-      {gc_9_1_rv2, sizeof gc_9_1_rv2 / sizeof gc_9_1_rv2[0]}, {gc_9_1_rn, sizeof gc_9_1_rn / sizeof gc_9_1_rn[0]},
-      {gc_9_x_common, sizeof gc_9_x_common / sizeof gc_9_x_common[0]},
+      {gc_9_1, countof(gc_9_1)},       {gc_9_1_rv1, countof(gc_9_1_rv1)},
+      {gc_9_1_rv2, countof(gc_9_1_rv2)}, {gc_9_1_rn, countof(gc_9_1_rn)},
+      {gc_9_x_common, countof(gc_9_x_common)},
   };
-  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+  for (size_t t = 0; t < countof(tables); t++)
     for (size_t i = 0; i < tables[t].n; i++)
       if (soc15_reg(dev, IP_GC, tables[t].g[i].segment, tables[t].g[i].offset) == index) return tables[t].g[i].name;
   return NULL;

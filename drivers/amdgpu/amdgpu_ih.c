@@ -20,6 +20,7 @@
 #include "drivers/amdgpu/regs/osssys_4_0.h"
 #include "drivers/amdgpu/regs/soc15_ih.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 #define IH_RING_BYTES (64u << 10)
 
@@ -160,7 +161,7 @@ static void vm_fault(struct amdgpu_device *dev, const uint32_t iv[8]) {
   vm->status = RREG(dev, status_reg);
   WREG(dev, cntl_reg, RREG(dev, cntl_reg) | VM_L2_PROTECTION_FAULT_CNTL__CLEAR_PROTECTION_FAULT_STATUS_ADDR);
   vm->client_id = REG_GET_FIELD(vm->status, VM_L2_PROTECTION_FAULT_STATUS__CID);
-  vm->client_name = vm->gfx_hub && vm->client_id < sizeof gfxhub_clients / sizeof gfxhub_clients[0]
+  vm->client_name = vm->gfx_hub && vm->client_id < countof(gfxhub_clients)
                         ? gfxhub_clients[vm->client_id] : "unknown";
   vm->permission_fault = vm->status & VM_L2_PROTECTION_FAULT_STATUS__PERMISSION_FAULTS_MASK;
   vm->permission_faults = (vm->status & VM_L2_PROTECTION_FAULT_STATUS__PERMISSION_FAULTS_MASK) >>

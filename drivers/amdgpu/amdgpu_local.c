@@ -30,6 +30,7 @@
 
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 #define PAGE_BYTES         4096ull
 #define EXTENTS_PER_CHUNK  255 /* a chunk of about 16 KiB */
@@ -123,7 +124,7 @@ static void drop_extent(struct amdgpu_local *l, struct local_extent *e) {
 static bool fits(const struct local_extent *e, uint64_t base, uint64_t size, uint64_t align,
                  uint64_t *start) {
   if (e->used || e->size < size) return false;
-  uint64_t s = ((base + e->offset + align - 1) & ~(align - 1)) - base;
+  uint64_t s = ALIGN_UP(base + e->offset, align) - base;
   if (s - e->offset > e->size - size) return false;
   *start = s;
   return true;
@@ -183,7 +184,7 @@ uint64_t amdgpu_local_physical_address(const struct amdgpu_device *dev, const vo
 void *amdgpu_local_alloc(struct amdgpu_device *dev, size_t size, size_t align) {
   if (!dev || !size || (align & (align - 1)) || size > UINT64_MAX - PAGE_BYTES) return NULL;
   struct amdgpu_local *l = &dev->local;
-  uint64_t bytes = ((uint64_t)size + PAGE_BYTES - 1) & ~(PAGE_BYTES - 1);
+  uint64_t bytes = ALIGN_UP((uint64_t)size, PAGE_BYTES);
   uint64_t alignment = align < PAGE_BYTES ? PAGE_BYTES : align, start = 0;
   if (bytes > l->size) return NULL;
   void *block = NULL;

@@ -10,6 +10,7 @@
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "drivers/amdgpu/amdgpu_vapu.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 #define X86_MSI_ADDRESS 0xfee00000u /* Intel SDM vol. 3, 11.11.1: APIC ID 0 */
 #define HOST_MSI_VECTOR 0x40u
@@ -27,7 +28,7 @@ static struct host_irq irqs[AMDGPU_MAX_DEVICES * 4];
 static volatile uint32_t irqs_lock;
 
 static struct host_irq *irq_of(struct amdgpu_device *dev) {
-  for (size_t i = 0; i < sizeof irqs / sizeof irqs[0]; i++)
+  for (size_t i = 0; i < countof(irqs); i++)
     if (__atomic_load_n(&irqs[i].dev, __ATOMIC_ACQUIRE) == dev) return &irqs[i];
   return NULL;
 }

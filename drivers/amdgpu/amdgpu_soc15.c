@@ -8,6 +8,7 @@
 
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 /* Linux amdgpu_discovery.h / amdgpu_discovery.c: the table lies 64 KiB
  * below the top of the frame buffer and 10 KiB are read; before the IP
@@ -62,7 +63,7 @@ static const struct known_ip { enum amdgpu_ip ip; uint8_t major, minor, revision
 };
 
 static bool ip_version_known(const struct amdgpu_ip_block *b, enum amdgpu_ip ip) {
-  for (size_t k = 0; k < sizeof known_ips / sizeof known_ips[0]; k++)
+  for (size_t k = 0; k < countof(known_ips); k++)
     if (known_ips[k].ip == ip && known_ips[k].major == b->major && known_ips[k].minor == b->minor &&
         known_ips[k].revision == b->revision)
       return true;

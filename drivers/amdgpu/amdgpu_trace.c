@@ -25,6 +25,7 @@
 #include "drivers/amdgpu/regs/nbio_7_0.h"
 #include "drivers/amdgpu/regs/osssys_4_0.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 PLAT_OPTION(amdgpu_trace, "amdgpu_trace",
             "on: log every GPU register read and write of the bring-up (block, register, value, step)");
@@ -107,7 +108,7 @@ bool amdgpu_trace_enabled(void) {
 }
 
 void amdgpu_register_name(const struct amdgpu_device *dev, uint32_t index, char *out, size_t size) {
-  for (size_t i = 0; i < sizeof traced / sizeof traced[0]; i++) {
+  for (size_t i = 0; i < countof(traced); i++) {
     const struct traced_reg *t = &traced[i];
     if (!dev->ip[t->ip].present) continue;
     uint32_t first = soc15_reg(dev, t->ip, t->segment, t->offset);
@@ -116,7 +117,7 @@ void amdgpu_register_name(const struct amdgpu_device *dev, uint32_t index, char 
     else snprintf(out, size, "%s %s[%u]", amdgpu_ip_name(t->ip), t->name, index - first);
     return;
   }
-  for (size_t i = 0; i < sizeof absolute / sizeof absolute[0]; i++)
+  for (size_t i = 0; i < countof(absolute); i++)
     if (absolute[i].index == index) {
       snprintf(out, size, "%s %s", absolute[i].block, absolute[i].name);
       return;

@@ -12,6 +12,7 @@
 
 #include "drivers/amdgpu/regs/psp_gfx_if.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 /* Header versions each kind comes in (amdgpu_ucode.h: gfx v1.x, rlc v2.x,
  * sdma v1.x for gfx9 chips). */
@@ -77,7 +78,7 @@ static int parse_rlc(const char *path, const uint8_t *data, size_t size, struct 
        v->reg_list_format_separate_size_bytes},
       {"reg_list_separate_array", v->reg_list_separate_array_offset_bytes, v->reg_list_separate_size_bytes},
   };
-  for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+  for (size_t i = 0; i < countof(lists); i++)
     if (lists[i].bytes && !inside(lists[i].offset, lists[i].bytes, size)) {
       char field[64];
       snprintf(field, sizeof field, "%s (%u bytes at)", lists[i].name, lists[i].bytes);

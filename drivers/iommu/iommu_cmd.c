@@ -18,6 +18,7 @@
 #include "drivers/iommu/amd_iommu_regs.h"
 #include "drivers/iommu/iommu_unit.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 static uint64_t opcode(unsigned op) { return (uint64_t)op << CMD_OPCODE_SHIFT; }
 
@@ -38,7 +39,7 @@ struct iommu_cmd iommu_cmd_inv_dte(uint16_t devid) {
  * the block size to one (the first zero bit above bit 11 gives the size). */
 static uint64_t inv_address(uint64_t address, uint64_t size) {
   if (size == 0) return CMD_INV_PAGES_ALL_ADDRESS | CMD_INV_PAGES_S;
-  uint64_t first = address & ~0xfffull, last = (address + size - 1) & ~0xfffull;
+  uint64_t first = ALIGN_DOWN(address, 0x1000ull), last = ALIGN_DOWN(address + size - 1, 0x1000ull);
   if (address + size - 1 < address) return CMD_INV_PAGES_ALL_ADDRESS | CMD_INV_PAGES_S;
   if (first == last) return first;
   unsigned msb = 63 - (unsigned)__builtin_clzll(first ^ last); /* highest differing bit */

@@ -13,6 +13,7 @@
 
 #include "drivers/iommu/amd_iommu_regs.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 static struct iommu_system *current_system;
 static int bring_up_error;
@@ -308,7 +309,7 @@ static void features_text(uint64_t efr, char *buf, size_t size) {
                                       "[5]",  "IA",  "GA",     "HE", "PC"};
   size_t len = 0;
   buf[0] = '\0';
-  for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+  for (unsigned i = 0; i < countof(names); i++)
     if (efr & (1ull << i))
       len += (size_t)snprintf(buf + len, len < size ? size - len : 0, " %s", names[i]);
 }
