@@ -9,7 +9,7 @@
 
 #include "drivers/amdgpu/amdgpu.h"
 #include "hsa/agent.h"
-#include "hsa/lock.h"
+#include "lib/lock.h"
 
 struct gpu_queue;
 

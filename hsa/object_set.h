@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hsa/lock.h"
+#include "lib/lock.h"
 
 struct object_set {
   struct lock lock;

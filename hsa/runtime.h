@@ -13,7 +13,7 @@
 #include <hsa/hsa_ext_amd.h>
 
 #include "hsa/event.h"
-#include "hsa/lock.h"
+#include "lib/lock.h"
 #include "hsa/object_set.h"
 
 #define RUNTIME_MAX_AGENTS 16

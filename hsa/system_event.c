@@ -39,23 +39,13 @@ static size_t handler_count, handler_capacity;
 /* Posted events; the lock is a spin lock taken with interrupts off, as the
  * interrupt handler takes it too. */
 static struct {
-  volatile uint32_t lock;
+  struct spinlock lock;
   uint32_t head, tail; /* free-running: head - tail events wait */
   uint32_t dropped;
   struct signal *wake; /* NULL: nobody to deliver to */
   hsa_amd_event_t slots[POSTED_EVENTS];
 } posted;
 
-static uint64_t posted_lock(void) {
-  uint64_t irq = plat_irq_save();
-  while (__atomic_exchange_n(&posted.lock, 1, __ATOMIC_ACQUIRE)) plat_cpu_relax();
-  return irq;
-}
-
-static void posted_unlock(uint64_t irq) {
-  __atomic_store_n(&posted.lock, 0, __ATOMIC_RELEASE);
-  plat_irq_restore(irq);
-}
 
 bool runtime_report_system_event(const hsa_amd_event_t *event) {
   /* A copy of the list, called without the lock: a handler may register
@@ -76,7 +66,7 @@ bool runtime_report_system_event(const hsa_amd_event_t *event) {
 }
 
 void runtime_post_system_event(const hsa_amd_event_t *event) {
-  uint64_t irq = posted_lock();
+  uint64_t irq = spin_lock_irqsave(&posted.lock);
   struct signal *s = posted.wake;
   if (s && posted.head - posted.tail < POSTED_EVENTS)
     posted.slots[posted.head++ % POSTED_EVENTS] = *event;
@@ -86,16 +76,16 @@ void runtime_post_system_event(const hsa_amd_event_t *event) {
     __atomic_fetch_add(&s->amd.value, 1, __ATOMIC_SEQ_CST);
     signal_notify(s);
   }
-  posted_unlock(irq);
+  spin_unlock_irqrestore(&posted.lock, irq);
 }
 
 static bool take_posted(hsa_amd_event_t *event, uint32_t *dropped) {
-  uint64_t irq = posted_lock();
+  uint64_t irq = spin_lock_irqsave(&posted.lock);
   bool any = posted.tail != posted.head;
   if (any) *event = posted.slots[posted.tail++ % POSTED_EVENTS];
   *dropped = posted.dropped;
   posted.dropped = 0;
-  posted_unlock(irq);
+  spin_unlock_irqrestore(&posted.lock, irq);
   return any;
 }
 
@@ -132,9 +122,9 @@ static hsa_status_t start_delivery_locked(void) {
     signal_destroy(s);
     return st;
   }
-  uint64_t irq = posted_lock();
+  uint64_t irq = spin_lock_irqsave(&posted.lock);
   posted.wake = s;
-  posted_unlock(irq);
+  spin_unlock_irqrestore(&posted.lock, irq);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -171,11 +161,11 @@ hsa_status_t hsa_amd_register_system_event_handler(hsa_amd_system_event_callback
 }
 
 void system_events_fini(void) {
-  uint64_t irq = posted_lock();
+  uint64_t irq = spin_lock_irqsave(&posted.lock);
   struct signal *s = posted.wake;
   posted.wake = NULL;
   posted.head = posted.tail = posted.dropped = 0;
-  posted_unlock(irq);
+  spin_unlock_irqrestore(&posted.lock, irq);
   if (s) signal_destroy(s);
   lock_acquire(&handlers_lock);
   free(handlers);

@@ -5,7 +5,7 @@
 
 #include "kernel/cpu.h"
 #include "kernel/serial.h"
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 #include "kernel/time.h"
 
 /* How long a writer waits for the console before it takes it over: far

@@ -10,7 +10,7 @@
 
 #include "boot/boot_info.h"
 #include "kernel/bootfs.h"
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 #include "lib/plat.h"
 
 #define LOG_TAG        "files"

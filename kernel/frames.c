@@ -5,7 +5,7 @@
 
 #include "boot/boot_info.h"
 #include "kernel/kernel.h"
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 #include "lib/plat.h"
 
 #define LOG_TAG    "frames"

@@ -7,7 +7,7 @@
 #include <errno.h>
 
 #include "kernel/acpi.h"
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 #include "lib/plat.h"
 
 #define IOREGSEL 0x00

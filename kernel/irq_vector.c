@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "kernel/irq.h"
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 #include "lib/plat.h"
 
 struct vector_slot {

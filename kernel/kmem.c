@@ -7,7 +7,7 @@
 #include "kernel/files.h"
 #include "kernel/frames.h"
 #include "kernel/kernel.h"
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 #include "lib/plat.h"
 #include "lib/util.h"
 

@@ -4,7 +4,7 @@
 #include "kernel/cpu.h"
 #include "kernel/frames.h"
 #include "kernel/kmem.h"
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 #include "kernel/vm.h"
 #include "lib/plat.h"
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/lock.h>
 
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 
 #if !defined(_RETARGETABLE_LOCKING)
 #error "newlib was built without --enable-newlib-retargetable-locking: rebuild it (make newlib)"

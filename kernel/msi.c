@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 #include "lib/plat.h"
 
 /* MSI capability (PCI 3.0, 6.8.1.1-6.8.1.6). */

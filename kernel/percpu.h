@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "kernel/cpu.h"
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 
 struct percpu {
   uint32_t apic_id;

@@ -11,7 +11,8 @@
 
 #include "kernel/frames.h"
 #include "kernel/kmem.h"
-#include "kernel/spinlock.h"
+#include "kernel/cpu.h"
+#include "lib/lock.h"
 #include "lib/plat.h"
 
 #define LOG_TAG "kmem"
@@ -116,5 +117,5 @@ uint64_t plat_irq_save(void) {
 }
 
 void plat_irq_restore(uint64_t flags) {
-  if (flags & RFLAGS_IF) __asm__ volatile("sti" ::: "memory");
+  if (flags & RFLAGS_IF_BIT) __asm__ volatile("sti" ::: "memory");
 }

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 #include "kernel/thread.h"
 #include "kernel/time.h"
 #include "lib/plat.h"

@@ -22,7 +22,7 @@
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
 #include "kernel/smp.h"
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 #include "kernel/time.h"
 #include "lib/plat.h"
 

@@ -9,7 +9,7 @@
 #include "kernel/frames.h"
 #include "kernel/kmem.h"
 #include "kernel/kstack.h"
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 #include "lib/plat.h"
 
 #define LOG_TAG "vm"

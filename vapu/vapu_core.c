@@ -231,9 +231,9 @@ void vapu_destroy(struct vapu *v) {
 }
 
 void vapu_inject_faults(struct vapu *v, const struct vapu_faults *faults) {
-  uint64_t irq = vapu_lock(&v->pci_lock); /* any lock: the faults are read without one */
+  uint64_t irq = spin_lock_irqsave(&v->pci_lock); /* any lock: the faults are read without one */
   v->config.faults = *faults;
-  vapu_unlock(&v->pci_lock, irq);
+  spin_unlock_irqrestore(&v->pci_lock, irq);
 }
 
 enum vapu_chip_id vapu_chip(const struct vapu *v) { return (enum vapu_chip_id)(v->chip - vapu_chips); }

@@ -157,14 +157,14 @@ static void semaphore_write(struct vapu *v, uint32_t index, uint32_t value, void
 static void fault_cntl_write(struct vapu *v, uint32_t index, uint32_t value, void *arg) {
   int hub = (int)(uintptr_t)arg;
   const struct vapu_hub_layout *l = hub_layouts + hub;
-  uint64_t irq = vapu_lock(&v->hubs[hub].fault_lock);
+  uint64_t irq = spin_lock_irqsave(&v->hubs[hub].fault_lock);
   if (value & 1) { /* CLEAR_PROTECTION_FAULT_STATUS_ADDR */
     vapu_reg_set(v, v->hubs[hub].base + l->fault_status, 0);
     vapu_reg_set(v, v->hubs[hub].base + l->fault_addr_lo, 0);
     vapu_reg_set(v, v->hubs[hub].base + l->fault_addr_hi, 0);
   }
   vapu_reg_set(v, index, value & ~1u);
-  vapu_unlock(&v->hubs[hub].fault_lock, irq);
+  spin_unlock_irqrestore(&v->hubs[hub].fault_lock, irq);
 }
 
 static void read_only_write(struct vapu *v, uint32_t index, uint32_t value, void *arg) {}
@@ -184,7 +184,7 @@ static void raise_fault(struct vapu *v, const struct vapu_requester *rq, uint64_
   const struct vapu_hub_layout *l = hub_layouts + hub;
   uint32_t base = v->hubs[hub].base;
   bool write = access & VAPU_GMC_WRITE;
-  uint64_t irq = vapu_lock(&v->hubs[hub].fault_lock);
+  uint64_t irq = spin_lock_irqsave(&v->hubs[hub].fault_lock);
   uint32_t latched = vapu_reg_get(v, base + l->fault_status);
   if (latched) {
     vapu_reg_set(v, base + l->fault_status, latched | STATUS_MORE_FAULTS);
@@ -195,7 +195,7 @@ static void raise_fault(struct vapu *v, const struct vapu_requester *rq, uint64_
     vapu_reg_set(v, base + l->fault_addr_hi, (uint32_t)(va >> 44) & 0xf);
     vapu_reg_set(v, base + l->fault_status, status);
   }
-  vapu_unlock(&v->hubs[hub].fault_lock, irq);
+  spin_unlock_irqrestore(&v->hubs[hub].fault_lock, irq);
   log_debug("%s fault: vmid %u address 0x%llx %s, reason 0x%x",
             hub == VAPU_GFXHUB ? "gfxhub" : "mmhub", rq->vmid, (unsigned long long)va,
             write ? "write" : "read", reason);

@@ -77,7 +77,7 @@ static bool ih_write(struct vapu *v, uint32_t cntl, uint64_t address, const void
 }
 
 static void rb_cntl_write(struct vapu *v, uint32_t index, uint32_t value, void *arg) {
-  uint64_t irq = vapu_lock(&v->ih_lock);
+  uint64_t irq = spin_lock_irqsave(&v->ih_lock);
   uint32_t old = vapu_reg_get(v, index);
   if (value & WPTR_OVERFLOW_CLEAR) {
     uint32_t wptr = ih_reg(v, IH_RB_WPTR);
@@ -85,7 +85,7 @@ static void rb_cntl_write(struct vapu *v, uint32_t index, uint32_t value, void *
   }
   if ((value & ENABLE_INTR) && !(old & ENABLE_INTR)) v->ih_armed = true;
   vapu_reg_set(v, index, value);
-  vapu_unlock(&v->ih_lock, irq);
+  spin_unlock_irqrestore(&v->ih_lock, irq);
 }
 
 /* Raises the MSI if the block is armed; the caller holds ih_lock and sends
@@ -97,7 +97,7 @@ static bool take_interrupt(struct vapu *v, uint32_t cntl) {
 }
 
 static void rptr_write(struct vapu *v, uint32_t index, uint32_t value, void *arg) {
-  uint64_t irq = vapu_lock(&v->ih_lock);
+  uint64_t irq = spin_lock_irqsave(&v->ih_lock);
   vapu_reg_set(v, index, value);
   uint32_t cntl = vapu_reg_get(v, ih_reg(v, IH_RB_CNTL));
   bool send = false;
@@ -107,7 +107,7 @@ static void rptr_write(struct vapu *v, uint32_t index, uint32_t value, void *arg
     uint32_t wptr = vapu_reg_get(v, ih_reg(v, IH_RB_WPTR)) & WPTR_OFFSET_MASK & (size - 1);
     if ((value & (size - 1)) != wptr) send = take_interrupt(v, cntl); /* entries are left */
   }
-  vapu_unlock(&v->ih_lock, irq);
+  spin_unlock_irqrestore(&v->ih_lock, irq);
   if (send) vapu_pci_raise_msi(v);
 }
 
@@ -134,12 +134,12 @@ bool vapu_ih_post(struct vapu *v, uint8_t client_id, uint8_t source_id, uint8_t 
 }
 
 bool vapu_ih_entry_consumed(struct vapu *v, uint32_t offset) {
-  uint64_t irq = vapu_lock(&v->ih_lock);
+  uint64_t irq = spin_lock_irqsave(&v->ih_lock);
   uint32_t cntl = vapu_reg_get(v, ih_reg(v, IH_RB_CNTL));
   uint32_t size = 4u << RB_SIZE(cntl);
   uint32_t rptr = vapu_reg_get(v, ih_reg(v, IH_RB_RPTR)) & (size - 1);
   uint32_t wptr = vapu_reg_get(v, ih_reg(v, IH_RB_WPTR)) & WPTR_OFFSET_MASK & (size - 1);
-  vapu_unlock(&v->ih_lock, irq);
+  spin_unlock_irqrestore(&v->ih_lock, irq);
   /* Not consumed while it lies between the read and the write pointer. A
    * ring turned off, or an overflow the driver recovered from by skipping
    * entries, counts as consumed: no answer will come. */
@@ -149,7 +149,7 @@ bool vapu_ih_entry_consumed(struct vapu *v, uint32_t offset) {
 
 bool vapu_ih_post_entry(struct vapu *v, uint8_t client_id, uint8_t source_id, uint8_t ring_id,
                         uint8_t vmid, bool mm_hub, const uint32_t src_data[4], uint32_t *offset) {
-  uint64_t irq = vapu_lock(&v->ih_lock);
+  uint64_t irq = spin_lock_irqsave(&v->ih_lock);
   uint32_t cntl = vapu_reg_get(v, ih_reg(v, IH_RB_CNTL));
   const char *why = NULL;
   if (!(cntl & RB_ENABLE))
@@ -162,7 +162,7 @@ bool vapu_ih_post_entry(struct vapu *v, uint8_t client_id, uint8_t source_id, ui
            !(vapu_reg_get(v, ih_reg(v, IH_CHICKEN)) & CHICKEN_MC_SPACE_GPA_ENABLE))
     why = "bus addresses not enabled (IH_CHICKEN.MC_SPACE_GPA_ENABLE)";
   if (why) {
-    vapu_unlock(&v->ih_lock, irq);
+    spin_unlock_irqrestore(&v->ih_lock, irq);
     log_debug("interrupt (client 0x%x source %u) not written: %s", client_id, source_id, why);
     return false;
   }
@@ -175,7 +175,7 @@ bool vapu_ih_post_entry(struct vapu *v, uint8_t client_id, uint8_t source_id, ui
   uint32_t overflow = wptr_reg & WPTR_RB_OVERFLOW;
   if (((wptr + IV_BYTES) & (size - 1)) == rptr) {
     if (!(cntl & WPTR_OVERFLOW_ENABLE)) {
-      vapu_unlock(&v->ih_lock, irq);
+      spin_unlock_irqrestore(&v->ih_lock, irq);
       log_warn("IH ring full: interrupt (client 0x%x source %u) dropped", client_id, source_id);
       return false;
     }
@@ -192,7 +192,7 @@ bool vapu_ih_post_entry(struct vapu *v, uint8_t client_id, uint8_t source_id, ui
   };
   *offset = wptr;
   if (!ih_write(v, cntl, base + wptr, iv, sizeof iv)) {
-    vapu_unlock(&v->ih_lock, irq);
+    spin_unlock_irqrestore(&v->ih_lock, irq);
     return false; /* the MM hub raised the fault */
   }
   __atomic_thread_fence(__ATOMIC_RELEASE);
@@ -201,7 +201,7 @@ bool vapu_ih_post_entry(struct vapu *v, uint8_t client_id, uint8_t source_id, ui
   vapu_reg_set(v, ih_reg(v, IH_RB_WPTR), new_wptr);
   write_back(v, cntl, new_wptr);
   bool send = take_interrupt(v, cntl);
-  vapu_unlock(&v->ih_lock, irq);
+  spin_unlock_irqrestore(&v->ih_lock, irq);
   vapu_stat_add(&v->stats.ih_entries);
   if (send) vapu_pci_raise_msi(v);
   return true;

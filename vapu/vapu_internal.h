@@ -12,6 +12,7 @@
 #include "vapu/cp.h"
 #include "vapu/vapu_regs.h"
 
+#include "lib/lock.h"
 #include "lib/plat.h"
 
 /* ---- Chips ------------------------------------------------------------------ */
@@ -102,21 +103,9 @@ void vapu_reg_access_write(struct vapu *v, uint32_t index, uint32_t value);
  * until the holder's few updates are done, and no holder waits for an
  * interrupt. So nothing can deadlock. The waiting itself is done with
  * interrupts on, so a waiting core still answers IPIs. On the host
- * interrupts run on a thread of their own and the masking is a no-op. */
-struct vapu_lock { volatile uint32_t taken; };
-static inline uint64_t vapu_lock(struct vapu_lock *l) {
-  for (;;) {
-    uint64_t irq = plat_irq_save();
-    if (!__atomic_exchange_n(&l->taken, 1, __ATOMIC_ACQUIRE)) return irq;
-    plat_irq_restore(irq);
-    while (__atomic_load_n(&l->taken, __ATOMIC_RELAXED)) plat_cpu_relax();
-  }
-}
-static inline void vapu_unlock(struct vapu_lock *l, uint64_t irq) {
-  __atomic_store_n(&l->taken, 0, __ATOMIC_RELEASE);
-  plat_irq_restore(irq);
-}
-
+ * interrupts run on a thread of their own and the masking is a no-op.
+ * Every model lock is therefore a struct spinlock taken with
+ * spin_lock_irqsave (lib/lock.h). */
 /* ---- GMC state per hub ---- */
 struct vapu_hub_layout; /* register offsets, vapu_gmc.c */
 struct vapu_hub_state {
@@ -124,7 +113,7 @@ struct vapu_hub_state {
   uint32_t base;                  /* dword index of the hub's segment 0 */
   uint32_t tlb_generation[16];    /* bumped by each invalidation of that VMID */
   uint32_t semaphore_owner_mask;  /* invalidation engines whose semaphore is taken */
-  struct vapu_lock fault_lock;
+  struct spinlock fault_lock;
 };
 
 #define VAPU_MAX_SERVICES 4
@@ -153,7 +142,7 @@ struct vapu_gfx {
 
 /* The PSP's secure OS state (vapu_psp.c). */
 struct vapu_psp_state {
-  struct vapu_lock lock;          /* command, command_pending: written by the driver's thread */
+  struct spinlock lock;          /* command, command_pending: written by the driver's thread */
   uint32_t command;
   bool command_pending;
   bool ring_up;
@@ -172,7 +161,7 @@ struct vapu {
   /* PCI function */
   uint32_t pci_config[64];
   uint64_t bar_size[6];
-  struct vapu_lock pci_lock;
+  struct spinlock pci_lock;
 
   /* BAR memory */
   uint8_t *carveout;
@@ -190,9 +179,9 @@ struct vapu {
 
   /* Blocks */
   struct vapu_hub_state hubs[2];
-  struct vapu_lock ih_lock;
+  struct spinlock ih_lock;
   bool ih_armed;                  /* the IH may send an MSI (vapu_ih.c); under ih_lock */
-  struct vapu_lock smu_lock;
+  struct spinlock smu_lock;
   uint32_t smu_pending;           /* message number + 1, 0 = none */
 
   /* Firmware worker */

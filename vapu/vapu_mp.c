@@ -36,9 +36,9 @@
 /* Writing the message register hands the message to the SMU. */
 static void smu_message_write(struct vapu *v, uint32_t index, uint32_t value, void *arg) {
   vapu_reg_set(v, index, value);
-  uint64_t irq = vapu_lock(&v->smu_lock);
+  uint64_t irq = spin_lock_irqsave(&v->smu_lock);
   v->smu_pending = value + 1;
-  vapu_unlock(&v->smu_lock, irq);
+  spin_unlock_irqrestore(&v->smu_lock, irq);
   vapu_kick(v);
 }
 
@@ -72,10 +72,10 @@ void vapu_mp_init(struct vapu *v) {
  * response registers. */
 bool vapu_mp_service(struct vapu *v, void *ctx) {
   bool psp_busy = v->config.faults.psp_dead ? false : vapu_psp_service(v);
-  uint64_t irq = vapu_lock(&v->smu_lock);
+  uint64_t irq = spin_lock_irqsave(&v->smu_lock);
   uint32_t pending = v->smu_pending;
   v->smu_pending = 0;
-  vapu_unlock(&v->smu_lock, irq);
+  spin_unlock_irqrestore(&v->smu_lock, irq);
   if (!pending || v->config.faults.smu_silent) return psp_busy;
   uint32_t message = pending - 1;
   uint32_t arg_reg = vapu_reg_index(v, HWID_MP1, 0, MP1_SMN_C2PMSG_82);

@@ -70,9 +70,9 @@ uint32_t vapu_pci_config_read(struct vapu *v, uint16_t offset) {
   bool high;
   int bar = bar_of(offset, &high);
   if (bar >= 0 && bar_missing(v, bar)) return 0;
-  uint64_t irq = vapu_lock(&v->pci_lock);
+  uint64_t irq = spin_lock_irqsave(&v->pci_lock);
   uint32_t value = *cfg(v, offset);
-  vapu_unlock(&v->pci_lock, irq);
+  spin_unlock_irqrestore(&v->pci_lock, irq);
   return value;
 }
 
@@ -80,7 +80,7 @@ void vapu_pci_config_write(struct vapu *v, uint16_t offset, uint32_t value) {
   if (offset >= 256 || (offset & 3)) return;
   bool high;
   int bar = bar_of(offset, &high);
-  uint64_t irq = vapu_lock(&v->pci_lock);
+  uint64_t irq = spin_lock_irqsave(&v->pci_lock);
   if (bar >= 0) {
     if (!bar_missing(v, bar)) {
       /* Size bits read back as zero: writing all ones reveals the size. */
@@ -102,7 +102,7 @@ void vapu_pci_config_write(struct vapu *v, uint16_t offset, uint32_t value) {
   } else if (offset == 0x3c) {
     *cfg(v, offset) = (*cfg(v, offset) & ~0xffu) | (value & 0xffu);
   }
-  vapu_unlock(&v->pci_lock, irq);
+  spin_unlock_irqrestore(&v->pci_lock, irq);
 }
 
 bool vapu_pci_bus_master(struct vapu *v) {
@@ -116,12 +116,12 @@ bool vapu_pci_memory_decode(struct vapu *v) {
 /* An MSI is a posted memory write of the message data to the message
  * address; it needs bus mastering and the MSI enable bit. */
 void vapu_pci_raise_msi(struct vapu *v) {
-  uint64_t irq = vapu_lock(&v->pci_lock);
+  uint64_t irq = spin_lock_irqsave(&v->pci_lock);
   uint32_t control = *cfg(v, CAP_MSI_OFFSET) >> 16;
   uint64_t address = *cfg(v, CAP_MSI_OFFSET + 4) | (uint64_t)*cfg(v, CAP_MSI_OFFSET + 8) << 32;
   uint32_t data = *cfg(v, CAP_MSI_OFFSET + 12) & 0xffffu;
   bool master = *cfg(v, 0x04) & PCI_COMMAND_MASTER;
-  vapu_unlock(&v->pci_lock, irq);
+  spin_unlock_irqrestore(&v->pci_lock, irq);
   if (!(control & MSI_CONTROL_ENABLE) || !master) {
     log_trace("interrupt not delivered: MSI %s, bus master %s",
               control & MSI_CONTROL_ENABLE ? "on" : "off", master ? "on" : "off");

@@ -61,10 +61,10 @@ static uint32_t reg(struct vapu *v, uint32_t offset) { return vapu_reg_index(v, 
 /* ---- Mailbox: ring create / destroy ---- */
 
 static void ring_command_write(struct vapu *v, uint32_t index, uint32_t value, void *arg) {
-  uint64_t irq = vapu_lock(&v->psp.lock);
+  uint64_t irq = spin_lock_irqsave(&v->psp.lock);
   v->psp.command = value;
   v->psp.command_pending = true;
-  vapu_unlock(&v->psp.lock, irq);
+  spin_unlock_irqrestore(&v->psp.lock, irq);
   vapu_reg_set(v, index, value & ~RESPONSE); /* busy until the firmware answers */
   vapu_kick(v);
 }
@@ -178,11 +178,11 @@ static void run_frame(struct vapu *v, const uint32_t frame[16]) {
 /* The PSP firmware's turn on the model's worker. */
 bool vapu_psp_service(struct vapu *v) {
   bool busy = false;
-  uint64_t irq = vapu_lock(&v->psp.lock);
+  uint64_t irq = spin_lock_irqsave(&v->psp.lock);
   bool pending = v->psp.command_pending;
   uint32_t command = v->psp.command;
   v->psp.command_pending = false;
-  vapu_unlock(&v->psp.lock, irq);
+  spin_unlock_irqrestore(&v->psp.lock, irq);
   if (pending) {
     uint32_t status = 0, type = (command >> 16) & 0xff;
     if (type == RING_TYPE_KM)

@@ -15,6 +15,7 @@
 #include "drivers/amdgpu/regs/soc15_reg.h"
 #include "lib/avl_tree.h"
 #include "lib/plat.h"
+#include "lib/lock.h"
 
 struct amdgpu_device;
 
@@ -100,9 +101,9 @@ struct amdgpu_gmc {
   uint64_t *gart_table;        /* VMID 0, flat */
   void *dummy_page;            /* where faulting accesses land */
   struct gmc_vm compute_vm;    /* VMIDs 8..15: the single address space */
-  volatile uint32_t map_lock;  /* compute_vm updates: callers and retry faults */
-  volatile uint32_t gart_lock; /* gart_table's free pages: queue creation from any thread */
-  volatile uint32_t invalidate_lock; /* the invalidation engine, one request at a time */
+  struct spinlock map_lock;  /* compute_vm updates: callers and retry faults (irqsave) */
+  struct spinlock gart_lock; /* gart_table's free pages: queue creation from any thread (irqsave) */
+  struct spinlock invalidate_lock; /* the invalidation engine, one request at a time (irqsave) */
   bool hw_up;
 };
 
@@ -141,7 +142,7 @@ struct amdgpu_queues {
   uint32_t vmid_users[AMDGPU_COMPUTE_VMID_COUNT];
   uint32_t next_pipe;
   uint64_t swap_ins;         /* loads of a queue that had waited for a slot */
-  volatile uint32_t lock;    /* the tables above, the queues, the GRBM queue select */
+  struct spinlock lock;      /* the tables above, the queues, the GRBM queue select */
   volatile uint32_t pass_pending; /* a scheduling pass is wanted: the lock's holder runs it */
   struct amdgpu_queue_errors by_vmid, by_slot;
 };
@@ -172,7 +173,7 @@ struct amdgpu_local {
   uint64_t size;                     /* bytes managed (the carve-out but the firmware's top) */
   uint64_t allocated;                /* bytes in allocated extents */
   uint64_t blocks;                   /* allocated extents */
-  volatile uint32_t lock;
+  struct lock lock;                  /* sleeping: many threads allocate at once */
 };
 
 struct amdgpu_device {

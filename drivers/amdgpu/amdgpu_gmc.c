@@ -22,6 +22,7 @@
 #include "drivers/amdgpu/regs/mmhub_9_1.h"
 #include "drivers/amdgpu/regs/nbio_7_0.h"
 #include "lib/plat.h"
+#include "lib/lock.h"
 
 #define LOCAL_RESERVED_TOP (1ull << 20) /* firmware area at the top of the carve-out (discovery table) */
 #define GART_SIZE (32ull << 20)           /* VMID 0 range for driver structures */
@@ -322,26 +323,17 @@ static bool use_semaphore(const struct amdgpu_device *dev, enum gmc_hub hub) {
 
 static int flush_tlb_locked(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t vmid);
 
-/* A spin lock held with interrupts off: the retry-fault path flushes from
- * the interrupt handler (image), which must not spin on a lock its own
- * core holds. */
-static uint64_t lock_irqsave(volatile uint32_t *lock) {
-  uint64_t flags = plat_irq_save();
-  while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE)) plat_cpu_relax();
-  return flags;
-}
-static void unlock_irqrestore(volatile uint32_t *lock, uint64_t flags) {
-  __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
-  plat_irq_restore(flags);
-}
+/* The GMC's locks are held with interrupts off (spin_lock_irqsave): the
+ * retry-fault path maps and flushes from the interrupt handler, which must
+ * not spin on a lock its own core holds. */
 
 /* One request at a time on the engine (Linux gmc_v9_0_flush_gpu_tlb holds
  * gmc.invalidate_lock across semaphore, request and acknowledgement: two
  * requests at once would take each other's acknowledgement). */
 int gmc_flush_tlb(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t vmid) {
-  uint64_t flags = lock_irqsave(&dev->gmc.invalidate_lock);
+  uint64_t flags = spin_lock_irqsave(&dev->gmc.invalidate_lock);
   int r = flush_tlb_locked(dev, hub, vmid);
-  unlock_irqrestore(&dev->gmc.invalidate_lock, flags);
+  spin_unlock_irqrestore(&dev->gmc.invalidate_lock, flags);
   return r;
 }
 
@@ -408,9 +400,9 @@ static void gmc_fini_hw(struct amdgpu_device *dev) {
 static int gart_map_locked(struct amdgpu_device *dev, const void *cpu, size_t size, uint64_t *mc_address);
 
 int gmc_gart_map(struct amdgpu_device *dev, const void *cpu, size_t size, uint64_t *mc_address) {
-  uint64_t flags = lock_irqsave(&dev->gmc.gart_lock);
+  uint64_t flags = spin_lock_irqsave(&dev->gmc.gart_lock);
   int r = gart_map_locked(dev, cpu, size, mc_address);
-  unlock_irqrestore(&dev->gmc.gart_lock, flags);
+  spin_unlock_irqrestore(&dev->gmc.gart_lock, flags);
   return r;
 }
 
@@ -447,26 +439,22 @@ void gmc_gart_unmap(struct amdgpu_device *dev, uint64_t mc_address, size_t size)
   struct amdgpu_gmc *g = &dev->gmc;
   uint64_t first = (mc_address - g->gart_start) >> GMC_PAGE_SHIFT;
   uint64_t pages = (size + 4095) >> GMC_PAGE_SHIFT;
-  uint64_t flags = lock_irqsave(&g->gart_lock);
+  uint64_t flags = spin_lock_irqsave(&g->gart_lock);
   for (uint64_t n = 0; n < pages && first + n < (g->gart_size >> GMC_PAGE_SHIFT); n++) g->gart_table[first + n] = 0;
-  unlock_irqrestore(&g->gart_lock, flags);
+  spin_unlock_irqrestore(&g->gart_lock, flags);
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   for (int hub = 0; hub < 2; hub++) gmc_flush_tlb(dev, hub, 0);
 }
 
-static void map_lock(struct amdgpu_device *dev) {
-  while (__atomic_exchange_n(&dev->gmc.map_lock, 1, __ATOMIC_ACQUIRE)) plat_cpu_relax();
-}
-static void map_unlock(struct amdgpu_device *dev) { __atomic_store_n(&dev->gmc.map_lock, 0, __ATOMIC_RELEASE); }
 
 int amdgpu_map_system_range(struct amdgpu_device *dev, const void *start, size_t size) {
   if (!dev || !start || !size) return -EINVAL;
   uint64_t s = (uint64_t)(uintptr_t)start & ~0xfffull;
   uint64_t e = ((uint64_t)(uintptr_t)start + size + 0xfff) & ~0xfffull;
-  map_lock(dev);
+  uint64_t flags = spin_lock_irqsave(&dev->gmc.map_lock);
   int r = map_ram_range(dev, s, e - s);
   if (!r && dev->gmc.hw_up) r = gmc_flush_compute_vmids(dev);
-  map_unlock(dev);
+  spin_unlock_irqrestore(&dev->gmc.map_lock, flags);
   return r;
 }
 
@@ -476,7 +464,7 @@ int amdgpu_map_system_range(struct amdgpu_device *dev, const void *start, size_t
  * nothing was mapped, faults for good. */
 void gmc_handle_retry_fault(struct amdgpu_device *dev, uint32_t vmid, uint64_t address) {
   uint64_t start, size;
-  map_lock(dev);
+  uint64_t flags = spin_lock_irqsave(&dev->gmc.map_lock);
   if (vmid >= AMDGPU_COMPUTE_VMID_FIRST && amdgpu_ram_range_of(address, &start, &size) == 0) {
     int r = map_ram_range(dev, start, size);
     if (r) log_error("retry fault at 0x%llx: mapping 0x%llx+0x%llx failed (%d)", (unsigned long long)address,
@@ -487,7 +475,7 @@ void gmc_handle_retry_fault(struct amdgpu_device *dev, uint32_t vmid, uint64_t a
     log_debug("retry fault at 0x%llx (VMID %u): no memory there", (unsigned long long)address, vmid);
   }
   for (int hub = 0; hub < 2; hub++) gmc_flush_tlb(dev, hub, vmid);
-  map_unlock(dev);
+  spin_unlock_irqrestore(&dev->gmc.map_lock, flags);
 }
 
 /* apertures, VMIDs, TLBs */

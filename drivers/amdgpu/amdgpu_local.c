@@ -34,7 +34,6 @@
 
 #define PAGE_BYTES         4096ull
 #define EXTENTS_PER_CHUNK  255 /* a chunk of about 16 KiB */
-#define SPINS_BEFORE_SLEEP 64
 
 struct local_extent {
   struct avl_node node;
@@ -63,18 +62,6 @@ static void update_largest_free(struct avl_node *n) {
   e->largest_free = largest;
 }
 
-/* Many threads may allocate at once; a holder that lost its core is
- * waited for asleep, not spun on. */
-static void lock(struct amdgpu_local *l) {
-  for (unsigned spins = 0; __atomic_exchange_n(&l->lock, 1, __ATOMIC_ACQUIRE); spins++) {
-    if (spins < SPINS_BEFORE_SLEEP)
-      plat_cpu_relax();
-    else
-      plat_sleep_ns(1000);
-  }
-}
-static void unlock(struct amdgpu_local *l) { __atomic_store_n(&l->lock, 0, __ATOMIC_RELEASE); }
-
 static void put_spare(struct amdgpu_local *l, struct local_extent *e) {
   e->next_spare = l->spare;
   l->spare = e;
@@ -85,9 +72,9 @@ static void put_spare(struct amdgpu_local *l, struct local_extent *e) {
  * enough. A new chunk is allocated without the lock. false: no memory. */
 static bool ensure_spares_locked(struct amdgpu_local *l) {
   while (l->spare_count < 2) {
-    unlock(l);
+    lock_release(&l->lock);
     struct local_extent_chunk *c = plat_protected_alloc(sizeof *c);
-    lock(l);
+    lock_acquire(&l->lock);
     if (!c) {
       log_error("no memory for the carve-out allocator's extent records");
       return false;
@@ -155,10 +142,10 @@ int amdgpu_local_init(struct amdgpu_device *dev, uint64_t reserved_top_bytes) {
       dev->gmc.vram_size > reserved_top_bytes ? dev->gmc.vram_size - reserved_top_bytes : 0;
   l->size = size & ~(PAGE_BYTES - 1);
   if (!l->size) return 0;
-  lock(l);
+  lock_acquire(&l->lock);
   bool ok = ensure_spares_locked(l);
   if (ok) add_extent(l, 0, l->size, false);
-  unlock(l);
+  lock_release(&l->lock);
   return ok ? 0 : -ENOMEM;
 }
 
@@ -188,7 +175,7 @@ void *amdgpu_local_alloc(struct amdgpu_device *dev, size_t size, size_t align) {
   uint64_t alignment = align < PAGE_BYTES ? PAGE_BYTES : align, start = 0;
   if (bytes > l->size) return NULL;
   void *block = NULL;
-  lock(l);
+  lock_acquire(&l->lock);
   struct local_extent *e =
       ensure_spares_locked(l)
           ? first_fit(l->extents.root, dev->gmc.fb_physical, bytes, alignment, &start)
@@ -207,7 +194,7 @@ void *amdgpu_local_alloc(struct amdgpu_device *dev, size_t size, size_t align) {
     l->blocks++;
     block = (void *)(uintptr_t)(dev->gmc.fb_physical + start);
   }
-  unlock(l);
+  lock_release(&l->lock);
   return block;
 }
 
@@ -216,7 +203,7 @@ int amdgpu_local_free(struct amdgpu_device *dev, void *p) {
   if (!dev) return -EINVAL;
   struct amdgpu_local *l = &dev->local;
   uint64_t address = (uint64_t)(uintptr_t)p;
-  lock(l);
+  lock_acquire(&l->lock);
   struct local_extent *e =
       address >= dev->gmc.fb_physical ? find_block(l, address - dev->gmc.fb_physical) : NULL;
   if (e) {
@@ -237,7 +224,7 @@ int amdgpu_local_free(struct amdgpu_device *dev, void *p) {
     }
     avl_update_path(&l->extents, &e->node);
   }
-  unlock(l);
+  lock_release(&l->lock);
   if (!e) {
     log_error("free of %p: not the start of a block of the carve-out", p);
     return -EINVAL;
@@ -246,15 +233,15 @@ int amdgpu_local_free(struct amdgpu_device *dev, void *p) {
 }
 
 uint64_t amdgpu_local_free_bytes(struct amdgpu_device *dev) {
-  lock(&dev->local);
+  lock_acquire(&dev->local.lock);
   uint64_t free_bytes = dev->local.size - dev->local.allocated;
-  unlock(&dev->local);
+  lock_release(&dev->local.lock);
   return free_bytes;
 }
 
 uint64_t amdgpu_local_block_count(struct amdgpu_device *dev) {
-  lock(&dev->local);
+  lock_acquire(&dev->local.lock);
   uint64_t n = dev->local.blocks;
-  unlock(&dev->local);
+  lock_release(&dev->local.lock);
   return n;
 }

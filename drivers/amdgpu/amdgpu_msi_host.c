@@ -11,6 +11,7 @@
 #include "drivers/amdgpu/amdgpu_vapu.h"
 #include "lib/plat.h"
 #include "lib/util.h"
+#include "lib/lock.h"
 
 #define X86_MSI_ADDRESS 0xfee00000u /* Intel SDM vol. 3, 11.11.1: APIC ID 0 */
 #define HOST_MSI_VECTOR 0x40u
@@ -25,7 +26,7 @@ struct host_irq {
 /* Entries are never freed: an MSI racing with the device's removal finds
  * a stale entry, never freed memory. */
 static struct host_irq irqs[AMDGPU_MAX_DEVICES * 4];
-static volatile uint32_t irqs_lock;
+static struct spinlock irqs_lock = SPINLOCK_INIT;
 
 static struct host_irq *irq_of(struct amdgpu_device *dev) {
   for (size_t i = 0; i < countof(irqs); i++)
@@ -48,14 +49,14 @@ static void irq_thread(void *arg) {
 }
 
 int amdgpu_vapu_msi_route(struct amdgpu_device *dev, uint64_t *address, uint32_t *data) {
-  while (__atomic_exchange_n(&irqs_lock, 1, __ATOMIC_ACQUIRE)) plat_cpu_relax();
+  spin_lock(&irqs_lock);
   struct host_irq *irq = irq_of(NULL);
   if (irq) {
     irq->raised = 0;
     irq->stopping = false;
     __atomic_store_n(&irq->dev, dev, __ATOMIC_RELEASE);
   }
-  __atomic_store_n(&irqs_lock, 0, __ATOMIC_RELEASE);
+  spin_unlock(&irqs_lock);
   if (!irq) return -ENOSPC;
   irq->thread = plat_worker_start("amdgpu-irq", irq_thread, irq);
   if (irq->thread < 0) {

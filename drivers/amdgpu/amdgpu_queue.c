@@ -45,13 +45,9 @@
  * runtime's periodic call that finds the lock taken leaves the scheduling
  * pass it wanted the same way. */
 
-bool queues_try_lock(struct amdgpu_device *dev) {
-  return !__atomic_exchange_n(&dev->queues.lock, 1, __ATOMIC_ACQUIRE);
-}
+bool queues_try_lock(struct amdgpu_device *dev) { return spin_trylock(&dev->queues.lock); }
 
-void queues_lock(struct amdgpu_device *dev) {
-  while (!queues_try_lock(dev)) plat_cpu_relax();
-}
+void queues_lock(struct amdgpu_device *dev) { spin_lock(&dev->queues.lock); }
 
 static bool left_for_holder(struct amdgpu_queues *qs) {
   return __atomic_load_n(&qs->by_vmid.pending, __ATOMIC_ACQUIRE) ||
@@ -62,7 +58,7 @@ static bool left_for_holder(struct amdgpu_queues *qs) {
 void queues_unlock(struct amdgpu_device *dev) {
   struct amdgpu_queues *qs = &dev->queues;
   for (;;) {
-    __atomic_store_n(&qs->lock, 0, __ATOMIC_RELEASE);
+    spin_unlock(&qs->lock);
     if (!left_for_holder(qs)) return;
     if (!queues_try_lock(dev)) return; /* the holder handles them when it unlocks */
     queues_handle_errors_locked(dev);

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 
 #define IOMMU_TABLE_CHUNK     (256u << 10)
 #define IOMMU_MEM_MAX_EXTENTS 64

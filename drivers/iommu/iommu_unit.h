@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "drivers/iommu/ivrs.h"
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 
 struct iommu_memory;
 

@@ -20,7 +20,7 @@
 #include "hsa/agent.h"
 #include "hsa/executable_internal.h"
 #include "hsa/loader/bundle.h"
-#include "hsa/lock.h"
+#include "lib/lock.h"
 #include "lib/plat.h"
 
 #define LOG_TAG "loader"

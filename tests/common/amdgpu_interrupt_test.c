@@ -2,7 +2,7 @@
  * model code (its register writes reach the model's hooks) on the core the
  * MSI names, which in the image is the core that also makes GPU accesses
  * and register writes. An interrupt that arrives while that core holds a
- * model lock must wait for the release (vapu_internal.h, vapu_lock), never
+ * model lock must wait for the release (vapu_internal.h: spin_lock_irqsave), never
  * spin on a lock its own core holds. */
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "drivers/amdgpu/amdgpu_vapu.h"
@@ -24,14 +24,14 @@ TEST(amdgpu_interrupt_waits_for_a_model_lock_its_core_holds) {
    * fault for one of its own GPU accesses, and post a VM fault whose
    * handler clears the fault status (a write that takes that lock). The
    * MSI comes to this core at once (image: a self-IPI). */
-  uint64_t irq = vapu_lock(&v->hubs[VAPU_GFXHUB].fault_lock);
+  uint64_t irq = spin_lock_irqsave(&v->hubs[VAPU_GFXHUB].fault_lock);
   const uint32_t src_data[4] = {0x12345, 0, 0, 0};
   bool posted = vapu_ih_post(v, IH_CLIENT_UTCL2, 0, 0, 8, false, src_data);
   /* Busy: a sleep would wait for a timer interrupt. */
   uint64_t until = plat_now_ns() + HOLD_NS;
   while (plat_now_ns() < until) plat_cpu_relax();
   int seen_while_held = __atomic_load_n(&log.count, __ATOMIC_ACQUIRE);
-  vapu_unlock(&v->hubs[VAPU_GFXHUB].fault_lock, irq);
+  spin_unlock_irqrestore(&v->hubs[VAPU_GFXHUB].fault_lock, irq);
   ASSERT_TRUE(posted);
   ASSERT_EQ(seen_while_held, 0);
   /* Handled once the lock is free. */

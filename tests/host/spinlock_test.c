@@ -2,7 +2,7 @@
  * exclusion under contention, trylock, and the locked state. */
 #include <pthread.h>
 
-#include "kernel/spinlock.h"
+#include "lib/lock.h"
 #include "lib/test.h"
 
 /* Few rounds: on a loaded host a ticket lock hands over only when the next

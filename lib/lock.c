@@ -1,5 +1,5 @@
-/* lock.c - the slow paths of struct lock (lock.h). */
-#include "hsa/lock.h"
+/* lock.c - the slow paths of the sleeping lock (lib/lock.h). */
+#include "lib/lock.h"
 
 #include "lib/plat.h"
 
