@@ -150,11 +150,11 @@ EXPORT void __hsacl_run_group(struct hsacl_group *g) {
   for (;;) {
     uint32_t waiting = 0, finished = 0;
     for (uint32_t i = first; i < items; i++) {
-      if (fibers[i].state == FIBER_DONE) continue;
-      if (first == 1 && fiber_init(i) != 0) {
+      if (first == 1 && fiber_init(i) != 0) { /* the first pass starts them */
         g->status = HSACL_NO_STACK;
         return;
       }
+      if (fibers[i].state == FIBER_DONE) continue;
       resume(i);
       if (fibers[i].state == FIBER_WAITING)
         waiting++;

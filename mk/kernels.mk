@@ -59,3 +59,73 @@ LOADER_TEST_OBJS := $(call host_asan_obj,$(wildcard tests/host/loader_*.c))
 $(LOADER_TEST_OBJS): HOST_CPPFLAGS += -DLOADER_TEST_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"'
 TEST_BUILD_DEPS += $(KERNEL_CORPUS) $(HIP_BUNDLES)
 
+
+# ---- One source for every agent: tools/hsacc ---------------------------------
+# The OpenCL C side of the CPU agents (cl/module.mk), prebuilt for
+# tools/hsacc (HSACC_LIBDIR): the work-item library, compiled as C for
+# x86-64, and the built-in library (the CPU-side OpenCL C flags of
+# tools/hsacc, hidden visibility: calls within the object stay direct).
+CL_LIB_DIR   := $(BUILD)/cl
+CL_CPU_FLAGS := -target x86_64-unknown-linux-gnu -fPIC -O2 -ffreestanding -fvisibility=hidden \
+                -Wall -Werror -I.
+CL_BUILTIN_FLAGS := -target x86_64-unknown-linux-gnu -x cl -cl-std=CL2.0 -Xclang \
+                    -finclude-default-header -fPIC -ffp-contract=off -O2 -fvisibility=hidden \
+                    -Icl/builtins
+CL_BUILTIN_OBJS := $(patsubst cl/%.cl,$(CL_LIB_DIR)/%.o,$(CL_BUILTIN_SRCS))
+
+$(CL_LIB_DIR)/hsacl-workitem.o: $(CL_WORKITEM_SRCS) cl/cpu_abi.h
+	@mkdir -p $(dir $@)
+	@echo "CPUCC   $@"
+	$(Q)$(GPU_CC) $(CL_CPU_FLAGS) -c $(CL_WORKITEM_SRCS) -o $@
+$(CL_LIB_DIR)/builtins/%.o: cl/builtins/%.cl
+	@mkdir -p $(dir $@)
+	@echo "CPUCL   $@"
+	$(Q)$(GPU_CC) $(CL_BUILTIN_FLAGS) -c $< -o $@
+$(CL_LIB_DIR)/hsacl-builtins.a: $(CL_BUILTIN_OBJS)
+	@echo "AR      $@"
+	$(Q)rm -f $@ && llvm-ar-19 rcs $@ $^
+
+HSACC_LIBS := $(CL_LIB_DIR)/hsacl-workitem.o $(if $(CL_BUILTIN_SRCS),$(CL_LIB_DIR)/hsacl-builtins.a)
+HSACC      := HSACC_LIBDIR=$(abspath $(CL_LIB_DIR)) tools/hsacc
+HSACC_DEPS := tools/hsacc $(HSACC_LIBS)
+
+# The OpenCL C corpus through tools/hsacc, every variant:
+#   $(KERNELS_DIR)/hsacc/<name>.<opt>.v<cov>.hsaco
+# Kernels that call math, integer or atomic built-ins wait for the built-in
+# library (cl/builtins/): without it tools/hsacc refuses them by name.
+HSACC_CORPUS_NEEDS_BUILTINS := float_math half_math histogram int64_ops
+HSACC_CORPUS_SRCS := $(filter-out $(if $(CL_BUILTIN_SRCS),,$(patsubst %,tests/kernels/%.cl,\
+                       $(HSACC_CORPUS_NEEDS_BUILTINS))),$(filter %.cl,$(KERNEL_SRCS_CORPUS)))
+define hsacc_corpus_rule
+$(KERNELS_DIR)/hsacc/$(call kernel_name,$(1)).$(2).v$(3).hsaco: $(1) $(HSACC_DEPS)
+	@mkdir -p $$(dir $$@)
+	@echo "HSACC   $$@"
+	$(Q)$(HSACC) -$(2) -mcode-object-version=$(3) -o $$@ $$<
+HSACC_CORPUS += $(KERNELS_DIR)/hsacc/$(call kernel_name,$(1)).$(2).v$(3).hsaco
+endef
+HSACC_CORPUS :=
+$(foreach src,$(HSACC_CORPUS_SRCS),$(foreach o,$(GPU_OPTS),$(foreach v,$(GPU_COVS),\
+  $(eval $(call hsacc_corpus_rule,$(src),$(o),$(v))))))
+
+# The CPU agent tests' own kernels (tests/data/cl/*.cl: barrier placements,
+# work-item functions, limits), -O2, code object v5:
+#   $(KERNELS_DIR)/hsacc-tests/<name>.hsaco
+HSACC_TEST_KERNELS := $(patsubst tests/data/cl/%.cl,$(KERNELS_DIR)/hsacc-tests/%.hsaco,\
+                        $(wildcard tests/data/cl/*.cl))
+$(KERNELS_DIR)/hsacc-tests/%.hsaco: tests/data/cl/%.cl $(HSACC_DEPS)
+	@mkdir -p $(dir $@)
+	@echo "HSACC   $@"
+	$(Q)$(HSACC) -O2 -o $@ $<
+
+.PHONY: hsacc-kernels
+hsacc-kernels: $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
+kernels: hsacc-kernels
+TEST_BUILD_DEPS += $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
+
+# The OpenCL C tests on the CPU agents (tests/common/cl_*.c) read them
+# from the build folder on the host, from \kernels in the image.
+CL_TEST_SRCS := $(wildcard tests/common/cl_*.c)
+$(call host_asan_obj,$(CL_TEST_SRCS)) $(call host_obj,$(CL_TEST_SRCS)): \
+  HOST_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"'
+$(call efi_obj,$(CL_TEST_SRCS)): EFI_EXTRA_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"/kernels"'
+$(HOST_UNIT_TESTS): | $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
