@@ -123,9 +123,33 @@ kernels: hsacc-kernels
 TEST_BUILD_DEPS += $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
 
 # The OpenCL C tests on the CPU agents (tests/common/cl_*.c) read them
-# from the build folder on the host, from \kernels in the image.
+# from the build folder on the host, from \data\cl-kernels on the image tests'
+# ESP (a copy in the generated tree every image test suite carries).
 CL_TEST_SRCS := $(wildcard tests/common/cl_*.c)
 $(call host_asan_obj,$(CL_TEST_SRCS)) $(call host_obj,$(CL_TEST_SRCS)): \
   HOST_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"'
-$(call efi_obj,$(CL_TEST_SRCS)): EFI_EXTRA_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"/kernels"'
+$(call efi_obj,$(CL_TEST_SRCS)): EFI_EXTRA_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"/data/cl-kernels"'
 $(HOST_UNIT_TESTS): | $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
+CL_IMAGE_KERNELS := $(patsubst $(KERNELS_DIR)/%,$(IMAGE_TEST_GEN)/data/cl-kernels/%,$(HSACC_CORPUS) $(HSACC_TEST_KERNELS))
+$(IMAGE_TEST_GEN)/data/cl-kernels/%: $(KERNELS_DIR)/%
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
+IMAGE_TEST_GEN_FILES += $(CL_IMAGE_KERNELS)
+TEST_BUILD_DEPS += $(CL_IMAGE_KERNELS)
+suite-image-smp1 suite-image-smp4 suite-image-novapu suite-image-gpu-corpus: $(CL_IMAGE_KERNELS)
+
+# The image's table of the C library functions CPU code may import
+# (kernel/code.c, plat_import): what the OpenCL C libraries leave
+# undefined, less what they define themselves and the runtime's own hook,
+# plus the memory functions clang emits calls to for any code.
+CL_EXPORTS_INC := $(BUILD)/gen/kernel_exports.inc
+CL_EXPORTS_ALWAYS := memcpy memmove memset
+$(CL_EXPORTS_INC): $(HSACC_LIBS) mk/kernels.mk
+	@mkdir -p $(dir $@)
+	@echo "GEN     $@"
+	$(Q)llvm-nm-19 --defined-only --format=just-symbols $(HSACC_LIBS) | sort -u > $@.defined
+	$(Q){ llvm-nm-19 -u --format=just-symbols $(HSACC_LIBS); printf '%s\n' $(CL_EXPORTS_ALWAYS); } | \
+	  grep -v -x -e '' -e '__hsa_cpu_write' | sort -u | comm -23 - $@.defined | \
+	  awk '{ print "EXPORT(" $$1 ")" }' > $@.tmp && mv $@.tmp $@ && rm -f $@.defined
+$(call efi_obj,kernel/code.c): $(CL_EXPORTS_INC)
+$(call efi_obj,kernel/code.c): EFI_EXTRA_CPPFLAGS += -I$(BUILD)/gen

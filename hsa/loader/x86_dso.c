@@ -319,8 +319,8 @@ enum loader_status x86_dso_load(const void *data, size_t size, const char *sourc
   struct x86_dso *d = calloc(1, sizeof *d);
   if (!d) return loader_report(LOADER_ERROR_OUT_OF_MEMORY, source, why, why_size, "no memory");
   struct parse p = {data, size, source, why, why_size, d};
-  uint64_t phoff, dyn_off = 0, dyn_size = 0;
-  uint32_t phnum;
+  uint64_t phoff = 0, dyn_off = 0, dyn_size = 0;
+  uint32_t phnum = 0;
   enum loader_status st = parse_header(&p, &phoff, &phnum);
   if (st == LOADER_OK) st = parse_segments(&p, phoff, phnum, &dyn_off, &dyn_size);
   if (st == LOADER_OK) st = parse_dynamic(&p, dyn_off, dyn_size);
