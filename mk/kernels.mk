@@ -126,9 +126,12 @@ TEST_BUILD_DEPS += $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
 # from the build folder on the host, from \data\cl-kernels on the image tests'
 # ESP (a copy in the generated tree every image test suite carries).
 CL_TEST_SRCS := $(wildcard tests/common/cl_*.c)
+CL_CORPUS_WAITING := " $(if $(CL_BUILTIN_SRCS),,$(HSACC_CORPUS_NEEDS_BUILTINS)) "
 $(call host_asan_obj,$(CL_TEST_SRCS)) $(call host_obj,$(CL_TEST_SRCS)): \
-  HOST_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"'
-$(call efi_obj,$(CL_TEST_SRCS)): EFI_EXTRA_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"/data/cl-kernels"'
+  HOST_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"' \
+                   -DCL_CORPUS_WAITING='$(CL_CORPUS_WAITING)'
+$(call efi_obj,$(CL_TEST_SRCS)): EFI_EXTRA_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"/data/cl-kernels"' \
+                                                  -DCL_CORPUS_WAITING='$(CL_CORPUS_WAITING)'
 $(HOST_UNIT_TESTS): | $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
 CL_IMAGE_KERNELS := $(patsubst $(KERNELS_DIR)/%,$(IMAGE_TEST_GEN)/data/cl-kernels/%,$(HSACC_CORPUS) $(HSACC_TEST_KERNELS))
 $(IMAGE_TEST_GEN)/data/cl-kernels/%: $(KERNELS_DIR)/%
