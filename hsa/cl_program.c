@@ -316,6 +316,18 @@ hsa_status_t cl_kernel_check_dispatch(const hsa_cpu_kernel_descriptor_t *kernel,
   return HSA_STATUS_SUCCESS;
 }
 
+hsa_status_t cl_kernel_fill_hidden(const hsa_cpu_kernel_descriptor_t *kernel, void *kernarg,
+                                   size_t kernarg_size) {
+  const struct cl_kernel *k = (const struct cl_kernel *)(uintptr_t)kernel;
+  if (kernarg_size < kernel->kernarg_segment_size) {
+    log_error("%s: kernarg of %zu bytes, the kernel's segment has %u", k->symbol, kernarg_size,
+              kernel->kernarg_segment_size);
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  if (k->global_offset_arg >= 0) memset((uint8_t *)kernarg + k->global_offset_arg, 0, 24);
+  return HSA_STATUS_SUCCESS;
+}
+
 hsa_status_t cl_kernel_take_error(const hsa_cpu_kernel_descriptor_t *kernel) {
   struct cl_kernel *k = (struct cl_kernel *)(uintptr_t)kernel;
   return (hsa_status_t)atomic_exchange_explicit(&k->error, HSA_STATUS_SUCCESS, memory_order_acq_rel);

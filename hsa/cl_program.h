@@ -38,6 +38,12 @@ hsa_status_t cl_kernel_check_dispatch(const hsa_cpu_kernel_descriptor_t *kernel,
                                       const hsa_kernel_dispatch_packet_t *p,
                                       uint32_t group_segment_limit);
 
+/* hsa_kernarg_fill_hidden for an OpenCL C kernel on a CPU agent: of the
+ * GPU's hidden arguments the CPU reads only the global offsets
+ * (hidden_global_offset_x/y/z), written 0 as for the GPU. */
+hsa_status_t cl_kernel_fill_hidden(const hsa_cpu_kernel_descriptor_t *kernel, void *kernarg,
+                                   size_t kernarg_size);
+
 /* The first failure of a work-group of the kernel's last dispatch
  * (HSA_STATUS_SUCCESS if none), cleared. */
 hsa_status_t cl_kernel_take_error(const hsa_cpu_kernel_descriptor_t *kernel);
