@@ -1,7 +1,7 @@
 /*
  * cpu_abi.h - the interface between the CPU part of a tools/hsacc file (an
  * x86-64 ELF shared object) and the runtime that loads it for a CPU agent
- * (hsa/cl_program.c, hsa/cl_kernel.c).
+ * (hsa/cl_program.c).
  *
  * The shared object exports (dynamic symbol table, default visibility):
  *   __hsacl_abi_version   const uint32_t, HSACL_ABI_VERSION

@@ -35,8 +35,8 @@
 #define EXPORT __attribute__((visibility("default")))
 #define OVL    __attribute__((overloadable))
 
-/* __OPENCL_MEMORY_SCOPE_* as clang predefines them (clang
- * lib/Frontend/InitPreprocessor.cpp; opencl-c-base.h's memory_scope). */
+/* __OPENCL_MEMORY_SCOPE_* as clang-19 predefines them (clang's
+ * InitPreprocessor.cpp, used by opencl-c-base.h's memory_scope). */
 enum memory_scope {
   memory_scope_work_item = 0,
   memory_scope_work_group = 1,
