@@ -16,7 +16,7 @@
 
 #include "lib/plat.h"
 #include "lib/test.h"
-#include "tests/common/gpu_kernel.h"
+#include "support/gpu_kernel.h"
 #include "tests/common/gpu_test_util.h"
 #include "tests/common/hsa_test_util.h"
 #include "tests/common/kernel_corpus.h"
@@ -76,8 +76,8 @@ static void dispatch(struct env *e, const struct gpu_kernel *k, const struct cor
   uint64_t until = plat_now_ns() + DISPATCH_TIMEOUT_NS;
   while (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 100000000, HSA_WAIT_STATE_BLOCKED) != 0) {
     if (atomic_load(&e->error.calls))
-      test_fail(__FILE__, __LINE__, "%s: the queue stopped with status 0x%x", path, atomic_load(&e->error.status));
-    if (plat_now_ns() > until) test_fail(__FILE__, __LINE__, "%s: no completion", path);
+      FAIL("%s: the queue stopped with status 0x%x", path, atomic_load(&e->error.status));
+    if (plat_now_ns() > until) FAIL("%s: no completion", path);
   }
   HSA_ASSERT_OK(hsa_signal_destroy(done));
 }
@@ -86,7 +86,7 @@ static void load(struct env *e, const char *path, const struct corpus_kernel *ck
                  struct gpu_kernel *k) {
   char why[256];
   if (gpu_kernel_load(e->agent, path, ck->symbol, ck->external_variable, external, k, why, sizeof why))
-    test_fail(__FILE__, __LINE__, "%s", why);
+    FAIL("%s", why);
 }
 
 static int32_t *external_of(struct env *e, const struct corpus_kernel *ck) {
@@ -112,7 +112,7 @@ static void run_variant(struct env *e, const struct corpus_kernel *ck, const cha
   memset(kernarg, 0, k.kernarg_size);
   ASSERT_NE(corpus_pack_args(&d, kernarg, k.kernarg_size), 0);
   dispatch(e, &k, &d, kernarg, false, path);
-  if (!corpus_check(&d, why, sizeof why)) test_fail(__FILE__, __LINE__, "%s: %s", path, why);
+  if (!corpus_check(&d, why, sizeof why)) FAIL("%s: %s", path, why);
   corpus_release(&d);
   pool_free(NULL, kernarg);
   if (external) pool_free(NULL, external);
@@ -182,7 +182,7 @@ TEST(cl_corpus_one_kernarg_for_the_gpu_then_the_cpu) {
     memset(kernarg, 0, kg.kernarg_size);
     ASSERT_NE(corpus_pack_args(&d, kernarg, kg.kernarg_size), 0);
     dispatch(&g, &kg, &d, kernarg, true, path);
-    if (!corpus_check(&d, why, sizeof why)) test_fail(__FILE__, __LINE__, "GPU: %s: %s", path, why);
+    if (!corpus_check(&d, why, sizeof why)) FAIL("GPU: %s: %s", path, why);
     void *gpu_out[CORPUS_MAX_BUFFERS] = {0};
     for (uint32_t b = 0; b < d.buffer_count; b++) {
       ASSERT_NOT_NULL(gpu_out[b] = malloc(d.buffer_sizes[b]));
@@ -190,7 +190,7 @@ TEST(cl_corpus_one_kernarg_for_the_gpu_then_the_cpu) {
       memcpy(d.buffers[b], saved[b], d.buffer_sizes[b]); /* the inputs again */
     }
     dispatch(&c, &kc, &d, kernarg, false, path); /* the same kernarg bytes */
-    if (!corpus_check(&d, why, sizeof why)) test_fail(__FILE__, __LINE__, "CPU: %s: %s", path, why);
+    if (!corpus_check(&d, why, sizeof why)) FAIL("CPU: %s: %s", path, why);
     for (uint32_t b = 0; b < d.buffer_count; b++) {
       if (d.expected[b] && !ck->element_ok) ASSERT_MEM_EQ(gpu_out[b], d.buffers[b], d.buffer_sizes[b]);
       free(saved[b]);

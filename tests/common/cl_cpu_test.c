@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "lib/plat.h"
-#include "tests/common/gpu_kernel.h"
+#include "support/gpu_kernel.h"
 #include "tests/common/hsa_test_util.h"
 
 #define DISPATCH_TIMEOUT_NS 60000000000ull
@@ -63,7 +63,7 @@ static void load(struct cl_env *e, const char *file, const char *symbol, struct 
   char path[512], why[256];
   kernel_path(path, sizeof path, file);
   hsa_status_t st = gpu_kernel_load(e->cpu, path, symbol, NULL, NULL, k, why, sizeof why);
-  if (st != HSA_STATUS_SUCCESS) test_fail(__FILE__, __LINE__, "%s", why);
+  if (st != HSA_STATUS_SUCCESS) FAIL("%s", why);
 }
 
 /* Dispatches and waits; the status the queue reported (SUCCESS if none). */
@@ -354,7 +354,7 @@ static hsa_status_t load_bytes(hsa_agent_t agent, const void *data, size_t size)
 
 static void *file_bytes(const char *path, size_t *size) {
   int fd = open(path, O_RDONLY);
-  if (fd < 0) test_fail(__FILE__, __LINE__, "cannot open %s (make test builds it)", path);
+  if (fd < 0) FAIL("cannot open %s (make test builds it)", path);
   off_t n = lseek(fd, 0, SEEK_END);
   lseek(fd, 0, SEEK_SET);
   uint8_t *p = malloc((size_t)n);
