@@ -428,3 +428,87 @@ TEST(cl_cpu_bad_files_are_refused_for_the_cpu_agent) {
   free(file);
   env_close(&e);
 }
+
+/* An import from the C library resolves (the host's dlsym, the image's
+ * export table); one nobody defines is refused at load, by name. */
+TEST(cl_cpu_imports_resolve_and_unknown_ones_are_refused) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "imports", "count_text.kd", &k);
+  static const char text[] = "one source for every agent";
+  char *t = buffer(&e, sizeof text);
+  memcpy(t, text, sizeof text);
+  uint32_t *out = buffer(&e, 8 * 4);
+  uint8_t *ka = kernarg_of(&e, &k);
+  set_ptr(ka, 0, t);
+  set_ptr(ka, 8, out);
+  HSA_ASSERT_OK(run(&e, &k, 1, (uint32_t[3]){8, 1, 1}, (uint32_t[3]){4, 1, 1}, 0, ka));
+  for (uint32_t i = 0; i < 8; i++) ASSERT_EQ(out[i], sizeof text - 1 - i);
+  hsa_amd_memory_pool_free(t);
+  hsa_amd_memory_pool_free(out);
+  hsa_amd_memory_pool_free(ka);
+  gpu_kernel_release(&k);
+
+  char path[512];
+  kernel_path(path, sizeof path, "imports");
+  size_t size, cpu_size = 0;
+  uint8_t *file = file_bytes(path, &size);
+  const uint8_t *cpu = bundle_entry(file, size, "host-x86_64-unknown-linux-gnu-", &cpu_size);
+  ASSERT_NOT_NULL(cpu);
+  uint8_t *copy = malloc(cpu_size);
+  ASSERT_NOT_NULL(copy);
+  memcpy(copy, cpu, cpu_size);
+  bool renamed = false;
+  for (size_t i = 0; i + 8 < cpu_size && !renamed; i++)
+    if (memcmp(copy + i, "strlen\0", 7) == 0) {
+      copy[i + 4] = 'X'; /* "strlXn": in no C library */
+      renamed = true;
+    }
+  ASSERT_TRUE(renamed);
+  ASSERT_EQ(load_bytes(e.cpu, copy, cpu_size), HSA_STATUS_ERROR_VARIABLE_UNDEFINED);
+  free(copy);
+  free(file);
+  env_close(&e);
+}
+
+/* A file with only a CPU part, loaded for the GPU agent, and the bare CPU
+ * object: refused, with the GPU loader's statuses. */
+TEST(cl_cpu_cpu_only_file_is_refused_for_the_gpu_agent) {
+  HSA_ASSERT_OK(hsa_init());
+  hsa_agent_t gpu;
+  if (!gpu_find_agent(&gpu)) {
+    HSA_ASSERT_OK(hsa_shut_down());
+    test_skip("no GPU agent");
+  }
+  char path[512];
+  kernel_path(path, sizeof path, "barriers");
+  size_t size, cpu_size = 0;
+  uint8_t *file = file_bytes(path, &size);
+  const uint8_t *cpu = bundle_entry(file, size, "host-x86_64-unknown-linux-gnu-", &cpu_size);
+  ASSERT_NOT_NULL(cpu);
+  /* The whole file loads for the GPU agent: its gfx902 or gfx90c entry. */
+  HSA_ASSERT_OK(load_bytes(gpu, file, size));
+  /* A bundle of the CPU entry alone (same layout as hsacc's). */
+  static const char id[] = "host-x86_64-unknown-linux-gnu-";
+  size_t header = 24 + 8 + 24 + sizeof id - 1, total = header + cpu_size;
+  uint8_t *only = malloc(total);
+  ASSERT_NOT_NULL(only);
+  uint64_t count = 1, off = header, len = cpu_size, idlen = sizeof id - 1;
+  memcpy(only, "__CLANG_OFFLOAD_BUNDLE__", 24);
+  memcpy(only + 24, &count, 8);
+  memcpy(only + 32, &off, 8);
+  memcpy(only + 40, &len, 8);
+  memcpy(only + 48, &idlen, 8);
+  memcpy(only + 56, id, idlen);
+  memcpy(only + header, cpu, cpu_size);
+  ASSERT_EQ(load_bytes(gpu, only, total), HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
+  ASSERT_NE(load_bytes(gpu, cpu, cpu_size), HSA_STATUS_SUCCESS);
+  /* The same CPU-only bundle is fine for a CPU agent. */
+  hsa_agent_t cpu_agent;
+  hsa_test_cpu_agents(&cpu_agent, 1);
+  HSA_ASSERT_OK(load_bytes(cpu_agent, only, total));
+  free(only);
+  free(file);
+  HSA_ASSERT_OK(hsa_shut_down());
+}
