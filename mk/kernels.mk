@@ -63,29 +63,19 @@ TEST_BUILD_DEPS += $(KERNEL_CORPUS) $(HIP_BUNDLES)
 # ---- One source for every agent: tools/hsacc ---------------------------------
 # The OpenCL C side of the CPU agents (cl/module.mk), prebuilt for
 # tools/hsacc (HSACC_LIBDIR): the work-item library, compiled as C for
-# x86-64, and the built-in library (the CPU-side OpenCL C flags of
-# tools/hsacc, hidden visibility: calls within the object stay direct).
+# x86-64 (hidden visibility: one copy per loaded instance, no exports), and
+# the built-in library $(CL_LIB_DIR)/builtins.o when there is one
+# (CL_BUILTIN_SRCS; its rules are the built-in library's own).
 CL_LIB_DIR   := $(BUILD)/cl
 CL_CPU_FLAGS := -target x86_64-unknown-linux-gnu -fPIC -O2 -ffreestanding -fvisibility=hidden \
                 -Wall -Werror -I.
-CL_BUILTIN_FLAGS := -target x86_64-unknown-linux-gnu -x cl -cl-std=CL2.0 -Xclang \
-                    -finclude-default-header -fPIC -ffp-contract=off -O2 -fvisibility=hidden \
-                    -Icl/builtins
-CL_BUILTIN_OBJS := $(patsubst cl/%.cl,$(CL_LIB_DIR)/%.o,$(CL_BUILTIN_SRCS))
 
 $(CL_LIB_DIR)/hsacl-workitem.o: $(CL_WORKITEM_SRCS) cl/cpu_abi.h
 	@mkdir -p $(dir $@)
 	@echo "CPUCC   $@"
 	$(Q)$(GPU_CC) $(CL_CPU_FLAGS) -c $(CL_WORKITEM_SRCS) -o $@
-$(CL_LIB_DIR)/builtins/%.o: cl/builtins/%.cl
-	@mkdir -p $(dir $@)
-	@echo "CPUCL   $@"
-	$(Q)$(GPU_CC) $(CL_BUILTIN_FLAGS) -c $< -o $@
-$(CL_LIB_DIR)/hsacl-builtins.a: $(CL_BUILTIN_OBJS)
-	@echo "AR      $@"
-	$(Q)rm -f $@ && llvm-ar-19 rcs $@ $^
 
-HSACC_LIBS := $(CL_LIB_DIR)/hsacl-workitem.o $(if $(CL_BUILTIN_SRCS),$(CL_LIB_DIR)/hsacl-builtins.a)
+HSACC_LIBS := $(CL_LIB_DIR)/hsacl-workitem.o $(if $(CL_BUILTIN_SRCS),$(CL_LIB_DIR)/builtins.o)
 HSACC      := HSACC_LIBDIR=$(abspath $(CL_LIB_DIR)) tools/hsacc
 HSACC_DEPS := tools/hsacc $(HSACC_LIBS)
 
