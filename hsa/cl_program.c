@@ -64,6 +64,40 @@ struct cl_program {
 
 static struct lock programs_lock = LOCK_INIT;
 static struct cl_program *programs;
+
+/* Work-item stacks of programs unloaded, for the next ones: making a stack
+ * (pages, a guard page: a TLB shootdown in the image) costs more than a
+ * dispatch. Emptied when the runtime shuts down. */
+#define STACK_POOL_MAX 4096u
+static struct lock stack_pool_lock = LOCK_INIT;
+static void *stack_pool[STACK_POOL_MAX];
+static uint32_t stack_pool_count;
+
+static void stack_release(void *s) {
+  if (!s) return;
+  lock_acquire(&stack_pool_lock);
+  bool kept = stack_pool_count < STACK_POOL_MAX;
+  if (kept) stack_pool[stack_pool_count++] = s;
+  lock_release(&stack_pool_lock);
+  if (!kept) plat_code_free(s, CL_GUARD_BYTES + CL_STACK_BYTES);
+}
+
+static void *stack_take(void) {
+  void *s = NULL;
+  lock_acquire(&stack_pool_lock);
+  if (stack_pool_count) s = stack_pool[--stack_pool_count];
+  lock_release(&stack_pool_lock);
+  if (s) return s;
+  s = plat_code_alloc(CL_GUARD_BYTES + CL_STACK_BYTES);
+  if (s) plat_code_protect(s, CL_GUARD_BYTES, 0); /* best effort: a guard where pages can be */
+  return s;
+}
+
+void cl_programs_fini(void) {
+  lock_acquire(&stack_pool_lock);
+  while (stack_pool_count) plat_code_free(stack_pool[--stack_pool_count], CL_GUARD_BYTES + CL_STACK_BYTES);
+  lock_release(&stack_pool_lock);
+}
 static struct lock write_lock = LOCK_INIT;
 
 /* The hook the built-in library's printf calls: one whole formatted
@@ -118,7 +152,7 @@ void cl_program_unload(struct cl_program *pr) {
   lock_release(&programs_lock);
   for (uint32_t i = 0; pr->instances && i < pr->instance_count; i++)
     for (uint32_t s = 0; s < HSACL_MAX_ITEMS; s++)
-      plat_code_free(pr->instances[i].stacks[s], CL_GUARD_BYTES + CL_STACK_BYTES);
+      stack_release(pr->instances[i].stacks[s]);
   free(pr->instances);
   free(pr->kernels);
   x86_dso_unload(pr->dso);
@@ -337,12 +371,7 @@ hsa_status_t cl_kernel_take_error(const hsa_cpu_kernel_descriptor_t *kernel) {
 static void *item_stack(void *ctx, uint32_t item, size_t *size) {
   struct cl_instance *in = ctx;
   if (item >= HSACL_MAX_ITEMS) return NULL;
-  if (!in->stacks[item]) {
-    uint8_t *s = plat_code_alloc(CL_GUARD_BYTES + CL_STACK_BYTES);
-    if (!s) return NULL;
-    plat_code_protect(s, CL_GUARD_BYTES, 0); /* best effort: a guard where pages can be */
-    in->stacks[item] = s;
-  }
+  if (!in->stacks[item] && !(in->stacks[item] = stack_take())) return NULL;
   *size = CL_STACK_BYTES;
   return (uint8_t *)in->stacks[item] + CL_GUARD_BYTES;
 }

@@ -29,6 +29,9 @@ hsa_status_t cl_program_load(struct executable *exec, const struct agent *agent,
                              size_t size, struct cl_program **out);
 void cl_program_unload(struct cl_program *program);
 
+/* Frees what unloaded programs left for the next ones (runtime shutdown). */
+void cl_programs_fini(void);
+
 /* The descriptor of a loaded OpenCL C kernel at kernel_object, or NULL. */
 const hsa_cpu_kernel_descriptor_t *cl_kernel_from_object(uint64_t kernel_object);
 

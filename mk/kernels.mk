@@ -116,12 +116,22 @@ TEST_BUILD_DEPS += $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
 # from the build folder on the host, from \data\cl-kernels on the image tests'
 # ESP (a copy in the generated tree every image test suite carries).
 CL_TEST_SRCS := $(wildcard tests/common/cl_*.c)
+# Which corpus kernels wait for the built-in library: a generated header,
+# rewritten only when its line changes, so that the tests are rebuilt when
+# the library comes or goes.
 CL_CORPUS_WAITING := " $(if $(CL_BUILTIN_SRCS),,$(HSACC_CORPUS_NEEDS_BUILTINS)) "
+CL_WAITING_H := $(BUILD)/gen/cl_corpus_waiting.h
+.PHONY: cl-corpus-waiting
+$(CL_WAITING_H): cl-corpus-waiting
+	@mkdir -p $(dir $@)
+	$(Q)echo '#define CL_CORPUS_WAITING $(CL_CORPUS_WAITING)' > $@.tmp && \
+	  { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+$(call host_asan_obj,$(CL_TEST_SRCS)) $(call host_obj,$(CL_TEST_SRCS)) $(call efi_obj,$(CL_TEST_SRCS)): \
+  $(CL_WAITING_H)
 $(call host_asan_obj,$(CL_TEST_SRCS)) $(call host_obj,$(CL_TEST_SRCS)): \
-  HOST_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"' \
-                   -DCL_CORPUS_WAITING='$(CL_CORPUS_WAITING)'
+  HOST_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"' -I$(BUILD)/gen
 $(call efi_obj,$(CL_TEST_SRCS)): EFI_EXTRA_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"/data/cl-kernels"' \
-                                                  -DCL_CORPUS_WAITING='$(CL_CORPUS_WAITING)'
+                                                  -I$(BUILD)/gen
 $(HOST_UNIT_TESTS): | $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
 CL_IMAGE_KERNELS := $(patsubst $(KERNELS_DIR)/%,$(IMAGE_TEST_GEN)/data/cl-kernels/%,$(HSACC_CORPUS) $(HSACC_TEST_KERNELS))
 $(IMAGE_TEST_GEN)/data/cl-kernels/%: $(KERNELS_DIR)/%
@@ -134,9 +144,10 @@ suite-image-smp1 suite-image-smp4 suite-image-novapu suite-image-gpu-corpus: $(C
 # The image's table of the C library functions CPU code may import
 # (kernel/code.c, plat_import): what the OpenCL C libraries leave
 # undefined, less what they define themselves and the runtime's own hook,
-# plus the memory functions clang emits calls to for any code.
+# plus the memory functions clang emits calls to for any code and the
+# string functions a kernel may call itself (memcmp, strlen).
 CL_EXPORTS_INC := $(BUILD)/gen/kernel_exports.inc
-CL_EXPORTS_ALWAYS := memcpy memmove memset
+CL_EXPORTS_ALWAYS := memcpy memmove memset memcmp strlen
 $(CL_EXPORTS_INC): $(HSACC_LIBS) mk/kernels.mk
 	@mkdir -p $(dir $@)
 	@echo "GEN     $@"
