@@ -512,3 +512,37 @@ TEST(cl_cpu_cpu_only_file_is_refused_for_the_gpu_agent) {
   free(file);
   HSA_ASSERT_OK(hsa_shut_down());
 }
+
+/* Program-scope variables are one copy shared by every core: what the
+ * work-groups of one dispatch wrote on their cores, the next dispatch reads
+ * from any core, and the host finds it through the variable's symbol. */
+TEST(cl_cpu_program_scope_variables_are_shared_by_every_core) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel rec, copy;
+  load(&e, "globals", "record_groups.kd", &rec);
+  load(&e, "globals", "copy_slots.kd", &copy);
+  const uint32_t groups = 256, wg = 16;
+  uint8_t *ka = kernarg_of(&e, &rec);
+  HSA_ASSERT_OK(run(&e, &rec, 1, (uint32_t[3]){groups * wg, 1, 1}, (uint32_t[3]){wg, 1, 1}, 0, ka));
+  /* The executable's variable for this agent: the shared copy. */
+  hsa_executable_symbol_t sym;
+  HSA_ASSERT_OK(hsa_executable_get_symbol_by_name(rec.executable, "slots", &e.cpu, &sym));
+  uint64_t address = 0;
+  HSA_ASSERT_OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &address));
+  const uint32_t *slots = (const uint32_t *)(uintptr_t)address;
+  ASSERT_NOT_NULL(slots);
+  for (uint32_t g = 0; g < groups; g++) ASSERT_EQ(slots[g], g * 3 + 7);
+  /* A second executable of the same file has its own variables. */
+  uint32_t *out = buffer(&e, groups * 4);
+  uint8_t *ka2 = kernarg_of(&e, &copy);
+  set_ptr(ka2, 0, out);
+  HSA_ASSERT_OK(run(&e, &copy, 1, (uint32_t[3]){groups, 1, 1}, (uint32_t[3]){wg, 1, 1}, 0, ka2));
+  for (uint32_t g = 0; g < groups; g++) ASSERT_EQ(out[g], 0);
+  hsa_amd_memory_pool_free(out);
+  hsa_amd_memory_pool_free(ka);
+  hsa_amd_memory_pool_free(ka2);
+  gpu_kernel_release(&rec);
+  gpu_kernel_release(&copy);
+  env_close(&e);
+}
