@@ -44,7 +44,8 @@ struct hsacl_kernel {
   uint32_t group_segment_size;   /* .group_segment_fixed_size (kernel-scope __local) */
   uint32_t private_segment_size; /* .private_segment_fixed_size */
   int32_t global_offset_arg;     /* kernarg offset of hidden_global_offset_x, -1: none */
-  uint32_t reserved;
+  uint32_t local_arg_count;      /* __local pointer arguments (dynamic_shared_pointer) */
+  const uint32_t *local_args;    /* their kernarg offsets: 4-byte group segment offsets */
 };
 
 /* Why __hsacl_run_group stopped early (hsacl_group.status). */

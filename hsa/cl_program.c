@@ -37,6 +37,7 @@
 #define CL_STACK_BYTES         (64u * 1024)
 #define CL_GUARD_BYTES         4096u
 #define CL_PRIVATE_SEGMENT_MAX (CL_STACK_BYTES / 2)
+#define CL_MAX_LOCAL_ARGS      64
 
 struct cl_instance {
   hsacl_run_group_fn run_group;
@@ -49,6 +50,8 @@ struct cl_kernel {
   struct cl_program *program;
   uint32_t index;
   int32_t global_offset_arg;
+  uint32_t local_arg_count;
+  uint32_t local_args[CL_MAX_LOCAL_ARGS]; /* kernarg offsets of the __local pointers */
   _Atomic uint32_t error; /* hsa_status_t of the first failed work-group */
   char symbol[72];        /* "name.kd" */
 };
@@ -199,7 +202,8 @@ static hsa_status_t read_tables(struct cl_program *pr, const char *source) {
     if (!t[k].name || !t[k].entry || strlen(t[k].name) + 4 > sizeof ck->symbol ||
         (align & (align - 1)) != 0 ||
         (t[k].global_offset_arg >= 0 &&
-         (uint64_t)t[k].global_offset_arg + 24 > t[k].kernarg_segment_size)) {
+         (uint64_t)t[k].global_offset_arg + 24 > t[k].kernarg_segment_size) ||
+        t[k].local_arg_count > CL_MAX_LOCAL_ARGS || (t[k].local_arg_count && !t[k].local_args)) {
       log_error("%s: kernel table entry %u is malformed", source, k);
       return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
     }
@@ -216,6 +220,15 @@ static hsa_status_t read_tables(struct cl_program *pr, const char *source) {
     ck->program = pr;
     ck->index = k;
     ck->global_offset_arg = t[k].global_offset_arg;
+    ck->local_arg_count = t[k].local_arg_count;
+    for (uint32_t a = 0; a < ck->local_arg_count; a++) {
+      ck->local_args[a] = t[k].local_args[a];
+      if ((uint64_t)ck->local_args[a] + 4 > t[k].kernarg_segment_size) {
+        log_error("%s: kernel %s: __local argument at kernarg offset %u is outside its %u bytes",
+                  source, t[k].name, ck->local_args[a], t[k].kernarg_segment_size);
+        return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+      }
+    }
   }
   return HSA_STATUS_SUCCESS;
 }
@@ -338,6 +351,20 @@ hsa_status_t cl_kernel_check_dispatch(const hsa_cpu_kernel_descriptor_t *kernel,
                                                                  : kernel->group_segment_size,
               kernel->group_segment_size, group_segment_limit);
     return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  }
+  /* A __local pointer argument is an offset into the group segment (as on
+   * the GPU): one past its end would let the kernel write other memory. */
+  const struct cl_kernel *k = (const struct cl_kernel *)(uintptr_t)kernel;
+  uint32_t group = p->group_segment_size > kernel->group_segment_size ? p->group_segment_size
+                                                                      : kernel->group_segment_size;
+  for (uint32_t a = 0; a < k->local_arg_count && p->kernarg_address; a++) {
+    uint32_t offset;
+    memcpy(&offset, (const uint8_t *)p->kernarg_address + k->local_args[a], 4);
+    if (offset >= group) {
+      log_error("%s: __local argument (kernarg offset %u) is at group segment offset %u, past "
+                "the packet's %u bytes", kernel->name, k->local_args[a], offset, group);
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
   }
   if (kernel->private_segment_size > CL_PRIVATE_SEGMENT_MAX ||
       p->private_segment_size > CL_PRIVATE_SEGMENT_MAX) {

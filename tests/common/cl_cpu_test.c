@@ -87,6 +87,14 @@ static hsa_status_t run_on(hsa_queue_t *q, struct hsa_test_queue_error *err,
   return HSA_STATUS_SUCCESS;
 }
 
+/* A new queue for the next dispatch after one that stopped the queue. */
+static void reopen_queue(struct cl_env *e) {
+  HSA_ASSERT_OK(hsa_queue_destroy(e->queue));
+  atomic_store(&e->err.calls, 0);
+  HSA_ASSERT_OK(hsa_queue_create(e->cpu, 64, HSA_QUEUE_TYPE_MULTI, hsa_test_queue_error_callback,
+                                 &e->err, UINT32_MAX, UINT32_MAX, &e->queue));
+}
+
 static hsa_status_t run(struct cl_env *e, const struct gpu_kernel *k, uint32_t dims,
                         const uint32_t grid[3], const uint32_t wg[3], uint32_t group_bytes,
                         void *kernarg) {
@@ -323,11 +331,13 @@ TEST(cl_cpu_too_much_local_or_private_memory_is_refused_at_dispatch) {
   /* 72 KiB: more than the agent's 64 KiB per work-group. ROCr's status. */
   ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){wg, 1, 1}, (uint32_t[3]){wg, 1, 1}, k.group_size + 40 * 1024, ka),
             HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  /* A __local argument past the end of the group segment. */
+  reopen_queue(&e);
+  set_u32(ka, 8, k.group_size + wg * 4);
+  ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){wg, 1, 1}, (uint32_t[3]){wg, 1, 1}, k.group_size + wg * 4, ka),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   gpu_kernel_release(&k);
-  HSA_ASSERT_OK(hsa_queue_destroy(e.queue));
-  atomic_store(&e.err.calls, 0);
-  HSA_ASSERT_OK(hsa_queue_create(e.cpu, 64, HSA_QUEUE_TYPE_MULTI, hsa_test_queue_error_callback, &e.err,
-                                 UINT32_MAX, UINT32_MAX, &e.queue));
+  reopen_queue(&e);
   load(&e, "limits", "private_too_big.kd", &k);
   ASSERT_GT(k.private_size, 32768);
   ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){1, 1, 1}, 0, ka),
