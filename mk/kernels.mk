@@ -1,5 +1,6 @@
 # GPU kernels, OpenCL C (*.cl) and C (*.c with __attribute__((amdgpu_kernel))),
-# built by clang-19 into AMDGPU code objects:
+# built by clang-19 into AMDGPU code objects (the OpenCL C ones through
+# tools/hsacc, whose files hold them; HSACC_CORPUS_SRCS):
 #
 #   $(BUILD)/kernels/<mcpu>/<name>.<opt>.v<cov>.co   for every tests/kernels/<name>.{cl,c}
 #
@@ -18,14 +19,34 @@ GPU_CFLAGS    := -target amdgcn-amd-amdhsa -Wall -Werror=implicit-function-decla
 KERNEL_SRCS_CORPUS := $(sort $(wildcard tests/kernels/*.cl tests/kernels/*.c))
 kernel_name = $(basename $(notdir $(1)))
 
+# The OpenCL C kernels tools/hsacc builds (below) for every agent: their
+# GPU code objects are the GPU entries of its files, the same bytes clang
+# and ld.lld give with the same flags. Kernels that call math, integer or
+# atomic built-ins wait for the built-in library (cl/builtins/): without
+# it hsacc refuses them by name, and clang builds their GPU code alone.
+HSACC_CORPUS_NEEDS_BUILTINS := float_math half_math histogram int64_ops
+HSACC_CORPUS_SRCS := $(filter-out $(if $(CL_BUILTIN_SRCS),,$(patsubst %,tests/kernels/%.cl,\
+                       $(HSACC_CORPUS_NEEDS_BUILTINS))),$(filter %.cl,$(KERNEL_SRCS_CORPUS)))
+
 # $(call gpu_kernel_rule,source,mcpu,opt,cov)
 define gpu_kernel_rule
+$(if $(filter $(1),$(HSACC_CORPUS_SRCS)),$(call gpu_kernel_from_hsacc,$(1),$(2),$(3),$(4)),\
+  $(call gpu_kernel_clang,$(1),$(2),$(3),$(4)))
+endef
+define gpu_kernel_clang
 $(KERNELS_DIR)/$(2)/$(call kernel_name,$(1)).$(3).v$(4).co: $(1)
 	@mkdir -p $$(dir $$@)
 	@echo "GPUCC   $$@"
 	$(Q)$(GPU_CC) $(GPU_CFLAGS) $$(GPU_CFLAGS_$(patsubst .%,%,$(suffix $(1)))) -mcpu=$(2) \
 	    -mcode-object-version=$(4) -$(3) -c $$< -o $$@.o
 	$(Q)$(GPU_LD) -shared $$@.o -o $$@ && rm -f $$@.o
+endef
+define gpu_kernel_from_hsacc
+$(KERNELS_DIR)/$(2)/$(call kernel_name,$(1)).$(3).v$(4).co: $(KERNELS_DIR)/hsacc/$(call kernel_name,$(1)).$(3).v$(4).hsaco
+	@mkdir -p $$(dir $$@)
+	@echo "UNBUNDLE $$@"
+	$(Q)clang-offload-bundler-19 -unbundle -type=bc -targets=hipv4-amdgcn-amd-amdhsa--$(2) \
+	    -input=$$< -output=$$@
 endef
 
 KERNEL_CORPUS :=
@@ -79,18 +100,14 @@ HSACC_LIBS := $(CL_LIB_DIR)/hsacl-workitem.o $(if $(CL_BUILTIN_SRCS),$(CL_LIB_DI
 HSACC      := HSACC_LIBDIR=$(abspath $(CL_LIB_DIR)) tools/hsacc
 HSACC_DEPS := tools/hsacc $(HSACC_LIBS)
 
-# The OpenCL C corpus through tools/hsacc, every variant:
+# The OpenCL C corpus through tools/hsacc, every variant (HSACC_CORPUS_SRCS,
+# above):
 #   $(KERNELS_DIR)/hsacc/<name>.<opt>.v<cov>.hsaco
-# Kernels that call math, integer or atomic built-ins wait for the built-in
-# library (cl/builtins/): without it tools/hsacc refuses them by name.
-HSACC_CORPUS_NEEDS_BUILTINS := float_math half_math histogram int64_ops
-HSACC_CORPUS_SRCS := $(filter-out $(if $(CL_BUILTIN_SRCS),,$(patsubst %,tests/kernels/%.cl,\
-                       $(HSACC_CORPUS_NEEDS_BUILTINS))),$(filter %.cl,$(KERNEL_SRCS_CORPUS)))
 define hsacc_corpus_rule
 $(KERNELS_DIR)/hsacc/$(call kernel_name,$(1)).$(2).v$(3).hsaco: $(1) $(HSACC_DEPS)
 	@mkdir -p $$(dir $$@)
 	@echo "HSACC   $$@"
-	$(Q)$(HSACC) -$(2) -mcode-object-version=$(3) -o $$@ $$<
+	$(Q)$(HSACC) -Wall -Werror=implicit-function-declaration -$(2) -mcode-object-version=$(3) -o $$@ $$<
 HSACC_CORPUS += $(KERNELS_DIR)/hsacc/$(call kernel_name,$(1)).$(2).v$(3).hsaco
 endef
 HSACC_CORPUS :=
