@@ -51,6 +51,22 @@ K
   llvm-nm-19 -D "$tmp/cpu.so" | grep -q ' __hsacl_wrap_k$' || { echo "no wrapper for k"; return 1; }
 }
 
+hsacc_builds_several_sources_into_one_file() {
+  src m1.cl <<'K'
+int helper(int x);
+__kernel void ka(__global int *o) { o[get_global_id(0)] = helper((int)get_global_id(0)); }
+K
+  src m2.cl <<'K'
+int helper(int x) { return x * 5; }
+__kernel void gs(__global int *o, __local int *ka) { ka[0] = helper(2); o[0] = ka[0]; }
+K
+  "$HSACC" -o "$tmp/m.hsaco" "$tmp/m1.cl" "$tmp/m2.cl" || return 1
+  "$BUNDLER" -unbundle -type=bc -targets=host-x86_64-unknown-linux-gnu -input="$tmp/m.hsaco" -output="$tmp/m.so" || return 1
+  for k in ka gs; do
+    llvm-nm-19 -D "$tmp/m.so" | grep -q " __hsacl_wrap_$k\$" || { echo "no wrapper for $k"; return 1; }
+  done
+}
+
 hsacc_compile_error_prints_clang_and_leaves_nothing() {
   src err.cl <<'K'
 __kernel void k(__global int *o) { o[0] = no_such_name; }
@@ -108,6 +124,7 @@ K
 }
 
 case_ hsacc_builds_one_bundle_for_every_agent
+case_ hsacc_builds_several_sources_into_one_file
 case_ hsacc_compile_error_prints_clang_and_leaves_nothing
 case_ hsacc_refuses_images
 case_ hsacc_refuses_pipes
