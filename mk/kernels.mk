@@ -24,7 +24,7 @@ kernel_name = $(basename $(notdir $(1)))
 # and ld.lld give with the same flags. Kernels that call math, integer or
 # atomic built-ins wait for the built-in library (cl/builtins/): without
 # it hsacc refuses them by name, and clang builds their GPU code alone.
-HSACC_CORPUS_NEEDS_BUILTINS := float_math half_math histogram int64_ops
+HSACC_CORPUS_NEEDS_BUILTINS := float_math half_math histogram histogram_local int64_ops
 HSACC_CORPUS_SRCS := $(filter-out $(if $(CL_BUILTIN_SRCS),,$(patsubst %,tests/kernels/%.cl,\
                        $(HSACC_CORPUS_NEEDS_BUILTINS))),$(filter %.cl,$(KERNEL_SRCS_CORPUS)))
 
