@@ -41,7 +41,8 @@ all: host image
 
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/host-asan $(BUILD)/efi $(BUILD)/kernels $(BUILD)/fuzz \
-	       $(BUILD)/rocm-clients $(BUILD)/test-logs $(BUILD)/*.efi $(BUILD)/*.img
+	       $(BUILD)/rocm-clients $(BUILD)/test-logs $(BUILD)/*.efi $(BUILD)/*.img \
+	       $(BUILD)/cl $(BUILD)/gen $(BUILD)/app-kernels
 
 distclean:
 	rm -rf $(BUILD)

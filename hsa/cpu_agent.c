@@ -27,6 +27,7 @@
 #include <hsa/hsa_ext_amd.h>
 
 #include "hsa/agent.h"
+#include "hsa/cl_program.h"
 #include "hsa/cpu_kernel.h"
 #include "hsa/memory.h"
 #include "hsa/queue.h"
@@ -161,12 +162,21 @@ static hsa_status_t check_dispatch(const struct cpu_agent *ca,
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (p->kernel_object == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   *kernel = cpu_kernel_from_object(p->kernel_object);
+  if (!*kernel) *kernel = cl_kernel_from_object(p->kernel_object);
   if (!*kernel) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
   if ((*kernel)->kernarg_segment_size && !p->kernarg_address)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if ((*kernel)->magic == HSA_CL_KERNEL_MAGIC)
+    return cl_kernel_check_dispatch(*kernel, p, CPU_GROUP_SEGMENT_BYTES);
   if ((uint64_t)p->group_segment_size + (*kernel)->group_segment_size > CPU_GROUP_SEGMENT_BYTES)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   return HSA_STATUS_SUCCESS;
+}
+
+/* What a dispatch that ran ends with: an OpenCL C kernel's work-groups may
+ * have failed (cl_program.h). */
+static hsa_status_t dispatch_result(const hsa_cpu_kernel_descriptor_t *kernel) {
+  return kernel->magic == HSA_CL_KERNEL_MAGIC ? cl_kernel_take_error(kernel) : HSA_STATUS_SUCCESS;
 }
 
 static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
@@ -180,7 +190,15 @@ static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
   for (int w = 0; w < QUEUE_MAX_CU_MASK_WORDS; w++)
     atomic_store_explicit(&job->cu_mask[w], __atomic_load_n(&q->cu_mask[w], __ATOMIC_RELAXED),
                           memory_order_relaxed);
-  job->group_segment_size = p->group_segment_size + kernel->group_segment_size;
+  /* A C kernel's packet gives the dynamic size only (hsa_cpu_kernel.h);
+   * an OpenCL C kernel's, as a GPU kernel's, the whole group segment (HSA
+   * Runtime PRM 1.2, 2.6.1: "at least GROUP_SEGMENT_SIZE"). */
+  if (kernel->magic == HSA_CL_KERNEL_MAGIC)
+    job->group_segment_size = p->group_segment_size > kernel->group_segment_size
+                                  ? p->group_segment_size
+                                  : kernel->group_segment_size;
+  else
+    job->group_segment_size = p->group_segment_size + kernel->group_segment_size;
   job->groups[0] = (p->grid_size_x + p->workgroup_size_x - 1) / p->workgroup_size_x;
   job->groups[1] = (p->grid_size_y + p->workgroup_size_y - 1) / p->workgroup_size_y;
   job->groups[2] = (p->grid_size_z + p->workgroup_size_z - 1) / p->workgroup_size_z;
@@ -189,7 +207,7 @@ static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
   struct cpu_core *self = &ca->core[0];
   if (total == 1 || ca->cores == 1) {
     for (uint64_t g = 0; g < total; g++) run_group(self, job, g);
-    return HSA_STATUS_SUCCESS;
+    return dispatch_result(kernel);
   }
   /* Publish: fields first, then the claim word of the new generation. */
   uint32_t gen = atomic_load_explicit(&ca->job_generation, memory_order_relaxed) + 1;
@@ -200,7 +218,7 @@ static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
   claim_and_run(self, job, gen);
   while (atomic_load_explicit(&job->done, memory_order_acquire) != total) plat_cpu_relax();
   atomic_store_explicit(&job->claim, (uint64_t)gen << 32 | CLAIM_EXHAUSTED, memory_order_release);
-  return HSA_STATUS_SUCCESS;
+  return dispatch_result(kernel);
 }
 
 static void helper_main(void *arg) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "hsa/agent.h"
+#include "hsa/cl_program.h"
 #include "hsa/cpu_kernel.h"
 #include "hsa/executable_internal.h"
 #include "hsa/runtime.h"
@@ -34,7 +35,8 @@ struct symbol {
 };
 
 struct loaded_object {
-  struct loaded_code_object *lco;
+  struct loaded_code_object *lco; /* a GPU code object, or */
+  struct cl_program *cpu;         /* the CPU part of a tools/hsacc file */
   struct loaded_object *next;
 };
 
@@ -253,7 +255,10 @@ static void executable_free(struct executable *e) {
   while (e->loaded) {
     struct loaded_object *l = e->loaded;
     e->loaded = l->next;
-    loader_unload(l->lco);
+    if (l->cpu)
+      cl_program_unload(l->cpu);
+    else
+      loader_unload(l->lco);
     free(l);
   }
   free(e);
@@ -356,16 +361,16 @@ static hsa_status_t load_code_object(hsa_executable_t executable, const struct a
   if (!r) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER;
   if (e->state == HSA_EXECUTABLE_STATE_FROZEN) return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
   if (for_agent && !agent) return HSA_STATUS_ERROR_INVALID_AGENT;
-  if (agent && !agent_isa_name(agent)) {
-    log_error(
-        "load_agent_code_object: agent %u has no ISA (a CPU agent runs the program's "
-        "CPU kernels, not code objects)",
-        agent->node);
+  bool cpu = agent && agent->device_type == HSA_DEVICE_TYPE_CPU;
+  if (agent && !cpu && !agent_isa_name(agent)) {
+    log_error("load_agent_code_object: agent %u has no ISA", agent->node);
     return HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS;
   }
   struct loaded_object *l = calloc(1, sizeof *l);
   if (!l) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
-  hsa_status_t st = loader_load(e, agent, r->data, r->size, options, &l->lco);
+  /* A CPU agent takes the CPU part of a tools/hsacc file (cl_program.h). */
+  hsa_status_t st = cpu ? cl_program_load(e, agent, r->data, r->size, &l->cpu)
+                        : loader_load(e, agent, r->data, r->size, options, &l->lco);
   if (st != HSA_STATUS_SUCCESS) {
     free(l);
     return st;
@@ -374,7 +379,8 @@ static hsa_status_t load_code_object(hsa_executable_t executable, const struct a
   l->next = e->loaded;
   e->loaded = l;
   lock_release(&e->lock);
-  if (loaded) loaded->handle = (uint64_t)(uintptr_t)l->lco; /* the loader's object */
+  /* The loader's object (the AMD loader extension knows GPU ones only). */
+  if (loaded) loaded->handle = l->cpu ? (uint64_t)(uintptr_t)l->cpu : (uint64_t)(uintptr_t)l->lco;
   return HSA_STATUS_SUCCESS;
 }
 

@@ -18,6 +18,7 @@
 #include <hsa/hsa_ven_amd_loader.h>
 
 #include "hsa/agent.h"
+#include "hsa/cl_program.h"
 #include "hsa/executable_internal.h"
 #include "hsa/isa.h"
 #include "lib/plat.h"
@@ -40,6 +41,7 @@ static void runtime_stop(void) {
   system_events_fini();
   async_copy_fini();
   executables_fini();
+  cl_programs_fini();
   queues_fini();
   for (uint32_t i = rt.agent_count; i-- > 0;) {
     rt.agents[i]->ops->shut_down(rt.agents[i]);

@@ -5,7 +5,8 @@ KERNEL_SRCS += kernel/main.c kernel/cpu.c kernel/serial.c kernel/console.c kerne
                kernel/boot_options.c kernel/libc_glue.c kernel/trap_entry.S kernel/traps.c \
                kernel/irq.c kernel/backtrace.c kernel/kstack.c kernel/vm.c kernel/dma.c kernel/power.c \
                kernel/kmem.c kernel/libc_locks.c kernel/libc_reent.c kernel/protected_heap.c \
-               kernel/thread.c kernel/thread_switch.S kernel/pthread.c kernel/c11_threads.c
+               kernel/thread.c kernel/thread_switch.S kernel/pthread.c kernel/c11_threads.c \
+               kernel/code.c
 KERNEL_PORTABLE_SRCS += kernel/frame_pool.c kernel/bootfs.c kernel/pt.c
 # kernel-platform: ACPI, PCI, interrupts (vectors, MSI), time, SMP.
 # (kernel/time.c and kernel/irq.c, listed above, are kernel-platform's too.)

@@ -179,6 +179,21 @@ int vm_set_attrs(uint64_t addr, uint64_t size, unsigned attrs) {
   return change(addr, size, attrs, "vm_set_attrs");
 }
 
+int vm_set_code_attrs(uint64_t addr, uint64_t size, unsigned attrs) {
+  if ((addr | size) & (FRAME_SIZE - 1) || size == 0 || addr + size < addr) {
+    log_error("vm_set_code_attrs(0x%llx, %llu): not page aligned", (unsigned long long)addr,
+              (unsigned long long)size);
+    return -1;
+  }
+  if (((attrs & PT_EXEC) && (attrs & PT_WRITE)) ||
+      overlaps(addr, addr + size, ADDR(ImageBase), ADDR(__image_end))) {
+    log_error("vm_set_code_attrs(0x%llx, %llu, 0x%x): refused (W^X, or the kernel image)",
+              (unsigned long long)addr, (unsigned long long)size, attrs);
+    return -1;
+  }
+  return change(addr, size, attrs, "vm_set_code_attrs");
+}
+
 int vm_unmap(uint64_t addr, uint64_t size) {
   if (!ctx.root) return 0; /* before vm_init: vm_init unmaps every registered guard */
   return vm_set_attrs(addr, size, 0);

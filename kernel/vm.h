@@ -50,6 +50,11 @@ int vm_map_mmio(uint64_t phys, uint64_t size);
  * the kernel's text writable or any other range executable. */
 int vm_set_attrs(uint64_t addr, uint64_t size, unsigned attrs);
 
+/* The same for pages of code loaded at run time (lib/plat.h plat_code_*):
+ * executable is allowed, never together with writable (W^X), and never
+ * inside the kernel image. */
+int vm_set_code_attrs(uint64_t addr, uint64_t size, unsigned attrs);
+
 /* Unmaps [addr, addr + size): a guard page. */
 int vm_unmap(uint64_t addr, uint64_t size);
 

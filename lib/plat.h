@@ -75,6 +75,24 @@ enum plat_cache_mode plat_cpu_cache_mode(uint64_t addr);
 void *plat_protected_alloc(size_t size);
 void plat_protected_free(void *p);
 
+/* ---- Code loaded at run time ----------------------------------------------
+ * Pages for an x86-64 shared object the runtime loads for a CPU agent (its
+ * segments, the stacks its work-items run on). plat_code_alloc: `size`
+ * bytes (a multiple of 4096), page aligned, zeroed, read/write, never
+ * executable until plat_code_protect says so; NULL when out of memory.
+ * plat_code_protect gives page-aligned [p, p + size) the PLAT_PROT_* set
+ * (0: no access, a guard page); 0 or -1 (logged). */
+#define PLAT_PROT_READ  1u
+#define PLAT_PROT_WRITE 2u
+#define PLAT_PROT_EXEC  4u
+void *plat_code_alloc(size_t size);
+int plat_code_protect(void *p, size_t size, unsigned prot);
+void plat_code_free(void *p, size_t size);
+/* The address of the C library function `name` that loaded code may call
+ * (host: the process's, dlsym; image: the image's table of exports,
+ * generated at build time), or NULL. */
+void *plat_import(const char *name);
+
 /* ---- Interrupts on this core -----------------------------------------------
  * For short critical sections that an interrupt handler may enter too: the
  * calling core takes no interrupt until the matching restore (image), so a

@@ -31,6 +31,14 @@ $(CL_DIR)/cl/%.o: cl/%.c
 	@echo "CLCC    $@"
 	$(Q)$(CL_CC) $(CL_CPU_C_CFLAGS) $(WARN_CFLAGS) -MMD -MP -c $< -o $@
 
+# In the library itself, hidden symbols in sections of their own: tools/hsacc
+# links each kernel file with --gc-sections, so only the built-ins it calls
+# stay (tens of KiB instead of megabytes in every copy the loader places per
+# core), called directly, not through the PLT. The library has no mutable
+# data that the copies would have to share.
+$(CL_BUILTIN_OBJS): CL_CPU_CFLAGS += -fvisibility=hidden -ffunction-sections -fdata-sections
+$(CL_BUILTIN_OBJS): CL_CPU_C_CFLAGS += -fvisibility=hidden -ffunction-sections -fdata-sections
+
 $(CL_BUILTIN_OBJ): $(CL_BUILTIN_OBJS)
 	$(Q)ld -r -o $@ $^
 

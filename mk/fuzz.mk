@@ -23,6 +23,9 @@ FUZZ_SRCS_fuzz_bundle      := $(LOADER_SRCS) tests/fuzz/fuzz_plat.c
 FUZZ_SEEDS_fuzz_code_object := $(KERNEL_CORPUS)
 FUZZ_SEEDS_fuzz_metadata    := $(patsubst $(KERNELS_DIR)/%.co,$(FUZZ_DIR)/notes/%.msgpack,$(KERNEL_CORPUS))
 FUZZ_SEEDS_fuzz_bundle      := $(HIP_BUNDLES)
+# The CPU agents' code (x86-64 shared objects, hsa/loader/x86_dso.c).
+FUZZ_SRCS_fuzz_x86_dso  := $(LOADER_SRCS) hsa/loader/x86_dso.c host/plat_host_code.c tests/fuzz/fuzz_plat.c
+FUZZ_SEEDS_fuzz_x86_dso := $(HSACC_TEST_KERNELS)
 
 FUZZ_NAMES   := $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_NAMES   := $(filter-out fuzz_plat,$(FUZZ_NAMES))

@@ -68,25 +68,24 @@ suite-gpu-chips: $(HOST_UNIT_TESTS) $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_
 	  $(HOST_UNIT_TESTS) '$(or $(TESTS),$(GPU_HARVEST_TESTS))' || fail=1; \
 	exit $$fail
 
-# The apps' GPU kernels: apps/<app>/*.cl built for every GPU target the
-# image drives (code object v5, -O2) into
-#   $(APP_KERNELS_DIR)/<app>/<mcpu>/<name>.co
-# which the app's ESP carries as \kernels\<mcpu>\<name>.co (mk/image.mk).
-APP_GPU_MCPUS   := gfx902 gfx90c
+# The apps' kernels: apps/<app>/*.cl built by tools/hsacc (code object v5,
+# -O2) into one file for every agent, the GPU code objects of every GPU
+# target the image drives and the CPU agents' code:
+#   $(APP_KERNELS_DIR)/<app>/<name>.hsaco
+# which the app's ESP carries as \kernels\<name>.hsaco (mk/image.mk).
 APP_KERNELS_DIR := $(BUILD)/app-kernels
 
-# $(call app_kernel_rule,source,app,mcpu)
+# $(call app_kernel_rule,source,app)
 define app_kernel_rule
-$(APP_KERNELS_DIR)/$(2)/$(3)/$(call kernel_name,$(1)).co: $(1)
+$(APP_KERNELS_DIR)/$(2)/$(call kernel_name,$(1)).hsaco: $(1) $(HSACC_DEPS)
 	@mkdir -p $$(dir $$@)
-	@echo "GPUCC   $$@"
-	$(Q)$(GPU_CC) $(GPU_CFLAGS) $(GPU_CFLAGS_cl) -mcpu=$(3) -mcode-object-version=5 -O2 -c $$< -o $$@.o
-	$(Q)$(GPU_LD) -shared $$@.o -o $$@ && rm -f $$@.o
-APP_KERNELS_$(2) += $(APP_KERNELS_DIR)/$(2)/$(3)/$(call kernel_name,$(1)).co
+	@echo "HSACC   $$@"
+	$(Q)$(HSACC) -O2 -mcode-object-version=5 -o $$@ $$<
+APP_KERNELS_$(2) += $(APP_KERNELS_DIR)/$(2)/$(call kernel_name,$(1)).hsaco
 endef
 
-$(foreach app,$(IMAGE_APPS),$(foreach src,$(wildcard apps/$(app)/*.cl),$(foreach m,$(APP_GPU_MCPUS),\
-  $(eval $(call app_kernel_rule,$(src),$(app),$(m))))))
+$(foreach app,$(IMAGE_APPS),$(foreach src,$(wildcard apps/$(app)/*.cl),\
+  $(eval $(call app_kernel_rule,$(src),$(app)))))
 
 .PHONY: app-kernels
 app-kernels: $(foreach app,$(IMAGE_APPS),$(APP_KERNELS_$(app)))
@@ -100,7 +99,7 @@ host: app-kernels
 # boot options (e.g. loglevel=debug).
 GPU_IMAGE_TIMEOUT ?= 600
 GPU_IMAGE_ARGS    ?=
-GPU_IMAGE_TESTS   := gpu_corpus_*,gpu_fault_*,gpu_bad_input_*
+GPU_IMAGE_TESTS   := gpu_corpus_*,gpu_fault_*,gpu_bad_input_*,cl_corpus_one_kernarg_*
 GPU_IMAGE_KERNELS := $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_TEST_KERNELS)
 TEST_SUITES += image-gpu-corpus
 .PHONY: suite-image-gpu-corpus

@@ -1,5 +1,6 @@
 # GPU kernels, OpenCL C (*.cl) and C (*.c with __attribute__((amdgpu_kernel))),
-# built by clang-19 into AMDGPU code objects:
+# built by clang-19 into AMDGPU code objects (the OpenCL C ones through
+# tools/hsacc, whose files hold them; HSACC_CORPUS_SRCS):
 #
 #   $(BUILD)/kernels/<mcpu>/<name>.<opt>.v<cov>.co   for every tests/kernels/<name>.{cl,c}
 #
@@ -18,14 +19,34 @@ GPU_CFLAGS    := -target amdgcn-amd-amdhsa -Wall -Werror=implicit-function-decla
 KERNEL_SRCS_CORPUS := $(sort $(wildcard tests/kernels/*.cl tests/kernels/*.c))
 kernel_name = $(basename $(notdir $(1)))
 
+# The OpenCL C kernels tools/hsacc builds (below) for every agent: their
+# GPU code objects are the GPU entries of its files, the same bytes clang
+# and ld.lld give with the same flags. Kernels that call math, integer or
+# atomic built-ins wait for the built-in library (cl/builtins/): without
+# it hsacc refuses them by name, and clang builds their GPU code alone.
+HSACC_CORPUS_NEEDS_BUILTINS := float_math half_math histogram histogram_local int64_ops
+HSACC_CORPUS_SRCS := $(filter-out $(if $(CL_BUILTIN_SRCS),,$(patsubst %,tests/kernels/%.cl,\
+                       $(HSACC_CORPUS_NEEDS_BUILTINS))),$(filter %.cl,$(KERNEL_SRCS_CORPUS)))
+
 # $(call gpu_kernel_rule,source,mcpu,opt,cov)
 define gpu_kernel_rule
+$(if $(filter $(1),$(HSACC_CORPUS_SRCS)),$(call gpu_kernel_from_hsacc,$(1),$(2),$(3),$(4)),\
+  $(call gpu_kernel_clang,$(1),$(2),$(3),$(4)))
+endef
+define gpu_kernel_clang
 $(KERNELS_DIR)/$(2)/$(call kernel_name,$(1)).$(3).v$(4).co: $(1)
 	@mkdir -p $$(dir $$@)
 	@echo "GPUCC   $$@"
 	$(Q)$(GPU_CC) $(GPU_CFLAGS) $$(GPU_CFLAGS_$(patsubst .%,%,$(suffix $(1)))) -mcpu=$(2) \
 	    -mcode-object-version=$(4) -$(3) -c $$< -o $$@.o
 	$(Q)$(GPU_LD) -shared $$@.o -o $$@ && rm -f $$@.o
+endef
+define gpu_kernel_from_hsacc
+$(KERNELS_DIR)/$(2)/$(call kernel_name,$(1)).$(3).v$(4).co: $(KERNELS_DIR)/hsacc/$(call kernel_name,$(1)).$(3).v$(4).hsaco
+	@mkdir -p $$(dir $$@)
+	@echo "UNBUNDLE $$@"
+	$(Q)clang-offload-bundler-19 -unbundle -type=bc -targets=hipv4-amdgcn-amd-amdhsa--$(2) \
+	    -input=$$< -output=$$@
 endef
 
 KERNEL_CORPUS :=
@@ -59,3 +80,97 @@ LOADER_TEST_OBJS := $(call host_asan_obj,$(wildcard tests/host/loader_*.c))
 $(LOADER_TEST_OBJS): HOST_CPPFLAGS += -DLOADER_TEST_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"'
 TEST_BUILD_DEPS += $(KERNEL_CORPUS) $(HIP_BUNDLES)
 
+
+# ---- One source for every agent: tools/hsacc ---------------------------------
+# The OpenCL C side of the CPU agents (cl/module.mk), prebuilt for
+# tools/hsacc (HSACC_LIBDIR): the work-item library, compiled as C for
+# x86-64 (hidden visibility: one copy per loaded instance, no exports), and
+# the built-in library $(CL_LIB_DIR)/builtins.o when there is one
+# (CL_BUILTIN_SRCS; its rules are the built-in library's own).
+CL_LIB_DIR   := $(BUILD)/cl
+CL_CPU_FLAGS := -target x86_64-unknown-linux-gnu -fPIC -O2 -ffreestanding -fvisibility=hidden \
+                -Wall -Werror -I.
+
+$(CL_LIB_DIR)/hsacl-workitem.o: $(CL_WORKITEM_SRCS) cl/cpu_abi.h
+	@mkdir -p $(dir $@)
+	@echo "CPUCC   $@"
+	$(Q)$(GPU_CC) $(CL_CPU_FLAGS) -c $(CL_WORKITEM_SRCS) -o $@
+
+HSACC_LIBS := $(CL_LIB_DIR)/hsacl-workitem.o $(if $(CL_BUILTIN_SRCS),$(CL_LIB_DIR)/builtins.o)
+HSACC      := HSACC_LIBDIR=$(abspath $(CL_LIB_DIR)) tools/hsacc
+HSACC_DEPS := tools/hsacc $(HSACC_LIBS)
+
+# The OpenCL C corpus through tools/hsacc, every variant (HSACC_CORPUS_SRCS,
+# above):
+#   $(KERNELS_DIR)/hsacc/<name>.<opt>.v<cov>.hsaco
+define hsacc_corpus_rule
+$(KERNELS_DIR)/hsacc/$(call kernel_name,$(1)).$(2).v$(3).hsaco: $(1) $(HSACC_DEPS)
+	@mkdir -p $$(dir $$@)
+	@echo "HSACC   $$@"
+	$(Q)$(HSACC) -Wall -Werror=implicit-function-declaration -$(2) -mcode-object-version=$(3) -o $$@ $$<
+HSACC_CORPUS += $(KERNELS_DIR)/hsacc/$(call kernel_name,$(1)).$(2).v$(3).hsaco
+endef
+HSACC_CORPUS :=
+$(foreach src,$(HSACC_CORPUS_SRCS),$(foreach o,$(GPU_OPTS),$(foreach v,$(GPU_COVS),\
+  $(eval $(call hsacc_corpus_rule,$(src),$(o),$(v))))))
+
+# The CPU agent tests' own kernels (tests/data/cl/*.cl: barrier placements,
+# work-item functions, limits), -O2, code object v5:
+#   $(KERNELS_DIR)/hsacc-tests/<name>.hsaco
+HSACC_TEST_KERNELS := $(patsubst tests/data/cl/%.cl,$(KERNELS_DIR)/hsacc-tests/%.hsaco,\
+                        $(wildcard tests/data/cl/*.cl))
+$(KERNELS_DIR)/hsacc-tests/%.hsaco: tests/data/cl/%.cl $(HSACC_DEPS)
+	@mkdir -p $(dir $@)
+	@echo "HSACC   $@"
+	$(Q)$(HSACC) -O2 -o $@ $<
+
+.PHONY: hsacc-kernels
+hsacc-kernels: $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
+kernels: hsacc-kernels
+TEST_BUILD_DEPS += $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
+
+# The OpenCL C tests on the CPU agents (tests/common/cl_*.c) read them
+# from the build folder on the host, from \data\cl-kernels on the image tests'
+# ESP (a copy in the generated tree every image test suite carries).
+CL_TEST_SRCS := $(wildcard tests/common/cl_*.c)
+# Which corpus kernels wait for the built-in library: a generated header,
+# rewritten only when its line changes, so that the tests are rebuilt when
+# the library comes or goes.
+CL_CORPUS_WAITING := " $(if $(CL_BUILTIN_SRCS),,$(HSACC_CORPUS_NEEDS_BUILTINS)) "
+CL_WAITING_H := $(BUILD)/gen/cl_corpus_waiting.h
+.PHONY: cl-corpus-waiting
+$(CL_WAITING_H): cl-corpus-waiting
+	@mkdir -p $(dir $@)
+	$(Q)echo '#define CL_CORPUS_WAITING $(CL_CORPUS_WAITING)' > $@.tmp && \
+	  { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+$(call host_asan_obj,$(CL_TEST_SRCS)) $(call host_obj,$(CL_TEST_SRCS)) $(call efi_obj,$(CL_TEST_SRCS)): \
+  $(CL_WAITING_H)
+$(call host_asan_obj,$(CL_TEST_SRCS)) $(call host_obj,$(CL_TEST_SRCS)): \
+  HOST_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"' -I$(BUILD)/gen
+$(call efi_obj,$(CL_TEST_SRCS)): EFI_EXTRA_CPPFLAGS += -DCL_TEST_KERNELS_DIR='"/data/cl-kernels"' \
+                                                  -I$(BUILD)/gen
+$(HOST_UNIT_TESTS): | $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
+CL_IMAGE_KERNELS := $(patsubst $(KERNELS_DIR)/%,$(IMAGE_TEST_GEN)/data/cl-kernels/%,$(HSACC_CORPUS) $(HSACC_TEST_KERNELS))
+$(IMAGE_TEST_GEN)/data/cl-kernels/%: $(KERNELS_DIR)/%
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
+IMAGE_TEST_GEN_FILES += $(CL_IMAGE_KERNELS)
+TEST_BUILD_DEPS += $(CL_IMAGE_KERNELS)
+suite-image-smp1 suite-image-smp4 suite-image-novapu suite-image-gpu-corpus: $(CL_IMAGE_KERNELS)
+
+# The image's table of the C library functions CPU code may import
+# (kernel/code.c, plat_import): what the OpenCL C libraries leave
+# undefined, less what they define themselves and the runtime's own hook,
+# plus the memory functions clang emits calls to for any code and the
+# string functions a kernel may call itself (memcmp, strlen).
+CL_EXPORTS_INC := $(BUILD)/gen/kernel_exports.inc
+CL_EXPORTS_ALWAYS := memcpy memmove memset memcmp strlen
+$(CL_EXPORTS_INC): $(HSACC_LIBS) mk/kernels.mk
+	@mkdir -p $(dir $@)
+	@echo "GEN     $@"
+	$(Q)llvm-nm-19 --defined-only --format=just-symbols $(HSACC_LIBS) | sort -u > $@.defined
+	$(Q){ llvm-nm-19 -u --format=just-symbols $(HSACC_LIBS); printf '%s\n' $(CL_EXPORTS_ALWAYS); } | \
+	  grep -v -x -e '' -e '__hsa_cpu_write' | sort -u | comm -23 - $@.defined | \
+	  awk '{ print "EXPORT(" $$1 ")" }' > $@.tmp && mv $@.tmp $@ && rm -f $@.defined
+$(call efi_obj,kernel/code.c): $(CL_EXPORTS_INC)
+$(call efi_obj,kernel/code.c): EFI_EXTRA_CPPFLAGS += -I$(BUILD)/gen

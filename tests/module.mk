@@ -7,3 +7,9 @@ TESTS_IMAGE_SRCS  := $(sort $(wildcard tests/image/*.c))
 # it): by name, amdgpu_* and vapu_*. The image built without the model
 # (make VAPU=no, mk/image.mk) runs the others.
 TESTS_VAPU_SRCS := $(wildcard tests/common/amdgpu_*.c tests/common/vapu_*.c tests/image/amdgpu_*.c)
+
+# tools/hsacc's command line, output and refusals (tests/hsacc/run.sh).
+TEST_SUITES += hsacc
+.PHONY: suite-hsacc
+suite-hsacc:
+	$(Q)tests/hsacc/run.sh '$(or $(TESTS),*)'

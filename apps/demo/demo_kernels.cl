@@ -1,5 +1,6 @@
-/* The demo's GPU kernels (OpenCL C, built by clang-19 for every GPU target
- * the image supports; mk/gpu-agent.mk).
+/* The demo's kernels, for every agent (OpenCL C, built by tools/hsacc into
+ * one file with the GPU code objects and the CPU agents' code;
+ * mk/gpu-agent.mk).
  *
  * saxpy:     y[i] = a * x[i] + y[i]
  * block_sum: each work-group adds up its slice of `in` in LDS with barriers

@@ -5,11 +5,12 @@
  *   saxpy      y = a * x + y over 16 Ki floats
  *   block_sum  one sum per work-group of 256 integers (GPU: LDS and barriers)
  *
- * The GPU kernels are OpenCL C built by clang-19 (demo_kernels.cl), read
- * from <kernel folder>/<GPU target>/demo_kernels.co; the CPU kernels are the
- * C functions below. Both are found by name in an executable and run from
- * AQL kernel dispatch packets; only the kernel arguments' hidden part
- * (hsa_kernarg_fill_hidden) is GPU-specific.
+ * The kernels exist once, in OpenCL C (demo_kernels.cl), built by
+ * tools/hsacc into one file for every agent: <kernel folder>/
+ * demo_kernels.hsaco holds the GPU code objects and the CPU agents' code.
+ * The program loads that file for each agent, finds the kernels by name
+ * and dispatches them with the same code: the same kernarg layout, the
+ * same hidden arguments call, the same packet.
  *
  * Usage: demo [kernel folder]   (default /kernels: the image's boot file
  * system; on the host: build/app-kernels/demo). Exit status 0 if every
@@ -23,7 +24,6 @@
 #include <unistd.h>
 
 #include <hsa/hsa.h>
-#include <hsa/hsa_cpu_kernel.h>
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_kernarg_hidden.h>
 
@@ -31,8 +31,9 @@
 #define GROUP 256u
 #define WAIT_NS 60000000000ull /* a minute: far beyond a correct run, then give up */
 
-/* Kernel arguments as both kinds of kernel read them (OpenCL's layout:
- * each argument at its natural alignment). */
+/* Kernel arguments as the kernels declare them (OpenCL's layout: each
+ * argument at its natural alignment; the GPU code object's metadata and
+ * the CPU code read them from the same offsets). */
 struct saxpy_args {
   float a;
   const float *x;
@@ -44,26 +45,6 @@ struct block_sum_args {
   int32_t *sums;
   uint32_t n;
 };
-
-/* ---- The CPU agent's kernels -------------------------------------------- */
-
-HSA_CPU_KERNEL(saxpy, sizeof(struct saxpy_args)) {
-  const struct saxpy_args *a = hsa_dispatch->kernarg;
-  for (uint32_t i = 0; i < hsa_dispatch->item_count[0]; i++) {
-    uint32_t x = hsa_dispatch->global_offset[0] + i;
-    if (x < a->n) a->y[x] = a->a * a->x[x] + a->y[x];
-  }
-}
-
-HSA_CPU_KERNEL(block_sum, sizeof(struct block_sum_args)) {
-  const struct block_sum_args *a = hsa_dispatch->kernarg;
-  int32_t sum = 0;
-  for (uint32_t i = 0; i < hsa_dispatch->item_count[0]; i++) {
-    uint32_t x = hsa_dispatch->global_offset[0] + i;
-    if (x < a->n) sum += a->in[x];
-  }
-  a->sums[hsa_dispatch->workgroup_id[0]] = sum;
-}
 
 /* ---- Agents and memory ----------------------------------------------------- */
 
@@ -154,9 +135,7 @@ static uint64_t dispatch(struct device *d, const char *name, const void *args, s
   p.kernarg_address = kernarg;
   p.completion_signal = done;
   uint64_t ns = 0;
-  if (d->type == HSA_DEVICE_TYPE_GPU &&
-      !check(hsa_kernarg_fill_hidden(&p, d->queue, kernarg, kernarg_size), "hidden arguments"))
-    goto out;
+  if (!check(hsa_kernarg_fill_hidden(&p, d->queue, kernarg, kernarg_size), "hidden arguments")) goto out;
 
   /* Reserve a slot, write the packet, publish its header last, ring. */
   uint64_t index = hsa_queue_add_write_index_scacq_screl(d->queue, 1);
@@ -204,22 +183,21 @@ static bool set_up(struct device *d, const char *kernel_dir) {
   if (!check(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL,
                                        &d->exec), "executable"))
     return false;
-  if (d->type == HSA_DEVICE_TYPE_GPU) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s/demo_kernels.co", kernel_dir, d->name);
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) {
-      fprintf(stderr, "demo: cannot open %s\n", path);
-      return false;
-    }
-    hsa_code_object_reader_t reader;
-    bool ok = check(hsa_code_object_reader_create_from_file(fd, &reader), path);
-    close(fd);
-    if (!ok) return false;
-    ok = check(hsa_executable_load_agent_code_object(d->exec, d->agent, reader, NULL, NULL), path);
-    hsa_code_object_reader_destroy(reader);
-    if (!ok) return false;
+  /* One file for every agent: the loader takes the part for this one. */
+  char path[512];
+  snprintf(path, sizeof path, "%s/demo_kernels.hsaco", kernel_dir);
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) {
+    fprintf(stderr, "demo: cannot open %s\n", path);
+    return false;
   }
+  hsa_code_object_reader_t reader;
+  bool ok = check(hsa_code_object_reader_create_from_file(fd, &reader), path);
+  close(fd);
+  if (!ok) return false;
+  ok = check(hsa_executable_load_agent_code_object(d->exec, d->agent, reader, NULL, NULL), path);
+  hsa_code_object_reader_destroy(reader);
+  if (!ok) return false;
   return check(hsa_executable_freeze(d->exec, NULL), "freeze");
 }
 

@@ -67,25 +67,30 @@ static int entry_fit(const char *id, size_t id_len, const uint8_t *code, uint64_
   return fit;
 }
 
-enum loader_status loader_bundle_select(const void *data, size_t size, const char *source,
-                                        const char *agent_isa_name, const void **code,
-                                        size_t *code_size, char *why, size_t why_size) {
-  const uint8_t *p = data;
-  *code = NULL;
-  *code_size = 0;
-  if (size >= 4 && memcmp(p, COMPRESSED_MAGIC, 4) == 0)
-    return loader_report(LOADER_ERROR_INVALID_CODE_OBJECT, source, why, why_size,
-                         "compressed offload bundle (CCOB) is not supported; bundle without "
-                         "compression");
-  if (!loader_bundle_is_bundle(data, size) || size < BUNDLE_MAGIC_SIZE + 8)
-    return loader_report(LOADER_ERROR_INVALID_CODE_OBJECT, source, why, why_size,
-                         "not an offload bundle or truncated header (%zu bytes)", size);
-  struct loader_isa agent;
-  if (!agent_isa_name || !loader_isa_from_name(agent_isa_name, &agent))
-    return loader_report(LOADER_ERROR_INVALID_ISA_NAME, source, why, why_size,
-                         "agent ISA \"%s\" is not a target ID",
-                         agent_isa_name ? agent_isa_name : "(null)");
+typedef int (*entry_fit_fn)(const char *id, size_t id_len, const uint8_t *code, uint64_t code_size,
+                            const void *ctx);
 
+static int amdgpu_entry_fit(const char *id, size_t id_len, const uint8_t *code, uint64_t code_size,
+                            const void *ctx) {
+  return entry_fit(id, id_len, code, code_size, ctx);
+}
+
+static int id_entry_fit(const char *id, size_t id_len, const uint8_t *code, uint64_t code_size,
+                        const void *ctx) {
+  (void)code;
+  (void)code_size;
+  const char *want = ctx;
+  size_t want_len = strlen(want);
+  while (want_len && want[want_len - 1] == '-') want_len--;
+  while (id_len && id[id_len - 1] == '-') id_len--;
+  return id_len == want_len && memcmp(id, want, id_len) == 0;
+}
+
+static enum loader_status bundle_walk(const void *data, size_t size, const char *source,
+                                      const char *wanted, entry_fit_fn fit_fn, const void *ctx,
+                                      const void **code, size_t *code_size, char *why,
+                                      size_t why_size) {
+  const uint8_t *p = data;
   uint64_t count = rd64(p + BUNDLE_MAGIC_SIZE);
   size_t pos = BUNDLE_MAGIC_SIZE + 8;
   /* Each entry header takes at least 24 bytes: a larger count is a lie. */
@@ -116,7 +121,7 @@ enum loader_status loader_bundle_select(const void *data, size_t size, const cha
     if (used + 4 < sizeof seen)
       snprintf(seen + used, sizeof seen - used, "%s%.*s", used ? ", " : "",
                (int)(id_len < 60 ? id_len : 60), id);
-    int fit = entry_fit(id, (size_t)id_len, p + off, len, &agent);
+    int fit = fit_fn(id, (size_t)id_len, p + off, len, ctx);
     if (fit > best_fit && len > 0) {
       best_fit = fit;
       *code = p + off;
@@ -125,7 +130,44 @@ enum loader_status loader_bundle_select(const void *data, size_t size, const cha
   }
   if (!*code)
     return loader_report(LOADER_ERROR_INCOMPATIBLE_ISA, source, why, why_size,
-                         "no bundle entry for %s (entries: %s)", agent_isa_name,
-                         seen[0] ? seen : "none");
+                         "no bundle entry for %s (entries: %s)", wanted, seen[0] ? seen : "none");
   return LOADER_OK;
+}
+
+static enum loader_status check_bundle(const void *data, size_t size, const char *source,
+                                       const void **code, size_t *code_size, char *why,
+                                       size_t why_size) {
+  *code = NULL;
+  *code_size = 0;
+  if (size >= 4 && memcmp(data, COMPRESSED_MAGIC, 4) == 0)
+    return loader_report(LOADER_ERROR_INVALID_CODE_OBJECT, source, why, why_size,
+                         "compressed offload bundle (CCOB) is not supported; bundle without "
+                         "compression");
+  if (!loader_bundle_is_bundle(data, size) || size < BUNDLE_MAGIC_SIZE + 8)
+    return loader_report(LOADER_ERROR_INVALID_CODE_OBJECT, source, why, why_size,
+                         "not an offload bundle or truncated header (%zu bytes)", size);
+  return LOADER_OK;
+}
+
+enum loader_status loader_bundle_select(const void *data, size_t size, const char *source,
+                                        const char *agent_isa_name, const void **code,
+                                        size_t *code_size, char *why, size_t why_size) {
+  enum loader_status st = check_bundle(data, size, source, code, code_size, why, why_size);
+  if (st != LOADER_OK) return st;
+  struct loader_isa agent;
+  if (!agent_isa_name || !loader_isa_from_name(agent_isa_name, &agent))
+    return loader_report(LOADER_ERROR_INVALID_ISA_NAME, source, why, why_size,
+                         "agent ISA \"%s\" is not a target ID",
+                         agent_isa_name ? agent_isa_name : "(null)");
+  return bundle_walk(data, size, source, agent_isa_name, amdgpu_entry_fit, &agent, code,
+                     code_size, why, why_size);
+}
+
+enum loader_status loader_bundle_select_id(const void *data, size_t size, const char *source,
+                                           const char *entry_id, const void **code,
+                                           size_t *code_size, char *why, size_t why_size) {
+  enum loader_status st = check_bundle(data, size, source, code, code_size, why, why_size);
+  if (st != LOADER_OK) return st;
+  return bundle_walk(data, size, source, entry_id, id_entry_fit, entry_id, code, code_size, why,
+                     why_size);
 }

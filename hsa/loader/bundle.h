@@ -30,4 +30,16 @@ enum loader_status loader_bundle_select(const void *data, size_t size, const cha
                                         const char *agent_isa_name, const void **code,
                                         size_t *code_size, char *why, size_t why_size);
 
+/* The CPU agents' entry of a tools/hsacc file: offload kind "host" (the
+ * only kind clang-offload-bundler lets name an x86-64 target), the triple
+ * x86_64-unknown-linux-gnu, no target ID. */
+#define LOADER_BUNDLE_CPU_ENTRY "host-x86_64-unknown-linux-gnu"
+
+/* Picks the entry whose ID is `entry_id` (a trailing "-" ignored on both).
+ * LOADER_ERROR_INCOMPATIBLE_ISA when there is none (the message lists the
+ * entries), LOADER_ERROR_INVALID_CODE_OBJECT for a malformed bundle. */
+enum loader_status loader_bundle_select_id(const void *data, size_t size, const char *source,
+                                           const char *entry_id, const void **code,
+                                           size_t *code_size, char *why, size_t why_size);
+
 #endif

@@ -6,6 +6,7 @@
 #include <hsa/amd_hsa_queue.h>
 #include <hsa/hsa_kernarg_hidden.h>
 
+#include "hsa/cl_program.h"
 #include "hsa/loader/hidden_args.h"
 #include "hsa/loader/loaded_code_object.h"
 #include "hsa/runtime.h"
@@ -54,6 +55,10 @@ hsa_status_t hsa_kernarg_fill_hidden(const hsa_kernel_dispatch_packet_t *packet,
   RETURN_IF_NOT_INITIALIZED();
   if (!packet || !kernarg) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct fill f = {packet, queue, kernarg, kernarg_size, HSA_STATUS_ERROR_INVALID_ARGUMENT};
+  /* An OpenCL C kernel loaded for a CPU agent: the same call, so that a
+   * program's dispatch code is the same for both kinds of agent. */
+  const hsa_cpu_kernel_descriptor_t *cpu = cl_kernel_from_object(packet->kernel_object);
+  if (cpu) return cl_kernel_fill_hidden(cpu, kernarg, kernarg_size);
   if (!loaded_kernel_with(packet->kernel_object, fill_for_kernel, &f)) {
     log_error("hsa_kernarg_fill_hidden: kernel object 0x%llx is no kernel of a loaded code object",
               (unsigned long long)packet->kernel_object);

@@ -8,6 +8,6 @@
 LOADER_SRCS := hsa/loader/msgpack.c hsa/loader/metadata.c hsa/loader/isa.c \
                hsa/loader/code_object.c hsa/loader/load.c hsa/loader/bundle.c \
                hsa/loader/hidden_args.c
-LOADER_HSA_SRCS := hsa/loader/loaded_code_object.c hsa/loader/kernarg_hidden.c \
+LOADER_HSA_SRCS := hsa/loader/loaded_code_object.c hsa/loader/kernarg_hidden.c hsa/loader/x86_dso.c \
                    hsa/loader/code_object_v1.c hsa/loader/amd_loader_ext.c
 HSA_SRCS += $(LOADER_SRCS) $(LOADER_HSA_SRCS)

@@ -149,9 +149,9 @@ TEST(hsa_executable_readers_and_loading_errors) {
   hsa_executable_t exec;
   HSA_ASSERT_OK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
                                           NULL, &exec));
-  /* A CPU agent runs the program's CPU kernels, not code objects. */
+  /* A CPU agent loads the CPU part of a tools/hsacc file: not these bytes. */
   ASSERT_EQ(hsa_executable_load_agent_code_object(exec, cpu, reader, NULL, NULL),
-            HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
+            HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
   /* The program-wide load goes to the loader, which refuses these bytes. */
   ASSERT_NE(hsa_executable_load_program_code_object(exec, reader, NULL, NULL), HSA_STATUS_SUCCESS);
   hsa_agent_t bad_agent = {0x3};

@@ -185,6 +185,22 @@ static bool setup_histogram(struct corpus_dispatch *d) {
   return true;
 }
 
+static bool setup_histogram_local(struct corpus_dispatch *d) {
+  const uint32_t n = 2339;
+  uint8_t *data = new_buffer(d, n);
+  new_buffer(d, 64 * 4); /* bins */
+  uint32_t *want = new_expected(d, 1);
+  if (!want) return false;
+  uint32_t s = 11;
+  for (uint32_t i = 0; i < n; i++) {
+    data[i] = (uint8_t)next_random(&s);
+    want[data[i] % 64]++;
+  }
+  arg_buffer(d, 0), arg_buffer(d, 1), arg_u32(d, n);
+  geometry(d, 1, n, 1, 64, 1); /* ends in a partial work-group */
+  return true;
+}
+
 static int compare_int(const void *a, const void *b) {
   int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
   return (x > y) - (x < y);
@@ -414,6 +430,9 @@ const struct corpus_kernel corpus_kernels[] = {
      NULL},
     {"histogram", "histogram.kd", "global atomic increments, partial work-group", NULL,
      setup_histogram, NULL},
+    {"histogram_local", "histogram_local.kd",
+     "local atomic increments into __local bins, barriers, global atomic adds", NULL,
+     setup_histogram_local, NULL},
     {"bitonic_sort", "bitonic_sort.kd", "bitonic network in LDS, data-dependent swaps", NULL,
      setup_bitonic_sort, NULL},
     {"stencil_2d", "stencil_2d.kd", "2D 5-point stencil, partial work-groups in x", NULL,

@@ -1,0 +1,81 @@
+/*
+ * cpu_abi.h - the interface between the CPU part of a tools/hsacc file (an
+ * x86-64 ELF shared object) and the runtime that loads it for a CPU agent
+ * (hsa/cl_program.c).
+ *
+ * The shared object exports (dynamic symbol table, default visibility):
+ *   __hsacl_abi_version   const uint32_t, HSACL_ABI_VERSION
+ *   __hsacl_kernels       const struct hsacl_kernel[__hsacl_kernel_count]
+ *   __hsacl_kernel_count  const uint32_t
+ *   __hsacl_run_group     void (struct hsacl_group *): runs one work-group
+ * tools/hsacc generates the kernel table and one wrapper per kernel from
+ * the GPU code object's metadata (LLVM AMDGPUUsage, "Code Object V3 to V5
+ * Metadata": .args with .offset/.size/.value_kind), so that a wrapper reads
+ * the explicit arguments from the GPU's kernarg layout: one kernarg buffer
+ * serves a dispatch to either agent. A __local pointer argument
+ * (dynamic_shared_pointer) is an offset into the work-group's group
+ * segment in the kernarg, turned into a pointer by the wrapper.
+ *
+ * The runtime loads one instance of the object per core of the agent, so
+ * that kernel-scope __local variables (internal data of the object) are
+ * private to the work-group that core runs; symbols of default visibility
+ * that are data (program-scope __global and __constant variables) resolve
+ * to the first instance's copy, shared by all.
+ */
+#ifndef CL_CPU_ABI_H
+#define CL_CPU_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HSACL_ABI_VERSION 1u
+/* Work-items of one work-group at most (the CPU agents' workgroup_max_size). */
+#define HSACL_MAX_ITEMS 1024u
+
+/* Reads the kernel's explicit arguments from `kernarg` (the GPU layout)
+ * and calls the kernel for the current work-item. */
+typedef void (*hsacl_wrapper_fn)(const void *kernarg, void *group_segment);
+
+struct hsacl_kernel {
+  const char *name; /* the kernel's name; its symbol is name + ".kd" */
+  hsacl_wrapper_fn entry;
+  uint32_t kernarg_segment_size; /* the GPU code object's, hidden args included */
+  uint32_t kernarg_segment_align;
+  uint32_t group_segment_size;   /* .group_segment_fixed_size (kernel-scope __local) */
+  uint32_t private_segment_size; /* .private_segment_fixed_size */
+  int32_t global_offset_arg;     /* kernarg offset of hidden_global_offset_x, -1: none */
+  uint32_t local_arg_count;      /* __local pointer arguments (dynamic_shared_pointer) */
+  const uint32_t *local_args;    /* their kernarg offsets: 4-byte group segment offsets */
+};
+
+/* Why __hsacl_run_group stopped early (hsacl_group.status). */
+enum hsacl_status {
+  HSACL_OK = 0,
+  HSACL_BARRIER_DIVERGENCE = 1, /* some work-items reached a barrier, others returned */
+  HSACL_NO_STACK = 2,           /* the runtime had no stack for a work-item */
+};
+
+/* One work-group, filled in by the runtime. Sizes in work-items. */
+struct hsacl_group {
+  const struct hsacl_kernel *kernel; /* an entry of this instance's table */
+  const void *kernarg;
+  void *group_segment;
+  uint32_t group_segment_size;
+  uint32_t dims;              /* 1..3 */
+  uint32_t global_size[3];    /* the grid */
+  uint32_t local_size[3];     /* the enqueued work-group size */
+  uint32_t item_count[3];     /* this group's size (less at the grid's edge) */
+  uint32_t group_id[3];
+  uint32_t num_groups[3];
+  uint64_t global_offset[3];
+  /* Stack for work-item `item` (0 .. items - 1), `size` bytes, 16-byte
+   * aligned; NULL if there is none. Item 0's is asked first; the others
+   * only when a work-item reaches a barrier. */
+  void *(*stack)(void *ctx, uint32_t item, size_t *size);
+  void *stack_ctx;
+  uint32_t status; /* enum hsacl_status, set by __hsacl_run_group */
+};
+
+typedef void (*hsacl_run_group_fn)(struct hsacl_group *group);
+
+#endif

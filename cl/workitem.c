@@ -1,0 +1,223 @@
+/*
+ * workitem.c - the work-item functions and work-group barriers of OpenCL C
+ * (OpenCL C 2.0 specification, 6.13.1 "Work-Item Functions" and 6.13.8
+ * "Synchronization Functions") for the CPU agents, linked by tools/hsacc
+ * into every CPU code object. Built as C for x86-64 with -fPIC
+ * -fvisibility=hidden: one copy per loaded instance, i.e. per core, so the
+ * state below belongs to the work-group that core runs.
+ *
+ * The names are the Itanium-mangled overloads that clang's opencl-c.h
+ * declares (clang's overloadable attribute mangles C functions the same
+ * way: "_Z13get_global_idj" for size_t get_global_id(uint)).
+ *
+ * Execution of one work-group (__hsacl_run_group): work-item 0 runs on a
+ * fiber. If it returns without reaching a barrier, no work-item of the
+ * group reaches one (6.13.8: a barrier must be encountered by all
+ * work-items of a work-group or by none), and the others run one after the
+ * other in a plain loop on the same stack. If it reaches a barrier, every
+ * work-item gets a fiber of its own and a barrier switches to the next
+ * one; the group passes a barrier when every work-item has reached it.
+ * All work-items of a group run on one core, in program order between
+ * switches, so the fences a barrier implies for work-group scope are
+ * compiler barriers; device and wider scopes add a sequentially consistent
+ * fence for the other cores.
+ *
+ * The fiber switch saves the callee-saved registers of the System V AMD64
+ * ABI (section 3.2.1: rbx, rbp, r12-r15, rsp); MXCSR and the x87 control
+ * word are callee-saved too and no kernel code changes them across a
+ * barrier.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cl/cpu_abi.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define OVL    __attribute__((overloadable))
+
+/* __OPENCL_MEMORY_SCOPE_* as clang-19 predefines them (clang's
+ * InitPreprocessor.cpp, used by opencl-c-base.h's memory_scope). */
+enum memory_scope {
+  memory_scope_work_item = 0,
+  memory_scope_work_group = 1,
+  memory_scope_device = 2,
+  memory_scope_all_svm_devices = 3,
+  memory_scope_sub_group = 4,
+};
+#define CLK_GLOBAL_MEM_FENCE 0x02 /* opencl-c-base.h */
+
+EXPORT const uint32_t __hsacl_abi_version = HSACL_ABI_VERSION;
+
+enum fiber_state { FIBER_NEW, FIBER_RUNNING, FIBER_WAITING, FIBER_DONE };
+enum group_mode { MODE_FIRST_ITEM, MODE_PLAIN_LOOP, MODE_FIBERS };
+
+struct fiber {
+  void *sp;
+  uint32_t state;
+};
+
+static struct hsacl_group *group;
+static uint32_t items, current, mode;
+static uint32_t local_id[3];
+static void *scheduler_sp;
+static struct fiber fibers[HSACL_MAX_ITEMS];
+
+void hsacl_switch(void **save_sp, void *to_sp);
+__asm__(".text\n"
+        ".globl hsacl_switch\n"
+        ".hidden hsacl_switch\n"
+        ".type hsacl_switch,@function\n"
+        "hsacl_switch:\n"
+        "  pushq %rbp\n"
+        "  pushq %rbx\n"
+        "  pushq %r12\n"
+        "  pushq %r13\n"
+        "  pushq %r14\n"
+        "  pushq %r15\n"
+        "  movq %rsp, (%rdi)\n"
+        "  movq %rsi, %rsp\n"
+        "  popq %r15\n"
+        "  popq %r14\n"
+        "  popq %r13\n"
+        "  popq %r12\n"
+        "  popq %rbx\n"
+        "  popq %rbp\n"
+        "  ret\n"
+        ".size hsacl_switch, .-hsacl_switch\n");
+
+static void set_item(uint32_t item) {
+  current = item;
+  local_id[0] = item % group->item_count[0];
+  local_id[1] = item / group->item_count[0] % group->item_count[1];
+  local_id[2] = item / (group->item_count[0] * group->item_count[1]);
+}
+
+static void run_item(uint32_t item) {
+  set_item(item);
+  group->kernel->entry(group->kernarg, group->group_segment);
+}
+
+/* Where a fiber starts (through the `ret` of hsacl_switch); never returns. */
+static void fiber_main(void) {
+  uint32_t self = current;
+  run_item(self);
+  if (self == 0 && mode == MODE_FIRST_ITEM) {
+    mode = MODE_PLAIN_LOOP;
+    for (uint32_t i = 1; i < items; i++) run_item(i);
+  }
+  fibers[self].state = FIBER_DONE;
+  hsacl_switch(&fibers[self].sp, scheduler_sp);
+  __builtin_unreachable();
+}
+
+/* A new fiber's stack: hsacl_switch pops six registers and returns to
+ * fiber_main, which then finds rsp + 8 16-byte aligned as a called
+ * function does (System V AMD64 ABI, 3.2.2). */
+static int fiber_init(uint32_t item) {
+  size_t size = 0;
+  void *base = group->stack(group->stack_ctx, item, &size);
+  if (!base || size < 4096) return -1;
+  uintptr_t top = ((uintptr_t)base + size) & ~(uintptr_t)15;
+  uint64_t *sp = (uint64_t *)top;
+  *--sp = 0;                               /* fiber_main's return address: none */
+  *--sp = (uint64_t)(uintptr_t)fiber_main; /* hsacl_switch's ret */
+  for (int r = 0; r < 6; r++) *--sp = 0;   /* rbp, rbx, r12-r15 */
+  fibers[item].sp = sp;
+  fibers[item].state = FIBER_NEW;
+  return 0;
+}
+
+static void resume(uint32_t item) {
+  set_item(item);
+  fibers[item].state = FIBER_RUNNING;
+  hsacl_switch(&scheduler_sp, fibers[item].sp);
+}
+
+EXPORT void __hsacl_run_group(struct hsacl_group *g) {
+  group = g;
+  g->status = HSACL_OK;
+  items = g->item_count[0] * g->item_count[1] * g->item_count[2];
+  if (items == 0 || items > HSACL_MAX_ITEMS || fiber_init(0) != 0) {
+    g->status = HSACL_NO_STACK;
+    return;
+  }
+  mode = MODE_FIRST_ITEM;
+  resume(0);
+  if (fibers[0].state == FIBER_DONE) return; /* no barrier: the plain loop ran them all */
+  /* Item 0 waits at its first barrier: bring the others there, then let
+   * the group through one barrier after another. */
+  uint32_t first = 1;
+  for (;;) {
+    uint32_t waiting = 0, finished = 0;
+    for (uint32_t i = first; i < items; i++) {
+      if (first == 1 && fiber_init(i) != 0) { /* the first pass starts them */
+        g->status = HSACL_NO_STACK;
+        return;
+      }
+      if (fibers[i].state == FIBER_DONE) continue;
+      resume(i);
+      if (fibers[i].state == FIBER_WAITING)
+        waiting++;
+      else
+        finished++;
+    }
+    if (first == 1) waiting++; /* item 0 */
+    first = 0;
+    if (waiting == 0) return;
+    if (finished) g->status = HSACL_BARRIER_DIVERGENCE; /* and let the rest finish */
+  }
+}
+
+static void barrier_wait(uint32_t flags, uint32_t scope) {
+  if (scope >= memory_scope_device && (flags & CLK_GLOBAL_MEM_FENCE))
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  else
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (mode == MODE_PLAIN_LOOP) {
+    group->status = HSACL_BARRIER_DIVERGENCE; /* item 0 returned without one */
+    return;
+  }
+  if (items == 1) return;
+  mode = MODE_FIBERS;
+  uint32_t self = current;
+  fibers[self].state = FIBER_WAITING;
+  hsacl_switch(&fibers[self].sp, scheduler_sp);
+  set_item(self);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+OVL void barrier(uint32_t flags) { barrier_wait(flags, memory_scope_work_group); }
+OVL void work_group_barrier(uint32_t flags) { barrier_wait(flags, memory_scope_work_group); }
+OVL void work_group_barrier(uint32_t flags, enum memory_scope scope) {
+  barrier_wait(flags, (uint32_t)scope);
+}
+
+/* 6.13.1: for a dimension index past get_work_dim() - 1, sizes are 1 and
+ * ids and offsets 0. */
+OVL uint32_t get_work_dim(void) { return group->dims; }
+OVL size_t get_global_size(uint32_t d) { return d < group->dims ? group->global_size[d] : 1; }
+OVL size_t get_local_size(uint32_t d) { return d < group->dims ? group->item_count[d] : 1; }
+OVL size_t get_enqueued_local_size(uint32_t d) {
+  return d < group->dims ? group->local_size[d] : 1;
+}
+OVL size_t get_num_groups(uint32_t d) { return d < group->dims ? group->num_groups[d] : 1; }
+OVL size_t get_group_id(uint32_t d) { return d < group->dims ? group->group_id[d] : 0; }
+OVL size_t get_local_id(uint32_t d) { return d < group->dims ? local_id[d] : 0; }
+OVL size_t get_global_offset(uint32_t d) { return d < group->dims ? group->global_offset[d] : 0; }
+OVL size_t get_global_id(uint32_t d) {
+  if (d >= group->dims) return 0;
+  return (size_t)group->group_id[d] * group->local_size[d] + local_id[d] +
+         group->global_offset[d];
+}
+OVL size_t get_global_linear_id(void) {
+  size_t id = 0;
+  for (int d = 2; d >= 0; d--) {
+    size_t gid = (size_t)group->group_id[d] * group->local_size[d] + local_id[d];
+    id = id * group->global_size[d] + gid;
+  }
+  return id;
+}
+OVL size_t get_local_linear_id(void) {
+  return ((size_t)local_id[2] * group->item_count[1] + local_id[1]) * group->item_count[0] +
+         local_id[0];
+}

@@ -1,0 +1,558 @@
+/*
+ * cl_cpu_test.c - OpenCL C kernels on the CPU agents, from the files
+ * tools/hsacc builds (tests/data/cl/, one .cl each): loaded through
+ * hsa_code_object_reader_create_from_file and
+ * hsa_executable_load_agent_code_object for a CPU agent, dispatched with
+ * the same packet and kernarg layout as on the GPU. Work-item functions in
+ * 1-3 dimensions with partial work-groups, barrier placements, __local
+ * memory private to each work-group while every core runs one, the limits
+ * refused at dispatch, and the files a CPU agent must refuse. Each result
+ * is checked against a reference computed here. Host and image.
+ */
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/plat.h"
+#include "support/gpu_kernel.h"
+#include "tests/common/hsa_test_util.h"
+
+#define DISPATCH_TIMEOUT_NS 60000000000ull
+
+struct cl_env {
+  hsa_agent_t cpu;
+  uint32_t cores;
+  hsa_queue_t *queue;
+  hsa_amd_memory_pool_t pool;
+  struct hsa_test_queue_error err;
+};
+
+static void env_open(struct cl_env *e) {
+  memset(e, 0, sizeof *e);
+  HSA_ASSERT_OK(hsa_init());
+  hsa_agent_t agents[4];
+  hsa_test_cpu_agents(agents, 4);
+  e->cpu = agents[0];
+  HSA_ASSERT_OK(hsa_agent_get_info(e->cpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, &e->cores));
+  e->pool = hsa_test_kernarg_pool(e->cpu);
+  ASSERT_NE(e->pool.handle, 0);
+  HSA_ASSERT_OK(hsa_queue_create(e->cpu, 64, HSA_QUEUE_TYPE_MULTI, hsa_test_queue_error_callback,
+                                 &e->err, UINT32_MAX, UINT32_MAX, &e->queue));
+}
+
+static void env_close(struct cl_env *e) {
+  HSA_ASSERT_OK(hsa_queue_destroy(e->queue));
+  HSA_ASSERT_OK(hsa_shut_down());
+}
+
+static void *buffer(struct cl_env *e, size_t size) {
+  void *p = NULL;
+  HSA_ASSERT_OK(hsa_amd_memory_pool_allocate(e->pool, size, 0, &p));
+  memset(p, 0, size);
+  return p;
+}
+
+static void kernel_path(char *path, size_t size, const char *file) {
+  snprintf(path, size, "%s/hsacc-tests/%s.hsaco", CL_TEST_KERNELS_DIR, file);
+}
+
+static void load(struct cl_env *e, const char *file, const char *symbol, struct gpu_kernel *k) {
+  char path[512], why[256];
+  kernel_path(path, sizeof path, file);
+  hsa_status_t st = gpu_kernel_load(e->cpu, path, symbol, NULL, NULL, k, why, sizeof why);
+  if (st != HSA_STATUS_SUCCESS) FAIL("%s", why);
+}
+
+/* Dispatches and waits; the status the queue reported (SUCCESS if none). */
+static hsa_status_t run_on(hsa_queue_t *q, struct hsa_test_queue_error *err,
+                           const struct gpu_kernel *k, uint32_t dims, const uint32_t grid[3],
+                           const uint32_t wg[3], uint32_t group_bytes, void *kernarg) {
+  hsa_signal_t done;
+  HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
+  hsa_kernel_dispatch_packet_t p;
+  gpu_kernel_packet(k, dims, grid, wg, 0, kernarg, done, &p);
+  if (group_bytes) p.group_segment_size = group_bytes;
+  hsa_test_submit(q, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true));
+  uint64_t start = plat_now_ns();
+  while (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 1000000, HSA_WAIT_STATE_BLOCKED) != 0 &&
+         atomic_load(&err->calls) == 0 && plat_now_ns() - start < DISPATCH_TIMEOUT_NS) {
+  }
+  hsa_signal_value_t left = hsa_signal_load_scacquire(done);
+  HSA_ASSERT_OK(hsa_signal_destroy(done));
+  if (atomic_load(&err->calls)) return (hsa_status_t)atomic_load(&err->status);
+  ASSERT_EQ(left, 0);
+  return HSA_STATUS_SUCCESS;
+}
+
+/* A new queue for the next dispatch after one that stopped the queue. */
+static void reopen_queue(struct cl_env *e) {
+  HSA_ASSERT_OK(hsa_queue_destroy(e->queue));
+  atomic_store(&e->err.calls, 0);
+  HSA_ASSERT_OK(hsa_queue_create(e->cpu, 64, HSA_QUEUE_TYPE_MULTI, hsa_test_queue_error_callback,
+                                 &e->err, UINT32_MAX, UINT32_MAX, &e->queue));
+}
+
+static hsa_status_t run(struct cl_env *e, const struct gpu_kernel *k, uint32_t dims,
+                        const uint32_t grid[3], const uint32_t wg[3], uint32_t group_bytes,
+                        void *kernarg) {
+  return run_on(e->queue, &e->err, k, dims, grid, wg, group_bytes, kernarg);
+}
+
+static void *kernarg_of(struct cl_env *e, const struct gpu_kernel *k) {
+  return buffer(e, k->kernarg_size ? k->kernarg_size : 16);
+}
+
+/* ---- Work-item functions ---------------------------------------------------- */
+
+static void check_ids(struct cl_env *e, const struct gpu_kernel *k, uint32_t dims,
+                      const uint32_t grid[3], const uint32_t wg[3]) {
+  uint32_t items = grid[0] * grid[1] * grid[2];
+  uint32_t *out = buffer(e, (size_t)items * 32 * 4);
+  uint8_t *ka = kernarg_of(e, k);
+  uint64_t address = (uint64_t)(uintptr_t)out;
+  memcpy(ka, &address, 8);
+  HSA_ASSERT_OK(run(e, k, dims, grid, wg, 0, ka));
+  for (uint32_t z = 0; z < grid[2]; z++)
+    for (uint32_t y = 0; y < grid[1]; y++)
+      for (uint32_t x = 0; x < grid[0]; x++) {
+        uint32_t gid[3] = {x, y, z}, linear = (z * grid[1] + y) * grid[0] + x;
+        const uint32_t *r = out + (size_t)linear * 32;
+        uint32_t lid[3], local[3];
+        for (int d = 0; d < 3; d++) {
+          uint32_t group = gid[d] / wg[d], left = grid[d] - group * wg[d];
+          lid[d] = gid[d] % wg[d];
+          local[d] = left < wg[d] ? left : wg[d];
+          ASSERT_EQ(r[0 + d], gid[d]);
+          ASSERT_EQ(r[3 + d], lid[d]);
+          ASSERT_EQ(r[6 + d], group);
+          ASSERT_EQ(r[9 + d], local[d]);
+          ASSERT_EQ(r[12 + d], wg[d]);
+          ASSERT_EQ(r[15 + d], (grid[d] + wg[d] - 1) / wg[d]);
+          ASSERT_EQ(r[18 + d], grid[d]);
+          ASSERT_EQ(r[21 + d], 0);
+        }
+        ASSERT_EQ(r[24], dims);
+        ASSERT_EQ(r[25], linear);
+        ASSERT_EQ(r[26], (lid[2] * local[1] + lid[1]) * local[0] + lid[0]);
+      }
+  hsa_amd_memory_pool_free(out);
+  hsa_amd_memory_pool_free(ka);
+}
+
+TEST(cl_cpu_workitem_functions_in_1d_2d_3d_with_partial_groups) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "workitem", "workitem_ids.kd", &k);
+  ASSERT_GE(k.kernarg_size, 8);
+  check_ids(&e, &k, 1, (uint32_t[3]){1000, 1, 1}, (uint32_t[3]){64, 1, 1});
+  check_ids(&e, &k, 2, (uint32_t[3]){37, 19, 1}, (uint32_t[3]){8, 4, 1});
+  check_ids(&e, &k, 3, (uint32_t[3]){9, 7, 5}, (uint32_t[3]){4, 3, 2});
+  check_ids(&e, &k, 1, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){1, 1, 1});
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
+TEST(cl_cpu_kernel_symbol_answers_for_the_cpu_agent) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "limits", "local_big.kd", &k);
+  ASSERT_EQ(k.group_size, 32768);
+  ASSERT_GE(k.kernarg_size, 16);
+  hsa_executable_symbol_t sym;
+  HSA_ASSERT_OK(hsa_executable_get_symbol_by_name(k.executable, "local_big.kd", &e.cpu, &sym));
+  uint32_t align = 0;
+  HSA_ASSERT_OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, &align));
+  ASSERT_GE(align, 16);
+  hsa_symbol_kind_t kind;
+  HSA_ASSERT_OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_TYPE, &kind));
+  ASSERT_EQ(kind, HSA_SYMBOL_KIND_KERNEL);
+  ASSERT_EQ(hsa_executable_get_symbol_by_name(k.executable, "no_such_kernel.kd", &e.cpu, &sym),
+            HSA_STATUS_ERROR_INVALID_SYMBOL_NAME);
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
+/* ---- Barriers ------------------------------------------------------------------ */
+
+static void set_ptr(uint8_t *ka, size_t at, const void *p) {
+  uint64_t a = (uint64_t)(uintptr_t)p;
+  memcpy(ka + at, &a, 8);
+}
+static void set_u32(uint8_t *ka, size_t at, uint32_t v) { memcpy(ka + at, &v, 4); }
+
+TEST(cl_cpu_barrier_straight_line) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "barriers", "barrier_straight.kd", &k);
+  const uint32_t sizes[][2] = {{1024, 256}, {1000, 128}, {7, 7}, {4096, 1024}, {3, 1}};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    uint32_t n = sizes[s][0], wg = sizes[s][1];
+    uint32_t *in = buffer(&e, n * 4), *out = buffer(&e, n * 4);
+    for (uint32_t i = 0; i < n; i++) in[i] = i * 2654435761u;
+    uint8_t *ka = kernarg_of(&e, &k);
+    set_ptr(ka, 0, in);
+    set_ptr(ka, 8, out);
+    HSA_ASSERT_OK(run(&e, &k, 1, (uint32_t[3]){n, 1, 1}, (uint32_t[3]){wg, 1, 1}, 0, ka));
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t base = i / wg * wg, len = n - base < wg ? n - base : wg;
+      ASSERT_EQ(out[i], in[base + len - 1 - (i - base)]);
+    }
+    hsa_amd_memory_pool_free(in);
+    hsa_amd_memory_pool_free(out);
+    hsa_amd_memory_pool_free(ka);
+  }
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
+TEST(cl_cpu_barrier_in_a_loop) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "barriers", "barrier_loop.kd", &k);
+  const uint32_t n = 1536, wg = 96, rounds = 37;
+  uint32_t *in = buffer(&e, n * 4), *out = buffer(&e, n * 4);
+  for (uint32_t i = 0; i < n; i++) in[i] = i * 40503u;
+  uint8_t *ka = kernarg_of(&e, &k);
+  set_ptr(ka, 0, in);
+  set_ptr(ka, 8, out);
+  set_u32(ka, 16, rounds);
+  HSA_ASSERT_OK(run(&e, &k, 1, (uint32_t[3]){n, 1, 1}, (uint32_t[3]){wg, 1, 1}, 0, ka));
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t base = i / wg * wg, lid = i - base;
+    ASSERT_EQ(out[i], in[base + (lid + rounds) % wg] + rounds);
+  }
+  hsa_amd_memory_pool_free(in);
+  hsa_amd_memory_pool_free(out);
+  hsa_amd_memory_pool_free(ka);
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
+TEST(cl_cpu_barrier_in_uniform_branches_with_scopes) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "barriers", "barrier_branch.kd", &k);
+  const uint32_t n = 1000, wg = 64; /* the last group is partial */
+  for (uint32_t mode = 0; mode < 3; mode++) {
+    uint32_t *in = buffer(&e, n * 4), *out = buffer(&e, n * 4), *tmp = buffer(&e, n * 4);
+    for (uint32_t i = 0; i < n; i++) in[i] = i * 7u + 1;
+    uint8_t *ka = kernarg_of(&e, &k);
+    set_ptr(ka, 0, in);
+    set_ptr(ka, 8, out);
+    set_ptr(ka, 16, tmp);
+    set_u32(ka, 24, mode);
+    HSA_ASSERT_OK(run(&e, &k, 1, (uint32_t[3]){n, 1, 1}, (uint32_t[3]){wg, 1, 1}, 0, ka));
+    uint32_t v[1000];
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t base = i / wg * wg, len = n - base < wg ? n - base : wg, mirror = base + len - 1 - (i - base);
+      v[i] = mode == 1 ? in[mirror] : mode == 2 ? in[mirror] * 3 : in[i] + 7;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t group = i / wg, want = v[i] + (group % 2 == 0 ? v[group * wg] : 0);
+      ASSERT_EQ(out[i], want);
+    }
+    hsa_amd_memory_pool_free(in);
+    hsa_amd_memory_pool_free(out);
+    hsa_amd_memory_pool_free(tmp);
+    hsa_amd_memory_pool_free(ka);
+  }
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
+TEST(cl_cpu_barrier_reached_by_some_work_items_only_is_an_error) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "barriers", "barrier_divergent.kd", &k);
+  uint32_t *out = buffer(&e, 64 * 4);
+  uint8_t *ka = kernarg_of(&e, &k);
+  set_ptr(ka, 0, out);
+  ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){64, 1, 1}, (uint32_t[3]){16, 1, 1}, 0, ka),
+            HSA_STATUS_ERROR_EXCEPTION);
+  hsa_amd_memory_pool_free(out);
+  hsa_amd_memory_pool_free(ka);
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
+/* ---- __local memory ------------------------------------------------------------- */
+
+TEST(cl_cpu_local_memory_is_private_to_each_group_on_every_core) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "barriers", "local_private.kd", &k);
+  const uint32_t wg = 200, groups = 8 * (e.cores ? e.cores : 1) + 3, n = wg * groups, rounds = 20;
+  uint32_t *bad = buffer(&e, n * 4), *sums = buffer(&e, groups * 4);
+  memset(bad, 0xff, n * 4);
+  uint8_t *ka = kernarg_of(&e, &k);
+  set_ptr(ka, 0, bad);
+  set_ptr(ka, 8, sums);
+  /* The __local argument: an offset in the group segment past the
+   * kernel's own __local variables, as a GPU program lays it out. */
+  set_u32(ka, 16, k.group_size);
+  set_u32(ka, 20, rounds);
+  HSA_ASSERT_OK(run(&e, &k, 1, (uint32_t[3]){n, 1, 1}, (uint32_t[3]){wg, 1, 1}, k.group_size + wg * 4, ka));
+  for (uint32_t i = 0; i < n; i++) ASSERT_EQ(bad[i], 0);
+  uint32_t r = rounds - 1;
+  for (uint32_t g = 0; g < groups; g++)
+    ASSERT_EQ(sums[g], (g * 1000003u + r * 256u + wg - 1) + ~(g * 7919u + r * 256u));
+  hsa_amd_memory_pool_free(bad);
+  hsa_amd_memory_pool_free(sums);
+  hsa_amd_memory_pool_free(ka);
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
+/* ---- Limits --------------------------------------------------------------------- */
+
+TEST(cl_cpu_too_much_local_or_private_memory_is_refused_at_dispatch) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "limits", "local_big.kd", &k);
+  const uint32_t wg = 64;
+  uint32_t *out = buffer(&e, wg * 4);
+  uint8_t *ka = kernarg_of(&e, &k);
+  set_ptr(ka, 0, out);
+  set_u32(ka, 8, k.group_size);
+  /* Fits: 32 KiB static and 256 bytes dynamic. */
+  HSA_ASSERT_OK(run(&e, &k, 1, (uint32_t[3]){wg, 1, 1}, (uint32_t[3]){wg, 1, 1}, k.group_size + wg * 4, ka));
+  for (uint32_t i = 0; i < wg; i++) ASSERT_EQ(out[i], 3 * (wg - 1 - i));
+  /* 72 KiB: more than the agent's 64 KiB per work-group. ROCr's status. */
+  ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){wg, 1, 1}, (uint32_t[3]){wg, 1, 1}, k.group_size + 40 * 1024, ka),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  /* A __local argument past the end of the group segment. */
+  reopen_queue(&e);
+  set_u32(ka, 8, k.group_size + wg * 4);
+  ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){wg, 1, 1}, (uint32_t[3]){wg, 1, 1}, k.group_size + wg * 4, ka),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  gpu_kernel_release(&k);
+  reopen_queue(&e);
+  load(&e, "limits", "private_too_big.kd", &k);
+  ASSERT_GT(k.private_size, 32768);
+  ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){1, 1, 1}, 0, ka),
+            HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+  hsa_amd_memory_pool_free(out);
+  hsa_amd_memory_pool_free(ka);
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
+/* ---- Files a CPU agent refuses ---------------------------------------------------- */
+
+static hsa_status_t load_bytes(hsa_agent_t agent, const void *data, size_t size) {
+  hsa_code_object_reader_t r;
+  hsa_executable_t x;
+  hsa_status_t st = hsa_code_object_reader_create_from_memory(data, size, &r);
+  if (st != HSA_STATUS_SUCCESS) return st;
+  HSA_ASSERT_OK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &x));
+  st = hsa_executable_load_agent_code_object(x, agent, r, NULL, NULL);
+  HSA_ASSERT_OK(hsa_executable_destroy(x));
+  HSA_ASSERT_OK(hsa_code_object_reader_destroy(r));
+  return st;
+}
+
+static void *file_bytes(const char *path, size_t *size) {
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) FAIL("cannot open %s (make test builds it)", path);
+  off_t n = lseek(fd, 0, SEEK_END);
+  lseek(fd, 0, SEEK_SET);
+  uint8_t *p = malloc((size_t)n);
+  ASSERT_NOT_NULL(p);
+  ASSERT_EQ(read(fd, p, (size_t)n), n);
+  close(fd);
+  *size = (size_t)n;
+  return p;
+}
+
+/* The bundle's entry with ID `id` (layout: clang ClangOffloadBundler.rst,
+ * "Bundled Binary File Layout"). */
+static const uint8_t *bundle_entry(const uint8_t *b, size_t size, const char *id, size_t *len) {
+  uint64_t count, pos = 32;
+  memcpy(&count, b + 24, 8);
+  for (uint64_t i = 0; i < count && pos + 24 <= size; i++) {
+    uint64_t off, n, idlen;
+    memcpy(&off, b + pos, 8);
+    memcpy(&n, b + pos + 8, 8);
+    memcpy(&idlen, b + pos + 16, 8);
+    if (idlen == strlen(id) && memcmp(b + pos + 24, id, idlen) == 0) {
+      *len = n;
+      return b + off;
+    }
+    pos += 24 + idlen;
+  }
+  return NULL;
+}
+
+TEST(cl_cpu_bad_files_are_refused_for_the_cpu_agent) {
+  struct cl_env e;
+  env_open(&e);
+  char path[512];
+  kernel_path(path, sizeof path, "barriers");
+  size_t size, cpu_size = 0, gpu_size = 0;
+  uint8_t *file = file_bytes(path, &size);
+  const uint8_t *cpu = bundle_entry(file, size, "host-x86_64-unknown-linux-gnu-", &cpu_size);
+  const uint8_t *gpu = bundle_entry(file, size, "hipv4-amdgcn-amd-amdhsa--gfx902", &gpu_size);
+  ASSERT_NOT_NULL(cpu);
+  ASSERT_NOT_NULL(gpu);
+  /* The whole file and its bare CPU part load. */
+  HSA_ASSERT_OK(load_bytes(e.cpu, file, size));
+  HSA_ASSERT_OK(load_bytes(e.cpu, cpu, cpu_size));
+  /* A plain GPU code object is not for a CPU agent. */
+  ASSERT_EQ(load_bytes(e.cpu, gpu, gpu_size), HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
+  /* Truncated anywhere: refused, never loaded half. */
+  for (size_t cut = 0; cut < cpu_size; cut += cpu_size / 37 + 1)
+    ASSERT_NE(load_bytes(e.cpu, cpu, cut ? cut : 1), HSA_STATUS_SUCCESS);
+  ASSERT_NE(load_bytes(e.cpu, file, size / 2), HSA_STATUS_SUCCESS);
+  /* Corrupt headers. */
+  uint8_t *copy = malloc(cpu_size);
+  ASSERT_NOT_NULL(copy);
+  const size_t fields[] = {4, 16, 32, 54, 56};
+  for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+    memcpy(copy, cpu, cpu_size);
+    copy[fields[f]] ^= 0x5a;
+    copy[fields[f] + 1] ^= 0x33;
+    ASSERT_EQ(load_bytes(e.cpu, copy, cpu_size) == HSA_STATUS_SUCCESS, false);
+  }
+  /* An unknown import: a symbol name of the C library changed in place. */
+  memcpy(copy, cpu, cpu_size);
+  bool renamed = false;
+  for (size_t i = 0; i + 16 < cpu_size && !renamed; i++)
+    if (memcmp(copy + i, "__hsacl_run_group", 17) == 0) {
+      copy[i + 2] = 'X'; /* the runtime finds no entry point: refused */
+      renamed = true;
+    }
+  ASSERT_TRUE(renamed);
+  ASSERT_EQ(load_bytes(e.cpu, copy, cpu_size), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+  free(copy);
+  free(file);
+  env_close(&e);
+}
+
+/* An import from the C library resolves (the host's dlsym, the image's
+ * export table); one nobody defines is refused at load, by name. */
+TEST(cl_cpu_imports_resolve_and_unknown_ones_are_refused) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "imports", "count_text.kd", &k);
+  static const char text[] = "one source for every agent";
+  char *t = buffer(&e, sizeof text);
+  memcpy(t, text, sizeof text);
+  uint32_t *out = buffer(&e, 8 * 4);
+  uint8_t *ka = kernarg_of(&e, &k);
+  set_ptr(ka, 0, t);
+  set_ptr(ka, 8, out);
+  HSA_ASSERT_OK(run(&e, &k, 1, (uint32_t[3]){8, 1, 1}, (uint32_t[3]){4, 1, 1}, 0, ka));
+  for (uint32_t i = 0; i < 8; i++) ASSERT_EQ(out[i], sizeof text - 1 - i);
+  hsa_amd_memory_pool_free(t);
+  hsa_amd_memory_pool_free(out);
+  hsa_amd_memory_pool_free(ka);
+  gpu_kernel_release(&k);
+
+  char path[512];
+  kernel_path(path, sizeof path, "imports");
+  size_t size, cpu_size = 0;
+  uint8_t *file = file_bytes(path, &size);
+  const uint8_t *cpu = bundle_entry(file, size, "host-x86_64-unknown-linux-gnu-", &cpu_size);
+  ASSERT_NOT_NULL(cpu);
+  uint8_t *copy = malloc(cpu_size);
+  ASSERT_NOT_NULL(copy);
+  memcpy(copy, cpu, cpu_size);
+  bool renamed = false;
+  for (size_t i = 0; i + 8 < cpu_size && !renamed; i++)
+    if (memcmp(copy + i, "strlen\0", 7) == 0) {
+      copy[i + 4] = 'X'; /* "strlXn": in no C library */
+      renamed = true;
+    }
+  ASSERT_TRUE(renamed);
+  ASSERT_EQ(load_bytes(e.cpu, copy, cpu_size), HSA_STATUS_ERROR_VARIABLE_UNDEFINED);
+  free(copy);
+  free(file);
+  env_close(&e);
+}
+
+/* A file with only a CPU part, loaded for the GPU agent, and the bare CPU
+ * object: refused, with the GPU loader's statuses. */
+TEST(cl_cpu_cpu_only_file_is_refused_for_the_gpu_agent) {
+  HSA_ASSERT_OK(hsa_init());
+  hsa_agent_t gpu;
+  if (!gpu_find_agent(&gpu)) {
+    HSA_ASSERT_OK(hsa_shut_down());
+    test_skip("no GPU agent");
+  }
+  char path[512];
+  kernel_path(path, sizeof path, "barriers");
+  size_t size, cpu_size = 0;
+  uint8_t *file = file_bytes(path, &size);
+  const uint8_t *cpu = bundle_entry(file, size, "host-x86_64-unknown-linux-gnu-", &cpu_size);
+  ASSERT_NOT_NULL(cpu);
+  /* The whole file loads for the GPU agent: its gfx902 or gfx90c entry. */
+  HSA_ASSERT_OK(load_bytes(gpu, file, size));
+  /* A bundle of the CPU entry alone (same layout as hsacc's). */
+  static const char id[] = "host-x86_64-unknown-linux-gnu-";
+  size_t header = 24 + 8 + 24 + sizeof id - 1, total = header + cpu_size;
+  uint8_t *only = malloc(total);
+  ASSERT_NOT_NULL(only);
+  uint64_t count = 1, off = header, len = cpu_size, idlen = sizeof id - 1;
+  memcpy(only, "__CLANG_OFFLOAD_BUNDLE__", 24);
+  memcpy(only + 24, &count, 8);
+  memcpy(only + 32, &off, 8);
+  memcpy(only + 40, &len, 8);
+  memcpy(only + 48, &idlen, 8);
+  memcpy(only + 56, id, idlen);
+  memcpy(only + header, cpu, cpu_size);
+  ASSERT_EQ(load_bytes(gpu, only, total), HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
+  ASSERT_NE(load_bytes(gpu, cpu, cpu_size), HSA_STATUS_SUCCESS);
+  /* The same CPU-only bundle is fine for a CPU agent. */
+  hsa_agent_t cpu_agent;
+  hsa_test_cpu_agents(&cpu_agent, 1);
+  HSA_ASSERT_OK(load_bytes(cpu_agent, only, total));
+  free(only);
+  free(file);
+  HSA_ASSERT_OK(hsa_shut_down());
+}
+
+/* Program-scope variables are one copy shared by every core: what the
+ * work-groups of one dispatch wrote on their cores, the next dispatch reads
+ * from any core, and the host finds it through the variable's symbol. */
+TEST(cl_cpu_program_scope_variables_are_shared_by_every_core) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel rec, copy;
+  load(&e, "globals", "record_groups.kd", &rec);
+  load(&e, "globals", "copy_slots.kd", &copy);
+  const uint32_t groups = 256, wg = 16;
+  uint8_t *ka = kernarg_of(&e, &rec);
+  HSA_ASSERT_OK(run(&e, &rec, 1, (uint32_t[3]){groups * wg, 1, 1}, (uint32_t[3]){wg, 1, 1}, 0, ka));
+  /* The executable's variable for this agent: the shared copy. */
+  hsa_executable_symbol_t sym;
+  HSA_ASSERT_OK(hsa_executable_get_symbol_by_name(rec.executable, "slots", &e.cpu, &sym));
+  uint64_t address = 0;
+  HSA_ASSERT_OK(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &address));
+  const uint32_t *slots = (const uint32_t *)(uintptr_t)address;
+  ASSERT_NOT_NULL(slots);
+  for (uint32_t g = 0; g < groups; g++) ASSERT_EQ(slots[g], g * 3 + 7);
+  /* A second executable of the same file has its own variables. */
+  uint32_t *out = buffer(&e, groups * 4);
+  uint8_t *ka2 = kernarg_of(&e, &copy);
+  set_ptr(ka2, 0, out);
+  HSA_ASSERT_OK(run(&e, &copy, 1, (uint32_t[3]){groups, 1, 1}, (uint32_t[3]){wg, 1, 1}, 0, ka2));
+  for (uint32_t g = 0; g < groups; g++) ASSERT_EQ(out[g], 0);
+  hsa_amd_memory_pool_free(out);
+  hsa_amd_memory_pool_free(ka);
+  hsa_amd_memory_pool_free(ka2);
+  gpu_kernel_release(&rec);
+  gpu_kernel_release(&copy);
+  env_close(&e);
+}

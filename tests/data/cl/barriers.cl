@@ -1,0 +1,85 @@
+/* Work-group barriers where OpenCL C 2.0 allows them (6.13.8), for the CPU
+ * agents' fibers; each test computes the expected values in C. */
+
+/* Straight-line: each work-group's values reversed through __local memory. */
+__kernel void barrier_straight(__global const uint *in, __global uint *out) {
+  __local uint tmp[1024];
+  uint lid = get_local_id(0), n = get_local_size(0);
+  tmp[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[n - 1 - lid];
+}
+
+/* In a loop: `rounds` times, take the right neighbour's value plus one. */
+__kernel void barrier_loop(__global const uint *in, __global uint *out, uint rounds) {
+  __local uint a[1024];
+  uint lid = get_local_id(0), n = get_local_size(0);
+  uint v = in[get_global_id(0)];
+  for (uint r = 0; r < rounds; r++) {
+    a[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    v = a[(lid + 1) % n] + 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = v;
+}
+
+/* In branches uniform across the work-group (a kernel argument, the group
+ * id), with work_group_barrier and its scopes. mode 1: reverse through
+ * __local; mode 2: through global memory (`tmp`) with a device-scope
+ * fence; other modes: no barrier there. Even groups then add item 0's
+ * value after one more barrier. */
+__kernel void barrier_branch(__global const uint *in, __global uint *out, __global uint *tmp,
+                             uint mode) {
+  __local uint a[1024];
+  uint lid = get_local_id(0), n = get_local_size(0);
+  size_t g = get_global_id(0), base = get_group_id(0) * get_enqueued_local_size(0);
+  uint v = in[g];
+  if (mode == 1) {
+    a[lid] = v;
+    work_group_barrier(CLK_LOCAL_MEM_FENCE);
+    v = a[n - 1 - lid];
+  } else if (mode == 2) {
+    tmp[g] = v * 3;
+    work_group_barrier(CLK_GLOBAL_MEM_FENCE, memory_scope_device);
+    v = tmp[base + n - 1 - lid];
+  } else {
+    v += 7;
+  }
+  if (get_group_id(0) % 2 == 0) {
+    work_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_work_group);
+    if (lid == 0) a[0] = v;
+    work_group_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE, memory_scope_work_group);
+    v += a[0];
+  }
+  out[g] = v;
+}
+
+/* Only work-item 0 reaches the barrier: not allowed (all or none), and
+ * the CPU agent reports it instead of hanging. */
+__kernel void barrier_divergent(__global uint *out) {
+  if (get_local_id(0) == 0) barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = 1;
+}
+
+/* A kernel-scope __local variable and a __local argument filled with the
+ * work-group's own pattern and read back after every barrier, `rounds`
+ * times: groups that shared them while running at once on several cores
+ * would see each other's values. bad[gid]: mismatches seen. */
+__kernel void local_private(__global uint *bad, __global uint *sums, __local uint *arg,
+                            uint rounds) {
+  __local uint var[256];
+  uint lid = get_local_id(0), n = get_local_size(0), grp = get_group_id(0);
+  uint wrong = 0;
+  for (uint r = 0; r < rounds; r++) {
+    var[lid] = grp * 1000003u + r * 256u + lid;
+    arg[lid] = ~(grp * 7919u + r * 256u + lid);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint other = (lid + r) % n;
+    wrong += var[other] != grp * 1000003u + r * 256u + other;
+    wrong += arg[other] != ~(grp * 7919u + r * 256u + other);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  bad[get_global_id(0)] = wrong;
+  if (lid == 0) sums[grp] = var[n - 1] + arg[0];
+}

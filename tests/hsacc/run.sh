@@ -1,0 +1,136 @@
+#!/bin/sh
+# tests/hsacc/run.sh - tools/hsacc's command line, output and refusals
+# (suite hsacc): every case prints [PASS]/[FAIL] and the run ends with the
+# runner's total line. Usage: tests/hsacc/run.sh [pattern]
+set -u
+HSACC=${HSACC:-tools/hsacc}
+BUNDLER=${BUNDLER:-clang-offload-bundler-19}
+pattern=${1:-*}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hsacc-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0 skipped=0
+
+# case NAME: runs the function NAME, which returns 0 for a pass and prints
+# why it failed otherwise.
+case_() {
+  match=0
+  set -f # the patterns are for case, not for the file system
+  for p in $(echo "$pattern" | tr ',' ' '); do
+    case $1 in $p) match=1 ;; esac
+  done
+  set +f
+  [ "$match" = 1 ] || return 0
+  if out=$("$1" 2>&1); then
+    echo "[PASS] $1"; passed=$((passed + 1))
+  else
+    echo "[FAIL] $1: $out"; failed=$((failed + 1))
+  fi
+}
+
+src() { cat >"$tmp/$1"; }
+
+# refused FILE TEXT: hsacc fails, says TEXT, leaves no output.
+refused() {
+  if "$HSACC" -o "$tmp/out.hsaco" "$tmp/$1" >"$tmp/log" 2>&1; then echo "accepted $1"; return 1; fi
+  grep -q -- "$2" "$tmp/log" || { echo "no \"$2\" in: $(cat "$tmp/log")"; return 1; }
+  [ ! -e "$tmp/out.hsaco" ] || { echo "left $tmp/out.hsaco"; return 1; }
+  ls "$tmp" | grep -q 'hsacc\.' && { echo "left a temporary file"; return 1; }
+  return 0
+}
+
+hsacc_builds_one_bundle_for_every_agent() {
+  src ok.cl <<'K'
+__kernel void k(__global int *o) { o[get_global_id(0)] = SCALE * (int)get_global_id(0); }
+K
+  "$HSACC" -O3 -mcode-object-version=4 -DSCALE=3 -o "$tmp/ok.hsaco" "$tmp/ok.cl" || return 1
+  ids=$("$BUNDLER" -list -type=bc -input="$tmp/ok.hsaco" | sort | tr '\n' ' ')
+  [ "$ids" = "hipv4-amdgcn-amd-amdhsa--gfx902 hipv4-amdgcn-amd-amdhsa--gfx90c host-x86_64-unknown-linux-gnu- " ] ||
+    { echo "entries: $ids"; return 1; }
+  "$BUNDLER" -unbundle -type=bc -targets=host-x86_64-unknown-linux-gnu -input="$tmp/ok.hsaco" -output="$tmp/cpu.so" &&
+    llvm-readelf-19 -h "$tmp/cpu.so" | grep -q 'X86-64' || { echo "no x86-64 CPU part"; return 1; }
+  llvm-nm-19 -D "$tmp/cpu.so" | grep -q ' __hsacl_wrap_k$' || { echo "no wrapper for k"; return 1; }
+}
+
+hsacc_builds_several_sources_into_one_file() {
+  src m1.cl <<'K'
+int helper(int x);
+__kernel void ka(__global int *o) { o[get_global_id(0)] = helper((int)get_global_id(0)); }
+K
+  src m2.cl <<'K'
+int helper(int x) { return x * 5; }
+__kernel void gs(__global int *o, __local int *ka) { ka[0] = helper(2); o[0] = ka[0]; }
+K
+  "$HSACC" -o "$tmp/m.hsaco" "$tmp/m1.cl" "$tmp/m2.cl" || return 1
+  "$BUNDLER" -unbundle -type=bc -targets=host-x86_64-unknown-linux-gnu -input="$tmp/m.hsaco" -output="$tmp/m.so" || return 1
+  for k in ka gs; do
+    llvm-nm-19 -D "$tmp/m.so" | grep -q " __hsacl_wrap_$k\$" || { echo "no wrapper for $k"; return 1; }
+  done
+}
+
+hsacc_compile_error_prints_clang_and_leaves_nothing() {
+  src err.cl <<'K'
+__kernel void k(__global int *o) { o[0] = no_such_name; }
+K
+  refused err.cl "error: use of undeclared identifier 'no_such_name'"
+}
+
+hsacc_refuses_images() {
+  src img.cl <<'K'
+__kernel void k(read_only image2d_t i, __global float4 *o) { o[0] = read_imagef(i, (int2)(0, 0)); }
+K
+  refused img.cl "argument of kind image"
+}
+
+hsacc_refuses_pipes() {
+  src pipe.cl <<'K'
+__kernel void k(__write_only pipe int p) { int v = 1; write_pipe(p, &v); }
+K
+  refused pipe.cl "pipe"
+}
+
+hsacc_refuses_device_enqueue() {
+  src enq.cl <<'K'
+__kernel void k(__global int *o) {
+  enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ o[0] = 1; });
+}
+K
+  refused enq.cl "device-side enqueue"
+}
+
+hsacc_refuses_sub_groups() {
+  src sg.cl <<'K'
+__kernel void k(__global uint *o) { o[0] = get_sub_group_id(); }
+K
+  refused sg.cl "sub-groups"
+}
+
+hsacc_refuses_static_global_variables() {
+  src st.cl <<'K'
+static __global int counter;
+__kernel void k(__global int *o) { o[0] = counter++; }
+K
+  refused st.cl "static __global variables are not supported"
+}
+
+hsacc_refuses_bad_options() {
+  src ok2.cl <<'K'
+__kernel void k(__global int *o) { o[0] = 1; }
+K
+  "$HSACC" -o "$tmp/ok2.hsaco" "$tmp/ok2.cl" || return 1
+  "$HSACC" -O5 -o "$tmp/x" "$tmp/ok2.cl" 2>&1 | grep -q "unsupported optimisation level" || return 1
+  "$HSACC" -mcode-object-version=6 -o "$tmp/x" "$tmp/ok2.cl" 2>&1 | grep -q "unsupported" || return 1
+  "$HSACC" "$tmp/ok2.cl" 2>&1 | grep -q "no output file" || return 1
+  [ ! -e "$tmp/x" ]
+}
+
+case_ hsacc_builds_one_bundle_for_every_agent
+case_ hsacc_builds_several_sources_into_one_file
+case_ hsacc_compile_error_prints_clang_and_leaves_nothing
+case_ hsacc_refuses_images
+case_ hsacc_refuses_pipes
+case_ hsacc_refuses_device_enqueue
+case_ hsacc_refuses_sub_groups
+case_ hsacc_refuses_static_global_variables
+case_ hsacc_refuses_bad_options
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
