@@ -29,7 +29,7 @@
 #include "cl/cpu_abi.h"
 #include "hsa/agent.h"
 #include "hsa/executable_internal.h"
-#include "hsa/lock.h"
+#include "lib/lock.h"
 #include "hsa/loader/bundle.h"
 #include "hsa/loader/x86_dso.h"
 #include "lib/plat.h"
