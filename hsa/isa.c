@@ -33,15 +33,15 @@ PLAT_OPTION(hsa_xnack, "HSA_XNACK",
 #define ISA_PREFIX "amdgcn-amd-amdhsa--"
 #define GFX9(processor, features, xnack) \
   {ISA_PREFIX processor features, processor, 64, true, xnack}
-#define GFX10_3(processor) {ISA_PREFIX processor, processor, 32, true, ISA_FEATURE_UNSUPPORTED}
+#define GFX10_3(processor) {ISA_PREFIX processor, processor, 32, true, LOADER_FEATURE_UNSUPPORTED}
 
 static const struct isa isas[] = {
-    GFX9("gfx902", "", ISA_FEATURE_ANY),
-    GFX9("gfx902", ":xnack-", ISA_FEATURE_OFF),
-    GFX9("gfx902", ":xnack+", ISA_FEATURE_ON),
-    GFX9("gfx90c", "", ISA_FEATURE_ANY),
-    GFX9("gfx90c", ":xnack-", ISA_FEATURE_OFF),
-    GFX9("gfx90c", ":xnack+", ISA_FEATURE_ON),
+    GFX9("gfx902", "", LOADER_FEATURE_ANY),
+    GFX9("gfx902", ":xnack-", LOADER_FEATURE_OFF),
+    GFX9("gfx902", ":xnack+", LOADER_FEATURE_ON),
+    GFX9("gfx90c", "", LOADER_FEATURE_ANY),
+    GFX9("gfx90c", ":xnack-", LOADER_FEATURE_OFF),
+    GFX9("gfx90c", ":xnack+", LOADER_FEATURE_ON),
     GFX10_3("gfx1036"),
     GFX10_3("gfx1103"),
 };
@@ -62,19 +62,20 @@ int isa_xnack_requested(void) {
 }
 
 const struct isa *isa_find(const char *processor) {
-  enum isa_feature xnack = isa_xnack_requested() == 0 ? ISA_FEATURE_OFF : ISA_FEATURE_ON;
+  enum loader_feature xnack = isa_xnack_requested() == 0 ? LOADER_FEATURE_OFF : LOADER_FEATURE_ON;
   for (size_t i = 0; i < ISA_COUNT; i++)
     if (strcmp(isas[i].processor, processor) == 0 &&
-        (isas[i].xnack == ISA_FEATURE_UNSUPPORTED || isas[i].xnack == xnack))
+        (isas[i].xnack == LOADER_FEATURE_UNSUPPORTED || isas[i].xnack == xnack))
       return &isas[i];
   return NULL;
 }
 
 bool isa_compatible(const struct isa *code_object, const struct isa *agent) {
-  if (strcmp(code_object->processor, agent->processor) != 0) return false;
-  if (code_object->xnack == ISA_FEATURE_ON || code_object->xnack == ISA_FEATURE_OFF)
-    return code_object->xnack == agent->xnack;
-  return true;
+  struct loader_isa code, target;
+  char why[128];
+  if (!loader_isa_from_name(code_object->name, &code) || !loader_isa_from_name(agent->name, &target))
+    return false;
+  return loader_isa_compatible(&code, &target, why, sizeof why);
 }
 
 /* ROCr looks the whole name up in its registry: the features are part of

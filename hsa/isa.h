@@ -16,19 +16,14 @@
 
 #include <hsa/hsa.h>
 
-enum isa_feature {
-  ISA_FEATURE_UNSUPPORTED, /* the processor has no such feature */
-  ISA_FEATURE_ANY,
-  ISA_FEATURE_OFF,
-  ISA_FEATURE_ON,
-};
+#include "hsa/loader/target_id.h"
 
 struct isa {
   const char *name;      /* "amdgcn-amd-amdhsa--gfx902:xnack+" */
   const char *processor; /* "gfx902" */
   uint32_t wavefront_size; /* hsa_wavefront_get_info */
   bool fast_f16;
-  enum isa_feature xnack;
+  enum loader_feature xnack; /* as the name says (hsa/loader/target_id.h) */
 };
 
 const struct isa *isa_from_handle(hsa_isa_t handle);
@@ -47,8 +42,9 @@ const struct isa *isa_find(const char *processor);
  * treats as not given). */
 int isa_xnack_requested(void);
 
-/* ROCr's Isa::IsCompatible: same processor, and every feature the code
- * object pins (on or off) in the state the agent's ISA has. */
+/* ROCr's Isa::IsCompatible, decided by the loader's rule
+ * (loader_isa_compatible) on both names, so that hsa_isa_compatible and
+ * what the loader accepts never disagree. */
 bool isa_compatible(const struct isa *code_object, const struct isa *agent);
 
 #endif

@@ -123,7 +123,7 @@ bool extension_in_range(uint16_t extension) {
 static bool xnack_enabled(void) {
   for (uint32_t i = 0; i < agent_count(); i++) {
     const struct agent *a = agent_at(i);
-    if (a->isa && a->isa->xnack == ISA_FEATURE_ON) return true;
+    if (a->isa && a->isa->xnack == LOADER_FEATURE_ON) return true;
   }
   return false;
 }

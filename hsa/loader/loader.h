@@ -31,7 +31,7 @@
 
 #include <hsa/amd_hsa_kernel_code.h>
 
-#include "hsa/loader/isa.h"
+#include "hsa/loader/target_id.h"
 #include "hsa/loader/metadata.h"
 
 enum loader_status {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "hsa/loader/elf_format.h"
-#include "hsa/loader/isa.h"
+#include "hsa/loader/target_id.h"
 #include "lib/test.h"
 
 static struct loader_isa from_elf(uint32_t flags, uint8_t abi) {

@@ -1,5 +1,5 @@
 /*
- * isa.h - AMDGPU target identification: processor, xnack and sramecc.
+ * target_id.h - AMDGPU target identification: processor, xnack and sramecc.
  *
  * A code object names its target in e_flags (AMDGPUUsage "ELF Header"); an
  * agent names its ISA with a target ID string such as
@@ -9,8 +9,8 @@
  * targets: AMDGPUUsage "Generic Processors" and "Generic Processor
  * Versioning").
  */
-#ifndef HSA_LOADER_ISA_H
-#define HSA_LOADER_ISA_H
+#ifndef HSA_LOADER_TARGET_ID_H
+#define HSA_LOADER_TARGET_ID_H
 
 #include <stdbool.h>
 #include <stddef.h>

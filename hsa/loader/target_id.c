@@ -1,5 +1,5 @@
-/* isa.c - AMDGPU processors, target IDs and code object compatibility. */
-#include "hsa/loader/isa.h"
+/* target_id.c - AMDGPU processors, target IDs and code object compatibility. */
+#include "hsa/loader/target_id.h"
 
 #include <stdio.h>
 #include <string.h>
