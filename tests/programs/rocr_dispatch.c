@@ -9,7 +9,7 @@
  * packet's return address.
  *
  * Built by `make test` with exactly:
- *   cc -Ihsa/include prog.c build/host/lib/libhsa-runtime64.a -lpthread -lm
+ *   cc -I. -Ihsa/include prog.c build/host/lib/libhsa-runtime64.a -lpthread -lm
  */
 #include <hsa/hsa.h>
 #include <hsa/hsa_cpu_kernel.h>
