@@ -2,6 +2,7 @@
 #   bench-dispatch: CPU-agent dispatch round trip vs the cache-line floor,
 #   an OpenMP parallel region and pocl (Debian libgomp1, pocl-opencl-icd,
 #   ocl-icd-opencl-dev in mk/deps.mk).
+#   bench-kernels (below): OpenCL C kernels on a CPU agent.
 BENCH_DISPATCH := $(HOST_DIR)/bin/bench-dispatch
 BENCH_ROUNDS   ?= 100000
 
@@ -17,6 +18,30 @@ $(BENCH_DISPATCH): $(call host_obj,$(BENCH_DISPATCH_SRCS)) $(HOST_RUNTIME_LIB)
 .PHONY: bench
 bench: $(BENCH_DISPATCH)
 	$(Q)$(BENCH_DISPATCH) $(BENCH_ROUNDS)
+
+#   bench-kernels: the demo's kernels and the tiled matrix multiply on one
+#   CPU agent of every core (the machine's, as pocl's CPU device takes
+#   them): the OpenCL C built by tools/hsacc next to hand-written
+#   HSA_CPU_KERNEL C and pocl running the same .cl (bench/kernels.c).
+#   No HSAR_FILES: the host library's virtual APU finds no firmware and
+#   stays off (its bring-up errors on stderr), so no model thread takes a
+#   core from the agent.
+BENCH_KERNELS      := $(HOST_DIR)/bin/bench-kernels
+BENCH_KERNELS_RUNS ?= 5
+BENCH_KERNELS_CL   := apps/demo/demo_kernels.cl tests/kernels/matmul_tiled.cl
+BENCH_KERNELS_FILES := $(APP_KERNELS_DIR)/demo/demo_kernels.hsaco \
+                       $(KERNELS_DIR)/hsacc/matmul_tiled.O2.v5.hsaco
+
+$(BENCH_KERNELS): $(call host_obj,$(BENCH_KERNELS_SRCS)) $(HOST_RUNTIME_LIB)
+	@mkdir -p $(dir $@)
+	@echo "LD      $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $^ -o $@ -lOpenCL $(HOST_LDLIBS)
+
+.PHONY: bench-kernels
+bench-kernels: $(BENCH_KERNELS) $(BENCH_KERNELS_FILES) $(BENCH_KERNELS_CL)
+	$(Q)HSAR_OPTIONS="cpu_agents=1 cpu_agent_cores=$$(nproc)" \
+	    $(BENCH_KERNELS) $(BENCH_KERNELS_FILES) $(BENCH_KERNELS_CL) $(BENCH_KERNELS_RUNS)
+bench: bench-kernels
 
 # What a user of the image feels, each figure with its goal: the boot's
 # steps and main()'s start from a fresh boot log and `make run` next to a
