@@ -54,6 +54,7 @@ enum group_mode { MODE_FIRST_ITEM, MODE_PLAIN_LOOP, MODE_FIBERS };
 struct fiber {
   void *sp;
   uint32_t state;
+  uint32_t id[3]; /* its local id, computed once when the fiber is made */
 };
 
 static struct hsacl_group *group;
@@ -85,25 +86,48 @@ __asm__(".text\n"
         "  ret\n"
         ".size hsacl_switch, .-hsacl_switch\n");
 
-static void set_item(uint32_t item) {
-  current = item;
-  local_id[0] = item % group->item_count[0];
-  local_id[1] = item / group->item_count[0] % group->item_count[1];
-  local_id[2] = item / (group->item_count[0] * group->item_count[1]);
+/* The local id of item `item` (x fastest, 6.13.1's linear id order). */
+static void item_id(uint32_t item, uint32_t id[3]) {
+  id[0] = item % group->item_count[0];
+  id[1] = item / group->item_count[0] % group->item_count[1];
+  id[2] = item / (group->item_count[0] * group->item_count[1]);
 }
 
-static void run_item(uint32_t item) {
-  set_item(item);
-  group->kernel->entry(group->kernarg, group->group_segment);
+/* Makes fiber `item` the current work-item: its id was computed when the
+ * fiber was made, so a barrier's switch costs no division. */
+static void set_item(uint32_t item) {
+  current = item;
+  local_id[0] = fibers[item].id[0];
+  local_id[1] = fibers[item].id[1];
+  local_id[2] = fibers[item].id[2];
+}
+
+static void run_current(void) { group->kernel->entry(group->kernarg, group->group_segment); }
+
+/* Items 1.. after item 0 returned without a barrier: the local id counts
+ * up, x fastest. */
+static void run_plain_loop(void) {
+  local_id[0] = local_id[1] = local_id[2] = 0;
+  for (uint32_t i = 1; i < items; i++) {
+    if (++local_id[0] == group->item_count[0]) {
+      local_id[0] = 0;
+      if (++local_id[1] == group->item_count[1]) {
+        local_id[1] = 0;
+        local_id[2]++;
+      }
+    }
+    current = i;
+    run_current();
+  }
 }
 
 /* Where a fiber starts (through the `ret` of hsacl_switch); never returns. */
 static void fiber_main(void) {
   uint32_t self = current;
-  run_item(self);
+  run_current();
   if (self == 0 && mode == MODE_FIRST_ITEM) {
     mode = MODE_PLAIN_LOOP;
-    for (uint32_t i = 1; i < items; i++) run_item(i);
+    run_plain_loop();
   }
   fibers[self].state = FIBER_DONE;
   hsacl_switch(&fibers[self].sp, scheduler_sp);
@@ -124,6 +148,7 @@ static int fiber_init(uint32_t item) {
   for (int r = 0; r < 6; r++) *--sp = 0;   /* rbp, rbx, r12-r15 */
   fibers[item].sp = sp;
   fibers[item].state = FIBER_NEW;
+  item_id(item, fibers[item].id);
   return 0;
 }
 
