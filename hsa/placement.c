@@ -1,0 +1,684 @@
+/*
+ * placement.c - the placement agent and its queues (hsa_ext_placement.h).
+ *
+ * Design. A placement queue is an ordinary runtime queue (hsa/queue.c) whose
+ * agent is the placement agent; attaching it creates one queue of its own
+ * on every real agent ("forward queues", with profiling on) and points the
+ * doorbell's ring hook (signal.h) at forward(): the thread that stores to
+ * the doorbell copies each valid packet out of the placement ring, hands
+ * the slot back (INVALID, read index + 1) and writes the packet, with the
+ * chosen agent's kernel object, into that agent's forward queue. No thread
+ * of the runtime's own takes part; the real agents' packet processors run
+ * the forwarded packets as they run any.
+ *
+ * AQL order across agents (HSA Runtime PRM 1.2, 2.5; the barrier bit,
+ * barrier-AND/OR; the AMD barrier-value packet, ROCr's hsa_ext_amd.h):
+ *   - every forward queue has a counter signal that starts at COUNTER_START;
+ *     a "mark" on agent A is a barrier-AND with the barrier bit and no
+ *     dependency whose completion decrements A's counter: once it
+ *     completes, everything forwarded to A before it has completed. Marks
+ *     are numbered 1, 2, ... per agent.
+ *   - before a packet goes to agent B, B waits (an AMD barrier-value packet:
+ *     counter < COUNTER_START - k + 1, i.e. mark k done) for every mark of
+ *     another agent that it owes and has not waited for yet;
+ *   - a packet with the barrier bit first marks every other agent that got
+ *     packets since its last mark, and owes their newest marks;
+ *   - a barrier packet of the program goes to one agent (the last one used)
+ *     and is followed there by a mark that every other agent then owes: no
+ *     later packet starts anywhere before it completed.
+ * Within one forward queue the real agent keeps AQL's order itself.
+ *
+ * Measurements. A forwarded kernel dispatch completes an internal signal of
+ * a record (its start and end time stamps are the agent's profiling times);
+ * a barrier-AND behind it that depends on that signal completes the
+ * program's completion signal, with the packet's release fence. Records are
+ * harvested (the time goes to the kernel's model, placement_model.h) on the
+ * next doorbell, statistics query or queue destruction. When every record
+ * is in flight a dispatch is forwarded as it is, unmeasured.
+ * Limit: the program's completion signal then carries the barrier packet's
+ * time stamps, not the dispatch's.
+ */
+#define LOG_TAG "placement"
+#include "hsa/placement.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <hsa/hsa_ext_amd.h>
+#include <hsa/hsa_ext_placement.h>
+
+#include "hsa/agent.h"
+#include "hsa/queue.h"
+#include "hsa/runtime.h"
+#include "hsa/signal.h"
+#include "lib/plat.h"
+
+PLAT_OPTION(placement_log, "placement_log",
+            "log every placement decision (kernel, work-items, agent, predicted and measured ns)");
+
+#define PLACEMENT_KERNEL_MAGIC 0x4b4c4350u /* "PCLK" */
+#define PLACEMENT_QUEUES_MAX   64
+#define RECORDS_MAX            1024
+#define COUNTER_START          ((hsa_signal_value_t)1 << 62)
+#define FORWARD_SPACE_WAIT_NS  (10ull * 1000 * 1000 * 1000) /* a forward queue that never drains */
+
+struct pl_kernel {
+  uint32_t magic;
+  char name[64];
+  uint64_t object[PL_MAX_AGENTS];
+  uint32_t kinds;
+  uint64_t latency_bound_ns;
+  struct pl_kernel_model model;
+  struct pl_kernel *next;
+};
+
+struct pl_queue;
+
+struct record {
+  struct signal *signal;
+  struct pl_kernel *kernel; /* NULL once the kernel is gone */
+  struct pl_queue *pq;
+  uint32_t agent;
+  uint64_t items, predicted_ns;
+  struct record *next;
+};
+
+struct pl_queue {
+  struct queue *q;
+  struct lock lock; /* forwarding and the order state below */
+  bool detached;
+  _Atomic uint32_t kinds;
+  hsa_queue_t *fwd[PL_MAX_AGENTS];
+  struct signal *counter[PL_MAX_AGENTS];
+  uint64_t marks[PL_MAX_AGENTS];
+  bool since_mark[PL_MAX_AGENTS];
+  uint64_t owed[PL_MAX_AGENTS][PL_MAX_AGENTS];   /* [b][a]: mark of a that b must wait for */
+  uint64_t waited[PL_MAX_AGENTS][PL_MAX_AGENTS]; /* [b][a]: the one b waits for already */
+  uint64_t last_write[PL_MAX_AGENTS];            /* written, not yet rung: index + 1 */
+  int last_agent;
+};
+
+static struct {
+  bool ready;
+  bool log;
+  struct agent agent;
+  struct agent *real[PL_MAX_AGENTS];
+  uint32_t count;
+  struct lock lock; /* kernels, models, records, pending */
+  struct pl_kernel *kernels;
+  struct record *inflight, *free_records;
+  uint32_t record_count;
+  uint64_t pending_ns[PL_MAX_AGENTS];
+} pl = {.lock = LOCK_INIT};
+
+static uint32_t kind_of(const struct agent *a) {
+  return a->device_type == HSA_DEVICE_TYPE_GPU ? HSA_EXT_PLACEMENT_KIND_GPU
+                                               : HSA_EXT_PLACEMENT_KIND_CPU;
+}
+
+/* ---- The agent -------------------------------------------------------------- */
+
+struct agent *placement_agent_from_handle(uint64_t handle) {
+  return pl.ready && handle == (uint64_t)(uintptr_t)&pl.agent ? &pl.agent : NULL;
+}
+
+bool placement_is_agent(const struct agent *agent) { return agent && agent == &pl.agent; }
+uint32_t placement_agent_count(void) { return pl.ready ? pl.count : 0; }
+struct agent *placement_agent_at(uint32_t index) { return index < pl.count ? pl.real[index] : NULL; }
+
+hsa_status_t hsa_ext_placement_agent(hsa_agent_t *agent) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!agent) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *agent = agent_handle(&pl.agent);
+  return HSA_STATUS_SUCCESS;
+}
+
+/* ---- Records and harvest (pl.lock held) ------------------------------------------ */
+
+static void harvest_locked(void) {
+  struct record **link = &pl.inflight;
+  while (*link) {
+    struct record *r = *link;
+    if (__atomic_load_n(&r->signal->amd.value, __ATOMIC_ACQUIRE) > 0) {
+      link = &r->next;
+      continue;
+    }
+    *link = r->next;
+    pl.pending_ns[r->agent] -= r->predicted_ns < pl.pending_ns[r->agent] ? r->predicted_ns
+                                                                          : pl.pending_ns[r->agent];
+    uint64_t start = r->signal->amd.start_ts, end = r->signal->amd.end_ts;
+    if (r->kernel && end >= start) {
+      pl_record(&r->kernel->model, r->agent, r->items, end - start);
+      if (pl.log)
+        log_info("%s: %llu items on agent %u (%s): predicted %llu ns, measured %llu ns",
+                 r->kernel->name, (unsigned long long)r->items, pl.real[r->agent]->node,
+                 pl.real[r->agent]->name, (unsigned long long)r->predicted_ns,
+                 (unsigned long long)(end - start));
+    }
+    r->next = pl.free_records;
+    pl.free_records = r;
+  }
+}
+
+static struct record *record_take_locked(void) {
+  struct record *r = pl.free_records;
+  if (r) {
+    pl.free_records = r->next;
+  } else if (pl.record_count < RECORDS_MAX) {
+    r = calloc(1, sizeof *r);
+    if (r && signal_create(AMD_SIGNAL_KIND_USER, 1, 0, &r->signal) != HSA_STATUS_SUCCESS) {
+      free(r);
+      r = NULL;
+    }
+    if (r) pl.record_count++;
+  }
+  if (r) {
+    __atomic_store_n(&r->signal->amd.value, 1, __ATOMIC_RELAXED);
+    r->signal->amd.start_ts = r->signal->amd.end_ts = 0;
+  }
+  return r;
+}
+
+/* ---- Kernels ------------------------------------------------------------------ */
+
+uint64_t placement_kernel_create(const char *name, const uint64_t objects[PL_MAX_AGENTS]) {
+  struct pl_kernel *k = calloc(1, sizeof *k);
+  if (!k) return 0;
+  k->magic = PLACEMENT_KERNEL_MAGIC;
+  size_t len = strlen(name);
+  if (len > 3 && strcmp(name + len - 3, ".kd") == 0) len -= 3; /* "vadd.kd" is "vadd" */
+  if (len >= sizeof k->name) len = sizeof k->name - 1;
+  memcpy(k->name, name, len);
+  memcpy(k->object, objects, sizeof k->object);
+  k->kinds = HSA_EXT_PLACEMENT_KIND_ANY;
+  lock_acquire(&pl.lock);
+  k->next = pl.kernels;
+  pl.kernels = k;
+  lock_release(&pl.lock);
+  return (uint64_t)(uintptr_t)k;
+}
+
+static struct pl_kernel *kernel_find_locked(uint64_t object) {
+  for (struct pl_kernel *k = pl.kernels; k; k = k->next)
+    if ((uint64_t)(uintptr_t)k == object) return k;
+  return NULL;
+}
+
+void placement_kernel_free(uint64_t kernel_object) {
+  lock_acquire(&pl.lock);
+  struct pl_kernel **link = &pl.kernels;
+  while (*link && (uint64_t)(uintptr_t)*link != kernel_object) link = &(*link)->next;
+  struct pl_kernel *k = *link;
+  if (k) {
+    *link = k->next;
+    for (struct record *r = pl.inflight; r; r = r->next)
+      if (r->kernel == k) r->kernel = NULL;
+  }
+  lock_release(&pl.lock);
+  free(k);
+}
+
+hsa_status_t hsa_ext_placement_kernel_set_policy(uint64_t kernel_object, uint32_t kinds,
+                                                 uint64_t latency_bound_ns) {
+  RETURN_IF_NOT_INITIALIZED();
+  lock_acquire(&pl.lock);
+  struct pl_kernel *k = kernel_find_locked(kernel_object);
+  bool any = false;
+  for (uint32_t i = 0; k && i < pl.count; i++) any |= k->object[i] && (kind_of(pl.real[i]) & kinds);
+  if (any) {
+    k->kinds = kinds;
+    k->latency_bound_ns = latency_bound_ns;
+  }
+  lock_release(&pl.lock);
+  return any ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_ext_placement_reset(uint64_t kernel_object) {
+  RETURN_IF_NOT_INITIALIZED();
+  lock_acquire(&pl.lock);
+  struct pl_kernel *k = kernel_object ? kernel_find_locked(kernel_object) : NULL;
+  if (k) pl_reset(&k->model);
+  if (!kernel_object)
+    for (struct pl_kernel *j = pl.kernels; j; j = j->next) pl_reset(&j->model);
+  lock_release(&pl.lock);
+  return kernel_object && !k ? HSA_STATUS_ERROR_INVALID_ARGUMENT : HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_ext_placement_kernel_stats(uint64_t kernel_object,
+                                            hsa_ext_placement_agent_stats_t *stats,
+                                            uint32_t capacity, uint32_t *count) {
+  RETURN_IF_NOT_INITIALIZED();
+  if (!count || (capacity && !stats)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  lock_acquire(&pl.lock);
+  harvest_locked();
+  struct pl_kernel *k = kernel_find_locked(kernel_object);
+  uint32_t n = 0;
+  for (uint32_t i = 0; k && i < pl.count; i++) {
+    if (!k->object[i]) continue;
+    if (n < capacity) {
+      const struct pl_history *h = &k->model.agent[i];
+      stats[n] = (hsa_ext_placement_agent_stats_t){
+          .agent = agent_handle(pl.real[i]),
+          .dispatches = h->dispatches,
+          .measured = h->measured,
+          .explored = h->explored,
+          .total_ns = h->total_ns,
+          .total_items = h->total_items,
+      };
+    }
+    n++;
+  }
+  lock_release(&pl.lock);
+  if (!k) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *count = n;
+  return HSA_STATUS_SUCCESS;
+}
+
+/* ---- Forwarding (pq->lock held) ---------------------------------------------------- */
+
+static uint16_t header_of(uint32_t type, bool barrier, uint32_t acquire, uint32_t release) {
+  return (uint16_t)(type << HSA_PACKET_HEADER_TYPE | (barrier ? 1u : 0u) << HSA_PACKET_HEADER_BARRIER |
+                    acquire << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
+                    release << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
+}
+
+static void ring_forward_queue(struct pl_queue *pq, uint32_t a) {
+  if (!pq->last_write[a]) return;
+  hsa_signal_store_screlease(pq->fwd[a]->doorbell_signal,
+                             (hsa_signal_value_t)(pq->last_write[a] - 1));
+  pq->last_write[a] = 0;
+}
+
+/* Writes one packet into agent a's forward queue (its doorbell rings at the
+ * end of the batch, or now if the queue is full). An error status if that
+ * queue stopped or never drains. */
+static hsa_status_t emit(struct pl_queue *pq, uint32_t a, const void *packet, uint16_t header) {
+  hsa_queue_t *fq = pq->fwd[a];
+  struct queue *f = queue_from_hsa(fq);
+  uint64_t index = hsa_queue_add_write_index_relaxed(fq, 1);
+  uint64_t deadline = 0;
+  while (index - hsa_queue_load_read_index_scacquire(fq) >= fq->size) {
+    if (atomic_load(&f->state) != QUEUE_ACTIVE) return HSA_STATUS_ERROR_INVALID_QUEUE;
+    ring_forward_queue(pq, a);
+    uint64_t now = plat_now_ns();
+    if (!deadline) deadline = now + FORWARD_SPACE_WAIT_NS;
+    if (now > deadline) {
+      log_error("queue %llu: the forward queue of agent %u has not drained in %llu ms",
+                (unsigned long long)pq->q->amd.hsa_queue.id, pl.real[a]->node,
+                (unsigned long long)(FORWARD_SPACE_WAIT_NS / 1000000));
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    }
+    plat_sleep_ns(1000);
+  }
+  uint8_t *slot = (uint8_t *)fq->base_address + (index & (fq->size - 1)) * 64;
+  memcpy(slot + 2, (const uint8_t *)packet + 2, 62);
+  __atomic_store_n((uint16_t *)slot, header, __ATOMIC_RELEASE);
+  pq->last_write[a] = index + 1;
+  return HSA_STATUS_SUCCESS;
+}
+
+/* A mark on agent a: done when everything forwarded there before it is. */
+static hsa_status_t mark(struct pl_queue *pq, uint32_t a) {
+  hsa_barrier_and_packet_t m = {0};
+  m.completion_signal = signal_handle(pq->counter[a]);
+  hsa_status_t st = emit(pq, a, &m,
+                         header_of(HSA_PACKET_TYPE_BARRIER_AND, true, HSA_FENCE_SCOPE_NONE,
+                                   HSA_FENCE_SCOPE_SYSTEM));
+  if (st == HSA_STATUS_SUCCESS) {
+    pq->marks[a]++;
+    pq->since_mark[a] = false;
+  }
+  return st;
+}
+
+/* Before a packet goes to agent b: the marks it owes, and with the barrier
+ * bit every other agent's work so far. */
+static hsa_status_t order_before(struct pl_queue *pq, uint32_t b, bool barrier) {
+  for (uint32_t a = 0; a < pl.count; a++) {
+    if (a == b || !pq->fwd[a]) continue;
+    if (barrier) {
+      if (pq->since_mark[a]) {
+        hsa_status_t st = mark(pq, a);
+        if (st != HSA_STATUS_SUCCESS) return st;
+      }
+      if (pq->marks[a] > pq->owed[b][a]) pq->owed[b][a] = pq->marks[a];
+    }
+    if (pq->owed[b][a] <= pq->waited[b][a]) continue;
+    hsa_amd_barrier_value_packet_t w = {0};
+    w.header.AmdFormat = HSA_AMD_PACKET_TYPE_BARRIER_VALUE;
+    w.signal = signal_handle(pq->counter[a]);
+    w.value = COUNTER_START - (hsa_signal_value_t)pq->owed[b][a] + 1;
+    w.mask = -1;
+    w.cond = HSA_SIGNAL_CONDITION_LT;
+    hsa_status_t st = emit(pq, b, &w,
+                           header_of(HSA_PACKET_TYPE_VENDOR_SPECIFIC, false, HSA_FENCE_SCOPE_SYSTEM,
+                                     HSA_FENCE_SCOPE_NONE));
+    if (st != HSA_STATUS_SUCCESS) return st;
+    pq->waited[b][a] = pq->owed[b][a];
+  }
+  return HSA_STATUS_SUCCESS;
+}
+
+static bool agent_allowed(const struct pl_queue *pq, uint32_t a, uint32_t kinds) {
+  return pq->fwd[a] && (kind_of(pl.real[a]) & kinds & atomic_load(&pq->kinds));
+}
+
+static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_packet_t *p,
+                                     uint16_t header) {
+  bool barrier = header >> HSA_PACKET_HEADER_BARRIER & 1;
+  uint32_t release = header >> HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE & 3;
+  uint64_t items = (uint64_t)p->grid_size_x * p->grid_size_y * p->grid_size_z;
+  lock_acquire(&pl.lock);
+  struct pl_kernel *k = kernel_find_locked(p->kernel_object);
+  if (!k) {
+    lock_release(&pl.lock);
+    log_warn("queue %llu: kernel object 0x%llx is not a placement kernel",
+             (unsigned long long)pq->q->amd.hsa_queue.id, (unsigned long long)p->kernel_object);
+    return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+  }
+  harvest_locked();
+  struct pl_candidate c[PL_MAX_AGENTS] = {0};
+  bool any = false;
+  for (uint32_t a = 0; a < pl.count; a++) {
+    c[a].allowed = k->object[a] && agent_allowed(pq, a, k->kinds);
+    c[a].queued_ns = pl.pending_ns[a];
+    any |= c[a].allowed;
+  }
+  if (!any) {
+    lock_release(&pl.lock);
+    log_warn("queue %llu: kernel %s has no code for the agents this queue and kernel allow",
+             (unsigned long long)pq->q->amd.hsa_queue.id, k->name);
+    return HSA_STATUS_ERROR_INVALID_ISA;
+  }
+  struct pl_choice choice = pl_choose(&k->model, items, c, pl.count, k->latency_bound_ns);
+  uint32_t a = (uint32_t)choice.agent;
+  struct record *r = record_take_locked();
+  if (r) {
+    r->kernel = k;
+    r->pq = pq;
+    r->agent = a;
+    r->items = items;
+    r->predicted_ns = choice.predicted_ns;
+    r->next = pl.inflight;
+    pl.inflight = r;
+    pl.pending_ns[a] += choice.predicted_ns;
+  }
+  if (pl.log)
+    log_info("%s: %llu items -> agent %u (%s)%s, predicted %llu ns%s, queued there %llu ns", k->name,
+             (unsigned long long)items, pl.real[a]->node, pl.real[a]->name,
+             choice.explored ? " to explore" : "", (unsigned long long)choice.predicted_ns,
+             choice.predicted ? "" : " (nothing known yet)", (unsigned long long)c[a].queued_ns);
+  uint64_t object = k->object[a];
+  lock_release(&pl.lock);
+
+  hsa_status_t st = order_before(pq, a, barrier);
+  if (st != HSA_STATUS_SUCCESS) return st;
+  hsa_signal_t done = p->completion_signal;
+  p->kernel_object = object;
+  if (r) p->completion_signal = signal_handle(r->signal);
+  st = emit(pq, a, p, header);
+  if (st == HSA_STATUS_SUCCESS && r && done.handle) {
+    hsa_barrier_and_packet_t chain = {0};
+    chain.dep_signal[0] = signal_handle(r->signal);
+    chain.completion_signal = done;
+    st = emit(pq, a, &chain,
+              header_of(HSA_PACKET_TYPE_BARRIER_AND, false, HSA_FENCE_SCOPE_NONE, release));
+  }
+  pq->since_mark[a] = true;
+  pq->last_agent = (int)a;
+  return st;
+}
+
+/* A barrier packet of the program: on the last agent used (one allowed by
+ * the queue), then a mark every other agent owes. */
+static hsa_status_t forward_barrier(struct pl_queue *pq, const void *packet, uint16_t header) {
+  int a = pq->last_agent;
+  if (a < 0 || !agent_allowed(pq, (uint32_t)a, HSA_EXT_PLACEMENT_KIND_ANY))
+    for (a = 0; a < (int)pl.count && !agent_allowed(pq, (uint32_t)a, HSA_EXT_PLACEMENT_KIND_ANY); a++)
+      ;
+  if (a >= (int)pl.count) return HSA_STATUS_ERROR_INVALID_ISA;
+  bool barrier = header >> HSA_PACKET_HEADER_BARRIER & 1;
+  hsa_status_t st = order_before(pq, (uint32_t)a, barrier);
+  if (st == HSA_STATUS_SUCCESS) st = emit(pq, (uint32_t)a, packet, header);
+  if (st == HSA_STATUS_SUCCESS) st = mark(pq, (uint32_t)a);
+  if (st != HSA_STATUS_SUCCESS) return st;
+  for (uint32_t b = 0; b < pl.count; b++)
+    if (b != (uint32_t)a) pq->owed[b][a] = pq->marks[a];
+  pq->last_agent = a;
+  return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t forward_packet(struct pl_queue *pq, uint8_t *packet, uint16_t header) {
+  uint32_t type = header >> HSA_PACKET_HEADER_TYPE & 0xff;
+  uint32_t acquire = header >> HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE & 3;
+  uint32_t release = header >> HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE & 3;
+  if (acquire > HSA_FENCE_SCOPE_SYSTEM || release > HSA_FENCE_SCOPE_SYSTEM || (header >> 13) != 0)
+    return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+  switch (type) {
+    case HSA_PACKET_TYPE_KERNEL_DISPATCH:
+      return forward_dispatch(pq, (hsa_kernel_dispatch_packet_t *)packet, header);
+    case HSA_PACKET_TYPE_BARRIER_AND:
+    case HSA_PACKET_TYPE_BARRIER_OR:
+      return forward_barrier(pq, packet, header);
+    case HSA_PACKET_TYPE_VENDOR_SPECIFIC:
+      if (((const hsa_amd_vendor_packet_header_t *)packet)->AmdFormat != HSA_AMD_PACKET_TYPE_BARRIER_VALUE)
+        return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+      return forward_barrier(pq, packet, header);
+    default: /* agent dispatch names one agent's function; others are unknown */
+      return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+  }
+}
+
+/* The doorbell's ring hook: forwards every packet written so far. */
+static void forward(struct signal *s, int64_t value) {
+  (void)value;
+  struct pl_queue *pq = s->ring_arg;
+  lock_acquire(&pq->lock);
+  struct queue *q = pq->q;
+  while (!pq->detached && atomic_load_explicit(&q->state, memory_order_acquire) == QUEUE_ACTIVE) {
+    uint64_t read = q->amd.read_dispatch_id;
+    uint8_t *slot = (uint8_t *)q->ring + (read & q->ring_mask) * 64;
+    uint16_t header = __atomic_load_n((uint16_t *)slot, __ATOMIC_ACQUIRE);
+    if ((header >> HSA_PACKET_HEADER_TYPE & 0xff) == HSA_PACKET_TYPE_INVALID) break;
+    _Alignas(64) uint8_t packet[64];
+    memcpy(packet, slot, sizeof packet);
+    hsa_status_t st = forward_packet(pq, packet, header);
+    if (st != HSA_STATUS_SUCCESS) {
+      for (uint32_t a = 0; a < pl.count; a++)
+        if (pq->fwd[a]) ring_forward_queue(pq, a);
+      lock_release(&pq->lock);
+      queue_report_error(q, st);
+      return;
+    }
+    __atomic_store_n((uint16_t *)slot, HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&q->amd.read_dispatch_id, read + 1, __ATOMIC_RELEASE);
+  }
+  for (uint32_t a = 0; a < pl.count; a++)
+    if (pq->fwd[a]) ring_forward_queue(pq, a);
+  lock_release(&pq->lock);
+}
+
+/* ---- Queue hooks (agent_ops) ---------------------------------------------------- */
+
+/* A forward queue failed: the placement queue reports it, with its status. */
+static void forward_queue_error(hsa_status_t status, hsa_queue_t *source, void *data) {
+  (void)source;
+  struct pl_queue *pq = data;
+  queue_report_error(pq->q, status);
+}
+
+static void release_forward_queues(struct pl_queue *pq) {
+  for (uint32_t a = 0; a < pl.count; a++) {
+    if (pq->fwd[a]) queue_destroy(queue_from_hsa(pq->fwd[a]));
+    pq->fwd[a] = NULL;
+    if (pq->counter[a]) signal_destroy(pq->counter[a]);
+    pq->counter[a] = NULL;
+  }
+  /* Its dispatches that were still in flight are measured never. */
+  lock_acquire(&pl.lock);
+  harvest_locked();
+  struct record **link = &pl.inflight;
+  while (*link) {
+    struct record *r = *link;
+    if (r->pq != pq) {
+      link = &r->next;
+      continue;
+    }
+    *link = r->next;
+    pl.pending_ns[r->agent] -= r->predicted_ns < pl.pending_ns[r->agent] ? r->predicted_ns
+                                                                          : pl.pending_ns[r->agent];
+    r->next = pl.free_records;
+    pl.free_records = r;
+  }
+  lock_release(&pl.lock);
+}
+
+static hsa_status_t pl_queue_update(struct agent *agent, struct queue *q);
+
+static hsa_status_t pl_queue_attach(struct agent *agent, struct queue *q) {
+  (void)agent;
+  struct pl_queue *pq = calloc(1, sizeof *pq);
+  if (!pq) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  pq->q = q;
+  pq->lock = (struct lock)LOCK_INIT;
+  pq->last_agent = -1;
+  atomic_store(&pq->kinds, HSA_EXT_PLACEMENT_KIND_ANY);
+  hsa_status_t st = HSA_STATUS_SUCCESS;
+  for (uint32_t a = 0; a < pl.count && st == HSA_STATUS_SUCCESS; a++) {
+    struct agent *r = pl.real[a];
+    uint32_t size = q->amd.hsa_queue.size;
+    if (size < r->queue_min_size) size = r->queue_min_size;
+    st = hsa_queue_create(agent_handle(r), size, HSA_QUEUE_TYPE_MULTI, forward_queue_error, pq,
+                          UINT32_MAX, UINT32_MAX, &pq->fwd[a]);
+    if (st == HSA_STATUS_SUCCESS) st = hsa_amd_profiling_set_profiler_enabled(pq->fwd[a], 1);
+    if (st == HSA_STATUS_SUCCESS)
+      st = signal_create(AMD_SIGNAL_KIND_USER, COUNTER_START, 0, &pq->counter[a]);
+  }
+  if (st != HSA_STATUS_SUCCESS) {
+    log_error("placement queue: no forward queue on every agent (status 0x%x)", (unsigned)st);
+    release_forward_queues(pq);
+    free(pq);
+    return st;
+  }
+  q->doorbell->ring_arg = pq;
+  q->doorbell->ring = forward;
+  return HSA_STATUS_SUCCESS;
+}
+
+static void pl_queue_detach(struct agent *agent, struct queue *q) {
+  (void)agent;
+  struct pl_queue *pq = q->doorbell->ring_arg;
+  if (!pq) return; /* detached before */
+  lock_acquire(&pq->lock);
+  pq->detached = true;
+  lock_release(&pq->lock);
+  q->doorbell->ring = NULL;
+  q->doorbell->ring_arg = NULL;
+  release_forward_queues(pq);
+  free(pq);
+}
+
+static hsa_status_t pl_queue_update(struct agent *agent, struct queue *q) {
+  (void)agent;
+  struct pl_queue *pq = q->doorbell->ring_arg;
+  if (!pq) return HSA_STATUS_ERROR_INVALID_QUEUE;
+  hsa_status_t first = HSA_STATUS_SUCCESS;
+  for (uint32_t a = 0; a < pl.count; a++) {
+    if (!pq->fwd[a]) continue;
+    uint32_t mask[QUEUE_MAX_CU_MASK_WORDS];
+    for (int w = 0; w < QUEUE_MAX_CU_MASK_WORDS; w++) mask[w] = __atomic_load_n(&q->cu_mask[w], __ATOMIC_RELAXED);
+    bool all = true;
+    for (int w = 0; w < QUEUE_MAX_CU_MASK_WORDS; w++) all &= mask[w] == UINT32_MAX;
+    hsa_status_t st = hsa_amd_queue_cu_set_mask(pq->fwd[a], all ? 0 : 32 * QUEUE_MAX_CU_MASK_WORDS, all ? NULL : mask);
+    if (st == (hsa_status_t)HSA_STATUS_CU_MASK_REDUCED) st = HSA_STATUS_SUCCESS;
+    if (st == HSA_STATUS_SUCCESS) st = hsa_amd_queue_set_priority(pq->fwd[a], q->priority);
+    if (st != HSA_STATUS_SUCCESS && first == HSA_STATUS_SUCCESS) first = st;
+  }
+  return first;
+}
+
+hsa_status_t hsa_ext_placement_queue_set_kinds(hsa_queue_t *queue, uint32_t kinds) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct queue *q = queue_from_hsa(queue);
+  if (!queue || !object_set_contains(&rt.queues, q) || q->agent != &pl.agent)
+    return HSA_STATUS_ERROR_INVALID_QUEUE;
+  if (!(kinds & HSA_EXT_PLACEMENT_KIND_ANY)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  struct pl_queue *pq = q->doorbell->ring_arg;
+  if (!pq) return HSA_STATUS_ERROR_INVALID_QUEUE;
+  atomic_store(&pq->kinds, kinds);
+  return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t pl_get_info(const struct agent *agent, int attribute, void *value) {
+  (void)agent, (void)attribute, (void)value;
+  return HSA_STATUS_ERROR_INVALID_ARGUMENT; /* no AMD attribute: it is no device */
+}
+
+static void pl_shut_down(struct agent *agent) { (void)agent; }
+
+static const struct agent_ops placement_ops = {
+    .queue_attach = pl_queue_attach,
+    .queue_detach = pl_queue_detach,
+    .queue_update = pl_queue_update,
+    .get_info = pl_get_info,
+    .shut_down = pl_shut_down,
+};
+
+/* ---- Set-up ----------------------------------------------------------------------- */
+
+void placement_init(void) {
+  struct agent *a = &pl.agent;
+  memset(a, 0, sizeof *a);
+  a->ops = &placement_ops;
+  a->device_type = HSA_EXT_PLACEMENT_DEVICE_TYPE;
+  a->node = UINT32_MAX;
+  strcpy(a->name, "placement");
+  strcpy(a->vendor_name, "hsa-metal");
+  strcpy(a->product_name, "placement agent");
+  a->features = HSA_AGENT_FEATURE_KERNEL_DISPATCH;
+  a->profile = HSA_PROFILE_FULL;
+  a->queues_max = PLACEMENT_QUEUES_MAX;
+  a->queue_min_size = 64;
+  a->queue_max_size = 1u << 16;
+  pl.count = 0;
+  for (uint32_t i = 0; i < agent_count() && pl.count < PL_MAX_AGENTS; i++) {
+    struct agent *r = agent_at(i);
+    if (!(r->features & HSA_AGENT_FEATURE_KERNEL_DISPATCH)) continue;
+    pl.real[pl.count++] = r;
+    /* What every real agent can take (ROCr's agent attributes). */
+    if (r->queue_max_size < a->queue_max_size) a->queue_max_size = r->queue_max_size;
+    if (r->queue_min_size > a->queue_min_size) a->queue_min_size = r->queue_min_size;
+    if (!a->workgroup_max_size || r->workgroup_max_size < a->workgroup_max_size) {
+      a->workgroup_max_size = r->workgroup_max_size;
+      memcpy(a->workgroup_max_dim, r->workgroup_max_dim, sizeof a->workgroup_max_dim);
+      a->grid_max_dim = r->grid_max_dim;
+      a->grid_max_size = r->grid_max_size;
+      a->wavefront_size = r->wavefront_size;
+    }
+  }
+  memset(pl.pending_ns, 0, sizeof pl.pending_ns);
+  pl.log = plat_option("placement_log") != NULL;
+  pl.ready = true;
+}
+
+void placement_fini(void) {
+  lock_acquire(&pl.lock);
+  pl.ready = false;
+  struct record *lists[2] = {pl.inflight, pl.free_records};
+  for (int l = 0; l < 2; l++)
+    while (lists[l]) {
+      struct record *r = lists[l];
+      lists[l] = r->next;
+      signal_destroy(r->signal);
+      free(r);
+    }
+  pl.inflight = pl.free_records = NULL;
+  pl.record_count = 0;
+  while (pl.kernels) { /* executables_fini freed theirs; none should be left */
+    struct pl_kernel *k = pl.kernels;
+    pl.kernels = k->next;
+    free(k);
+  }
+  lock_release(&pl.lock);
+}
