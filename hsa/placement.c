@@ -47,7 +47,10 @@
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_ext_placement.h>
 
+#include <hsa/amd_hsa_kernel_code.h>
+
 #include "hsa/agent.h"
+#include "hsa/placement_split.h"
 #include "hsa/queue.h"
 #include "hsa/runtime.h"
 #include "hsa/signal.h"
@@ -68,8 +71,26 @@ struct pl_kernel {
   uint64_t object[PL_MAX_AGENTS];
   uint32_t kinds;
   uint64_t latency_bound_ns;
+  bool splittable;     /* a GPU part that takes a part-grid, and a CPU part */
+  uint32_t split_mode; /* HSA_EXT_PLACEMENT_SPLIT_* */
   struct pl_kernel_model model;
+  uint64_t split_dispatches;
+  uint64_t split_groups[PL_MAX_AGENTS];
   struct pl_kernel *next;
+};
+
+/* A split dispatch in flight: freed once every part and the barrier that
+ * completes the program's signal are done. */
+struct split_record {
+  struct placement_split split;
+  struct signal *parts; /* every part decrements it */
+  struct pl_kernel *kernel;
+  struct pl_queue *pq;
+  hsa_queue_t *chain_queue; /* NULL: no chain (no completion signal) */
+  uint64_t chain_index;
+  uint64_t gpu_groups;
+  uint32_t gpu_agent;
+  struct split_record *next;
 };
 
 struct pl_queue;
@@ -108,6 +129,7 @@ static struct {
   struct pl_kernel *kernels;
   struct record *inflight, *free_records;
   uint32_t record_count;
+  struct split_record *splits;
   uint64_t pending_ns[PL_MAX_AGENTS];
 } pl = {.lock = LOCK_INIT};
 
@@ -160,6 +182,35 @@ static void harvest_locked(void) {
   }
 }
 
+static void split_free(struct split_record *r) {
+  signal_destroy(r->parts);
+  free(r);
+}
+
+/* Splits whose parts and chain are done: their work-group counts go to the
+ * kernel's statistics. `pq`: also those of that queue, done or not (its
+ * forward queues are gone). */
+static void harvest_splits_locked(const struct pl_queue *gone) {
+  struct split_record **link = &pl.splits;
+  while (*link) {
+    struct split_record *r = *link;
+    bool done = __atomic_load_n(&r->parts->amd.value, __ATOMIC_ACQUIRE) <= 0 &&
+                (!r->chain_queue || hsa_queue_load_read_index_scacquire(r->chain_queue) > r->chain_index);
+    if (!done && r->pq != gone) {
+      link = &r->next;
+      continue;
+    }
+    *link = r->next;
+    if (r->kernel && done) {
+      r->kernel->split_dispatches++;
+      r->kernel->split_groups[r->gpu_agent] += r->gpu_groups;
+      for (uint32_t a = 0; a < pl.count; a++)
+        r->kernel->split_groups[a] += atomic_load(&r->split.groups[pl.real[a]->node % RUNTIME_MAX_AGENTS]);
+    }
+    split_free(r);
+  }
+}
+
 static struct record *record_take_locked(void) {
   struct record *r = pl.free_records;
   if (r) {
@@ -181,6 +232,30 @@ static struct record *record_take_locked(void) {
 
 /* ---- Kernels ------------------------------------------------------------------ */
 
+/* Whether a part-grid keeps the GPU part's work-item functions right: its
+ * work-group ids come from the hardware (the same as in the whole grid for
+ * a prefix of whole slices), its sizes and offsets from hidden kernel
+ * arguments (code object v5: hidden_block_count_*, hidden_group_size_*,
+ * hidden_remainder_*, hidden_global_offset_*; LLVM AMDGPUUsage "Code Object
+ * V5 Metadata") filled for the whole grid, unless it reads the dispatch
+ * packet, whose grid is the part's: the kernel descriptor's
+ * ENABLE_SGPR_DISPATCH_PTR (AMDGPUUsage "Kernel Descriptor"), which code
+ * object v4 kernels set to read their sizes. And there must be a CPU part. */
+static bool kernel_splittable(const struct pl_kernel *k) {
+  bool gpu = false, cpu = false;
+  for (uint32_t a = 0; a < pl.count; a++) {
+    if (!k->object[a]) continue;
+    if (kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU) {
+      cpu = true;
+      continue;
+    }
+    const amd_kernel_descriptor_t *kd = (const amd_kernel_descriptor_t *)(uintptr_t)k->object[a];
+    if (kd->kernel_code_properties & AMD_KD_ENABLE_SGPR_DISPATCH_PTR) return false;
+    gpu = true;
+  }
+  return gpu && cpu;
+}
+
 uint64_t placement_kernel_create(const char *name, const uint64_t objects[PL_MAX_AGENTS]) {
   struct pl_kernel *k = calloc(1, sizeof *k);
   if (!k) return 0;
@@ -191,6 +266,7 @@ uint64_t placement_kernel_create(const char *name, const uint64_t objects[PL_MAX
   memcpy(k->name, name, len);
   memcpy(k->object, objects, sizeof k->object);
   k->kinds = HSA_EXT_PLACEMENT_KIND_ANY;
+  k->splittable = kernel_splittable(k);
   lock_acquire(&pl.lock);
   k->next = pl.kernels;
   pl.kernels = k;
@@ -213,6 +289,8 @@ void placement_kernel_free(uint64_t kernel_object) {
     *link = k->next;
     for (struct record *r = pl.inflight; r; r = r->next)
       if (r->kernel == k) r->kernel = NULL;
+    for (struct split_record *r = pl.splits; r; r = r->next)
+      if (r->kernel == k) r->kernel = NULL;
   }
   lock_release(&pl.lock);
   free(k);
@@ -233,13 +311,27 @@ hsa_status_t hsa_ext_placement_kernel_set_policy(uint64_t kernel_object, uint32_
   return any ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }
 
+hsa_status_t hsa_ext_placement_kernel_set_split(uint64_t kernel_object, uint32_t mode) {
+  RETURN_IF_NOT_INITIALIZED();
+  lock_acquire(&pl.lock);
+  struct pl_kernel *k = kernel_find_locked(kernel_object);
+  bool ok = k && mode <= HSA_EXT_PLACEMENT_SPLIT_ALWAYS &&
+            (mode != HSA_EXT_PLACEMENT_SPLIT_ALWAYS || k->splittable);
+  if (ok) k->split_mode = mode;
+  lock_release(&pl.lock);
+  return ok ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
 hsa_status_t hsa_ext_placement_reset(uint64_t kernel_object) {
   RETURN_IF_NOT_INITIALIZED();
   lock_acquire(&pl.lock);
   struct pl_kernel *k = kernel_object ? kernel_find_locked(kernel_object) : NULL;
-  if (k) pl_reset(&k->model);
-  if (!kernel_object)
-    for (struct pl_kernel *j = pl.kernels; j; j = j->next) pl_reset(&j->model);
+  for (struct pl_kernel *j = pl.kernels; j; j = j->next)
+    if (!kernel_object || j == k) {
+      pl_reset(&j->model);
+      j->split_dispatches = 0;
+      memset(j->split_groups, 0, sizeof j->split_groups);
+    }
   lock_release(&pl.lock);
   return kernel_object && !k ? HSA_STATUS_ERROR_INVALID_ARGUMENT : HSA_STATUS_SUCCESS;
 }
@@ -251,6 +343,7 @@ hsa_status_t hsa_ext_placement_kernel_stats(uint64_t kernel_object,
   if (!count || (capacity && !stats)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   lock_acquire(&pl.lock);
   harvest_locked();
+  harvest_splits_locked(NULL);
   struct pl_kernel *k = kernel_find_locked(kernel_object);
   uint32_t n = 0;
   for (uint32_t i = 0; k && i < pl.count; i++) {
@@ -264,6 +357,8 @@ hsa_status_t hsa_ext_placement_kernel_stats(uint64_t kernel_object,
           .explored = h->explored,
           .total_ns = h->total_ns,
           .total_items = h->total_items,
+          .split_dispatches = k->split_groups[i] ? k->split_dispatches : 0,
+          .split_groups = k->split_groups[i],
       };
     }
     n++;
@@ -272,6 +367,30 @@ hsa_status_t hsa_ext_placement_kernel_stats(uint64_t kernel_object,
   if (!k) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   *count = n;
   return HSA_STATUS_SUCCESS;
+}
+
+bool placement_hidden_target(uint64_t kernel_object, const hsa_queue_t *queue, uint64_t *part,
+                             const hsa_queue_t **part_queue) {
+  lock_acquire(&pl.lock);
+  struct pl_kernel *k = kernel_find_locked(kernel_object);
+  int chosen = -1;
+  for (uint32_t a = 0; k && a < pl.count; a++) {
+    if (!k->object[a]) continue;
+    /* The GPU part's layout: the CPU part reads the same arguments. */
+    if (chosen < 0 || (kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU &&
+                       kind_of(pl.real[chosen]) != HSA_EXT_PLACEMENT_KIND_GPU))
+      chosen = (int)a;
+  }
+  if (chosen >= 0) *part = k->object[chosen];
+  lock_release(&pl.lock);
+  if (chosen < 0) return false;
+  *part_queue = queue;
+  struct queue *q = queue_from_hsa(queue);
+  if (queue && object_set_contains(&rt.queues, q) && q->agent == &pl.agent && q->doorbell->ring_arg) {
+    struct pl_queue *pq = q->doorbell->ring_arg;
+    *part_queue = pq->fwd[chosen];
+  }
+  return true;
 }
 
 /* ---- Forwarding (pq->lock held) ---------------------------------------------------- */
@@ -363,6 +482,139 @@ static bool agent_allowed(const struct pl_queue *pq, uint32_t a, uint32_t kinds)
   return pq->fwd[a] && (kind_of(pl.real[a]) & kinds & atomic_load(&pq->kinds));
 }
 
+/* Whether to split this dispatch (pl.lock held): the kernel allows it,
+ * a GPU agent and a CPU agent may run it, the grid has 2 slices or more,
+ * and either the program asks for it or every agent taking part is
+ * measured at this size, idle, and predicted to finish it sooner together
+ * (1 / the sum of their rates) than the best one alone, by a fifth. The
+ * GPU's share of the slices, from the predicted rates (half when the
+ * program asks and nothing is known). */
+static bool want_split(const struct pl_queue *pq, struct pl_kernel *k, const struct pl_candidate *c,
+                       uint64_t items, uint64_t slices, double *gpu_share) {
+  if (!k->splittable || k->split_mode == HSA_EXT_PLACEMENT_SPLIT_NEVER || slices < 2) return false;
+  (void)pq;
+  bool gpu = false, cpu = false, known = true, idle = true;
+  double gpu_rate = 0, rate = 0, best = 0;
+  uint32_t cls = pl_size_class(items);
+  for (uint32_t a = 0; a < pl.count; a++) {
+    if (!c[a].allowed) continue;
+    bool is_gpu = kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU;
+    gpu |= is_gpu;
+    cpu |= !is_gpu;
+    uint64_t ns;
+    const struct pl_history *h = &k->model.agent[a];
+    if (h->cls[cls].count < PL_EXPLORE_SAMPLES || !pl_predict(h, items, &ns) || ns == 0) {
+      known = false;
+      continue;
+    }
+    idle &= c[a].queued_ns == 0;
+    rate += 1.0 / (double)ns;
+    if (is_gpu) gpu_rate += 1.0 / (double)ns;
+    if (best == 0 || (double)ns < best) best = (double)ns;
+  }
+  if (!gpu || !cpu) return false;
+  if (k->split_mode == HSA_EXT_PLACEMENT_SPLIT_ALWAYS) {
+    *gpu_share = known && rate > 0 ? gpu_rate / rate : 0.5;
+    return true;
+  }
+  if (!known || !idle || rate == 0 || 1.0 / rate > 0.8 * best) return false;
+  *gpu_share = gpu_rate / rate;
+  return true;
+}
+
+/* One dispatch on a GPU agent and every allowed CPU agent at once
+ * (placement_split.h); *forwarded false when the grid gives the GPU no
+ * whole slice (then it goes to one agent as usual). */
+static hsa_status_t forward_split(struct pl_queue *pq, hsa_kernel_dispatch_packet_t *p, uint16_t header,
+                                  struct pl_kernel *k, const struct pl_candidate *c, double gpu_share,
+                                  bool *forwarded) {
+  *forwarded = false;
+  uint32_t dims = p->setup & 3;
+  uint32_t *grid[3] = {&p->grid_size_x, &p->grid_size_y, &p->grid_size_z};
+  const uint16_t wg[3] = {p->workgroup_size_x, p->workgroup_size_y, p->workgroup_size_z};
+  uint64_t groups[3], total = 1;
+  for (int d = 0; d < 3; d++) {
+    groups[d] = (*grid[d] + wg[d] - 1) / wg[d];
+    total *= groups[d];
+  }
+  uint32_t slow = dims - 1;
+  uint64_t slices = groups[slow], per_slice = total / slices;
+  uint64_t gpu_slices = (uint64_t)((double)slices * gpu_share);
+  if (gpu_slices >= slices) gpu_slices = slices - 1; /* the CPU agents get one at least */
+  if (gpu_slices == 0) return HSA_STATUS_SUCCESS;
+  int gpu = -1;
+  uint32_t cpus = 0;
+  for (uint32_t a = 0; a < pl.count; a++) {
+    if (!c[a].allowed) continue;
+    if (kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU) {
+      if (gpu < 0) gpu = (int)a;
+    } else {
+      cpus++;
+    }
+  }
+  struct split_record *r = calloc(1, sizeof *r);
+  if (!r) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  if (signal_create(AMD_SIGNAL_KIND_USER, 1 + cpus, 0, &r->parts) != HSA_STATUS_SUCCESS) {
+    free(r);
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  r->split.magic = PLACEMENT_SPLIT_MAGIC;
+  r->split.end = total;
+  r->split.cpu_agents = cpus;
+  atomic_store(&r->split.next, gpu_slices * per_slice);
+  r->kernel = k;
+  r->pq = pq;
+  r->gpu_agent = (uint32_t)gpu;
+  r->gpu_groups = gpu_slices * per_slice;
+  *forwarded = true;
+  if (pl.log)
+    log_info("%s: %llu work-groups split: %llu on agent %u (%s), the rest in chunks on %u CPU agents",
+             k->name, (unsigned long long)total, (unsigned long long)r->gpu_groups,
+             pl.real[gpu]->node, pl.real[gpu]->name, cpus);
+  bool barrier = header >> HSA_PACKET_HEADER_BARRIER & 1;
+  uint32_t release = header >> HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE & 3;
+  hsa_status_t st = HSA_STATUS_SUCCESS;
+  /* Every part's agent waits for what it owes before any part starts, so
+   * that the parts do not wait for each other. */
+  for (uint32_t a = 0; a < pl.count && st == HSA_STATUS_SUCCESS; a++)
+    if (c[a].allowed && (kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU || (int)a == gpu))
+      st = order_before(pq, a, barrier);
+  hsa_signal_t done = p->completion_signal;
+  int last_cpu = -1;
+  for (uint32_t a = 0; a < pl.count && st == HSA_STATUS_SUCCESS; a++) {
+    if (!c[a].allowed) continue;
+    bool is_gpu = kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU;
+    if (is_gpu && (int)a != gpu) continue;
+    hsa_kernel_dispatch_packet_t part = *p;
+    part.kernel_object = k->object[a];
+    part.completion_signal = signal_handle(r->parts);
+    if (is_gpu) {
+      *(&part.grid_size_x + slow) = (uint32_t)(gpu_slices * wg[slow]);
+      part.reserved2 = 0;
+    } else {
+      part.reserved2 = (uint64_t)(uintptr_t)&r->split;
+      last_cpu = (int)a;
+    }
+    st = emit(pq, a, &part, header);
+    pq->since_mark[a] = true;
+  }
+  if (st == HSA_STATUS_SUCCESS && done.handle) {
+    hsa_barrier_and_packet_t chain = {0};
+    chain.dep_signal[0] = signal_handle(r->parts);
+    chain.completion_signal = done;
+    st = emit(pq, (uint32_t)last_cpu, &chain,
+              header_of(HSA_PACKET_TYPE_BARRIER_AND, false, HSA_FENCE_SCOPE_NONE, release));
+    r->chain_queue = pq->fwd[last_cpu];
+    r->chain_index = pq->last_write[last_cpu] - 1;
+  }
+  pq->last_agent = last_cpu;
+  lock_acquire(&pl.lock);
+  r->next = pl.splits;
+  pl.splits = r;
+  lock_release(&pl.lock);
+  return st;
+}
+
 static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_packet_t *p,
                                      uint16_t header) {
   bool barrier = header >> HSA_PACKET_HEADER_BARRIER & 1;
@@ -389,6 +641,21 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     log_warn("queue %llu: kernel %s has no code for the agents this queue and kernel allow",
              (unsigned long long)pq->q->amd.hsa_queue.id, k->name);
     return HSA_STATUS_ERROR_INVALID_ISA;
+  }
+  uint32_t dims = p->setup & 3;
+  double gpu_share = 0;
+  if (dims >= 1 && dims <= 3) {
+    const uint32_t grid[3] = {p->grid_size_x, p->grid_size_y, p->grid_size_z};
+    const uint16_t wg[3] = {p->workgroup_size_x, p->workgroup_size_y, p->workgroup_size_z};
+    uint64_t slices = wg[dims - 1] ? (grid[dims - 1] + wg[dims - 1] - 1) / wg[dims - 1] : 0;
+    harvest_splits_locked(NULL);
+    if (want_split(pq, k, c, items, slices, &gpu_share)) {
+      lock_release(&pl.lock);
+      bool forwarded;
+      hsa_status_t st = forward_split(pq, p, header, k, c, gpu_share, &forwarded);
+      if (forwarded || st != HSA_STATUS_SUCCESS) return st;
+      lock_acquire(&pl.lock);
+    }
   }
   struct pl_choice choice = pl_choose(&k->model, items, c, pl.count, k->latency_bound_ns);
   uint32_t a = (uint32_t)choice.agent;
@@ -518,6 +785,7 @@ static void release_forward_queues(struct pl_queue *pq) {
   /* Its dispatches that were still in flight are measured never. */
   lock_acquire(&pl.lock);
   harvest_locked();
+  harvest_splits_locked(pq);
   struct record **link = &pl.inflight;
   while (*link) {
     struct record *r = *link;
@@ -551,7 +819,10 @@ static hsa_status_t pl_queue_attach(struct agent *agent, struct queue *q) {
     if (size < r->queue_min_size) size = r->queue_min_size;
     st = hsa_queue_create(agent_handle(r), size, HSA_QUEUE_TYPE_MULTI, forward_queue_error, pq,
                           UINT32_MAX, UINT32_MAX, &pq->fwd[a]);
-    if (st == HSA_STATUS_SUCCESS) st = hsa_amd_profiling_set_profiler_enabled(pq->fwd[a], 1);
+    if (st == HSA_STATUS_SUCCESS) {
+      queue_from_hsa(pq->fwd[a])->forwarded = true;
+      st = hsa_amd_profiling_set_profiler_enabled(pq->fwd[a], 1);
+    }
     if (st == HSA_STATUS_SUCCESS)
       st = signal_create(AMD_SIGNAL_KIND_USER, COUNTER_START, 0, &pq->counter[a]);
   }
@@ -674,6 +945,11 @@ void placement_fini(void) {
       free(r);
     }
   pl.inflight = pl.free_records = NULL;
+  while (pl.splits) {
+    struct split_record *r = pl.splits;
+    pl.splits = r->next;
+    split_free(r);
+  }
   pl.record_count = 0;
   while (pl.kernels) { /* executables_fini freed theirs; none should be left */
     struct pl_kernel *k = pl.kernels;

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <hsa/hsa.h>
+
 #include "hsa/placement_model.h"
 
 struct agent;
@@ -30,5 +32,12 @@ struct agent *placement_agent_at(uint32_t index);
  * destruction). */
 uint64_t placement_kernel_create(const char *name, const uint64_t objects[PL_MAX_AGENTS]);
 void placement_kernel_free(uint64_t kernel_object);
+
+/* hsa_kernarg_fill_hidden for a placement kernel: the part whose hidden
+ * arguments to fill (the GPU's if it has one) and the queue to fill them
+ * for (a placement queue's forward queue on that agent). False when
+ * kernel_object is no placement kernel. */
+bool placement_hidden_target(uint64_t kernel_object, const hsa_queue_t *queue, uint64_t *part,
+                             const hsa_queue_t **part_queue);
 
 #endif

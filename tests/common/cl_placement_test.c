@@ -17,6 +17,7 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_ext_placement.h>
+#include <hsa/hsa_kernarg_hidden.h>
 
 #include "lib/plat.h"
 #include "lib/test.h"
@@ -26,6 +27,7 @@
 
 #define DISPATCH_TIMEOUT_NS 60000000000ull
 #define MAX_STATS           8
+#define UNMAPPED_ADDRESS    0x0000700000000000ull /* no memory of the host process or the image */
 
 static const char *const c_kernels = " saxpy int_divmod call_stack ";
 
@@ -220,11 +222,6 @@ TEST(placement_corpus_through_a_placement_queue_gives_the_references) {
   ASSERT_GE(ran, 5);
   env_close(&e);
 }
-
-struct vadd {
-  float *a, *b, *c;
-  uint32_t n;
-};
 
 static void *vadd_args(struct env *e, const struct gpu_kernel *k, float *a, float *b, float *c, uint32_t n) {
   uint8_t *ka = pool_alloc(&e->pool, k->kernarg_size);
@@ -450,5 +447,106 @@ TEST(placement_bad_packets_and_a_failing_kernel_reach_the_error_callback) {
   pool_free(NULL, ka);
   gpu_kernel_release(&k);
   HSA_ASSERT_OK(hsa_signal_destroy(done));
+  env_close(&e);
+  /* A GPU page fault (a store to unmapped memory): ROCr's memory fault
+   * status, as the GPU agent's own queue reports it; the work is not run
+   * again elsewhere (its signal stays). */
+  env_open(&e);
+  if (e.has_gpu) {
+    load(&e, path, "vector_add.kd", &k);
+    HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(k.object, HSA_EXT_PLACEMENT_KIND_GPU, 0));
+    float *a = pool_alloc(&e.pool, 256 * 4);
+    memset(a, 0, 256 * 4);
+    ka = vadd_args(&e, &k, a, a, (float *)(uintptr_t)UNMAPPED_ADDRESS, 256);
+    HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
+    submit(&e, &k, 256, 64, ka, done, true);
+    ASSERT_EQ(wait_done(&e, done), (hsa_status_t)HSA_STATUS_ERROR_MEMORY_FAULT);
+    ASSERT_EQ(hsa_signal_load_scacquire(done), 1);
+    ASSERT_EQ(atomic_load(&e.error.calls), 1);
+    uint64_t cpu, gpu;
+    kind_counts(&e, k.object, &cpu, &gpu);
+    ASSERT_EQ(cpu, 0);
+    HSA_ASSERT_OK(hsa_signal_destroy(done));
+    pool_free(NULL, a);
+    pool_free(NULL, ka);
+    gpu_kernel_release(&k);
+  }
+  env_close(&e);
+}
+
+/* ---- Co-execution ------------------------------------------------------------------ */
+
+/* Every corpus kernel that can be split (code object v5), split between
+ * the GPU and the CPU agents: the corpus reference, and both kinds ran
+ * work-groups of it. Code object v4 files are refused. */
+TEST(placement_split_corpus_kernels_give_the_references_with_both_kinds_working) {
+  struct env e;
+  env_open(&e);
+  if (!e.has_gpu) {
+    env_close(&e);
+    test_skip("no GPU agent: nothing to split with");
+  }
+  uint32_t split = 0;
+  for (uint32_t i = 0; i < corpus_kernel_count; i++) {
+    const struct corpus_kernel *ck = &corpus_kernels[i];
+    if (listed(c_kernels, ck->file) || listed(CL_CORPUS_WAITING, ck->file) || ck->external_variable)
+      continue;
+    char path[512], why[256];
+    corpus_path(path, sizeof path, ck->file);
+    struct gpu_kernel k;
+    load(&e, path, ck->symbol, &k);
+    ASSERT_EQ(hsa_ext_placement_kernel_set_split(k.object, HSA_EXT_PLACEMENT_SPLIT_ALWAYS),
+              HSA_STATUS_ERROR_INVALID_ARGUMENT); /* v4: reads the packet */
+    HSA_ASSERT_OK(hsa_ext_placement_kernel_set_split(k.object, HSA_EXT_PLACEMENT_SPLIT_NEVER));
+    gpu_kernel_release(&k);
+    snprintf(path, sizeof path, "%s/hsacc/%s.O2.v5.hsaco", CL_TEST_KERNELS_DIR, ck->file);
+    load(&e, path, ck->symbol, &k);
+    if (hsa_ext_placement_kernel_set_split(k.object, HSA_EXT_PLACEMENT_SPLIT_ALWAYS) != HSA_STATUS_SUCCESS) {
+      gpu_kernel_release(&k);
+      continue;
+    }
+    struct corpus_alloc alloc = {pool_alloc, pool_free, &e.pool};
+    struct corpus_dispatch d;
+    ASSERT_TRUE(corpus_setup(ck, &alloc, &d));
+    uint32_t slow = d.dims - 1;
+    uint32_t slices = (d.grid[slow] + d.workgroup[slow] - 1) / d.workgroup[slow];
+    void *kernarg = pool_alloc(&e.pool, k.kernarg_size);
+    ASSERT_NOT_NULL(kernarg);
+    memset(kernarg, 0, k.kernarg_size);
+    ASSERT_NE(corpus_pack_args(&d, kernarg, k.kernarg_size), 0);
+    hsa_signal_t done;
+    HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
+    hsa_kernel_dispatch_packet_t p;
+    gpu_kernel_packet(&k, d.dims, d.grid, d.workgroup, k.dynamic_stack ? 512 : 0, kernarg, done, &p);
+    HSA_ASSERT_OK(hsa_kernarg_fill_hidden(&p, e.queue, kernarg, k.kernarg_size));
+    hsa_test_submit(e.queue, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true));
+    hsa_status_t st = wait_done(&e, done);
+    if (st != HSA_STATUS_SUCCESS) FAIL("%s: the placement queue stopped with 0x%x", path, st);
+    if (!corpus_check(&d, why, sizeof why)) FAIL("%s split: %s", path, why);
+    hsa_ext_placement_agent_stats_t s[MAX_STATS];
+    uint32_t n = 0;
+    HSA_ASSERT_OK(hsa_ext_placement_kernel_stats(k.object, s, MAX_STATS, &n));
+    uint64_t gpu_groups = 0, cpu_groups = 0, dispatches = 0;
+    for (uint32_t a = 0; a < n; a++) {
+      hsa_device_type_t type;
+      HSA_ASSERT_OK(hsa_agent_get_info(s[a].agent, HSA_AGENT_INFO_DEVICE, &type));
+      *(type == HSA_DEVICE_TYPE_GPU ? &gpu_groups : &cpu_groups) += s[a].split_groups;
+      dispatches += s[a].dispatches;
+    }
+    if (slices >= 2) {
+      uint64_t groups = 1;
+      for (uint32_t dim = 0; dim < d.dims; dim++) groups *= (d.grid[dim] + d.workgroup[dim] - 1) / d.workgroup[dim];
+      if (gpu_groups == 0 || cpu_groups == 0) FAIL("%s: GPU ran %llu, CPU %llu work-groups", path,
+                                                   (unsigned long long)gpu_groups, (unsigned long long)cpu_groups);
+      ASSERT_EQ(gpu_groups + cpu_groups, groups);
+      ASSERT_EQ(dispatches, 0); /* a split is no single-agent dispatch */
+      split++;
+    }
+    HSA_ASSERT_OK(hsa_signal_destroy(done));
+    corpus_release(&d);
+    pool_free(NULL, kernarg);
+    gpu_kernel_release(&k);
+  }
+  ASSERT_GE(split, 3);
   env_close(&e);
 }

@@ -92,6 +92,38 @@ hsa_status_t HSA_API hsa_ext_placement_kernel_set_policy(uint64_t kernel_object,
  * HSA_STATUS_ERROR_INVALID_ARGUMENT: `kinds` names no kind. */
 hsa_status_t HSA_API hsa_ext_placement_queue_set_kinds(hsa_queue_t *queue, uint32_t kinds);
 
+/* Co-execution: one dispatch split between a GPU agent and the CPU agents.
+ * The GPU runs a prefix of whole slices of the grid's slowest dimension
+ * (z of a 3-D grid, y of 2-D, x of 1-D) as one dispatch; the CPU agents
+ * take the other work-groups in chunks, each a share of what is left, until
+ * none is; one completion signal (the packet's) for the whole. Work-group
+ * ids, sizes and offsets are those of the whole grid on every agent, so the
+ * results are those of one agent for kernels that follow OpenCL C's
+ * semantics (work-groups independent of each other).
+ * Which kernels can be split: those whose GPU part takes its sizes from
+ * hidden kernel arguments (code object v5 and later) and does not read the
+ * dispatch packet (its kernel descriptor leaves ENABLE_SGPR_DISPATCH_PTR
+ * clear), with a CPU part. Never split: code object v4 GPU parts (they read
+ * the grid from the packet, which holds the part's), kernels with one part
+ * only, kernels that synchronise work-groups with each other (atomics
+ * between groups assume nothing about which agent runs a group; global
+ * atomics on the same memory are coherent on an APU, but ordering between
+ * groups is not promised by OpenCL either). The program fills the hidden
+ * arguments once with hsa_kernarg_fill_hidden(packet, placement_queue, ...):
+ * for a placement kernel it fills the GPU part's.
+ * Modes: AUTO (the default): split when every agent that may run it was
+ * measured at this size, all are idle, and together they are predicted to
+ * finish a fifth sooner than the best alone; the GPU's share from their
+ * predicted rates. NEVER. ALWAYS: every dispatch of 2 slices or more (the
+ * share from the rates, or half while nothing is measured); refused
+ * (HSA_STATUS_ERROR_INVALID_ARGUMENT) for a kernel that cannot be split. */
+enum {
+  HSA_EXT_PLACEMENT_SPLIT_AUTO = 0,
+  HSA_EXT_PLACEMENT_SPLIT_NEVER = 1,
+  HSA_EXT_PLACEMENT_SPLIT_ALWAYS = 2
+};
+hsa_status_t HSA_API hsa_ext_placement_kernel_set_split(uint64_t kernel_object, uint32_t mode);
+
 /* Forgets what was measured for one kernel (kernel_object 0: all). */
 hsa_status_t HSA_API hsa_ext_placement_reset(uint64_t kernel_object);
 
@@ -103,6 +135,8 @@ typedef struct hsa_ext_placement_agent_stats_s {
   uint64_t explored;          /* of which sent to explore */
   uint64_t total_ns;          /* sum of the measured times */
   uint64_t total_items;       /* sum of the measured work-items */
+  uint64_t split_dispatches;  /* split dispatches this agent took part in */
+  uint64_t split_groups;      /* work-groups it ran of them */
 } hsa_ext_placement_agent_stats_t;
 
 /* Per-agent statistics of a kernel: fills up to `capacity` entries (one per
