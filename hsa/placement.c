@@ -29,7 +29,8 @@
  * Within one forward queue the real agent keeps AQL's order itself.
  *
  * Measurements. A forwarded kernel dispatch completes an internal signal of
- * a record (its start and end time stamps are the agent's profiling times);
+ * a record (its end time stamp is the agent's profiling time; what it cost
+ * is counted from when the agent could start it, service_ns);
  * a barrier-AND behind it that depends on that signal completes the
  * program's completion signal, with the packet's release fence. Records are
  * harvested (the time goes to the kernel's model, placement_model.h) on the
@@ -97,10 +98,16 @@ struct pl_queue;
 
 struct record {
   struct signal *signal;
-  struct pl_kernel *kernel; /* NULL once the kernel is gone */
+  struct pl_kernel *kernel; /* NULL once the kernel is gone or reset */
   struct pl_queue *pq;
   uint32_t agent;
   uint64_t items, predicted_ns;
+  /* The barrier-AND that waits for the signal: the record is reused only
+   * once it ran, or it could wait for the record's next use. */
+  hsa_queue_t *chain_queue; /* NULL: none */
+  uint64_t chain_index;
+  uint64_t forwarded_ns;
+  bool measured;
   struct record *next;
 };
 
@@ -116,6 +123,7 @@ struct pl_queue {
   uint64_t owed[PL_MAX_AGENTS][PL_MAX_AGENTS];   /* [b][a]: mark of a that b must wait for */
   uint64_t waited[PL_MAX_AGENTS][PL_MAX_AGENTS]; /* [b][a]: the one b waits for already */
   uint64_t last_write[PL_MAX_AGENTS];            /* written, not yet rung: index + 1 */
+  uint64_t last_end[PL_MAX_AGENTS];              /* of its last measured dispatch (pl.lock) */
   int last_agent;
 };
 
@@ -127,11 +135,12 @@ static struct {
   uint32_t count;
   struct lock lock; /* kernels, models, records, pending */
   struct pl_kernel *kernels;
-  struct record *inflight, *free_records;
+  struct record *inflight, *free_records; /* in flight: oldest first */
+  struct record **inflight_tail;
   uint32_t record_count;
   struct split_record *splits;
   uint64_t pending_ns[PL_MAX_AGENTS];
-} pl = {.lock = LOCK_INIT};
+} pl = {.lock = LOCK_INIT, .inflight_tail = &pl.inflight};
 
 static uint32_t kind_of(const struct agent *a) {
   return a->device_type == HSA_DEVICE_TYPE_GPU ? HSA_EXT_PLACEMENT_KIND_GPU
@@ -146,7 +155,9 @@ struct agent *placement_agent_from_handle(uint64_t handle) {
 
 bool placement_is_agent(const struct agent *agent) { return agent && agent == &pl.agent; }
 uint32_t placement_agent_count(void) { return pl.ready ? pl.count : 0; }
-struct agent *placement_agent_at(uint32_t index) { return index < pl.count ? pl.real[index] : NULL; }
+struct agent *placement_agent_at(uint32_t index) {
+  return index < pl.count ? pl.real[index] : NULL;
+}
 
 hsa_status_t hsa_ext_placement_agent(hsa_agent_t *agent) {
   RETURN_IF_NOT_INITIALIZED();
@@ -157,6 +168,31 @@ hsa_status_t hsa_ext_placement_agent(hsa_agent_t *agent) {
 
 /* ---- Records and harvest (pl.lock held) ------------------------------------------ */
 
+static void pending_sub(uint32_t agent, uint64_t ns) {
+  pl.pending_ns[agent] -= ns < pl.pending_ns[agent] ? ns : pl.pending_ns[agent];
+}
+
+/* Takes *link's record off the in-flight list onto the free list. */
+static void record_release(struct record **link) {
+  struct record *r = *link;
+  *link = r->next;
+  if (!*link) pl.inflight_tail = link;
+  r->next = pl.free_records;
+  pl.free_records = r;
+}
+
+/* What a dispatch cost its agent: from when the agent could start it (it
+ * was forwarded, and the agent's previous dispatch of that queue ended) to
+ * its end, so that the launch (doorbell, packet fetch, set-up) counts as
+ * well as the execution between the agent's own time stamps. Records are
+ * harvested oldest first, so the previous end is known. */
+static uint64_t service_ns(struct record *r, uint64_t end) {
+  uint64_t *last = &r->pq->last_end[r->agent];
+  uint64_t from = r->forwarded_ns > *last ? r->forwarded_ns : *last;
+  if (end > *last) *last = end;
+  return end > from ? end - from : 0;
+}
+
 static void harvest_locked(void) {
   struct record **link = &pl.inflight;
   while (*link) {
@@ -165,20 +201,27 @@ static void harvest_locked(void) {
       link = &r->next;
       continue;
     }
-    *link = r->next;
-    pl.pending_ns[r->agent] -= r->predicted_ns < pl.pending_ns[r->agent] ? r->predicted_ns
-                                                                          : pl.pending_ns[r->agent];
-    uint64_t start = r->signal->amd.start_ts, end = r->signal->amd.end_ts;
-    if (r->kernel && end >= start) {
-      pl_record(&r->kernel->model, r->agent, r->items, end - start);
-      if (pl.log)
-        log_info("%s: %llu items on agent %u (%s): predicted %llu ns, measured %llu ns",
-                 r->kernel->name, (unsigned long long)r->items, pl.real[r->agent]->node,
-                 pl.real[r->agent]->name, (unsigned long long)r->predicted_ns,
-                 (unsigned long long)(end - start));
+    if (!r->measured) {
+      r->measured = true;
+      pending_sub(r->agent, r->predicted_ns);
+      uint64_t start = r->signal->amd.start_ts, end = r->signal->amd.end_ts;
+      uint64_t ns = service_ns(r, end);
+      if (r->kernel && end >= start) {
+        pl_record(&r->kernel->model, r->agent, r->items, ns);
+        if (pl.log)
+          log_info(
+              "%s: %llu items on agent %u (%s): predicted %llu ns, measured %llu ns "
+              "(%llu ns between its time stamps)",
+              r->kernel->name, (unsigned long long)r->items, pl.real[r->agent]->node,
+              pl.real[r->agent]->name, (unsigned long long)r->predicted_ns, (unsigned long long)ns,
+              (unsigned long long)(end - start));
+      }
     }
-    r->next = pl.free_records;
-    pl.free_records = r;
+    if (r->chain_queue && hsa_queue_load_read_index_scacquire(r->chain_queue) <= r->chain_index) {
+      link = &r->next;
+      continue;
+    }
+    record_release(link);
   }
 }
 
@@ -194,8 +237,9 @@ static void harvest_splits_locked(const struct pl_queue *gone) {
   struct split_record **link = &pl.splits;
   while (*link) {
     struct split_record *r = *link;
-    bool done = __atomic_load_n(&r->parts->amd.value, __ATOMIC_ACQUIRE) <= 0 &&
-                (!r->chain_queue || hsa_queue_load_read_index_scacquire(r->chain_queue) > r->chain_index);
+    bool done =
+        r->pq != gone && __atomic_load_n(&r->parts->amd.value, __ATOMIC_ACQUIRE) <= 0 &&
+        (!r->chain_queue || hsa_queue_load_read_index_scacquire(r->chain_queue) > r->chain_index);
     if (!done && r->pq != gone) {
       link = &r->next;
       continue;
@@ -205,7 +249,8 @@ static void harvest_splits_locked(const struct pl_queue *gone) {
       r->kernel->split_dispatches++;
       r->kernel->split_groups[r->gpu_agent] += r->gpu_groups;
       for (uint32_t a = 0; a < pl.count; a++)
-        r->kernel->split_groups[a] += atomic_load(&r->split.groups[pl.real[a]->node % RUNTIME_MAX_AGENTS]);
+        r->kernel->split_groups[a] +=
+            atomic_load(&r->split.groups[pl.real[a]->node % RUNTIME_MAX_AGENTS]);
     }
     split_free(r);
   }
@@ -226,6 +271,8 @@ static struct record *record_take_locked(void) {
   if (r) {
     __atomic_store_n(&r->signal->amd.value, 1, __ATOMIC_RELAXED);
     r->signal->amd.start_ts = r->signal->amd.end_ts = 0;
+    r->chain_queue = NULL;
+    r->measured = false;
   }
   return r;
 }
@@ -326,6 +373,10 @@ hsa_status_t hsa_ext_placement_reset(uint64_t kernel_object) {
   RETURN_IF_NOT_INITIALIZED();
   lock_acquire(&pl.lock);
   struct pl_kernel *k = kernel_object ? kernel_find_locked(kernel_object) : NULL;
+  for (struct record *r = pl.inflight; r; r = r->next)
+    if (r->kernel && (!kernel_object || r->kernel == k)) r->kernel = NULL;
+  for (struct split_record *r = pl.splits; r; r = r->next)
+    if (r->kernel && (!kernel_object || r->kernel == k)) r->kernel = NULL;
   for (struct pl_kernel *j = pl.kernels; j; j = j->next)
     if (!kernel_object || j == k) {
       pl_reset(&j->model);
@@ -386,7 +437,8 @@ bool placement_hidden_target(uint64_t kernel_object, const hsa_queue_t *queue, u
   if (chosen < 0) return false;
   *part_queue = queue;
   struct queue *q = queue_from_hsa(queue);
-  if (queue && object_set_contains(&rt.queues, q) && q->agent == &pl.agent && q->doorbell->ring_arg) {
+  if (queue && object_set_contains(&rt.queues, q) && q->agent == &pl.agent &&
+      q->doorbell->ring_arg) {
     struct pl_queue *pq = q->doorbell->ring_arg;
     *part_queue = pq->fwd[chosen];
   }
@@ -396,7 +448,8 @@ bool placement_hidden_target(uint64_t kernel_object, const hsa_queue_t *queue, u
 /* ---- Forwarding (pq->lock held) ---------------------------------------------------- */
 
 static uint16_t header_of(uint32_t type, bool barrier, uint32_t acquire, uint32_t release) {
-  return (uint16_t)(type << HSA_PACKET_HEADER_TYPE | (barrier ? 1u : 0u) << HSA_PACKET_HEADER_BARRIER |
+  return (uint16_t)(type << HSA_PACKET_HEADER_TYPE |
+                    (barrier ? 1u : 0u) << HSA_PACKET_HEADER_BARRIER |
                     acquire << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE |
                     release << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
 }
@@ -440,9 +493,9 @@ static hsa_status_t emit(struct pl_queue *pq, uint32_t a, const void *packet, ui
 static hsa_status_t mark(struct pl_queue *pq, uint32_t a) {
   hsa_barrier_and_packet_t m = {0};
   m.completion_signal = signal_handle(pq->counter[a]);
-  hsa_status_t st = emit(pq, a, &m,
-                         header_of(HSA_PACKET_TYPE_BARRIER_AND, true, HSA_FENCE_SCOPE_NONE,
-                                   HSA_FENCE_SCOPE_SYSTEM));
+  hsa_status_t st = emit(
+      pq, a, &m,
+      header_of(HSA_PACKET_TYPE_BARRIER_AND, true, HSA_FENCE_SCOPE_NONE, HSA_FENCE_SCOPE_SYSTEM));
   if (st == HSA_STATUS_SUCCESS) {
     pq->marks[a]++;
     pq->since_mark[a] = false;
@@ -503,10 +556,11 @@ static bool want_split(const struct pl_queue *pq, struct pl_kernel *k, const str
     cpu |= !is_gpu;
     uint64_t ns;
     const struct pl_history *h = &k->model.agent[a];
-    if (h->cls[cls].count < PL_EXPLORE_SAMPLES || !pl_predict(h, items, &ns) || ns == 0) {
+    if (!pl_predict(h, items, &ns) || ns == 0) {
       known = false;
       continue;
     }
+    known &= h->cls[cls].count >= PL_EXPLORE_SAMPLES; /* enough to decide */
     idle &= c[a].queued_ns == 0;
     rate += 1.0 / (double)ns;
     if (is_gpu) gpu_rate += 1.0 / (double)ns;
@@ -514,7 +568,7 @@ static bool want_split(const struct pl_queue *pq, struct pl_kernel *k, const str
   }
   if (!gpu || !cpu) return false;
   if (k->split_mode == HSA_EXT_PLACEMENT_SPLIT_ALWAYS) {
-    *gpu_share = known && rate > 0 ? gpu_rate / rate : 0.5;
+    *gpu_share = gpu_rate > 0 && rate > gpu_rate ? gpu_rate / rate : 0.5;
     return true;
   }
   if (!known || !idle || rate == 0 || 1.0 / rate > 0.8 * best) return false;
@@ -525,9 +579,9 @@ static bool want_split(const struct pl_queue *pq, struct pl_kernel *k, const str
 /* One dispatch on a GPU agent and every allowed CPU agent at once
  * (placement_split.h); *forwarded false when the grid gives the GPU no
  * whole slice (then it goes to one agent as usual). */
-static hsa_status_t forward_split(struct pl_queue *pq, hsa_kernel_dispatch_packet_t *p, uint16_t header,
-                                  struct pl_kernel *k, const struct pl_candidate *c, double gpu_share,
-                                  bool *forwarded) {
+static hsa_status_t forward_split(struct pl_queue *pq, hsa_kernel_dispatch_packet_t *p,
+                                  uint16_t header, struct pl_kernel *k,
+                                  const struct pl_candidate *c, double gpu_share, bool *forwarded) {
   *forwarded = false;
   uint32_t dims = p->setup & 3;
   uint32_t *grid[3] = {&p->grid_size_x, &p->grid_size_y, &p->grid_size_z};
@@ -568,9 +622,10 @@ static hsa_status_t forward_split(struct pl_queue *pq, hsa_kernel_dispatch_packe
   r->gpu_groups = gpu_slices * per_slice;
   *forwarded = true;
   if (pl.log)
-    log_info("%s: %llu work-groups split: %llu on agent %u (%s), the rest in chunks on %u CPU agents",
-             k->name, (unsigned long long)total, (unsigned long long)r->gpu_groups,
-             pl.real[gpu]->node, pl.real[gpu]->name, cpus);
+    log_info(
+        "%s: %llu work-groups split: %llu on agent %u (%s), the rest in chunks on %u CPU agents",
+        k->name, (unsigned long long)total, (unsigned long long)r->gpu_groups, pl.real[gpu]->node,
+        pl.real[gpu]->name, cpus);
   bool barrier = header >> HSA_PACKET_HEADER_BARRIER & 1;
   uint32_t release = header >> HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE & 3;
   hsa_status_t st = HSA_STATUS_SUCCESS;
@@ -666,13 +721,19 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     r->agent = a;
     r->items = items;
     r->predicted_ns = choice.predicted_ns;
-    r->next = pl.inflight;
-    pl.inflight = r;
+    if (p->completion_signal.handle) { /* held until the chain's index is known */
+      r->chain_queue = pq->fwd[a];
+      r->chain_index = UINT64_MAX;
+    }
+    r->forwarded_ns = plat_now_ns();
+    r->next = NULL;
+    *pl.inflight_tail = r;
+    pl.inflight_tail = &r->next;
     pl.pending_ns[a] += choice.predicted_ns;
   }
   if (pl.log)
-    log_info("%s: %llu items -> agent %u (%s)%s, predicted %llu ns%s, queued there %llu ns", k->name,
-             (unsigned long long)items, pl.real[a]->node, pl.real[a]->name,
+    log_info("%s: %llu items -> agent %u (%s)%s, predicted %llu ns%s, queued there %llu ns",
+             k->name, (unsigned long long)items, pl.real[a]->node, pl.real[a]->name,
              choice.explored ? " to explore" : "", (unsigned long long)choice.predicted_ns,
              choice.predicted ? "" : " (nothing known yet)", (unsigned long long)c[a].queued_ns);
   uint64_t object = k->object[a];
@@ -690,6 +751,12 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     chain.completion_signal = done;
     st = emit(pq, a, &chain,
               header_of(HSA_PACKET_TYPE_BARRIER_AND, false, HSA_FENCE_SCOPE_NONE, release));
+    /* Only this queue's forwarding writes these two fields of an in-flight
+     * record, before the harvest can see the chain's index passed. */
+    lock_acquire(&pl.lock);
+    r->chain_queue = pq->fwd[a];
+    r->chain_index = pq->last_write[a] - 1;
+    lock_release(&pl.lock);
   }
   pq->since_mark[a] = true;
   pq->last_agent = (int)a;
@@ -701,7 +768,8 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
 static hsa_status_t forward_barrier(struct pl_queue *pq, const void *packet, uint16_t header) {
   int a = pq->last_agent;
   if (a < 0 || !agent_allowed(pq, (uint32_t)a, HSA_EXT_PLACEMENT_KIND_ANY))
-    for (a = 0; a < (int)pl.count && !agent_allowed(pq, (uint32_t)a, HSA_EXT_PLACEMENT_KIND_ANY); a++)
+    for (a = 0; a < (int)pl.count && !agent_allowed(pq, (uint32_t)a, HSA_EXT_PLACEMENT_KIND_ANY);
+         a++)
       ;
   if (a >= (int)pl.count) return HSA_STATUS_ERROR_INVALID_ISA;
   bool barrier = header >> HSA_PACKET_HEADER_BARRIER & 1;
@@ -728,7 +796,8 @@ static hsa_status_t forward_packet(struct pl_queue *pq, uint8_t *packet, uint16_
     case HSA_PACKET_TYPE_BARRIER_OR:
       return forward_barrier(pq, packet, header);
     case HSA_PACKET_TYPE_VENDOR_SPECIFIC:
-      if (((const hsa_amd_vendor_packet_header_t *)packet)->AmdFormat != HSA_AMD_PACKET_TYPE_BARRIER_VALUE)
+      if (((const hsa_amd_vendor_packet_header_t *)packet)->AmdFormat !=
+          HSA_AMD_PACKET_TYPE_BARRIER_VALUE)
         return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
       return forward_barrier(pq, packet, header);
     default: /* agent dispatch names one agent's function; others are unknown */
@@ -784,7 +853,6 @@ static void release_forward_queues(struct pl_queue *pq) {
   }
   /* Its dispatches that were still in flight are measured never. */
   lock_acquire(&pl.lock);
-  harvest_locked();
   harvest_splits_locked(pq);
   struct record **link = &pl.inflight;
   while (*link) {
@@ -793,12 +861,10 @@ static void release_forward_queues(struct pl_queue *pq) {
       link = &r->next;
       continue;
     }
-    *link = r->next;
-    pl.pending_ns[r->agent] -= r->predicted_ns < pl.pending_ns[r->agent] ? r->predicted_ns
-                                                                          : pl.pending_ns[r->agent];
-    r->next = pl.free_records;
-    pl.free_records = r;
+    if (!r->measured) pending_sub(r->agent, r->predicted_ns);
+    record_release(link);
   }
+  harvest_locked();
   lock_release(&pl.lock);
 }
 
@@ -858,10 +924,12 @@ static hsa_status_t pl_queue_update(struct agent *agent, struct queue *q) {
   for (uint32_t a = 0; a < pl.count; a++) {
     if (!pq->fwd[a]) continue;
     uint32_t mask[QUEUE_MAX_CU_MASK_WORDS];
-    for (int w = 0; w < QUEUE_MAX_CU_MASK_WORDS; w++) mask[w] = __atomic_load_n(&q->cu_mask[w], __ATOMIC_RELAXED);
+    for (int w = 0; w < QUEUE_MAX_CU_MASK_WORDS; w++)
+      mask[w] = __atomic_load_n(&q->cu_mask[w], __ATOMIC_RELAXED);
     bool all = true;
     for (int w = 0; w < QUEUE_MAX_CU_MASK_WORDS; w++) all &= mask[w] == UINT32_MAX;
-    hsa_status_t st = hsa_amd_queue_cu_set_mask(pq->fwd[a], all ? 0 : 32 * QUEUE_MAX_CU_MASK_WORDS, all ? NULL : mask);
+    hsa_status_t st = hsa_amd_queue_cu_set_mask(pq->fwd[a], all ? 0 : 32 * QUEUE_MAX_CU_MASK_WORDS,
+                                                all ? NULL : mask);
     if (st == (hsa_status_t)HSA_STATUS_CU_MASK_REDUCED) st = HSA_STATUS_SUCCESS;
     if (st == HSA_STATUS_SUCCESS) st = hsa_amd_queue_set_priority(pq->fwd[a], q->priority);
     if (st != HSA_STATUS_SUCCESS && first == HSA_STATUS_SUCCESS) first = st;
@@ -945,6 +1013,7 @@ void placement_fini(void) {
       free(r);
     }
   pl.inflight = pl.free_records = NULL;
+  pl.inflight_tail = &pl.inflight;
   while (pl.splits) {
     struct split_record *r = pl.splits;
     pl.splits = r->next;

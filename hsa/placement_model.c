@@ -95,8 +95,8 @@ bool pl_predict(const struct pl_history *h, uint64_t items, uint64_t *ns) {
   return true;
 }
 
-struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items,
-                           const struct pl_candidate *c, uint32_t n, uint64_t latency_bound_ns) {
+struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const struct pl_candidate *c,
+                           uint32_t n, uint64_t latency_bound_ns) {
   struct pl_choice best = {.agent = -1};
   uint32_t cls = pl_size_class(items);
   uint64_t predicted[PL_MAX_AGENTS];
@@ -105,7 +105,8 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items,
   if (n > PL_MAX_AGENTS) n = PL_MAX_AGENTS;
   for (uint32_t i = 0; i < n; i++) {
     known[i] = c[i].allowed && pl_predict(&m->agent[i], items, &predicted[i]);
-    within[i] = c[i].allowed && (!latency_bound_ns || !known[i] || predicted[i] <= latency_bound_ns);
+    within[i] =
+        c[i].allowed && (!latency_bound_ns || !known[i] || predicted[i] <= latency_bound_ns);
     any_within |= within[i] && known[i];
   }
   /* Exploration: an allowed agent (within the bound, or with nothing known

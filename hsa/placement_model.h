@@ -49,8 +49,8 @@ uint32_t pl_size_class(uint64_t items);
  * it holds no measurement. */
 bool pl_predict(const struct pl_history *h, uint64_t items, uint64_t *ns);
 /* Chooses among `n` candidates (n <= PL_MAX_AGENTS); latency_bound_ns 0: none. */
-struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items,
-                           const struct pl_candidate *c, uint32_t n, uint64_t latency_bound_ns);
+struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const struct pl_candidate *c,
+                           uint32_t n, uint64_t latency_bound_ns);
 /* A measurement: agent `agent` ran `items` work-items in `ns`. */
 void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64_t ns);
 void pl_reset(struct pl_kernel_model *m);

@@ -33,7 +33,8 @@ struct placement_split {
 
 /* The next chunk [*first, *first + *count) for one CPU agent; false when
  * none is left. */
-static inline bool placement_split_claim(struct placement_split *s, uint64_t *first, uint64_t *count) {
+static inline bool placement_split_claim(struct placement_split *s, uint64_t *first,
+                                         uint64_t *count) {
   uint64_t next = atomic_load_explicit(&s->next, memory_order_relaxed);
   for (;;) {
     if (next >= s->end) return false;

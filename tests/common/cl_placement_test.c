@@ -66,7 +66,8 @@ static void env_close(struct env *e) {
 
 static void *pool_alloc(void *ctx, size_t size) {
   void *p = NULL;
-  if (hsa_amd_memory_pool_allocate(*(hsa_amd_memory_pool_t *)ctx, size, 0, &p) != HSA_STATUS_SUCCESS)
+  if (hsa_amd_memory_pool_allocate(*(hsa_amd_memory_pool_t *)ctx, size, 0, &p) !=
+      HSA_STATUS_SUCCESS)
     return NULL;
   return p;
 }
@@ -87,7 +88,8 @@ static void corpus_path(char *path, size_t size, const char *file) {
 /* Waits for `done` to reach 0; the queue's error status if it stopped. */
 static hsa_status_t wait_done(struct env *e, hsa_signal_t done) {
   uint64_t until = plat_now_ns() + DISPATCH_TIMEOUT_NS;
-  while (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 1000000, HSA_WAIT_STATE_BLOCKED) != 0) {
+  while (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 1000000,
+                                   HSA_WAIT_STATE_BLOCKED) != 0) {
     if (atomic_load(&e->error.calls)) return (hsa_status_t)atomic_load(&e->error.status);
     if (plat_now_ns() > until) FAIL("no completion and no error");
   }
@@ -97,7 +99,8 @@ static hsa_status_t wait_done(struct env *e, hsa_signal_t done) {
 static uint64_t submit(struct env *e, const struct gpu_kernel *k, uint32_t items, uint32_t wg,
                        void *kernarg, hsa_signal_t done, bool barrier) {
   hsa_kernel_dispatch_packet_t p;
-  gpu_kernel_packet(k, 1, (uint32_t[3]){items, 1, 1}, (uint32_t[3]){wg, 1, 1}, 0, kernarg, done, &p);
+  gpu_kernel_packet(k, 1, (uint32_t[3]){items, 1, 1}, (uint32_t[3]){wg, 1, 1}, 0, kernarg, done,
+                    &p);
   return hsa_test_submit(e->queue, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, barrier));
 }
 
@@ -160,12 +163,16 @@ TEST(placement_agent_is_not_listed_and_loads_every_part) {
   uint32_t n = 0;
   HSA_ASSERT_OK(hsa_ext_placement_kernel_stats(k.object, s, MAX_STATS, &n));
   ASSERT_GE(n, 1); /* one entry per agent that has the kernel */
-  ASSERT_EQ(hsa_ext_placement_kernel_stats(kc.object, s, MAX_STATS, &n), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_ext_placement_kernel_stats(k.object, NULL, 1, &n), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_ext_placement_kernel_stats(kc.object, s, MAX_STATS, &n),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_ext_placement_kernel_stats(k.object, NULL, 1, &n),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_ext_placement_queue_set_kinds(e.queue, 0), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   hsa_queue_t *direct;
-  HSA_ASSERT_OK(hsa_queue_create(e.cpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &direct));
-  ASSERT_EQ(hsa_ext_placement_queue_set_kinds(direct, HSA_EXT_PLACEMENT_KIND_CPU), HSA_STATUS_ERROR_INVALID_QUEUE);
+  HSA_ASSERT_OK(hsa_queue_create(e.cpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                                 UINT32_MAX, &direct));
+  ASSERT_EQ(hsa_ext_placement_queue_set_kinds(direct, HSA_EXT_PLACEMENT_KIND_CPU),
+            HSA_STATUS_ERROR_INVALID_QUEUE);
   HSA_ASSERT_OK(hsa_queue_destroy(direct));
   gpu_kernel_release(&kc);
   gpu_kernel_release(&k);
@@ -197,7 +204,8 @@ TEST(placement_corpus_through_a_placement_queue_gives_the_references) {
       hsa_signal_t done;
       HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
       hsa_kernel_dispatch_packet_t p;
-      gpu_kernel_packet(&k, d.dims, d.grid, d.workgroup, k.dynamic_stack ? 512 : 0, kernarg, done, &p);
+      gpu_kernel_packet(&k, d.dims, d.grid, d.workgroup, k.dynamic_stack ? 512 : 0, kernarg, done,
+                        &p);
       hsa_test_submit(e.queue, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true));
       hsa_status_t st = wait_done(&e, done);
       if (st != HSA_STATUS_SUCCESS) FAIL("%s: the placement queue stopped with 0x%x", path, st);
@@ -223,7 +231,8 @@ TEST(placement_corpus_through_a_placement_queue_gives_the_references) {
   env_close(&e);
 }
 
-static void *vadd_args(struct env *e, const struct gpu_kernel *k, float *a, float *b, float *c, uint32_t n) {
+static void *vadd_args(struct env *e, const struct gpu_kernel *k, float *a, float *b, float *c,
+                       uint32_t n) {
   uint8_t *ka = pool_alloc(&e->pool, k->kernarg_size);
   ASSERT_NOT_NULL(ka);
   memset(ka, 0, k->kernarg_size);
@@ -242,15 +251,18 @@ TEST(placement_pins_bans_and_queue_kinds_are_obeyed) {
   struct gpu_kernel k;
   load(&e, path, "vector_add.kd", &k);
   const uint32_t n = 256;
-  float *a = pool_alloc(&e.pool, n * 4), *b = pool_alloc(&e.pool, n * 4), *c = pool_alloc(&e.pool, n * 4);
+  float *a = pool_alloc(&e.pool, n * 4), *b = pool_alloc(&e.pool, n * 4),
+        *c = pool_alloc(&e.pool, n * 4);
   for (uint32_t i = 0; i < n; i++) a[i] = (float)i, b[i] = 1;
   void *ka = vadd_args(&e, &k, a, b, c, n);
   hsa_signal_t done;
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
-  uint32_t kinds[3] = {HSA_EXT_PLACEMENT_KIND_CPU, HSA_EXT_PLACEMENT_KIND_GPU, HSA_EXT_PLACEMENT_KIND_ANY};
+  uint32_t kinds[3] = {HSA_EXT_PLACEMENT_KIND_CPU, HSA_EXT_PLACEMENT_KIND_GPU,
+                       HSA_EXT_PLACEMENT_KIND_ANY};
   for (int pass = 0; pass < 2; pass++) {
     if (kinds[pass] == HSA_EXT_PLACEMENT_KIND_GPU && !e.has_gpu) {
-      ASSERT_EQ(hsa_ext_placement_kernel_set_policy(k.object, kinds[pass], 0), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+      ASSERT_EQ(hsa_ext_placement_kernel_set_policy(k.object, kinds[pass], 0),
+                HSA_STATUS_ERROR_INVALID_ARGUMENT);
       continue;
     }
     HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(k.object, kinds[pass], 0));
@@ -289,7 +301,8 @@ TEST(placement_pins_bans_and_queue_kinds_are_obeyed) {
   ASSERT_EQ(cpu0 + gpu0, 0);
   ASSERT_EQ(hsa_ext_placement_reset(12345), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_ext_placement_kernel_set_policy(k.object, 0, 0), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_ext_placement_kernel_set_policy(12345, HSA_EXT_PLACEMENT_KIND_ANY, 0), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_ext_placement_kernel_set_policy(12345, HSA_EXT_PLACEMENT_KIND_ANY, 0),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   if (e.has_gpu) {
     HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(k.object, HSA_EXT_PLACEMENT_KIND_GPU, 0));
     hsa_signal_store_relaxed(done, 1);
@@ -350,7 +363,8 @@ TEST(placement_barrier_packet_holds_later_work_on_every_agent) {
   struct gpu_kernel k;
   load(&e, path, "vector_add.kd", &k);
   const uint32_t n = 256;
-  float *a = pool_alloc(&e.pool, n * 4), *b = pool_alloc(&e.pool, n * 4), *c = pool_alloc(&e.pool, n * 4);
+  float *a = pool_alloc(&e.pool, n * 4), *b = pool_alloc(&e.pool, n * 4),
+        *c = pool_alloc(&e.pool, n * 4);
   for (uint32_t i = 0; i < n; i++) a[i] = (float)i, b[i] = 2, c[i] = -1;
   void *ka = vadd_args(&e, &k, a, b, c, n);
   hsa_signal_t gate, done, first;
@@ -370,7 +384,9 @@ TEST(placement_barrier_packet_holds_later_work_on_every_agent) {
   submit(&e, &k, n, 64, ka, done, false);
   /* Held: nothing written while the gate is closed (a check that can only
    * fail, never pass falsely, whatever the timing). */
-  ASSERT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 20000000, HSA_WAIT_STATE_BLOCKED), 1);
+  ASSERT_EQ(
+      hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 20000000, HSA_WAIT_STATE_BLOCKED),
+      1);
   for (uint32_t i = 0; i < n; i++) ASSERT_EQ(c[i], -1.0f);
   hsa_signal_store_screlease(gate, 0);
   HSA_ASSERT_OK(wait_done(&e, done));
@@ -388,7 +404,9 @@ TEST(placement_barrier_packet_holds_later_work_on_every_agent) {
   hsa_test_submit(e.queue, &bv, hsa_test_header(HSA_PACKET_TYPE_VENDOR_SPECIFIC, false));
   HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(k.object, HSA_EXT_PLACEMENT_KIND_CPU, 0));
   submit(&e, &k, n, 64, ka, done, false);
-  ASSERT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 20000000, HSA_WAIT_STATE_BLOCKED), 1);
+  ASSERT_EQ(
+      hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 20000000, HSA_WAIT_STATE_BLOCKED),
+      1);
   for (uint32_t i = 0; i < n; i++) ASSERT_EQ(c[i], -1.0f);
   hsa_signal_store_screlease(gate, 2);
   HSA_ASSERT_OK(wait_done(&e, done));
@@ -410,7 +428,8 @@ TEST(placement_bad_packets_and_a_failing_kernel_reach_the_error_callback) {
   env_open(&e);
   struct gpu_kernel kc, k;
   char why[256];
-  ASSERT_EQ(gpu_kernel_load(e.cpu, path, "vector_add.kd", NULL, NULL, &kc, why, sizeof why), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(gpu_kernel_load(e.cpu, path, "vector_add.kd", NULL, NULL, &kc, why, sizeof why),
+            HSA_STATUS_SUCCESS);
   hsa_signal_t done;
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
   submit(&e, &kc, 64, 64, NULL, done, true);
@@ -501,7 +520,8 @@ TEST(placement_split_corpus_kernels_give_the_references_with_both_kinds_working)
     gpu_kernel_release(&k);
     snprintf(path, sizeof path, "%s/hsacc/%s.O2.v5.hsaco", CL_TEST_KERNELS_DIR, ck->file);
     load(&e, path, ck->symbol, &k);
-    if (hsa_ext_placement_kernel_set_split(k.object, HSA_EXT_PLACEMENT_SPLIT_ALWAYS) != HSA_STATUS_SUCCESS) {
+    if (hsa_ext_placement_kernel_set_split(k.object, HSA_EXT_PLACEMENT_SPLIT_ALWAYS) !=
+        HSA_STATUS_SUCCESS) {
       gpu_kernel_release(&k);
       continue;
     }
@@ -517,7 +537,8 @@ TEST(placement_split_corpus_kernels_give_the_references_with_both_kinds_working)
     hsa_signal_t done;
     HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
     hsa_kernel_dispatch_packet_t p;
-    gpu_kernel_packet(&k, d.dims, d.grid, d.workgroup, k.dynamic_stack ? 512 : 0, kernarg, done, &p);
+    gpu_kernel_packet(&k, d.dims, d.grid, d.workgroup, k.dynamic_stack ? 512 : 0, kernarg, done,
+                      &p);
     HSA_ASSERT_OK(hsa_kernarg_fill_hidden(&p, e.queue, kernarg, k.kernarg_size));
     hsa_test_submit(e.queue, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true));
     hsa_status_t st = wait_done(&e, done);
@@ -535,9 +556,11 @@ TEST(placement_split_corpus_kernels_give_the_references_with_both_kinds_working)
     }
     if (slices >= 2) {
       uint64_t groups = 1;
-      for (uint32_t dim = 0; dim < d.dims; dim++) groups *= (d.grid[dim] + d.workgroup[dim] - 1) / d.workgroup[dim];
-      if (gpu_groups == 0 || cpu_groups == 0) FAIL("%s: GPU ran %llu, CPU %llu work-groups", path,
-                                                   (unsigned long long)gpu_groups, (unsigned long long)cpu_groups);
+      for (uint32_t dim = 0; dim < d.dims; dim++)
+        groups *= (d.grid[dim] + d.workgroup[dim] - 1) / d.workgroup[dim];
+      if (gpu_groups == 0 || cpu_groups == 0)
+        FAIL("%s: GPU ran %llu, CPU %llu work-groups", path, (unsigned long long)gpu_groups,
+             (unsigned long long)cpu_groups);
       ASSERT_EQ(gpu_groups + cpu_groups, groups);
       ASSERT_EQ(dispatches, 0); /* a split is no single-agent dispatch */
       split++;

@@ -20,8 +20,8 @@ static const struct pl_candidate both[2] = {{true, 0}, {true, 0}};
 
 /* Runs the model's choices for `items` `rounds` times, feeding back the
  * invented times; counts per agent. */
-static void drive(struct pl_kernel_model *m, uint64_t items, int rounds, const struct pl_candidate *c,
-                  int counts[2], int *explored) {
+static void drive(struct pl_kernel_model *m, uint64_t items, int rounds,
+                  const struct pl_candidate *c, int counts[2], int *explored) {
   for (int r = 0; r < rounds; r++) {
     struct pl_choice ch = pl_choose(m, items, c, 2, 0);
     ASSERT_TRUE(ch.agent == 0 || ch.agent == 1);
@@ -75,7 +75,7 @@ TEST(placement_model_small_grids_go_to_the_lower_launch_cost_large_to_the_throug
   struct pl_kernel_model m;
   pl_reset(&m);
   int small[2] = {0}, large[2] = {0}, explored = 0;
-  drive(&m, 256, 40, both, small, &explored);    /* CPU 2.5 us, GPU 20 us */
+  drive(&m, 256, 40, both, small, &explored);     /* CPU 2.5 us, GPU 20 us */
   drive(&m, 1 << 20, 40, both, large, &explored); /* CPU 10 ms, GPU 0.5 ms */
   /* Exploration: PL_EXPLORE_SAMPLES on each agent per size; then the
    * right agent every time. */

@@ -35,9 +35,13 @@
  * header is valid is forwarded.
  *
  * The decision. For each kernel the runtime records how long each agent took
- * per problem size (work-items, in power-of-two classes; the time from the
- * dispatch's start to its end, as the agent's profiling time stamps give
- * it) and predicts a new size from the classes measured (piecewise linear).
+ * per problem size (work-items, in power-of-two classes; the time from when
+ * the agent could start the dispatch, forwarded and its previous one done,
+ * to the end time stamp the agent's profiling writes, so that the launch
+ * cost counts) and predicts a new size from the classes measured
+ * (piecewise linear; an older measurement weighs less once a class holds
+ * 64). The per-kernel statistics (hsa_ext_placement_kernel_stats) count
+ * what was sent where and what was measured.
  * Each dispatch goes where it is predicted to finish first: the predicted
  * time of the work already queued on that agent plus its own (earliest
  * finish time). Until each allowed agent has 2 measurements of a size class
@@ -129,14 +133,14 @@ hsa_status_t HSA_API hsa_ext_placement_reset(uint64_t kernel_object);
 
 /* What the runtime learnt about a kernel on one agent. */
 typedef struct hsa_ext_placement_agent_stats_s {
-  hsa_agent_t agent;          /* a real agent */
-  uint64_t dispatches;        /* sent there */
-  uint64_t measured;          /* of which measured */
-  uint64_t explored;          /* of which sent to explore */
-  uint64_t total_ns;          /* sum of the measured times */
-  uint64_t total_items;       /* sum of the measured work-items */
-  uint64_t split_dispatches;  /* split dispatches this agent took part in */
-  uint64_t split_groups;      /* work-groups it ran of them */
+  hsa_agent_t agent;         /* a real agent */
+  uint64_t dispatches;       /* sent there */
+  uint64_t measured;         /* of which measured */
+  uint64_t explored;         /* of which sent to explore */
+  uint64_t total_ns;         /* sum of the measured times */
+  uint64_t total_items;      /* sum of the measured work-items */
+  uint64_t split_dispatches; /* split dispatches this agent took part in */
+  uint64_t split_groups;     /* work-groups it ran of them */
 } hsa_ext_placement_agent_stats_t;
 
 /* Per-agent statistics of a kernel: fills up to `capacity` entries (one per
