@@ -206,6 +206,7 @@ static void harvest_locked(void) {
       pending_sub(r->agent, r->predicted_ns);
       uint64_t start = r->signal->amd.start_ts, end = r->signal->amd.end_ts;
       uint64_t ns = service_ns(r, end);
+      if (r->kernel && end < start) pl_drop(&r->kernel->model, r->agent, r->items);
       if (r->kernel && end >= start) {
         pl_record(&r->kernel->model, r->agent, r->items, ns);
         if (pl.log)
@@ -861,7 +862,10 @@ static void release_forward_queues(struct pl_queue *pq) {
       link = &r->next;
       continue;
     }
-    if (!r->measured) pending_sub(r->agent, r->predicted_ns);
+    if (!r->measured) {
+      pending_sub(r->agent, r->predicted_ns);
+      if (r->kernel) pl_drop(&r->kernel->model, r->agent, r->items);
+    }
     record_release(link);
   }
   harvest_locked();

@@ -115,9 +115,10 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
   int explore = -1;
   for (uint32_t i = 0; i < n; i++) {
     const struct pl_history *h = &m->agent[i];
-    if (!within[i] || h->explored >= PL_EXPLORE_MAX || h->cls[cls].count >= PL_EXPLORE_SAMPLES)
-      continue;
-    if (explore < 0 || h->cls[cls].count < m->agent[explore].cls[cls].count) explore = (int)i;
+    uint32_t seen = h->cls[cls].count + h->cls[cls].inflight;
+    if (!within[i] || h->explored >= PL_EXPLORE_MAX || seen >= PL_EXPLORE_SAMPLES) continue;
+    const struct pl_class *e = explore < 0 ? NULL : &m->agent[explore].cls[cls];
+    if (!e || seen < e->count + e->inflight) explore = (int)i;
   }
   if (explore >= 0) {
     best.agent = explore;
@@ -126,6 +127,7 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
     best.predicted_ns = known[explore] ? predicted[explore] : 0;
     m->agent[explore].explored++;
     m->agent[explore].dispatches++;
+    m->agent[explore].cls[cls].inflight++;
     return best;
   }
   /* Earliest finish: queued work plus the prediction, among the agents
@@ -145,7 +147,10 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
       best.predicted_ns = predicted[i];
     }
   }
-  if (best.agent >= 0) m->agent[best.agent].dispatches++;
+  if (best.agent >= 0) {
+    m->agent[best.agent].dispatches++;
+    m->agent[best.agent].cls[cls].inflight++;
+  }
   return best;
 }
 
@@ -160,12 +165,19 @@ void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64
     c->sum_items /= 2;
     c->sum_ns /= 2;
   }
+  if (c->inflight) c->inflight--;
   c->count++;
   c->sum_items += items;
   c->sum_ns += ns;
   h->measured++;
   h->total_ns += ns;
   h->total_items += items;
+}
+
+void pl_drop(struct pl_kernel_model *m, uint32_t agent, uint64_t items) {
+  if (agent >= PL_MAX_AGENTS) return;
+  struct pl_class *c = &m->agent[agent].cls[pl_size_class(items)];
+  if (c->inflight) c->inflight--;
 }
 
 void pl_reset(struct pl_kernel_model *m) { memset(m, 0, sizeof *m); }

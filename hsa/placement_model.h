@@ -18,6 +18,7 @@
 
 struct pl_class {
   uint32_t count;
+  uint32_t inflight; /* chosen, not yet measured (exploration counts them) */
   uint64_t sum_items, sum_ns;
 };
 
@@ -53,6 +54,8 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
                            uint32_t n, uint64_t latency_bound_ns);
 /* A measurement: agent `agent` ran `items` work-items in `ns`. */
 void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64_t ns);
+/* A dispatch chosen for `agent` that will never be measured. */
+void pl_drop(struct pl_kernel_model *m, uint32_t agent, uint64_t items);
 void pl_reset(struct pl_kernel_model *m);
 
 #endif

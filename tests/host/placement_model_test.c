@@ -193,3 +193,31 @@ TEST(placement_model_forgets_old_measurements_gradually) {
   ASSERT_GT(ns, 5500);
   ASSERT_EQ(m.agent[0].measured, 264);
 }
+
+TEST(placement_model_exploration_counts_dispatches_not_yet_measured) {
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  /* Ten dispatches chosen before any is measured (a program that queues
+   * them all, then waits): PL_EXPLORE_SAMPLES explorations per agent. */
+  int explored = 0, counts[2] = {0};
+  for (int i = 0; i < 10; i++) {
+    struct pl_choice c = pl_choose(&m, 4096, both, 2, 0);
+    ASSERT_TRUE(c.agent == 0 || c.agent == 1);
+    counts[c.agent]++;
+    explored += c.explored;
+  }
+  ASSERT_EQ(explored, 2 * PL_EXPLORE_SAMPLES);
+  ASSERT_EQ(m.agent[0].explored, PL_EXPLORE_SAMPLES);
+  ASSERT_EQ(m.agent[1].explored, PL_EXPLORE_SAMPLES);
+  ASSERT_EQ(
+      m.agent[0].cls[pl_size_class(4096)].inflight + m.agent[1].cls[pl_size_class(4096)].inflight,
+      10);
+  /* Dropped ones (a queue destroyed) leave exploration open again. */
+  for (int i = 0; i < counts[1]; i++) pl_drop(&m, 1, 4096);
+  pl_drop(&m, 1, 4096); /* one too many: ignored */
+  ASSERT_EQ(m.agent[1].cls[pl_size_class(4096)].inflight, 0);
+  struct pl_choice c = pl_choose(&m, 4096, both, 2, 0);
+  ASSERT_EQ(c.agent, 1);
+  ASSERT_TRUE(c.explored);
+  pl_drop(&m, PL_MAX_AGENTS, 1); /* invalid agent: ignored */
+}
