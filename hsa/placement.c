@@ -125,6 +125,7 @@ struct pl_queue {
   uint64_t last_write[PL_MAX_AGENTS];            /* written, not yet rung: index + 1 */
   uint64_t last_end[PL_MAX_AGENTS];              /* of its last measured dispatch (pl.lock) */
   int last_agent;
+  struct pl_queue *next; /* pl.queues */
 };
 
 static struct {
@@ -139,6 +140,7 @@ static struct {
   struct record **inflight_tail;
   uint32_t record_count;
   struct split_record *splits;
+  struct pl_queue *queues; /* live placement queues */
   uint64_t pending_ns[PL_MAX_AGENTS];
 } pl = {.lock = LOCK_INIT, .inflight_tail = &pl.inflight};
 
@@ -904,6 +906,10 @@ static hsa_status_t pl_queue_attach(struct agent *agent, struct queue *q) {
   }
   q->doorbell->ring_arg = pq;
   q->doorbell->ring = forward;
+  lock_acquire(&pl.lock);
+  pq->next = pl.queues;
+  pl.queues = pq;
+  lock_release(&pl.lock);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -914,6 +920,11 @@ static void pl_queue_detach(struct agent *agent, struct queue *q) {
   lock_acquire(&pq->lock);
   pq->detached = true;
   lock_release(&pq->lock);
+  lock_acquire(&pl.lock);
+  struct pl_queue **link = &pl.queues;
+  while (*link && *link != pq) link = &(*link)->next;
+  if (*link) *link = pq->next;
+  lock_release(&pl.lock);
   q->doorbell->ring = NULL;
   q->doorbell->ring_arg = NULL;
   release_forward_queues(pq);
@@ -984,11 +995,16 @@ void placement_init(void) {
   a->queues_max = PLACEMENT_QUEUES_MAX;
   a->queue_min_size = 64;
   a->queue_max_size = 1u << 16;
+  a->compute_units = 0;
   pl.count = 0;
+  pl.queues = NULL;
   for (uint32_t i = 0; i < agent_count() && pl.count < PL_MAX_AGENTS; i++) {
     struct agent *r = agent_at(i);
     if (!(r->features & HSA_AGENT_FEATURE_KERNEL_DISPATCH)) continue;
     pl.real[pl.count++] = r;
+    /* CU masks set on a placement queue go to every agent's queue: their
+     * bits reach as far as the largest agent's. */
+    if (r->compute_units > a->compute_units) a->compute_units = r->compute_units;
     /* What every real agent can take (ROCr's agent attributes). */
     if (r->queue_max_size < a->queue_max_size) a->queue_max_size = r->queue_max_size;
     if (r->queue_min_size > a->queue_min_size) a->queue_min_size = r->queue_min_size;
@@ -1003,6 +1019,16 @@ void placement_init(void) {
   memset(pl.pending_ns, 0, sizeof pl.pending_ns);
   pl.log = plat_option("placement_log") != NULL;
   pl.ready = true;
+}
+
+void placement_queues_fini(void) {
+  for (;;) {
+    lock_acquire(&pl.lock);
+    struct pl_queue *pq = pl.queues;
+    lock_release(&pl.lock);
+    if (!pq) return;
+    queue_destroy(pq->q); /* detaches: off the list */
+  }
 }
 
 void placement_fini(void) {

@@ -18,6 +18,9 @@ struct agent;
  * for them. hsa_shut_down, after the queues and executables went. */
 void placement_init(void);
 void placement_fini(void);
+/* hsa_shut_down, before queues_fini: the placement queues go first, so that
+ * none outlives the forward queues it owns. */
+void placement_queues_fini(void);
 
 /* The placement agent if `handle` names it (agent_from_handle), else NULL. */
 struct agent *placement_agent_from_handle(uint64_t handle);

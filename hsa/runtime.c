@@ -43,6 +43,7 @@ static void runtime_stop(void) {
   async_copy_fini();
   executables_fini();
   cl_programs_fini();
+  placement_queues_fini();
   queues_fini();
   placement_fini();
   for (uint32_t i = rt.agent_count; i-- > 0;) {

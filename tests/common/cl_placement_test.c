@@ -573,3 +573,64 @@ TEST(placement_split_corpus_kernels_give_the_references_with_both_kinds_working)
   ASSERT_GE(split, 3);
   env_close(&e);
 }
+
+/* ---- Queue attributes and shut-down ------------------------------------------------- */
+
+/* A CU mask and a priority set on the placement queue reach the packets it
+ * forwards: a mask of one core still runs the dispatches, every result
+ * right; the mask reads back. */
+TEST(placement_queue_cu_mask_and_priority_apply_to_forwarded_work) {
+  struct env e;
+  env_open(&e);
+  char path[512];
+  corpus_path(path, sizeof path, "vector_add");
+  struct gpu_kernel k;
+  load(&e, path, "vector_add.kd", &k);
+  uint32_t one = 1, back[4] = {0};
+  hsa_status_t st = hsa_amd_queue_cu_set_mask(e.queue, 32, &one);
+  ASSERT_TRUE(st == HSA_STATUS_SUCCESS || st == (hsa_status_t)HSA_STATUS_CU_MASK_REDUCED);
+  HSA_ASSERT_OK(hsa_amd_queue_cu_get_mask(e.queue, 32, back));
+  ASSERT_EQ(back[0], 1);
+  HSA_ASSERT_OK(hsa_amd_queue_set_priority(e.queue, HSA_AMD_QUEUE_PRIORITY_HIGH));
+  const uint32_t n = 1024;
+  float *a = pool_alloc(&e.pool, n * 4), *b = pool_alloc(&e.pool, n * 4),
+        *c = pool_alloc(&e.pool, n * 4);
+  for (uint32_t i = 0; i < n; i++) a[i] = (float)i, b[i] = 3;
+  void *ka = vadd_args(&e, &k, a, b, c, n);
+  hsa_signal_t done;
+  HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
+  for (int r = 0; r < 8; r++) { /* every agent, through exploration */
+    hsa_signal_store_relaxed(done, 1);
+    memset(c, 0, n * 4);
+    submit(&e, &k, n, 64, ka, done, true);
+    HSA_ASSERT_OK(wait_done(&e, done));
+    for (uint32_t i = 0; i < n; i++) ASSERT_EQ(c[i], (float)i + 3);
+  }
+  HSA_ASSERT_OK(hsa_amd_queue_cu_set_mask(e.queue, 0, NULL)); /* every CU again */
+  HSA_ASSERT_OK(hsa_signal_destroy(done));
+  pool_free(NULL, ka);
+  pool_free(NULL, a), pool_free(NULL, b), pool_free(NULL, c);
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
+/* hsa_shut_down with a placement queue (and its forward queues) open and
+ * work done on it: everything is freed (ASan would say otherwise), and the
+ * runtime starts again. */
+TEST(placement_shut_down_with_a_placement_queue_open) {
+  for (int cycle = 0; cycle < 2; cycle++) {
+    struct env e;
+    env_open(&e);
+    char path[512];
+    corpus_path(path, sizeof path, "vector_add");
+    struct gpu_kernel k;
+    load(&e, path, "vector_add.kd", &k);
+    float *a = pool_alloc(&e.pool, 64 * 4);
+    void *ka = vadd_args(&e, &k, a, a, a, 64);
+    hsa_signal_t done;
+    HSA_ASSERT_OK(hsa_signal_create(3, 0, NULL, &done));
+    for (int r = 0; r < 3; r++) submit(&e, &k, 64, 64, ka, done, false);
+    HSA_ASSERT_OK(wait_done(&e, done));
+    HSA_ASSERT_OK(hsa_shut_down()); /* queue, executable, signal and memory left open */
+  }
+}
