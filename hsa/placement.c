@@ -647,7 +647,13 @@ static hsa_status_t forward_split(struct pl_queue *pq, hsa_kernel_dispatch_packe
     part.kernel_object = k->object[a];
     part.completion_signal = signal_handle(r->parts);
     if (is_gpu) {
-      *(&part.grid_size_x + slow) = (uint32_t)(gpu_slices * wg[slow]);
+      uint32_t part_grid = (uint32_t)(gpu_slices * wg[slow]);
+      if (slow == 0)
+        part.grid_size_x = part_grid;
+      else if (slow == 1)
+        part.grid_size_y = part_grid;
+      else
+        part.grid_size_z = part_grid;
       part.reserved2 = 0;
     } else {
       part.reserved2 = (uint64_t)(uintptr_t)&r->split;

@@ -99,7 +99,7 @@ host: app-kernels
 # boot options (e.g. loglevel=debug).
 GPU_IMAGE_TIMEOUT ?= 600
 GPU_IMAGE_ARGS    ?=
-GPU_IMAGE_TESTS   := gpu_corpus_*,gpu_fault_*,gpu_bad_input_*,cl_corpus_one_kernarg_*
+GPU_IMAGE_TESTS   := gpu_corpus_*,gpu_fault_*,gpu_bad_input_*,cl_corpus_one_kernarg_*,placement_*
 GPU_IMAGE_KERNELS := $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_TEST_KERNELS)
 TEST_SUITES += image-gpu-corpus
 .PHONY: suite-image-gpu-corpus
