@@ -74,6 +74,9 @@ struct pl_kernel {
   uint64_t latency_bound_ns;
   bool splittable;     /* a GPU part that takes a part-grid, and a CPU part */
   uint32_t split_mode; /* HSA_EXT_PLACEMENT_SPLIT_* */
+  /* Size classes where a split took longer than the best agent alone was
+   * predicted to (AUTO splits them no more; reset forgets). */
+  uint64_t split_slower;
   struct pl_kernel_model model;
   uint64_t split_dispatches;
   uint64_t split_groups[PL_MAX_AGENTS];
@@ -91,6 +94,8 @@ struct split_record {
   uint64_t chain_index;
   uint64_t gpu_groups;
   uint32_t gpu_agent;
+  uint64_t items, forwarded_ns;
+  uint64_t best_single_ns; /* the best single agent's prediction (0: none) */
   struct split_record *next;
 };
 
@@ -249,6 +254,18 @@ static void harvest_splits_locked(const struct pl_queue *gone) {
     }
     *link = r->next;
     if (r->kernel && done) {
+      /* The parts write their end time stamps as they complete: the
+       * latest is the split's end. */
+      uint64_t end = r->parts->amd.end_ts;
+      if (r->best_single_ns && end > r->forwarded_ns && end - r->forwarded_ns > r->best_single_ns) {
+        r->kernel->split_slower |= 1ull << pl_size_class(r->items);
+        if (pl.log)
+          log_info(
+              "%s: %llu items split took %llu ns, one agent was predicted %llu ns: "
+              "not split at this size again",
+              r->kernel->name, (unsigned long long)r->items,
+              (unsigned long long)(end - r->forwarded_ns), (unsigned long long)r->best_single_ns);
+      }
       r->kernel->split_dispatches++;
       r->kernel->split_groups[r->gpu_agent] += r->gpu_groups;
       for (uint32_t a = 0; a < pl.count; a++)
@@ -384,6 +401,7 @@ hsa_status_t hsa_ext_placement_reset(uint64_t kernel_object) {
     if (!kernel_object || j == k) {
       pl_reset(&j->model);
       j->split_dispatches = 0;
+      j->split_slower = 0;
       memset(j->split_groups, 0, sizeof j->split_groups);
     }
   lock_release(&pl.lock);
@@ -546,7 +564,7 @@ static bool agent_allowed(const struct pl_queue *pq, uint32_t a, uint32_t kinds)
  * GPU's share of the slices, from the predicted rates (half when the
  * program asks and nothing is known). */
 static bool want_split(const struct pl_queue *pq, struct pl_kernel *k, const struct pl_candidate *c,
-                       uint64_t items, uint64_t slices, double *gpu_share) {
+                       uint64_t items, uint64_t slices, double *gpu_share, uint64_t *best_ns) {
   if (!k->splittable || k->split_mode == HSA_EXT_PLACEMENT_SPLIT_NEVER || slices < 2) return false;
   (void)pq;
   bool gpu = false, cpu = false, known = true, idle = true;
@@ -570,11 +588,13 @@ static bool want_split(const struct pl_queue *pq, struct pl_kernel *k, const str
     if (best == 0 || (double)ns < best) best = (double)ns;
   }
   if (!gpu || !cpu) return false;
+  *best_ns = (uint64_t)best;
   if (k->split_mode == HSA_EXT_PLACEMENT_SPLIT_ALWAYS) {
     *gpu_share = gpu_rate > 0 && rate > gpu_rate ? gpu_rate / rate : 0.5;
     return true;
   }
   if (!known || !idle || rate == 0 || 1.0 / rate > 0.8 * best) return false;
+  if (k->split_slower & 1ull << cls) return false; /* tried: slower */
   *gpu_share = gpu_rate / rate;
   return true;
 }
@@ -584,7 +604,8 @@ static bool want_split(const struct pl_queue *pq, struct pl_kernel *k, const str
  * whole slice (then it goes to one agent as usual). */
 static hsa_status_t forward_split(struct pl_queue *pq, hsa_kernel_dispatch_packet_t *p,
                                   uint16_t header, struct pl_kernel *k,
-                                  const struct pl_candidate *c, double gpu_share, bool *forwarded) {
+                                  const struct pl_candidate *c, double gpu_share,
+                                  uint64_t best_single_ns, bool *forwarded) {
   *forwarded = false;
   uint32_t dims = p->setup & 3;
   uint32_t *grid[3] = {&p->grid_size_x, &p->grid_size_y, &p->grid_size_z};
@@ -623,6 +644,9 @@ static hsa_status_t forward_split(struct pl_queue *pq, hsa_kernel_dispatch_packe
   r->pq = pq;
   r->gpu_agent = (uint32_t)gpu;
   r->gpu_groups = gpu_slices * per_slice;
+  r->items = (uint64_t)p->grid_size_x * p->grid_size_y * p->grid_size_z;
+  r->best_single_ns = best_single_ns;
+  r->forwarded_ns = plat_now_ns();
   *forwarded = true;
   if (pl.log)
     log_info(
@@ -713,10 +737,11 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     const uint16_t wg[3] = {p->workgroup_size_x, p->workgroup_size_y, p->workgroup_size_z};
     uint64_t slices = wg[dims - 1] ? (grid[dims - 1] + wg[dims - 1] - 1) / wg[dims - 1] : 0;
     harvest_splits_locked(NULL);
-    if (want_split(pq, k, c, items, slices, &gpu_share)) {
+    uint64_t best_ns = 0;
+    if (want_split(pq, k, c, items, slices, &gpu_share, &best_ns)) {
       lock_release(&pl.lock);
       bool forwarded;
-      hsa_status_t st = forward_split(pq, p, header, k, c, gpu_share, &forwarded);
+      hsa_status_t st = forward_split(pq, p, header, k, c, gpu_share, best_ns, &forwarded);
       if (forwarded || st != HSA_STATUS_SUCCESS) return st;
       lock_acquire(&pl.lock);
     }

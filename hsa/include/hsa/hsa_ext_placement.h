@@ -118,7 +118,8 @@ hsa_status_t HSA_API hsa_ext_placement_queue_set_kinds(hsa_queue_t *queue, uint3
  * Modes: AUTO (the default): split when every agent that may run it was
  * measured at this size, all are idle, and together they are predicted to
  * finish a fifth sooner than the best alone; the GPU's share from their
- * predicted rates. NEVER. ALWAYS: every dispatch of 2 slices or more (the
+ * predicted rates; a size class where a split took longer than the best
+ * agent alone was predicted to is not split again (until a reset). NEVER. ALWAYS: every dispatch of 2 slices or more (the
  * share from the rates, or half while nothing is measured); refused
  * (HSA_STATUS_ERROR_INVALID_ARGUMENT) for a kernel that cannot be split. */
 enum {
