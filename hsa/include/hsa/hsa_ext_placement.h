@@ -50,11 +50,18 @@
  * assumed. The word `placement_log` in the boot options / HSAR_OPTIONS logs
  * every decision and every measurement at info level.
  *
- * Limits: kernels whose code object reads hidden kernel arguments (code
- * object v5) need them filled for the agent that runs them; fill them with
- * hsa_kernarg_fill_hidden for a GPU queue or use code object v4 / OpenCL C
- * files of tools/hsacc. Agent-dispatch packets are refused
+ * Hidden kernel arguments (code object v5): hsa_kernarg_fill_hidden(packet,
+ * placement_queue, kernarg, size) with the placement kernel's object fills
+ * those of its GPU part, for the queue that part runs on; a CPU part reads
+ * the same kernarg bytes (tools/hsacc lays them out alike).
+ *
+ * Limits: the program's completion signal is decremented by a barrier
+ * packet the runtime places behind the dispatch, so its profiling time
+ * stamps (hsa_amd_profiling_get_dispatch_time) are that packet's, not the
+ * dispatch's. Agent-dispatch packets are refused
  * (HSA_STATUS_ERROR_INVALID_PACKET_FORMAT): they name one agent's function.
+ * The forwarding thread waits (at most 10 s, then the queue stops with
+ * HSA_STATUS_ERROR_OUT_OF_RESOURCES) while an agent's queue is full.
  */
 #ifndef HSA_EXT_PLACEMENT_H
 #define HSA_EXT_PLACEMENT_H
