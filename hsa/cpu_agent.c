@@ -210,11 +210,15 @@ static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
   uint64_t total = (uint64_t)job->groups[0] * job->groups[1] * job->groups[2];
   /* A share of a split dispatch (placement_split.h): chunks of the
    * work-groups the GPU does not run, until none is left. */
-  struct placement_split *split = q->forwarded && p->reserved2
-                                      ? (struct placement_split *)(uintptr_t)p->reserved2
-                                      : NULL;
-  if (split && (split->magic != PLACEMENT_SPLIT_MAGIC || split->end != total))
-    return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+  struct placement_split *split = NULL;
+  if (q->forwarded && p->reserved2) {
+    uint64_t magic = *(const uint64_t *)(uintptr_t)p->reserved2;
+    if (magic == PLACEMENT_SPLIT_MAGIC)
+      split = (struct placement_split *)(uintptr_t)p->reserved2;
+    else if (magic != PLACEMENT_MEASURE_MAGIC)
+      return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+    if (split && split->end != total) return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+  }
   if (!split) {
     run_groups(ca, 0, total);
     return dispatch_result(kernel);
@@ -393,6 +397,14 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
     }
     /* Every AQL packet type keeps its completion signal at byte 56. */
     hsa_signal_t done = *(const hsa_signal_t *)(slot + 56);
+    /* A placement queue's measurement of a forwarded dispatch
+     * (placement_split.h): read before the slot goes back. */
+    hsa_signal_t measure = {0};
+    if (q->forwarded && ((header >> HSA_PACKET_HEADER_TYPE) & 0xff) == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
+      uint64_t extra = ((const hsa_kernel_dispatch_packet_t *)slot)->reserved2;
+      const struct placement_measure *m = (const struct placement_measure *)(uintptr_t)extra;
+      if (m && m->magic == PLACEMENT_MEASURE_MAGIC) measure = m->signal;
+    }
     /* Hand the slot back (INVALID, then the read index) before completing,
      * as a hardware processor does: a waiter may reuse it at once. */
     __atomic_store_n((uint16_t *)slot, HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE,
@@ -406,9 +418,17 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
         queue_report_error(q, HSA_STATUS_ERROR_INVALID_SIGNAL);
         return SERVE_DROPPED;
       }
+    }
+    uint64_t end = profile ? plat_now_ns() : 0;
+    if (measure.handle) { /* first: a program that saw its signal finds the measurement */
+      signal_from_handle(measure)->amd.start_ts = start;
+      signal_from_handle(measure)->amd.end_ts = end;
+      signal_complete(measure);
+    }
+    if (done.handle) {
       if (profile) {
         signal_from_handle(done)->amd.start_ts = start;
-        signal_from_handle(done)->amd.end_ts = plat_now_ns();
+        signal_from_handle(done)->amd.end_ts = end;
       }
       signal_complete(done); /* release: the packet's writes first */
     }

@@ -30,14 +30,16 @@
  *
  * Measurements. A forwarded kernel dispatch completes an internal signal of
  * a record (its end time stamp is the agent's profiling time; what it cost
- * is counted from when the agent could start it, service_ns);
- * a barrier-AND behind it that depends on that signal completes the
- * program's completion signal, with the packet's release fence. Records are
+ * is counted from when the agent could start it, service_ns). On a GPU the
+ * dispatch completes the record's signal and a barrier-AND behind it that
+ * depends on that signal completes the program's completion signal, with
+ * the packet's release fence; a CPU agent's processor completes both
+ * signals itself (the packet names the record, placement_split.h). Records are
  * harvested (the time goes to the kernel's model, placement_model.h) on the
  * next doorbell, statistics query or queue destruction. When every record
  * is in flight a dispatch is forwarded as it is, unmeasured.
- * Limit: the program's completion signal then carries the barrier packet's
- * time stamps, not the dispatch's.
+ * Limit: on a GPU the program's completion signal carries the barrier
+ * packet's time stamps, not the dispatch's.
  */
 #define LOG_TAG "placement"
 #include "hsa/placement.h"
@@ -102,6 +104,7 @@ struct split_record {
 struct pl_queue;
 
 struct record {
+  struct placement_measure measure; /* a CPU agent completes measure.signal = signal */
   struct signal *signal;
   struct pl_kernel *kernel; /* NULL once the kernel is gone or reset */
   struct pl_queue *pq;
@@ -286,6 +289,8 @@ static struct record *record_take_locked(void) {
       free(r);
       r = NULL;
     }
+    if (r)
+      r->measure = (struct placement_measure){PLACEMENT_MEASURE_MAGIC, signal_handle(r->signal)};
     if (r) pl.record_count++;
   }
   if (r) {
@@ -755,7 +760,8 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     r->agent = a;
     r->items = items;
     r->predicted_ns = choice.predicted_ns;
-    if (p->completion_signal.handle) { /* held until the chain's index is known */
+    bool cpu = kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU;
+    if (!cpu && p->completion_signal.handle) { /* held until the chain's index is known */
       r->chain_queue = pq->fwd[a];
       r->chain_index = UINT64_MAX;
     }
@@ -777,9 +783,14 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
   if (st != HSA_STATUS_SUCCESS) return st;
   hsa_signal_t done = p->completion_signal;
   p->kernel_object = object;
-  if (r) p->completion_signal = signal_handle(r->signal);
+  /* A CPU agent completes the record's signal itself (no packet behind
+   * the dispatch); a GPU completes it and a barrier-AND behind it the
+   * program's signal. */
+  bool cpu = kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU;
+  p->reserved2 = r && cpu ? (uint64_t)(uintptr_t)&r->measure : 0;
+  if (r && !cpu) p->completion_signal = signal_handle(r->signal);
   st = emit(pq, a, p, header);
-  if (st == HSA_STATUS_SUCCESS && r && done.handle) {
+  if (st == HSA_STATUS_SUCCESS && r && !cpu && done.handle) {
     hsa_barrier_and_packet_t chain = {0};
     chain.dep_signal[0] = signal_handle(r->signal);
     chain.completion_signal = done;

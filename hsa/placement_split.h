@@ -10,8 +10,9 @@
  * the program filled for the whole grid); the CPU agents take the rest in
  * chunks from `next` until `end`, each chunk a share of what is left
  * (guided self-scheduling), so that an agent that finishes early takes
- * more. A forwarded dispatch packet names its split in `reserved2`; only
- * forward queues (queue.h `forwarded`) are read that way.
+ * more. A forwarded dispatch packet names its split (or its measurement,
+ * below) in `reserved2`; only forward queues (queue.h `forwarded`) are read
+ * that way.
  */
 #ifndef HSA_PLACEMENT_SPLIT_H
 #define HSA_PLACEMENT_SPLIT_H
@@ -19,9 +20,20 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include <hsa/hsa.h>
+
 #include "hsa/runtime.h"
 
-#define PLACEMENT_SPLIT_MAGIC 0x54494c50534c5048ull /* "HPLSPLIT" */
+#define PLACEMENT_SPLIT_MAGIC   0x54494c50534c5048ull /* "HPLSPLIT" */
+#define PLACEMENT_MEASURE_MAGIC 0x4552555341454d50ull /* "PMEASURE" */
+
+/* A forwarded dispatch measured without a packet behind it (CPU agents):
+ * `reserved2` names this, and the processor completes `signal` as well as
+ * the packet's own completion signal, with the same time stamps. */
+struct placement_measure {
+  uint64_t magic;
+  hsa_signal_t signal;
+};
 
 struct placement_split {
   uint64_t magic;
