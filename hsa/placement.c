@@ -132,6 +132,7 @@ struct pl_queue {
   uint64_t waited[PL_MAX_AGENTS][PL_MAX_AGENTS]; /* [b][a]: the one b waits for already */
   uint64_t last_write[PL_MAX_AGENTS];            /* written, not yet rung: index + 1 */
   uint64_t last_end[PL_MAX_AGENTS];              /* of its last measured dispatch (pl.lock) */
+  uint64_t read_seen[PL_MAX_AGENTS];             /* forward queues' read index, as last read */
   int last_agent;
   struct pl_queue *next; /* pl.queues */
 };
@@ -493,9 +494,15 @@ static void ring_forward_queue(struct pl_queue *pq, uint32_t a) {
 static hsa_status_t emit(struct pl_queue *pq, uint32_t a, const void *packet, uint16_t header) {
   hsa_queue_t *fq = pq->fwd[a];
   struct queue *f = queue_from_hsa(fq);
-  uint64_t index = hsa_queue_add_write_index_relaxed(fq, 1);
+  /* The forwarding (under pq->lock) is the forward queue's only producer:
+   * a plain store of the write index, and the read index read again only
+   * when the one seen last says the ring may be full (the processor writes
+   * that line). */
+  uint64_t index = f->amd.write_dispatch_id;
+  __atomic_store_n(&f->amd.write_dispatch_id, index + 1, __ATOMIC_RELAXED);
   uint64_t deadline = 0;
-  while (index - hsa_queue_load_read_index_scacquire(fq) >= fq->size) {
+  while (index - pq->read_seen[a] >= fq->size &&
+         index - (pq->read_seen[a] = hsa_queue_load_read_index_scacquire(fq)) >= fq->size) {
     if (atomic_load(&f->state) != QUEUE_ACTIVE) return HSA_STATUS_ERROR_INVALID_QUEUE;
     ring_forward_queue(pq, a);
     uint64_t now = plat_now_ns();
