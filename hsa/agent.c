@@ -10,6 +10,7 @@
 
 #include "hsa/isa.h"
 #include "hsa/memory.h"
+#include "hsa/placement.h"
 #include "hsa/runtime.h"
 #include "lib/plat.h"
 
@@ -35,7 +36,7 @@ struct agent *agent_from_handle(hsa_agent_t handle) {
   if (!runtime_initialized()) return NULL;
   for (uint32_t i = 0; i < rt.agent_count; i++)
     if (handle.handle == (uint64_t)(uintptr_t)rt.agents[i]) return rt.agents[i];
-  return NULL;
+  return placement_agent_from_handle(handle.handle); /* not listed, but an agent */
 }
 
 const char *agent_isa_name(const struct agent *agent) {

@@ -30,6 +30,7 @@
 #include "hsa/cl_program.h"
 #include "hsa/cpu_kernel.h"
 #include "hsa/memory.h"
+#include "hsa/placement_split.h"
 #include "hsa/queue.h"
 #include "hsa/signal.h"
 #include "lib/plat.h"
@@ -73,6 +74,7 @@ struct dispatch_job {
   const hsa_cpu_kernel_descriptor_t *kernel;
   _Atomic uint32_t cu_mask[QUEUE_MAX_CU_MASK_WORDS]; /* copied: the queue may go first */
   uint32_t groups[3];
+  uint64_t first;         /* the linear index of the job's first work-group */
   _Atomic uint64_t total; /* < 2^32: grids hold at most UINT32_MAX items */
   uint32_t group_segment_size;
 };
@@ -102,6 +104,7 @@ static struct cpu_agent *cpu_agent_of(struct agent *a) { return a->impl; }
 
 static void run_group(struct cpu_core *core, const struct dispatch_job *job, uint64_t g) {
   const hsa_kernel_dispatch_packet_t *p = job->packet;
+  g += job->first;
   hsa_cpu_dispatch_t d;
   uint32_t id[3] = {(uint32_t)(g % job->groups[0]), (uint32_t)(g / job->groups[0] % job->groups[1]),
                     (uint32_t)(g / ((uint64_t)job->groups[0] * job->groups[1]))};
@@ -179,6 +182,8 @@ static hsa_status_t dispatch_result(const hsa_cpu_kernel_descriptor_t *kernel) {
   return kernel->magic == HSA_CL_KERNEL_MAGIC ? cl_kernel_take_error(kernel) : HSA_STATUS_SUCCESS;
 }
 
+static void run_groups(struct cpu_agent *ca, uint64_t first, uint64_t total);
+
 static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
                                  const hsa_kernel_dispatch_packet_t *p) {
   const hsa_cpu_kernel_descriptor_t *kernel;
@@ -203,11 +208,40 @@ static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
   job->groups[1] = (p->grid_size_y + p->workgroup_size_y - 1) / p->workgroup_size_y;
   job->groups[2] = (p->grid_size_z + p->workgroup_size_z - 1) / p->workgroup_size_z;
   uint64_t total = (uint64_t)job->groups[0] * job->groups[1] * job->groups[2];
+  /* A share of a split dispatch (placement_split.h): chunks of the
+   * work-groups the GPU does not run, until none is left. */
+  struct placement_split *split = NULL;
+  if (q->forwarded && p->reserved2) {
+    uint64_t magic = *(const uint64_t *)(uintptr_t)p->reserved2;
+    if (magic == PLACEMENT_SPLIT_MAGIC)
+      split = (struct placement_split *)(uintptr_t)p->reserved2;
+    else if (magic != PLACEMENT_MEASURE_MAGIC)
+      return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+    if (split && split->end != total) return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
+  }
+  if (!split) {
+    run_groups(ca, 0, total);
+    return dispatch_result(kernel);
+  }
+  uint64_t first, count;
+  while (placement_split_claim(split, &first, &count)) {
+    run_groups(ca, first, count);
+    atomic_fetch_add_explicit(&split->groups[ca->agent.node % RUNTIME_MAX_AGENTS], count,
+                              memory_order_relaxed);
+  }
+  return dispatch_result(kernel);
+}
+
+/* Runs `total` work-groups of the job from linear index `first` on the
+ * agent's cores. */
+static void run_groups(struct cpu_agent *ca, uint64_t first, uint64_t total) {
+  struct dispatch_job *job = &ca->job;
+  job->first = first;
   atomic_store_explicit(&job->total, total, memory_order_relaxed);
   struct cpu_core *self = &ca->core[0];
   if (total == 1 || ca->cores == 1) {
     for (uint64_t g = 0; g < total; g++) run_group(self, job, g);
-    return dispatch_result(kernel);
+    return;
   }
   /* Publish: fields first, then the claim word of the new generation. */
   uint32_t gen = atomic_load_explicit(&ca->job_generation, memory_order_relaxed) + 1;
@@ -218,7 +252,6 @@ static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
   claim_and_run(self, job, gen);
   while (atomic_load_explicit(&job->done, memory_order_acquire) != total) plat_cpu_relax();
   atomic_store_explicit(&job->claim, (uint64_t)gen << 32 | CLAIM_EXHAUSTED, memory_order_release);
-  return dispatch_result(kernel);
 }
 
 static void helper_main(void *arg) {
@@ -364,6 +397,14 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
     }
     /* Every AQL packet type keeps its completion signal at byte 56. */
     hsa_signal_t done = *(const hsa_signal_t *)(slot + 56);
+    /* A placement queue's measurement of a forwarded dispatch
+     * (placement_split.h): read before the slot goes back. */
+    hsa_signal_t measure = {0};
+    if (q->forwarded && ((header >> HSA_PACKET_HEADER_TYPE) & 0xff) == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
+      uint64_t extra = ((const hsa_kernel_dispatch_packet_t *)slot)->reserved2;
+      const struct placement_measure *m = (const struct placement_measure *)(uintptr_t)extra;
+      if (m && m->magic == PLACEMENT_MEASURE_MAGIC) measure = m->signal;
+    }
     /* Hand the slot back (INVALID, then the read index) before completing,
      * as a hardware processor does: a waiter may reuse it at once. */
     __atomic_store_n((uint16_t *)slot, HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE,
@@ -377,9 +418,17 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
         queue_report_error(q, HSA_STATUS_ERROR_INVALID_SIGNAL);
         return SERVE_DROPPED;
       }
+    }
+    uint64_t end = profile ? plat_now_ns() : 0;
+    if (measure.handle) { /* first: a program that saw its signal finds the measurement */
+      signal_from_handle(measure)->amd.start_ts = start;
+      signal_from_handle(measure)->amd.end_ts = end;
+      signal_complete(measure);
+    }
+    if (done.handle) {
       if (profile) {
         signal_from_handle(done)->amd.start_ts = start;
-        signal_from_handle(done)->amd.end_ts = plat_now_ns();
+        signal_from_handle(done)->amd.end_ts = end;
       }
       signal_complete(done); /* release: the packet's writes first */
     }

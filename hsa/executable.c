@@ -16,6 +16,7 @@
 #include "hsa/cl_program.h"
 #include "hsa/cpu_kernel.h"
 #include "hsa/executable_internal.h"
+#include "hsa/placement.h"
 #include "hsa/runtime.h"
 #include "lib/plat.h"
 
@@ -186,6 +187,7 @@ static void remove_symbols_since_locked(struct executable *e, struct symbol *mar
     struct symbol *s = e->symbols;
     e->symbols = s->next;
     object_set_remove(&symbols, s);
+    if (placement_is_agent(s->agent)) placement_kernel_free(s->desc.address);
     free(s->name_copy);
     free(s);
   }
@@ -384,12 +386,40 @@ static hsa_status_t load_code_object(hsa_executable_t executable, const struct a
   return HSA_STATUS_SUCCESS;
 }
 
+/* The placement agent (hsa_ext_placement.h): every real agent takes the
+ * part of the file it can run; success if one did, else the first agent's
+ * status. */
+static hsa_status_t load_for_placement(hsa_executable_t executable, hsa_code_object_reader_t reader,
+                                       const char *options, hsa_loaded_code_object_t *loaded) {
+  hsa_status_t first = HSA_STATUS_ERROR_INVALID_AGENT;
+  bool any = false;
+  for (uint32_t i = 0; i < placement_agent_count(); i++) {
+    hsa_loaded_code_object_t one;
+    hsa_status_t st =
+        load_code_object(executable, placement_agent_at(i), true, reader, options, &one);
+    if (st == HSA_STATUS_SUCCESS) {
+      if (!any && loaded) *loaded = one;
+      any = true;
+    } else if (i == 0) {
+      first = st;
+    }
+    /* Handle errors are the same for every agent: stop at the first. */
+    if (st == HSA_STATUS_ERROR_INVALID_EXECUTABLE || st == HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER ||
+        st == HSA_STATUS_ERROR_FROZEN_EXECUTABLE || st == HSA_STATUS_ERROR_OUT_OF_RESOURCES)
+      return st;
+  }
+  if (!any) log_error("load_agent_code_object: no agent behind the placement agent takes this file");
+  return any ? HSA_STATUS_SUCCESS : first;
+}
+
 hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t executable, hsa_agent_t agent,
                                                    hsa_code_object_reader_t reader,
                                                    const char *options,
                                                    hsa_loaded_code_object_t *loaded) {
   RETURN_IF_NOT_INITIALIZED();
-  return load_code_object(executable, agent_from_handle(agent), true, reader, options, loaded);
+  struct agent *a = agent_from_handle(agent);
+  if (placement_is_agent(a)) return load_for_placement(executable, reader, options, loaded);
+  return load_code_object(executable, a, true, reader, options, loaded);
 }
 
 hsa_status_t hsa_executable_load_program_code_object(hsa_executable_t executable,
@@ -492,6 +522,53 @@ hsa_status_t hsa_executable_validate(hsa_executable_t executable, uint32_t *resu
   return hsa_executable_validate_alt(executable, NULL, result);
 }
 
+static struct symbol *agent_symbol_locked(struct executable *e, const char *name,
+                                          const struct agent *a) {
+  struct symbol *s = find_symbol(e, name, a);
+  if (!s && a && a->device_type == HSA_DEVICE_TYPE_CPU) {
+    /* CPU kernels answer to the GPU spelling "name.kd" too. */
+    const hsa_cpu_kernel_descriptor_t *kd = cpu_kernel_find(name);
+    if (kd) s = find_symbol(e, kd->name, a);
+  }
+  return s;
+}
+
+/* A kernel for the placement agent: made on the first look-up from the
+ * kernels of that name the real agents have (hsa_ext_placement.h). */
+static struct symbol *placement_symbol_locked(struct executable *e, const char *name,
+                                              const struct agent *pa) {
+  struct symbol *s = find_symbol(e, name, pa);
+  if (s) return s;
+  uint64_t objects[PL_MAX_AGENTS] = {0};
+  struct symbol_desc d = {.name = name, .kind = HSA_SYMBOL_KIND_KERNEL,
+                          .linkage = HSA_SYMBOL_LINKAGE_PROGRAM,
+                          .kernarg_segment_alignment = MIN_KERNARG_ALIGNMENT};
+  bool any = false;
+  for (uint32_t i = 0; i < placement_agent_count() && i < PL_MAX_AGENTS; i++) {
+    const struct symbol *k = agent_symbol_locked(e, name, placement_agent_at(i));
+    if (!k || k->desc.kind != HSA_SYMBOL_KIND_KERNEL) continue;
+    const struct symbol_desc *kd = &k->desc;
+    objects[i] = kd->address;
+    any = true;
+#define TAKE_MAX(field) \
+  if (kd->field > d.field) d.field = kd->field
+    TAKE_MAX(kernarg_segment_size);
+    TAKE_MAX(kernarg_segment_alignment);
+    TAKE_MAX(group_segment_size);
+    TAKE_MAX(private_segment_size);
+#undef TAKE_MAX
+    d.dynamic_callstack |= kd->dynamic_callstack;
+  }
+  if (!any) return NULL;
+  d.address = placement_kernel_create(name, objects);
+  if (!d.address) return NULL;
+  if (add_symbol_locked(e, pa, &d, true) != HSA_STATUS_SUCCESS) {
+    placement_kernel_free(d.address);
+    return NULL;
+  }
+  return e->symbols; /* newest first */
+}
+
 hsa_status_t hsa_executable_get_symbol_by_name(hsa_executable_t executable, const char *name,
                                                const hsa_agent_t *agent,
                                                hsa_executable_symbol_t *symbol) {
@@ -504,12 +581,8 @@ hsa_status_t hsa_executable_get_symbol_by_name(hsa_executable_t executable, cons
   const struct agent *a = NULL;
   if (agent && !(a = agent_from_handle(*agent))) return HSA_STATUS_ERROR_INVALID_SYMBOL_NAME;
   lock_acquire(&e->lock);
-  struct symbol *s = find_symbol(e, name, a);
-  if (!s && a && a->device_type == HSA_DEVICE_TYPE_CPU) {
-    /* CPU kernels answer to the GPU spelling "name.kd" too. */
-    const hsa_cpu_kernel_descriptor_t *kd = cpu_kernel_find(name);
-    if (kd) s = find_symbol(e, kd->name, a);
-  }
+  struct symbol *s = placement_is_agent(a) ? placement_symbol_locked(e, name, a)
+                                           : agent_symbol_locked(e, name, a);
   if (!s && a) s = find_symbol(e, name, NULL); /* program variables */
   lock_release(&e->lock);
   if (!s) return HSA_STATUS_ERROR_INVALID_SYMBOL_NAME;

@@ -5,4 +5,5 @@ HSA_SRCS += hsa/runtime.c hsa/agent.c hsa/isa.c hsa/cpu_agent.c hsa/cpu_info.c \
             hsa/signal_group.c hsa/signal_handler.c hsa/queue.c hsa/executable.c \
             hsa/amd_ext.c hsa/system_event.c hsa/image_ext.c \
             hsa/event.c hsa/object_set.c \
-            hsa/gpu_agent.c hsa/gpu_agent_fault.c hsa/gpu_agent_queue.c
+            hsa/gpu_agent.c hsa/gpu_agent_fault.c hsa/gpu_agent_queue.c \
+            hsa/placement.c hsa/placement_model.c

@@ -176,7 +176,10 @@ static void queue_stop(struct queue *q) {
 hsa_status_t hsa_queue_destroy(hsa_queue_t *queue) {
   RETURN_IF_NOT_INITIALIZED();
   if (!queue) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  struct queue *q = queue_from_hsa(queue);
+  return queue_destroy(queue_from_hsa(queue));
+}
+
+hsa_status_t queue_destroy(struct queue *q) {
   if (!object_set_remove(&rt.queues, q)) return HSA_STATUS_ERROR_INVALID_QUEUE;
   if (atomic_load(&q->state) != QUEUE_INACTIVE) queue_stop(q);
   if (q->agent) {

@@ -40,6 +40,7 @@ struct queue {
   uint32_t cu_mask[QUEUE_MAX_CU_MASK_WORDS]; /* cores allowed to run its work */
   _Atomic bool profiling;                    /* fill start_ts/end_ts of completion signals */
   hsa_amd_queue_priority_t priority;
+  bool forwarded; /* a placement queue's forward queue (placement_split.h) */
   struct signal_check completion_check; /* the processor's last validated completion signal */
   /* CPU agents point the doorbell here; a line of its own, since the
    * producer writes it for every packet. */
@@ -57,6 +58,11 @@ void queue_report_error(struct queue *q, hsa_status_t status);
 
 /* Creates a queue owned by the runtime itself (async copies, functions). */
 hsa_status_t queue_create_internal(struct agent *agent, uint32_t size, struct queue **out);
+
+/* hsa_queue_destroy without the initialisation check (hsa_shut_down's
+ * queues_fini destroys queues that own queues); INVALID_QUEUE if q is not
+ * a live queue. */
+hsa_status_t queue_destroy(struct queue *q);
 
 /* Publishes a packet written at `index` (header last, release) and rings. */
 void queue_publish(struct queue *q, uint64_t index, const void *packet, uint16_t header);

@@ -21,6 +21,7 @@
 #include "hsa/cl_program.h"
 #include "hsa/executable_internal.h"
 #include "hsa/isa.h"
+#include "hsa/placement.h"
 #include "lib/plat.h"
 #include "lib/util.h"
 
@@ -42,7 +43,9 @@ static void runtime_stop(void) {
   async_copy_fini();
   executables_fini();
   cl_programs_fini();
+  placement_queues_fini();
   queues_fini();
+  placement_fini();
   for (uint32_t i = rt.agent_count; i-- > 0;) {
     rt.agents[i]->ops->shut_down(rt.agents[i]);
     rt.agents[i] = NULL;
@@ -59,6 +62,7 @@ static hsa_status_t runtime_start(void) {
   if (st == HSA_STATUS_SUCCESS) st = gpu_driver_start();  /* the GPUs drivers/amdgpu finds */
   if (st == HSA_STATUS_SUCCESS) st = cpu_agents_create(); /* cores that run AQL */
   if (st == HSA_STATUS_SUCCESS) st = gpu_agents_create(); /* one per GPU */
+  if (st == HSA_STATUS_SUCCESS) placement_init();         /* stands for them all */
   if (st != HSA_STATUS_SUCCESS) runtime_stop();
   return st;
 }

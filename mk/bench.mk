@@ -67,3 +67,20 @@ bench-corpus: $(HOST_UNIT_TESTS) $(KERNEL_CORPUS) $(AMDGPU_TEST_FIRMWARE)
 	end=$$(date +%s%N); \
 	echo "bench-corpus: the whole GPU corpus on the host (ASan build, $$(tail -n 1 $(BUILD)/bench-corpus.log)): $$(( (end - start) / 1000000 )) ms"
 bench: bench-boot bench-size bench-corpus
+
+# bench-placement: the placement queue (hsa_ext_placement.h): forwarding
+# cost against a CPU agent's own queue, a mixed workload under placement,
+# GPU only and CPU only, and co-execution of one large dispatch (host, -O2).
+BENCH_PLACEMENT := $(HOST_DIR)/bin/bench-placement
+# One CPU agent by default: with two, an empty dispatch through placement
+# alternates between them (equal predictions) and wakes the idle one.
+BENCH_PLACEMENT_CPU_AGENTS ?= 1
+$(BENCH_PLACEMENT): $(call host_obj,bench/placement.c support/gpu_kernel.c) $(HOST_RUNTIME_LIB)
+	@mkdir -p $(dir $@)
+	@echo "LD      $@"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LDLIBS)
+.PHONY: bench-placement
+bench-placement: $(BENCH_PLACEMENT) $(HSACC_CORPUS) $(AMDGPU_RUN_FIRMWARE)
+	$(Q)HSAR_FILES=$(abspath $(BUILD)/vapu-firmware) HSAR_OPTIONS="cpu_agents=$(BENCH_PLACEMENT_CPU_AGENTS)" \
+	    $(BENCH_PLACEMENT) $(abspath $(KERNELS_DIR))
+bench: bench-placement

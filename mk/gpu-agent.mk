@@ -52,6 +52,15 @@ GPU_CHIP_TESTS    := gpu_agent_*,gpu_corpus_*,gpu_fault_*,gpu_bad_input_*
 # tests of CUs and masks and the corpus under masks.
 GPU_HARVEST_MASK  := 0x124
 GPU_HARVEST_TESTS := gpu_agent_cu_*,gpu_corpus_under_cu_masks
+# The placement queue with a slower virtual APU (a model option): its
+# choices move to the CPU agents (tests/common/cl_placement_test.c).
+TEST_SUITES += placement-slow-gpu
+.PHONY: suite-placement-slow-gpu
+suite-placement-slow-gpu: $(HOST_UNIT_TESTS) $(HSACC_CORPUS) $(AMDGPU_TEST_FIRMWARE)
+	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	HSAR_FILES=$(abspath $(BUILD)/test-esp) HSAR_OPTIONS="vapu_workgroup_delay_us=2000" \
+	  $(HOST_UNIT_TESTS) '$(or $(TESTS),placement_slow_*)'
+
 TEST_SUITES += gpu-chips
 .PHONY: suite-gpu-chips
 suite-gpu-chips: $(HOST_UNIT_TESTS) $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_TEST_KERNELS)
@@ -99,7 +108,7 @@ host: app-kernels
 # boot options (e.g. loglevel=debug).
 GPU_IMAGE_TIMEOUT ?= 600
 GPU_IMAGE_ARGS    ?=
-GPU_IMAGE_TESTS   := gpu_corpus_*,gpu_fault_*,gpu_bad_input_*,cl_corpus_one_kernarg_*
+GPU_IMAGE_TESTS   := gpu_corpus_*,gpu_fault_*,gpu_bad_input_*,cl_corpus_one_kernarg_*,placement_*
 GPU_IMAGE_KERNELS := $(KERNEL_CORPUS) $(GPU_CORPUS_GFX90C) $(GPU_TEST_KERNELS)
 TEST_SUITES += image-gpu-corpus
 .PHONY: suite-image-gpu-corpus

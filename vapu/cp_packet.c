@@ -269,6 +269,8 @@ static void run_workgroups(struct hqd *h, uint64_t deadline) {
                             (uint32_t)(g / ((uint64_t)h->groups[0] * h->groups[1]))};
     struct vapu_stop stop;
     enum vapu_result r = vapu_run_workgroup(h->exec, id, next_placement(h), &stop);
+    if (r == VAPU_OK && h->cp->v->config.workgroup_delay_us)
+      plat_sleep_ns((uint64_t)h->cp->v->config.workgroup_delay_us * 1000);
     if (r != VAPU_OK) {
       char what[200];
       snprintf(what, sizeof what, "%s in work-group (%u,%u,%u) wave %u at pc 0x%llx: %s",

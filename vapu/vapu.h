@@ -68,6 +68,9 @@ struct vapu_config {
    * (a board's 256 MiB BAR0 in front of a 1 GiB UMA carve-out). */
   uint64_t bar0_bytes;
   uint16_t inactive_cus;      /* harvested CUs (bit n = CU n of each SH), as fused in CC_GC_SHADER_ARRAY_CONFIG */
+  /* A model knob, no hardware's: every work-group takes this much longer
+   * (a slower GPU, for tests of what depends on its speed); 0 = none. */
+  uint32_t workgroup_delay_us;
   struct vapu_faults faults;
   vapu_msi_fn msi;            /* may be NULL: interrupts are then only logged */
   void *msi_ctx;

@@ -12,6 +12,11 @@
  * and dispatches them with the same code: the same kernarg layout, the
  * same hidden arguments call, the same packet.
  *
+ * Last, the same runs through a placement queue (hsa_ext_placement.h, an
+ * hsa-metal extension): the runtime sends each dispatch to the agent it
+ * predicts to finish it first, learning from the first ones (it explores
+ * every agent), and the demo prints what went where.
+ *
  * Usage: demo [kernel folder]   (default /kernels: the image's boot file
  * system; on the host: build/app-kernels/demo). Exit status 0 if every
  * result matched, 1 otherwise.
@@ -25,6 +30,7 @@
 
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
+#include <hsa/hsa_ext_placement.h>
 #include <hsa/hsa_kernarg_hidden.h>
 
 #define ITEMS (1u << 14)
@@ -171,7 +177,8 @@ static void queue_error(hsa_status_t status, hsa_queue_t *q, void *data) {
 }
 
 static bool set_up(struct device *d, const char *kernel_dir) {
-  hsa_amd_agent_iterate_memory_pools(d->agent, pick_kernarg_pool, &d->kernarg_pool);
+  /* The placement agent owns no memory: it is given the CPU agent's pool. */
+  if (!d->kernarg_pool.handle) hsa_amd_agent_iterate_memory_pools(d->agent, pick_kernarg_pool, &d->kernarg_pool);
   if (!d->kernarg_pool.handle) {
     fprintf(stderr, "demo: %s has no kernarg pool\n", d->name);
     return false;
@@ -208,6 +215,22 @@ static void tear_down(struct device *d) {
 
 /* ---- The runs ---------------------------------------------------------------------- */
 
+static const char *kind(const struct device *d) {
+  return d->type == HSA_DEVICE_TYPE_GPU ? "GPU" : d->type == HSA_DEVICE_TYPE_CPU ? "CPU" : "any";
+}
+
+/* One result line; a placement queue's completion signal carries the time
+ * stamps of the runtime's last packet, not the dispatch's: no time. */
+static void print_row(const struct device *d, const char *name, uint32_t count, const char *unit, uint64_t ns,
+                      unsigned bad) {
+  printf("%s  %-10s %6u %-6s ", kind(d), name, count, unit);
+  if (d->type == HSA_DEVICE_TYPE_GPU || d->type == HSA_DEVICE_TYPE_CPU)
+    printf("%10.3f ms", ns / 1e6);
+  else
+    printf("%13s", "");
+  printf("   %s\n", bad ? "MISMATCH" : "ok");
+}
+
 static void *alloc(struct device *d, size_t bytes) {
   void *p = NULL;
   hsa_amd_memory_pool_allocate(d->kernarg_pool, bytes, 0, &p);
@@ -232,8 +255,7 @@ static unsigned run_saxpy(struct device *d) {
       if (bad++ < 3) printf("  saxpy[%u] = %g, expected %g\n", i, y[i], want);
     }
   }
-  printf("%s  saxpy      %6u items   %10.3f ms   %s\n", d->type == HSA_DEVICE_TYPE_GPU ? "GPU" : "CPU",
-         ITEMS, ns / 1e6, bad ? "MISMATCH" : "ok");
+  print_row(d, "saxpy", ITEMS, "items", ns, bad);
   hsa_amd_memory_pool_free(x);
   hsa_amd_memory_pool_free(y);
   return bad;
@@ -253,11 +275,38 @@ static unsigned run_block_sum(struct device *d) {
     for (uint32_t i = 0; i < GROUP; i++) want += in[g * GROUP + i];
     if (sums[g] != want && bad++ < 3) printf("  block_sum[%u] = %d, expected %d\n", g, sums[g], want);
   }
-  printf("%s  block_sum  %6u groups  %10.3f ms   %s\n", d->type == HSA_DEVICE_TYPE_GPU ? "GPU" : "CPU",
-         groups, ns / 1e6, bad ? "MISMATCH" : "ok");
+  print_row(d, "block_sum", groups, "groups", ns, bad);
   hsa_amd_memory_pool_free(in);
   hsa_amd_memory_pool_free(sums);
   return bad;
+}
+
+/* What the placement queue did with kernel `name`: per agent, the
+ * dispatches it sent there and the mean time it measured. */
+static void print_where(struct device *d, const char *name) {
+  char symbol_name[80];
+  snprintf(symbol_name, sizeof symbol_name, "%s.kd", name);
+  hsa_executable_symbol_t sym;
+  uint64_t object;
+  hsa_ext_placement_agent_stats_t s[8];
+  uint32_t n = 0;
+  if (!check(hsa_executable_get_symbol_by_name(d->exec, symbol_name, &d->agent, &sym), symbol_name) ||
+      !check(hsa_executable_symbol_get_info(sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object), "object") ||
+      !check(hsa_ext_placement_kernel_stats(object, s, 8, &n), "placement statistics"))
+    return;
+  printf("     %-10s went to:", name);
+  for (uint32_t i = 0; i < n && i < 8; i++) {
+    char agent_name[64];
+    hsa_agent_get_info(s[i].agent, HSA_AGENT_INFO_NAME, agent_name);
+    printf("%s %s x%llu (%llu to explore, mean %.3f ms", i ? ";" : "", agent_name,
+           (unsigned long long)s[i].dispatches, (unsigned long long)s[i].explored,
+           s[i].measured ? s[i].total_ns / 1e6 / s[i].measured : 0.0);
+    if (s[i].split_groups)
+      printf(", %llu work-groups of %llu split dispatches", (unsigned long long)s[i].split_groups,
+             (unsigned long long)s[i].split_dispatches);
+    printf(")");
+  }
+  printf("\n");
 }
 
 int main(int argc, char **argv) {
@@ -286,6 +335,21 @@ int main(int argc, char **argv) {
     }
     tear_down(d);
   }
+  /* The same runs through a placement queue: the runtime chooses. */
+  struct device any = {.type = HSA_EXT_PLACEMENT_DEVICE_TYPE, .name = "placement",
+                       .kernarg_pool = a.cpu.kernarg_pool};
+  if (!check(hsa_ext_placement_agent(&any.agent), "placement agent") || !set_up(&any, kernel_dir)) {
+    bad++;
+  } else {
+    printf("demo: through a placement queue (the runtime picks the agent):\n");
+    for (int round = 0; round < 8; round++) {
+      bad += run_saxpy(&any);
+      bad += run_block_sum(&any);
+    }
+    print_where(&any, "saxpy");
+    print_where(&any, "block_sum");
+  }
+  tear_down(&any);
   hsa_shut_down();
   printf("demo: %s\n", bad ? "FAILED" : "all results match");
   return bad ? 1 : 0;

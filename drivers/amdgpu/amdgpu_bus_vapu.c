@@ -18,6 +18,9 @@
 PLAT_OPTION(vapu_inactive_cus, "vapu_inactive_cus",
             "mask: the virtual APU's fused-off CUs (bit n = CU n of each shader array; default none)");
 
+PLAT_OPTION(vapu_workgroup_delay_us, "vapu_workgroup_delay_us",
+            "N: the virtual APU takes N us longer per work-group (a slower GPU; default 0)");
+
 static struct vapu *model(struct amdgpu_device *dev) { return dev->bus_ctx; }
 
 static uint32_t config_read(struct amdgpu_device *dev, uint16_t offset) {
@@ -135,6 +138,7 @@ int amdgpu_vapu_add(const char *chip_name) {
   /* A board's SKU: the same die with CUs fused off (the V1000 and R1000
    * parts differ by their CU count). */
   config.inactive_cus = (uint16_t)plat_option_uint("vapu_inactive_cus", 0, 0xffff, 0);
+  config.workgroup_delay_us = (uint32_t)plat_option_uint("vapu_workgroup_delay_us", 0, 1000000, 0);
   struct amdgpu_device *dev;
   int r = amdgpu_vapu_probe(&config, NULL, &dev);
   if (r) return r;

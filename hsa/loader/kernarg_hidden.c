@@ -9,6 +9,7 @@
 #include "hsa/cl_program.h"
 #include "hsa/loader/hidden_args.h"
 #include "hsa/loader/loaded_code_object.h"
+#include "hsa/placement.h"
 #include "hsa/runtime.h"
 #include "lib/plat.h"
 
@@ -54,6 +55,17 @@ hsa_status_t hsa_kernarg_fill_hidden(const hsa_kernel_dispatch_packet_t *packet,
                                      const hsa_queue_t *queue, void *kernarg, size_t kernarg_size) {
   RETURN_IF_NOT_INITIALIZED();
   if (!packet || !kernarg) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  /* A placement kernel (hsa_ext_placement.h): its GPU part's arguments,
+   * for the queue that part would run on. */
+  hsa_kernel_dispatch_packet_t part;
+  const hsa_queue_t *part_queue;
+  if (placement_hidden_target(packet->kernel_object, queue, &part.kernel_object, &part_queue)) {
+    uint64_t object = part.kernel_object;
+    part = *packet;
+    part.kernel_object = object;
+    packet = &part;
+    queue = part_queue;
+  }
   struct fill f = {packet, queue, kernarg, kernarg_size, HSA_STATUS_ERROR_INVALID_ARGUMENT};
   /* An OpenCL C kernel loaded for a CPU agent: the same call, so that a
    * program's dispatch code is the same for both kinds of agent. */

@@ -1,0 +1,183 @@
+/*
+ * placement_model.c - the placement decision (placement_model.h): history
+ * per kernel, agent and size class, piecewise-linear prediction, bounded
+ * exploration, earliest finish time.
+ */
+#include "hsa/placement_model.h"
+
+#include <string.h>
+
+uint32_t pl_size_class(uint64_t items) {
+  uint32_t c = 0;
+  while (items > 1 && c + 1 < PL_SIZE_CLASSES) {
+    items >>= 1;
+    c++;
+  }
+  return c;
+}
+
+/* A point (mean items, mean time) of a measured class. */
+struct point {
+  double items, ns;
+};
+
+static struct point class_point(const struct pl_class *c) {
+  return (struct point){(double)c->sum_items / c->count, (double)c->sum_ns / c->count};
+}
+
+/* Line through a and b at x; the slope is never negative (more work never
+ * takes less time), the result never below zero. */
+static double line_at(struct point a, struct point b, double x) {
+  double slope = b.items != a.items ? (b.ns - a.ns) / (b.items - a.items) : 0;
+  if (slope < 0) slope = 0;
+  /* From the nearer point (the same line unless the slope was clamped). */
+  struct point from = (x - a.items) * (x - a.items) <= (x - b.items) * (x - b.items) ? a : b;
+  double y = from.ns + slope * (x - from.items);
+  return y > 0 ? y : 0;
+}
+
+bool pl_predict(const struct pl_history *h, uint64_t items, uint64_t *ns) {
+  /* The measured classes nearest below and above the size (two each, for
+   * extrapolation at the ends). */
+  int below = -1, below2 = -1, above = -1, above2 = -1;
+  uint32_t own = pl_size_class(items);
+  if (h->cls[own].count) {
+    struct point p = class_point(&h->cls[own]);
+    /* Inside its own class: that class's mean, moved along the line to the
+     * neighbouring measured class on the side of the size. */
+    int other = -1;
+    if ((double)items >= p.items) {
+      for (int c = (int)own + 1; c < PL_SIZE_CLASSES && other < 0; c++)
+        if (h->cls[c].count) other = c;
+    } else {
+      for (int c = (int)own - 1; c >= 0 && other < 0; c--)
+        if (h->cls[c].count) other = c;
+    }
+    double y = p.ns;
+    if (other >= 0) {
+      struct point q = class_point(&h->cls[other]);
+      y = q.items > p.items ? line_at(p, q, (double)items) : line_at(q, p, (double)items);
+    }
+    *ns = (uint64_t)(y + 0.5);
+    return true;
+  }
+  for (int c = (int)own - 1; c >= 0 && below2 < 0; c--)
+    if (h->cls[c].count) {
+      if (below < 0)
+        below = c;
+      else
+        below2 = c;
+    }
+  for (int c = (int)own + 1; c < PL_SIZE_CLASSES && above2 < 0; c++)
+    if (h->cls[c].count) {
+      if (above < 0)
+        above = c;
+      else
+        above2 = c;
+    }
+  double x = (double)items, y;
+  if (below >= 0 && above >= 0)
+    y = line_at(class_point(&h->cls[below]), class_point(&h->cls[above]), x);
+  else if (below >= 0 && below2 >= 0)
+    y = line_at(class_point(&h->cls[below2]), class_point(&h->cls[below]), x);
+  else if (above >= 0 && above2 >= 0)
+    y = line_at(class_point(&h->cls[above]), class_point(&h->cls[above2]), x);
+  else if (below >= 0) {
+    /* One point, smaller: no launch cost known, so scale it with the work
+     * (pessimistic for the agent). */
+    struct point p = class_point(&h->cls[below]);
+    y = p.ns * x / p.items;
+  } else if (above >= 0)
+    y = class_point(&h->cls[above]).ns; /* one point, larger: at most that */
+  else
+    return false;
+  *ns = (uint64_t)(y + 0.5);
+  return true;
+}
+
+struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const struct pl_candidate *c,
+                           uint32_t n, uint64_t latency_bound_ns) {
+  struct pl_choice best = {.agent = -1};
+  uint32_t cls = pl_size_class(items);
+  uint64_t predicted[PL_MAX_AGENTS];
+  bool known[PL_MAX_AGENTS], within[PL_MAX_AGENTS];
+  bool any_within = false;
+  if (n > PL_MAX_AGENTS) n = PL_MAX_AGENTS;
+  for (uint32_t i = 0; i < n; i++) {
+    known[i] = c[i].allowed && pl_predict(&m->agent[i], items, &predicted[i]);
+    within[i] =
+        c[i].allowed && (!latency_bound_ns || !known[i] || predicted[i] <= latency_bound_ns);
+    any_within |= within[i] && known[i];
+  }
+  /* Exploration: an allowed agent (within the bound, or with nothing known
+   * yet) with too few measurements of this size class and explorations
+   * left; the one with the fewest. */
+  int explore = -1;
+  for (uint32_t i = 0; i < n; i++) {
+    const struct pl_history *h = &m->agent[i];
+    uint32_t seen = h->cls[cls].count + h->cls[cls].inflight;
+    if (!within[i] || h->explored >= PL_EXPLORE_MAX || seen >= PL_EXPLORE_SAMPLES) continue;
+    const struct pl_class *e = explore < 0 ? NULL : &m->agent[explore].cls[cls];
+    if (!e || seen < e->count + e->inflight) explore = (int)i;
+  }
+  if (explore >= 0) {
+    best.agent = explore;
+    best.explored = true;
+    best.predicted = known[explore];
+    best.predicted_ns = known[explore] ? predicted[explore] : 0;
+    m->agent[explore].explored++;
+    m->agent[explore].dispatches++;
+    m->agent[explore].cls[cls].inflight++;
+    return best;
+  }
+  /* Earliest finish: queued work plus the prediction, among the agents
+   * within the bound if there are any. */
+  uint64_t best_finish = UINT64_MAX;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!c[i].allowed || (any_within && !within[i])) continue;
+    if (!known[i]) {
+      if (best.agent < 0) best.agent = (int)i; /* nothing known anywhere: the first */
+      continue;
+    }
+    uint64_t finish = c[i].queued_ns + predicted[i];
+    if (!best.predicted || finish < best_finish) {
+      best_finish = finish;
+      best.agent = (int)i;
+      best.predicted = true;
+      best.predicted_ns = predicted[i];
+    }
+  }
+  if (best.agent >= 0) {
+    m->agent[best.agent].dispatches++;
+    m->agent[best.agent].cls[cls].inflight++;
+  }
+  return best;
+}
+
+void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64_t ns) {
+  if (agent >= PL_MAX_AGENTS) return;
+  struct pl_history *h = &m->agent[agent];
+  struct pl_class *c = &h->cls[pl_size_class(items)];
+  /* Keep the recent past: halve a class's sums once it holds 64 samples,
+   * so a changed speed (another load, another clock) shows. */
+  if (c->count >= 64) {
+    c->count /= 2;
+    c->sum_items /= 2;
+    c->sum_ns /= 2;
+  }
+  if (c->inflight) c->inflight--;
+  c->count++;
+  c->sum_items += items;
+  c->sum_ns += ns;
+  h->measured++;
+  h->total_ns += ns;
+  h->total_items += items;
+}
+
+void pl_drop(struct pl_kernel_model *m, uint32_t agent, uint64_t items) {
+  if (agent >= PL_MAX_AGENTS) return;
+  struct pl_class *c = &m->agent[agent].cls[pl_size_class(items)];
+  if (c->inflight) c->inflight--;
+}
+
+void pl_reset(struct pl_kernel_model *m) { memset(m, 0, sizeof *m); }

@@ -1,0 +1,61 @@
+/*
+ * placement_model.h - the placement queue's decision (hsa_ext_placement.h),
+ * kept apart from the forwarding so that it can be tested against injected
+ * measurements: what each agent took for a kernel, per size class, and the
+ * choice of the agent predicted to finish a dispatch first (earliest finish
+ * time, as StarPU's "dmda" scheduler; with no copy to count on an APU).
+ */
+#ifndef HSA_PLACEMENT_MODEL_H
+#define HSA_PLACEMENT_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PL_MAX_AGENTS      8
+#define PL_SIZE_CLASSES    33 /* floor(log2(work-items)): 0..32 */
+#define PL_EXPLORE_SAMPLES 2  /* measurements per size class before trusting it */
+#define PL_EXPLORE_MAX     16 /* explorations per kernel and agent, at most */
+
+struct pl_class {
+  uint32_t count;
+  uint32_t inflight; /* chosen, not yet measured (exploration counts them) */
+  uint64_t sum_items, sum_ns;
+};
+
+struct pl_history {
+  struct pl_class cls[PL_SIZE_CLASSES];
+  uint64_t dispatches, measured, explored, total_ns, total_items;
+};
+
+struct pl_kernel_model {
+  struct pl_history agent[PL_MAX_AGENTS];
+};
+
+/* One agent as the decision sees it: may it run the dispatch, and how much
+ * predicted work is queued there already. */
+struct pl_candidate {
+  bool allowed;
+  uint64_t queued_ns;
+};
+
+struct pl_choice {
+  int agent;             /* index into the candidates; -1: none allowed */
+  bool explored;         /* sent there to measure it */
+  bool predicted;        /* predicted_ns is a prediction (false: no data yet) */
+  uint64_t predicted_ns; /* its predicted execution time */
+};
+
+uint32_t pl_size_class(uint64_t items);
+/* The predicted time of `items` work-items from what `h` holds; false when
+ * it holds no measurement. */
+bool pl_predict(const struct pl_history *h, uint64_t items, uint64_t *ns);
+/* Chooses among `n` candidates (n <= PL_MAX_AGENTS); latency_bound_ns 0: none. */
+struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const struct pl_candidate *c,
+                           uint32_t n, uint64_t latency_bound_ns);
+/* A measurement: agent `agent` ran `items` work-items in `ns`. */
+void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64_t ns);
+/* A dispatch chosen for `agent` that will never be measured. */
+void pl_drop(struct pl_kernel_model *m, uint32_t agent, uint64_t items);
+void pl_reset(struct pl_kernel_model *m);
+
+#endif

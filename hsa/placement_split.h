@@ -1,0 +1,65 @@
+/*
+ * placement_split.h - one kernel dispatch shared between the GPU and the CPU
+ * agents (co-execution, hsa_ext_placement.h): what hsa/placement.c gives
+ * the CPU agents' packet processors (hsa/cpu_agent.c).
+ *
+ * The grid's work-groups, in linear order (x fastest, then y, then z), are
+ * split in two: the GPU runs a prefix of whole slices of the slowest
+ * dimension as one dispatch with a smaller grid (its work-group ids are
+ * the same as in the whole grid, its sizes come from the hidden arguments
+ * the program filled for the whole grid); the CPU agents take the rest in
+ * chunks from `next` until `end`, each chunk a share of what is left
+ * (guided self-scheduling), so that an agent that finishes early takes
+ * more. A forwarded dispatch packet names its split (or its measurement,
+ * below) in `reserved2`; only forward queues (queue.h `forwarded`) are read
+ * that way.
+ */
+#ifndef HSA_PLACEMENT_SPLIT_H
+#define HSA_PLACEMENT_SPLIT_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <hsa/hsa.h>
+
+#include "hsa/runtime.h"
+
+#define PLACEMENT_SPLIT_MAGIC   0x54494c50534c5048ull /* "HPLSPLIT" */
+#define PLACEMENT_MEASURE_MAGIC 0x4552555341454d50ull /* "PMEASURE" */
+
+/* A forwarded dispatch measured without a packet behind it (CPU agents):
+ * `reserved2` names this, and the processor completes `signal` as well as
+ * the packet's own completion signal, with the same time stamps. */
+struct placement_measure {
+  uint64_t magic;
+  hsa_signal_t signal;
+};
+
+struct placement_split {
+  uint64_t magic;
+  _Atomic uint64_t next; /* the next work-group (linear) the CPU agents may take */
+  uint64_t end;          /* the grid's work-group count */
+  uint32_t cpu_agents;   /* taking part, for the chunk size */
+  _Atomic uint64_t groups[RUNTIME_MAX_AGENTS]; /* work-groups run, per agent node */
+};
+
+/* The next chunk [*first, *first + *count) for one CPU agent; false when
+ * none is left. */
+static inline bool placement_split_claim(struct placement_split *s, uint64_t *first,
+                                         uint64_t *count) {
+  uint64_t next = atomic_load_explicit(&s->next, memory_order_relaxed);
+  for (;;) {
+    if (next >= s->end) return false;
+    uint64_t left = s->end - next;
+    uint64_t take = left / (2 * (uint64_t)(s->cpu_agents ? s->cpu_agents : 1));
+    if (take < 1) take = 1;
+    if (atomic_compare_exchange_weak_explicit(&s->next, &next, next + take, memory_order_acq_rel,
+                                              memory_order_relaxed)) {
+      *first = next;
+      *count = take;
+      return true;
+    }
+  }
+}
+
+#endif

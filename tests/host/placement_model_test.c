@@ -1,0 +1,223 @@
+/*
+ * placement_model_test.c - the placement decision (hsa/placement_model.h)
+ * against injected measurements, deterministic: predictions from measured
+ * classes, small grids to the agent with the lower launch cost and large
+ * ones to the higher throughput, queued work shifting the choice,
+ * exploration that ends, disallowed agents never chosen, the latency bound.
+ * Agent 0 plays a CPU (no launch cost, 10 ns per item), agent 1 a GPU
+ * (20 us to launch, 0.5 ns per item): invented figures, the model assumes
+ * none.
+ */
+#include <string.h>
+
+#include "hsa/placement_model.h"
+#include "lib/test.h"
+
+static uint64_t cpu_ns(uint64_t items) { return 10 * items; }
+static uint64_t gpu_ns(uint64_t items) { return 20000 + items / 2; }
+
+static const struct pl_candidate both[2] = {{true, 0}, {true, 0}};
+
+/* Runs the model's choices for `items` `rounds` times, feeding back the
+ * invented times; counts per agent. */
+static void drive(struct pl_kernel_model *m, uint64_t items, int rounds,
+                  const struct pl_candidate *c, int counts[2], int *explored) {
+  for (int r = 0; r < rounds; r++) {
+    struct pl_choice ch = pl_choose(m, items, c, 2, 0);
+    ASSERT_TRUE(ch.agent == 0 || ch.agent == 1);
+    ASSERT_TRUE(c[ch.agent].allowed);
+    counts[ch.agent]++;
+    if (ch.explored) (*explored)++;
+    pl_record(m, (uint32_t)ch.agent, items, ch.agent == 0 ? cpu_ns(items) : gpu_ns(items));
+  }
+}
+
+TEST(placement_model_size_classes_and_predictions) {
+  ASSERT_EQ(pl_size_class(0), 0);
+  ASSERT_EQ(pl_size_class(1), 0);
+  ASSERT_EQ(pl_size_class(2), 1);
+  ASSERT_EQ(pl_size_class(1023), 9);
+  ASSERT_EQ(pl_size_class(1024), 10);
+  ASSERT_EQ(pl_size_class(UINT64_MAX), PL_SIZE_CLASSES - 1);
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  uint64_t ns;
+  ASSERT_FALSE(pl_predict(&m.agent[0], 100, &ns));
+  /* Two classes measured: in between, the line through them. */
+  pl_record(&m, 0, 1000, 1000);
+  pl_record(&m, 0, 100000, 50500);
+  ASSERT_TRUE(pl_predict(&m.agent[0], 10000, &ns));
+  ASSERT_EQ(ns, 5500); /* 1000 + (9000 * 49500 / 99000) */
+  /* Beyond the largest: the same line extrapolated. */
+  ASSERT_TRUE(pl_predict(&m.agent[0], 1000000, &ns));
+  ASSERT_EQ(ns, 500500);
+  /* Below the smallest: the line again, never below zero. */
+  ASSERT_TRUE(pl_predict(&m.agent[0], 1, &ns));
+  ASSERT_LE(ns, 1000);
+  /* One point only: larger sizes scale with the work, smaller stay at it. */
+  pl_reset(&m);
+  pl_record(&m, 1, 1000, 4000);
+  ASSERT_TRUE(pl_predict(&m.agent[1], 4000, &ns));
+  ASSERT_EQ(ns, 16000);
+  ASSERT_TRUE(pl_predict(&m.agent[1], 10, &ns));
+  ASSERT_EQ(ns, 4000);
+  /* A time that shrinks with more work is taken as flat. */
+  pl_reset(&m);
+  pl_record(&m, 0, 100, 9000);
+  pl_record(&m, 0, 10000, 1000);
+  ASSERT_TRUE(pl_predict(&m.agent[0], 100000, &ns));
+  ASSERT_EQ(ns, 1000);
+  /* Invalid agents are ignored. */
+  pl_record(&m, PL_MAX_AGENTS, 1, 1);
+}
+
+TEST(placement_model_small_grids_go_to_the_lower_launch_cost_large_to_the_throughput) {
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  int small[2] = {0}, large[2] = {0}, explored = 0;
+  drive(&m, 256, 40, both, small, &explored);     /* CPU 2.5 us, GPU 20 us */
+  drive(&m, 1 << 20, 40, both, large, &explored); /* CPU 10 ms, GPU 0.5 ms */
+  /* Exploration: PL_EXPLORE_SAMPLES on each agent per size; then the
+   * right agent every time. */
+  ASSERT_EQ(explored, 4 * PL_EXPLORE_SAMPLES);
+  ASSERT_EQ(small[1], PL_EXPLORE_SAMPLES);
+  ASSERT_EQ(small[0], 40 - PL_EXPLORE_SAMPLES);
+  ASSERT_EQ(large[0], PL_EXPLORE_SAMPLES);
+  ASSERT_EQ(large[1], 40 - PL_EXPLORE_SAMPLES);
+  /* A size between them, never measured: the lines through the measured
+   * classes (exact here, the invented times being linear). */
+  uint64_t ns;
+  ASSERT_TRUE(pl_predict(&m.agent[0], 65536, &ns));
+  ASSERT_EQ(ns, cpu_ns(65536));
+  ASSERT_TRUE(pl_predict(&m.agent[1], 65536, &ns));
+  ASSERT_EQ(ns, gpu_ns(65536));
+  /* Statistics follow. */
+  ASSERT_EQ(m.agent[0].dispatches + m.agent[1].dispatches, 80);
+  ASSERT_EQ(m.agent[0].measured + m.agent[1].measured, 80);
+  ASSERT_EQ(m.agent[0].explored, 2 * PL_EXPLORE_SAMPLES);
+}
+
+TEST(placement_model_queued_work_shifts_the_choice) {
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  int counts[2] = {0}, explored = 0;
+  drive(&m, 1 << 16, 10, both, counts, &explored); /* CPU 655 us, GPU 53 us: the GPU */
+  struct pl_candidate c[2] = {{true, 0}, {true, 0}};
+  ASSERT_EQ(pl_choose(&m, 1 << 16, c, 2, 0).agent, 1);
+  c[1].queued_ns = 700000; /* the GPU is busy for 700 us more */
+  struct pl_choice ch = pl_choose(&m, 1 << 16, c, 2, 0);
+  ASSERT_EQ(ch.agent, 0);
+  ASSERT_EQ(ch.predicted_ns, cpu_ns(1 << 16));
+  c[0].queued_ns = 200000; /* and the CPU for 200 us: back to the GPU */
+  ASSERT_EQ(pl_choose(&m, 1 << 16, c, 2, 0).agent, 1);
+}
+
+TEST(placement_model_exploration_is_bounded) {
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  /* A new size class every time: each explores until the per-agent bound. */
+  int explored = 0;
+  for (int cls = 4; cls < 4 + 30; cls++) {
+    int counts[2] = {0};
+    drive(&m, (uint64_t)1 << (cls % 28 + 2), 4, both, counts, &explored);
+  }
+  ASSERT_EQ(m.agent[0].explored, PL_EXPLORE_MAX);
+  ASSERT_EQ(m.agent[1].explored, PL_EXPLORE_MAX);
+  ASSERT_EQ(explored, 2 * PL_EXPLORE_MAX);
+  /* After the bound a new size is predicted, not explored. */
+  struct pl_choice c = pl_choose(&m, 3, both, 2, 0);
+  ASSERT_FALSE(c.explored);
+  ASSERT_TRUE(c.predicted);
+  /* reset forgets everything: exploring again. */
+  pl_reset(&m);
+  c = pl_choose(&m, 3, both, 2, 0);
+  ASSERT_TRUE(c.explored);
+  ASSERT_FALSE(c.predicted);
+}
+
+TEST(placement_model_disallowed_agents_are_never_chosen) {
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  struct pl_candidate cpu_only[2] = {{true, 0}, {false, 0}};
+  struct pl_candidate gpu_only[2] = {{false, 0}, {true, 0}};
+  struct pl_candidate none[2] = {{false, 0}, {false, 0}};
+  int counts[2] = {0}, explored = 0;
+  drive(&m, 1 << 20, 20, cpu_only, counts, &explored); /* the GPU would win: banned */
+  ASSERT_EQ(counts[1], 0);
+  ASSERT_EQ(counts[0], 20);
+  drive(&m, 16, 20, gpu_only, counts, &explored); /* the CPU would win: banned */
+  ASSERT_EQ(counts[0], 20);
+  ASSERT_EQ(counts[1], 20);
+  ASSERT_EQ(pl_choose(&m, 16, none, 2, 0).agent, -1);
+}
+
+TEST(placement_model_latency_bound_keeps_exploration_off_a_slow_agent) {
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  /* Both measured at two small sizes; a large size (a new class) would
+   * explore the CPU, predicted at 10 ms, beyond a 1 ms bound: it is not
+   * explored, the GPU (predicted within) takes it. */
+  int counts[2] = {0}, explored = 0;
+  drive(&m, 1 << 12, 10, both, counts, &explored);
+  drive(&m, 1 << 14, 10, both, counts, &explored);
+  struct pl_choice c = pl_choose(&m, 1 << 20, both, 2, 1000000);
+  ASSERT_EQ(c.agent, 1);
+  ASSERT_TRUE(c.explored); /* the GPU explores the new class */
+  pl_record(&m, 1, 1 << 20, gpu_ns(1 << 20));
+  c = pl_choose(&m, 1 << 20, both, 2, 1000000);
+  ASSERT_EQ(c.agent, 1);
+  /* Without the bound the CPU is explored there too. */
+  uint64_t cpu_explored = m.agent[0].explored;
+  c = pl_choose(&m, 1 << 20, both, 2, 0);
+  ASSERT_EQ(c.agent, 0);
+  ASSERT_TRUE(c.explored);
+  ASSERT_EQ(m.agent[0].explored, cpu_explored + 1);
+  /* A bound no agent meets: the earliest finish anyway. */
+  pl_record(&m, 0, 1 << 20, cpu_ns(1 << 20));
+  pl_record(&m, 0, 1 << 20, cpu_ns(1 << 20));
+  pl_record(&m, 1, 1 << 20, gpu_ns(1 << 20));
+  c = pl_choose(&m, 1 << 20, both, 2, 1);
+  ASSERT_EQ(c.agent, 1);
+}
+
+TEST(placement_model_forgets_old_measurements_gradually) {
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  for (int i = 0; i < 200; i++) pl_record(&m, 0, 1000, 1000);
+  ASSERT_LE(m.agent[0].cls[pl_size_class(1000)].count, 64);
+  /* The agent became 10x slower: within 64 samples the prediction moves
+   * past the half-way point. */
+  for (int i = 0; i < 64; i++) pl_record(&m, 0, 1000, 10000);
+  uint64_t ns;
+  ASSERT_TRUE(pl_predict(&m.agent[0], 1000, &ns));
+  ASSERT_GT(ns, 5500);
+  ASSERT_EQ(m.agent[0].measured, 264);
+}
+
+TEST(placement_model_exploration_counts_dispatches_not_yet_measured) {
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  /* Ten dispatches chosen before any is measured (a program that queues
+   * them all, then waits): PL_EXPLORE_SAMPLES explorations per agent. */
+  int explored = 0, counts[2] = {0};
+  for (int i = 0; i < 10; i++) {
+    struct pl_choice c = pl_choose(&m, 4096, both, 2, 0);
+    ASSERT_TRUE(c.agent == 0 || c.agent == 1);
+    counts[c.agent]++;
+    explored += c.explored;
+  }
+  ASSERT_EQ(explored, 2 * PL_EXPLORE_SAMPLES);
+  ASSERT_EQ(m.agent[0].explored, PL_EXPLORE_SAMPLES);
+  ASSERT_EQ(m.agent[1].explored, PL_EXPLORE_SAMPLES);
+  ASSERT_EQ(
+      m.agent[0].cls[pl_size_class(4096)].inflight + m.agent[1].cls[pl_size_class(4096)].inflight,
+      10);
+  /* Dropped ones (a queue destroyed) leave exploration open again. */
+  for (int i = 0; i < counts[1]; i++) pl_drop(&m, 1, 4096);
+  pl_drop(&m, 1, 4096); /* one too many: ignored */
+  ASSERT_EQ(m.agent[1].cls[pl_size_class(4096)].inflight, 0);
+  struct pl_choice c = pl_choose(&m, 4096, both, 2, 0);
+  ASSERT_EQ(c.agent, 1);
+  ASSERT_TRUE(c.explored);
+  pl_drop(&m, PL_MAX_AGENTS, 1); /* invalid agent: ignored */
+}
