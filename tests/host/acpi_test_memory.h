@@ -46,8 +46,15 @@ static inline void acpi_test_load(struct acpi_test_memory *m, const char *machin
   char path[128];
   snprintf(path, sizeof(path), "tests/data/acpi/%s/index.txt", machine);
   size_t size;
-  char *index = plat_file_load(path, &size);
-  if (!index) FAIL("cannot read %s", path);
+  char *loaded = plat_file_load(path, &size);
+  if (!loaded) FAIL("cannot read %s", path);
+  /* plat_file_load gives the bytes only: strtok_r needs a terminated string. */
+  char *index = realloc(loaded, size + 1);
+  if (!index) {
+    free(loaded);
+    FAIL("out of memory for %s", path);
+  }
+  index[size] = '\0';
   char *save = NULL;
   for (char *line = strtok_r(index, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
     if (line[0] == '#') continue;
