@@ -21,8 +21,21 @@ struct point {
   double items, ns;
 };
 
+static uint64_t recent_median(const struct pl_class *c) {
+  uint64_t v[PL_RECENT];
+  uint32_t n = c->recent_count;
+  memcpy(v, c->recent, n * sizeof v[0]);
+  for (uint32_t i = 1; i < n; i++) /* insertion sort: at most 8 */
+    for (uint32_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+      uint64_t t = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = t;
+    }
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static struct point class_point(const struct pl_class *c) {
-  return (struct point){(double)c->sum_items / c->count, (double)c->sum_ns / c->count};
+  return (struct point){(double)c->sum_items / c->count, (double)recent_median(c)};
 }
 
 /* Line through a and b at x; the slope is never negative (more work never
@@ -169,6 +182,9 @@ void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64
   c->count++;
   c->sum_items += items;
   c->sum_ns += ns;
+  c->recent[c->recent_next] = ns;
+  c->recent_next = (c->recent_next + 1) % PL_RECENT;
+  if (c->recent_count < PL_RECENT) c->recent_count++;
   h->measured++;
   h->total_ns += ns;
   h->total_items += items;

@@ -13,13 +13,18 @@
 
 #define PL_MAX_AGENTS      8
 #define PL_SIZE_CLASSES    33 /* floor(log2(work-items)): 0..32 */
-#define PL_EXPLORE_SAMPLES 2  /* measurements per size class before trusting it */
+#define PL_EXPLORE_SAMPLES 3  /* measurements per size class before trusting it */
+#define PL_RECENT          8  /* a class predicts the median of its last 8 times */
 #define PL_EXPLORE_MAX     16 /* explorations per kernel and agent, at most */
 
 struct pl_class {
   uint32_t count;
   uint32_t inflight; /* chosen, not yet measured (exploration counts them) */
   uint64_t sum_items, sum_ns;
+  /* The last PL_RECENT times: their median is the class's time, so that a
+   * few outliers (a core taken away, a wake-up) do not decide for long. */
+  uint64_t recent[PL_RECENT];
+  uint32_t recent_count, recent_next;
 };
 
 struct pl_history {

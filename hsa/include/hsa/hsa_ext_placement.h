@@ -38,13 +38,13 @@
  * per problem size (work-items, in power-of-two classes; the time from when
  * the agent could start the dispatch, forwarded and its previous one done,
  * to the end time stamp the agent's profiling writes, so that the launch
- * cost counts) and predicts a new size from the classes measured
- * (piecewise linear; an older measurement weighs less once a class holds
- * 64). The per-kernel statistics (hsa_ext_placement_kernel_stats) count
+ * cost counts); a class's time is the median of its last 8 measurements
+ * (a few outliers do not decide), and a size between or beyond measured
+ * classes is predicted along the line through them. The per-kernel statistics (hsa_ext_placement_kernel_stats) count
  * what was sent where and what was measured.
  * Each dispatch goes where it is predicted to finish first: the predicted
  * time of the work already queued on that agent plus its own (earliest
- * finish time). Until each allowed agent has 2 measurements of a size class
+ * finish time). Until each allowed agent has 3 measurements of a size class
  * the runtime explores (sends the dispatch to the agent with the fewest),
  * at most 16 times per kernel and agent. Nothing about any agent's speed is
  * assumed. The word `placement_log` in the boot options / HSAR_OPTIONS logs
