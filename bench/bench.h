@@ -26,6 +26,8 @@ static inline uint64_t bench_now_ns(void) {
 
 void samples_init(struct samples *s, const char *name, size_t count);
 void samples_free(struct samples *s);
+/* Sorts n values in increasing order. */
+void bench_sort_u64(uint64_t *v, size_t n);
 /* Percentile p (0..100) of the samples (sorts them). */
 uint64_t samples_percentile(struct samples *s, double p);
 

@@ -22,23 +22,14 @@
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_kernarg_hidden.h>
 
+#include "bench/bench.h"
 #include "support/gpu_kernel.h"
 
 #define WAIT_NS 60000000000ull
 
-static uint64_t now_ns(void) {
-  uint64_t t = 0;
-  hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &t); /* 1 GHz: ns */
-  return t;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
 
 static void report(const char *what, uint64_t *ns, unsigned n, const char *goal) {
-  qsort(ns, n, sizeof *ns, cmp_u64);
+  bench_sort_u64(ns, n);
   uint64_t sum = 0;
   for (unsigned i = 0; i < n; i++) sum += ns[i];
   printf("%-30s median %8.1f us   mean %8.1f us   p99 %8.1f us   (%u rounds)%s\n", what, ns[n / 2] / 1e3,
@@ -86,9 +77,9 @@ int main(int argc, char **argv) {
   memset(&barrier, 0, sizeof barrier);
   barrier.completion_signal = done;
   for (unsigned i = 0; i < rounds; i++) {
-    uint64_t t0 = now_ns();
+    uint64_t t0 = bench_now_ns();
     if (round_trip(q, &barrier, header_of(HSA_PACKET_TYPE_BARRIER_AND), done)) return 1;
-    ns[i] = now_ns() - t0;
+    ns[i] = bench_now_ns() - t0;
   }
   report("barrier round trip", ns, rounds, "");
 
@@ -128,9 +119,9 @@ int main(int argc, char **argv) {
   memcpy(kernarg, &args, sizeof args);
   hsa_kernarg_fill_hidden(&p, q, kernarg, kernarg_size);
   for (unsigned i = 0; i < rounds; i++) {
-    uint64_t t0 = now_ns();
+    uint64_t t0 = bench_now_ns();
     if (round_trip(q, &p, header_of(HSA_PACKET_TYPE_KERNEL_DISPATCH), done)) return 1;
-    ns[i] = now_ns() - t0;
+    ns[i] = bench_now_ns() - t0;
   }
   /* Back to back: the model's worker is awake (it polls a while after its
    * last work, vapu/vapu_core.c). */
@@ -151,9 +142,9 @@ int main(int argc, char **argv) {
       for (unsigned i = 0; i < rounds; i++) {
         hsa_queue_t *on = turns ? many[i % n] : q;
         hsa_kernarg_fill_hidden(&p, on, kernarg, kernarg_size);
-        uint64_t t0 = now_ns();
+        uint64_t t0 = bench_now_ns();
         if (round_trip(on, &p, header_of(HSA_PACKET_TYPE_KERNEL_DISPATCH), done)) return 1;
-        ns[i] = now_ns() - t0;
+        ns[i] = bench_now_ns() - t0;
       }
       char what[64];
       snprintf(what, sizeof what, "dispatch, %u queues%s", n, turns ? " in turn" : " open");
@@ -169,11 +160,11 @@ int main(int argc, char **argv) {
   hsa_kernarg_fill_hidden(&p, q, kernarg, kernarg_size);
   unsigned big_rounds = 5;
   for (unsigned i = 0; i < big_rounds; i++) {
-    uint64_t t0 = now_ns();
+    uint64_t t0 = bench_now_ns();
     if (round_trip(q, &p, header_of(HSA_PACKET_TYPE_KERNEL_DISPATCH), done)) return 1;
-    ns[i] = now_ns() - t0;
+    ns[i] = bench_now_ns() - t0;
   }
-  qsort(ns, big_rounds, sizeof *ns, cmp_u64);
+  bench_sort_u64(ns, big_rounds);
   printf("%-30s %8.1f M work-items/s (vector_add over %u items, median of %u: %.1f ms)\n",
          "dispatch throughput", big / (ns[big_rounds / 2] / 1e9) / 1e6, big, big_rounds,
          ns[big_rounds / 2] / 1e6);

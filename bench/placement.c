@@ -28,22 +28,13 @@
 #include <hsa/hsa_ext_placement.h>
 #include <hsa/hsa_kernarg_hidden.h>
 
+#include "bench/bench.h"
 #include "support/gpu_kernel.h"
 
 #define WAIT_NS         60000000000ull
 #define FORWARD_ROUNDS  2000
 #define LARGE_DISPATCHS 4
 
-static uint64_t now_ns(void) {
-  uint64_t t = 0;
-  hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &t); /* 1 GHz: ns */
-  return t;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
 
 struct vadd_args {
   float *a, *b, *c;
@@ -135,13 +126,13 @@ static void empty_round_trips(struct ctx *c, const struct gpu_kernel *k[2], hsa_
       hsa_kernel_dispatch_packet_t p;
       hsa_signal_store_relaxed(done, 1);
       packet_for(k[i], q[i], 64, ka[i], done, &p);
-      uint64_t t0 = now_ns();
+      uint64_t t0 = bench_now_ns();
       publish(q[i], &p, true);
       wait_zero(done);
-      if (r >= 0) ns[i][r] = now_ns() - t0;
+      if (r >= 0) ns[i][r] = bench_now_ns() - t0;
     }
   for (int i = 0; i < 2; i++) {
-    qsort(ns[i], FORWARD_ROUNDS, sizeof *ns[i], cmp_u64);
+    bench_sort_u64(ns[i], FORWARD_ROUNDS);
     median[i] = ns[i][FORWARD_ROUNDS / 2];
     p10[i] = ns[i][FORWARD_ROUNDS / 10];
     free(ns[i]);
@@ -163,7 +154,7 @@ static uint64_t run_workload(const struct gpu_kernel *k, hsa_queue_t *q, const s
   uint32_t total = (small ? w->small_count : 0) + large;
   hsa_signal_t done;
   hsa_signal_create(total, 0, NULL, &done);
-  uint64_t t0 = now_ns();
+  uint64_t t0 = bench_now_ns();
   uint32_t every = small && large ? w->small_count / large : 0;
   uint32_t issued_large = 0;
   for (uint32_t i = 0; small && i < w->small_count; i++) {
@@ -182,7 +173,7 @@ static uint64_t run_workload(const struct gpu_kernel *k, hsa_queue_t *q, const s
     publish(q, &p, true);
   }
   wait_zero(done);
-  uint64_t ns = now_ns() - t0;
+  uint64_t ns = bench_now_ns() - t0;
   hsa_signal_destroy(done);
   return ns;
 }

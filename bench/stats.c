@@ -20,9 +20,11 @@ static int compare_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+void bench_sort_u64(uint64_t *v, size_t n) { qsort(v, n, sizeof *v, compare_u64); }
+
 uint64_t samples_percentile(struct samples *s, double p) {
   if (s->count == 0) return 0;
-  qsort(s->ns, s->count, sizeof *s->ns, compare_u64);
+  bench_sort_u64(s->ns, s->count);
   size_t i = (size_t)(p / 100.0 * (double)(s->count - 1) + 0.5);
   return s->ns[i < s->count ? i : s->count - 1];
 }

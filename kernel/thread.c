@@ -185,6 +185,19 @@ static void leave_core(struct thread *self) {
   }
 }
 
+/* Called with sched_lock held and nothing to run: drops the lock and
+ * sleeps until the scheduler changes (sched_gen) or until `earliest`, at
+ * most IDLE_NAP_NS; returns the lock's interrupt state, the lock held
+ * again. */
+static uint64_t idle_nap(uint64_t earliest, uint64_t flags) {
+  uint32_t gen = __atomic_load_n(&sched_gen, __ATOMIC_ACQUIRE);
+  spin_unlock_irqrestore(&sched_lock, flags);
+  uint64_t now = time_ns();
+  uint64_t nap = earliest > now ? earliest - now : 0;
+  smp_wait_word(&sched_gen, gen, nap < IDLE_NAP_NS ? nap : IDLE_NAP_NS);
+  return spin_lock_irqsave(&sched_lock);
+}
+
 /* main() blocked (state T_BLOCKED): core 0 runs ready threads (when the
  * thread system holds no other core) or sleeps until main() is ready. */
 static uint64_t main_block(uint64_t flags) {
@@ -199,12 +212,7 @@ static uint64_t main_block(uint64_t flags) {
       switch_to(&main_thread.rsp, next);
       continue;
     }
-    uint32_t gen = __atomic_load_n(&sched_gen, __ATOMIC_ACQUIRE);
-    spin_unlock_irqrestore(&sched_lock, flags);
-    uint64_t now = time_ns();
-    uint64_t nap = earliest > now ? earliest - now : 0;
-    smp_wait_word(&sched_gen, gen, nap < IDLE_NAP_NS ? nap : IDLE_NAP_NS);
-    flags = spin_lock_irqsave(&sched_lock);
+    flags = idle_nap(earliest, flags);
   }
 }
 
@@ -225,12 +233,7 @@ static void core_loop(void *unused) {
       after_switch();
       continue;
     }
-    uint32_t gen = __atomic_load_n(&sched_gen, __ATOMIC_ACQUIRE);
-    spin_unlock_irqrestore(&sched_lock, flags);
-    uint64_t now = time_ns();
-    uint64_t nap = earliest > now ? earliest - now : 0;
-    smp_wait_word(&sched_gen, gen, nap < IDLE_NAP_NS ? nap : IDLE_NAP_NS);
-    flags = spin_lock_irqsave(&sched_lock);
+    flags = idle_nap(earliest, flags);
   }
   held_cores--;
   spin_unlock_irqrestore(&sched_lock, flags);

@@ -151,7 +151,7 @@ suite-image-demo: $(BUILD)/demo.efi $(BUILD)/demo.img $(AMDGPU_RUN_FIRMWARE)
 # on the virtual APU through the driver's hardware queue (host, -O2).
 BENCH_GPU        := $(HOST_DIR)/bin/bench-gpu
 BENCH_GPU_ROUNDS ?= 1000
-$(BENCH_GPU): $(call host_obj,bench/gpu_dispatch.c support/gpu_kernel.c) $(HOST_RUNTIME_LIB)
+$(BENCH_GPU): $(call host_obj,bench/gpu_dispatch.c bench/stats.c support/gpu_kernel.c) $(HOST_RUNTIME_LIB)
 	@mkdir -p $(dir $@)
 	@echo "LD      $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LDLIBS)

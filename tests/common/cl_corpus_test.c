@@ -36,17 +36,6 @@ static bool listed(const char *list, const char *file) {
   return strstr(list, word) != NULL;
 }
 
-static void *pool_alloc(void *ctx, size_t size) {
-  void *p = NULL;
-  if (hsa_amd_memory_pool_allocate(*(hsa_amd_memory_pool_t *)ctx, size, 0, &p) != HSA_STATUS_SUCCESS)
-    return NULL;
-  return p;
-}
-static void pool_free(void *ctx, void *p) {
-  (void)ctx;
-  hsa_amd_memory_pool_free(p);
-}
-
 struct env {
   hsa_agent_t agent;
   hsa_queue_t *queue;
@@ -93,7 +82,7 @@ static void load(struct env *e, const char *path, const struct corpus_kernel *ck
 
 static int32_t *external_of(struct env *e, const struct corpus_kernel *ck) {
   if (!ck->external_variable) return NULL;
-  int32_t *x = pool_alloc(&e->pool, sizeof *x);
+  int32_t *x = hsa_test_pool_alloc(&e->pool, sizeof *x);
   ASSERT_NOT_NULL(x);
   *x = CORPUS_EXTERNAL_VALUE;
   return x;
@@ -106,18 +95,18 @@ static void run_variant(struct env *e, const struct corpus_kernel *ck, const cha
   int32_t *external = external_of(e, ck);
   struct gpu_kernel k;
   load(e, path, ck, external, &k);
-  struct corpus_alloc alloc = {pool_alloc, pool_free, &e->pool};
+  struct corpus_alloc alloc = {hsa_test_pool_alloc, hsa_test_pool_free, &e->pool};
   struct corpus_dispatch d;
   ASSERT_TRUE(corpus_setup(ck, &alloc, &d));
-  void *kernarg = pool_alloc(&e->pool, k.kernarg_size ? k.kernarg_size : 16);
+  void *kernarg = hsa_test_pool_alloc(&e->pool, k.kernarg_size ? k.kernarg_size : 16);
   ASSERT_NOT_NULL(kernarg);
   memset(kernarg, 0, k.kernarg_size);
   ASSERT_NE(corpus_pack_args(&d, kernarg, k.kernarg_size), 0);
   dispatch(e, &k, &d, kernarg, false, path);
   if (!corpus_check(&d, why, sizeof why)) FAIL("%s: %s", path, why);
   corpus_release(&d);
-  pool_free(NULL, kernarg);
-  if (external) pool_free(NULL, external);
+  hsa_test_pool_free(NULL, kernarg);
+  if (external) hsa_test_pool_free(NULL, external);
   gpu_kernel_release(&k);
 }
 
@@ -171,7 +160,7 @@ TEST(cl_corpus_one_kernarg_for_the_gpu_then_the_cpu) {
     load(&g, path, ck, external, &kg);
     load(&c, path, ck, external, &kc);
     ASSERT_EQ(kg.kernarg_size, kc.kernarg_size);
-    struct corpus_alloc alloc = {pool_alloc, pool_free, &g.pool};
+    struct corpus_alloc alloc = {hsa_test_pool_alloc, hsa_test_pool_free, &g.pool};
     struct corpus_dispatch d;
     ASSERT_TRUE(corpus_setup(ck, &alloc, &d));
     void *saved[CORPUS_MAX_BUFFERS] = {0};
@@ -179,7 +168,7 @@ TEST(cl_corpus_one_kernarg_for_the_gpu_then_the_cpu) {
       ASSERT_NOT_NULL(saved[b] = malloc(d.buffer_sizes[b]));
       memcpy(saved[b], d.buffers[b], d.buffer_sizes[b]);
     }
-    void *kernarg = pool_alloc(&g.pool, kg.kernarg_size);
+    void *kernarg = hsa_test_pool_alloc(&g.pool, kg.kernarg_size);
     ASSERT_NOT_NULL(kernarg);
     memset(kernarg, 0, kg.kernarg_size);
     ASSERT_NE(corpus_pack_args(&d, kernarg, kg.kernarg_size), 0);
@@ -199,8 +188,8 @@ TEST(cl_corpus_one_kernarg_for_the_gpu_then_the_cpu) {
       free(gpu_out[b]);
     }
     corpus_release(&d);
-    pool_free(NULL, kernarg);
-    if (external) pool_free(NULL, external);
+    hsa_test_pool_free(NULL, kernarg);
+    if (external) hsa_test_pool_free(NULL, external);
     gpu_kernel_release(&kg);
     gpu_kernel_release(&kc);
     ran++;

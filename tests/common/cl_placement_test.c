@@ -66,18 +66,6 @@ static void env_close(struct env *e) {
   HSA_ASSERT_OK(hsa_shut_down());
 }
 
-static void *pool_alloc(void *ctx, size_t size) {
-  void *p = NULL;
-  if (hsa_amd_memory_pool_allocate(*(hsa_amd_memory_pool_t *)ctx, size, 0, &p) !=
-      HSA_STATUS_SUCCESS)
-    return NULL;
-  return p;
-}
-static void pool_free(void *ctx, void *p) {
-  (void)ctx;
-  hsa_amd_memory_pool_free(p);
-}
-
 static void load(struct env *e, const char *path, const char *symbol, struct gpu_kernel *k) {
   char why[256];
   if (gpu_kernel_load(e->placement, path, symbol, NULL, NULL, k, why, sizeof why)) FAIL("%s", why);
@@ -196,10 +184,10 @@ TEST(placement_corpus_through_a_placement_queue_gives_the_references) {
     struct gpu_kernel k;
     load(&e, path, ck->symbol, &k);
     for (int round = 0; round < 8; round++) {
-      struct corpus_alloc alloc = {pool_alloc, pool_free, &e.pool};
+      struct corpus_alloc alloc = {hsa_test_pool_alloc, hsa_test_pool_free, &e.pool};
       struct corpus_dispatch d;
       ASSERT_TRUE(corpus_setup(ck, &alloc, &d));
-      void *kernarg = pool_alloc(&e.pool, k.kernarg_size ? k.kernarg_size : 16);
+      void *kernarg = hsa_test_pool_alloc(&e.pool, k.kernarg_size ? k.kernarg_size : 16);
       ASSERT_NOT_NULL(kernarg);
       memset(kernarg, 0, k.kernarg_size);
       ASSERT_NE(corpus_pack_args(&d, kernarg, k.kernarg_size), 0);
@@ -214,7 +202,7 @@ TEST(placement_corpus_through_a_placement_queue_gives_the_references) {
       if (!corpus_check(&d, why, sizeof why)) FAIL("%s round %d: %s", path, round, why);
       HSA_ASSERT_OK(hsa_signal_destroy(done));
       corpus_release(&d);
-      pool_free(NULL, kernarg);
+      hsa_test_pool_free(NULL, kernarg);
     }
     hsa_ext_placement_agent_stats_t s[MAX_STATS];
     uint32_t n = 0;
@@ -235,7 +223,7 @@ TEST(placement_corpus_through_a_placement_queue_gives_the_references) {
 
 static void *vadd_args(struct env *e, const struct gpu_kernel *k, float *a, float *b, float *c,
                        uint32_t n) {
-  uint8_t *ka = pool_alloc(&e->pool, k->kernarg_size);
+  uint8_t *ka = hsa_test_pool_alloc(&e->pool, k->kernarg_size);
   ASSERT_NOT_NULL(ka);
   memset(ka, 0, k->kernarg_size);
   memcpy(ka, &a, 8);
@@ -253,8 +241,8 @@ TEST(placement_pins_bans_and_queue_kinds_are_obeyed) {
   struct gpu_kernel k;
   load(&e, path, "vector_add.kd", &k);
   const uint32_t n = 256;
-  float *a = pool_alloc(&e.pool, n * 4), *b = pool_alloc(&e.pool, n * 4),
-        *c = pool_alloc(&e.pool, n * 4);
+  float *a = hsa_test_pool_alloc(&e.pool, n * 4), *b = hsa_test_pool_alloc(&e.pool, n * 4),
+        *c = hsa_test_pool_alloc(&e.pool, n * 4);
   for (uint32_t i = 0; i < n; i++) a[i] = (float)i, b[i] = 1;
   void *ka = vadd_args(&e, &k, a, b, c, n);
   hsa_signal_t done;
@@ -313,8 +301,8 @@ TEST(placement_pins_bans_and_queue_kinds_are_obeyed) {
     ASSERT_EQ(atomic_load(&e.error.calls), 1);
   }
   HSA_ASSERT_OK(hsa_signal_destroy(done));
-  pool_free(NULL, ka);
-  pool_free(NULL, a), pool_free(NULL, b), pool_free(NULL, c);
+  hsa_test_pool_free(NULL, ka);
+  hsa_test_pool_free(NULL, a), hsa_test_pool_free(NULL, b), hsa_test_pool_free(NULL, c);
   gpu_kernel_release(&k);
   env_close(&e);
 }
@@ -329,8 +317,8 @@ TEST(placement_barrier_bit_orders_a_chain_across_agents) {
   struct gpu_kernel k;
   load(&e, path, "vector_add.kd", &k);
   const uint32_t n = 4096, steps = 12;
-  float *x[2] = {pool_alloc(&e.pool, n * 4), pool_alloc(&e.pool, n * 4)};
-  float *one = pool_alloc(&e.pool, n * 4);
+  float *x[2] = {hsa_test_pool_alloc(&e.pool, n * 4), hsa_test_pool_alloc(&e.pool, n * 4)};
+  float *one = hsa_test_pool_alloc(&e.pool, n * 4);
   for (uint32_t i = 0; i < n; i++) x[0][i] = (float)i, x[1][i] = -1, one[i] = 1;
   void *ka[2] = {vadd_args(&e, &k, x[0], one, x[1], n), vadd_args(&e, &k, x[1], one, x[0], n)};
   hsa_signal_t done;
@@ -349,8 +337,8 @@ TEST(placement_barrier_bit_orders_a_chain_across_agents) {
   ASSERT_EQ(cpu + gpu, steps);
   if (e.has_gpu) ASSERT_EQ(gpu, steps / 2);
   HSA_ASSERT_OK(hsa_signal_destroy(done));
-  pool_free(NULL, ka[0]), pool_free(NULL, ka[1]);
-  pool_free(NULL, x[0]), pool_free(NULL, x[1]), pool_free(NULL, one);
+  hsa_test_pool_free(NULL, ka[0]), hsa_test_pool_free(NULL, ka[1]);
+  hsa_test_pool_free(NULL, x[0]), hsa_test_pool_free(NULL, x[1]), hsa_test_pool_free(NULL, one);
   gpu_kernel_release(&k);
   env_close(&e);
 }
@@ -365,8 +353,8 @@ TEST(placement_barrier_packet_holds_later_work_on_every_agent) {
   struct gpu_kernel k;
   load(&e, path, "vector_add.kd", &k);
   const uint32_t n = 256;
-  float *a = pool_alloc(&e.pool, n * 4), *b = pool_alloc(&e.pool, n * 4),
-        *c = pool_alloc(&e.pool, n * 4);
+  float *a = hsa_test_pool_alloc(&e.pool, n * 4), *b = hsa_test_pool_alloc(&e.pool, n * 4),
+        *c = hsa_test_pool_alloc(&e.pool, n * 4);
   for (uint32_t i = 0; i < n; i++) a[i] = (float)i, b[i] = 2, c[i] = -1;
   void *ka = vadd_args(&e, &k, a, b, c, n);
   hsa_signal_t gate, done, first;
@@ -416,8 +404,8 @@ TEST(placement_barrier_packet_holds_later_work_on_every_agent) {
   HSA_ASSERT_OK(hsa_signal_destroy(gate));
   HSA_ASSERT_OK(hsa_signal_destroy(done));
   HSA_ASSERT_OK(hsa_signal_destroy(first));
-  pool_free(NULL, ka);
-  pool_free(NULL, a), pool_free(NULL, b), pool_free(NULL, c);
+  hsa_test_pool_free(NULL, ka);
+  hsa_test_pool_free(NULL, a), hsa_test_pool_free(NULL, b), hsa_test_pool_free(NULL, c);
   gpu_kernel_release(&k);
   env_close(&e);
 }
@@ -456,16 +444,16 @@ TEST(placement_bad_packets_and_a_failing_kernel_reach_the_error_callback) {
   snprintf(bpath, sizeof bpath, "%s/hsacc-tests/barriers.hsaco", CL_TEST_KERNELS_DIR);
   load(&e, bpath, "barrier_divergent.kd", &k);
   HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(k.object, HSA_EXT_PLACEMENT_KIND_CPU, 0));
-  uint32_t *out = pool_alloc(&e.pool, 64 * 4);
-  uint8_t *ka = pool_alloc(&e.pool, k.kernarg_size);
+  uint32_t *out = hsa_test_pool_alloc(&e.pool, 64 * 4);
+  uint8_t *ka = hsa_test_pool_alloc(&e.pool, k.kernarg_size);
   memset(ka, 0, k.kernarg_size);
   memcpy(ka, &out, 8);
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
   submit(&e, &k, 64, 16, ka, done, true);
   ASSERT_EQ(wait_done(&e, done), HSA_STATUS_ERROR_EXCEPTION);
   ASSERT_EQ(atomic_load(&e.error.calls), 1);
-  pool_free(NULL, out);
-  pool_free(NULL, ka);
+  hsa_test_pool_free(NULL, out);
+  hsa_test_pool_free(NULL, ka);
   gpu_kernel_release(&k);
   HSA_ASSERT_OK(hsa_signal_destroy(done));
   env_close(&e);
@@ -476,7 +464,7 @@ TEST(placement_bad_packets_and_a_failing_kernel_reach_the_error_callback) {
   if (e.has_gpu) {
     load(&e, path, "vector_add.kd", &k);
     HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(k.object, HSA_EXT_PLACEMENT_KIND_GPU, 0));
-    float *a = pool_alloc(&e.pool, 256 * 4);
+    float *a = hsa_test_pool_alloc(&e.pool, 256 * 4);
     memset(a, 0, 256 * 4);
     ka = vadd_args(&e, &k, a, a, (float *)(uintptr_t)UNMAPPED_ADDRESS, 256);
     HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
@@ -488,8 +476,8 @@ TEST(placement_bad_packets_and_a_failing_kernel_reach_the_error_callback) {
     kind_counts(&e, k.object, &cpu, &gpu);
     ASSERT_EQ(cpu, 0);
     HSA_ASSERT_OK(hsa_signal_destroy(done));
-    pool_free(NULL, a);
-    pool_free(NULL, ka);
+    hsa_test_pool_free(NULL, a);
+    hsa_test_pool_free(NULL, ka);
     gpu_kernel_release(&k);
   }
   env_close(&e);
@@ -527,12 +515,12 @@ TEST(placement_split_corpus_kernels_give_the_references_with_both_kinds_working)
       gpu_kernel_release(&k);
       continue;
     }
-    struct corpus_alloc alloc = {pool_alloc, pool_free, &e.pool};
+    struct corpus_alloc alloc = {hsa_test_pool_alloc, hsa_test_pool_free, &e.pool};
     struct corpus_dispatch d;
     ASSERT_TRUE(corpus_setup(ck, &alloc, &d));
     uint32_t slow = d.dims - 1;
     uint32_t slices = (d.grid[slow] + d.workgroup[slow] - 1) / d.workgroup[slow];
-    void *kernarg = pool_alloc(&e.pool, k.kernarg_size);
+    void *kernarg = hsa_test_pool_alloc(&e.pool, k.kernarg_size);
     ASSERT_NOT_NULL(kernarg);
     memset(kernarg, 0, k.kernarg_size);
     ASSERT_NE(corpus_pack_args(&d, kernarg, k.kernarg_size), 0);
@@ -569,7 +557,7 @@ TEST(placement_split_corpus_kernels_give_the_references_with_both_kinds_working)
     }
     HSA_ASSERT_OK(hsa_signal_destroy(done));
     corpus_release(&d);
-    pool_free(NULL, kernarg);
+    hsa_test_pool_free(NULL, kernarg);
     gpu_kernel_release(&k);
   }
   ASSERT_GE(split, 3);
@@ -595,8 +583,8 @@ TEST(placement_queue_cu_mask_and_priority_apply_to_forwarded_work) {
   ASSERT_EQ(back[0], 1);
   HSA_ASSERT_OK(hsa_amd_queue_set_priority(e.queue, HSA_AMD_QUEUE_PRIORITY_HIGH));
   const uint32_t n = 1024;
-  float *a = pool_alloc(&e.pool, n * 4), *b = pool_alloc(&e.pool, n * 4),
-        *c = pool_alloc(&e.pool, n * 4);
+  float *a = hsa_test_pool_alloc(&e.pool, n * 4), *b = hsa_test_pool_alloc(&e.pool, n * 4),
+        *c = hsa_test_pool_alloc(&e.pool, n * 4);
   for (uint32_t i = 0; i < n; i++) a[i] = (float)i, b[i] = 3;
   void *ka = vadd_args(&e, &k, a, b, c, n);
   hsa_signal_t done;
@@ -610,8 +598,8 @@ TEST(placement_queue_cu_mask_and_priority_apply_to_forwarded_work) {
   }
   HSA_ASSERT_OK(hsa_amd_queue_cu_set_mask(e.queue, 0, NULL)); /* every CU again */
   HSA_ASSERT_OK(hsa_signal_destroy(done));
-  pool_free(NULL, ka);
-  pool_free(NULL, a), pool_free(NULL, b), pool_free(NULL, c);
+  hsa_test_pool_free(NULL, ka);
+  hsa_test_pool_free(NULL, a), hsa_test_pool_free(NULL, b), hsa_test_pool_free(NULL, c);
   gpu_kernel_release(&k);
   env_close(&e);
 }
@@ -627,7 +615,7 @@ TEST(placement_shut_down_with_a_placement_queue_open) {
     corpus_path(path, sizeof path, "vector_add");
     struct gpu_kernel k;
     load(&e, path, "vector_add.kd", &k);
-    float *a = pool_alloc(&e.pool, 64 * 4);
+    float *a = hsa_test_pool_alloc(&e.pool, 64 * 4);
     void *ka = vadd_args(&e, &k, a, a, a, 64);
     hsa_signal_t done;
     HSA_ASSERT_OK(hsa_signal_create(3, 0, NULL, &done));
@@ -657,8 +645,8 @@ TEST(placement_slow_gpu_moves_the_choices_to_the_cpu_agents) {
   struct gpu_kernel k;
   load(&e, path, "vector_add.kd", &k);
   const uint32_t n = 4096; /* 64 work-groups: 64 delays on the GPU */
-  float *a = pool_alloc(&e.pool, n * 4), *b = pool_alloc(&e.pool, n * 4),
-        *c = pool_alloc(&e.pool, n * 4);
+  float *a = hsa_test_pool_alloc(&e.pool, n * 4), *b = hsa_test_pool_alloc(&e.pool, n * 4),
+        *c = hsa_test_pool_alloc(&e.pool, n * 4);
   for (uint32_t i = 0; i < n; i++) a[i] = (float)i, b[i] = 1;
   void *ka = vadd_args(&e, &k, a, b, c, n);
   hsa_signal_t done;
@@ -687,8 +675,8 @@ TEST(placement_slow_gpu_moves_the_choices_to_the_cpu_agents) {
   ASSERT_EQ(gpu, PL_EXPLORE_SAMPLES);
   ASSERT_EQ(cpu + gpu, (uint64_t)rounds);
   HSA_ASSERT_OK(hsa_signal_destroy(done));
-  pool_free(NULL, ka);
-  pool_free(NULL, a), pool_free(NULL, b), pool_free(NULL, c);
+  hsa_test_pool_free(NULL, ka);
+  hsa_test_pool_free(NULL, a), hsa_test_pool_free(NULL, b), hsa_test_pool_free(NULL, c);
   gpu_kernel_release(&k);
   env_close(&e);
 }

@@ -27,17 +27,6 @@
  * private size (what a HIP runtime adds; within the queue's scratch). */
 #define DYNAMIC_STACK_BYTES 512u
 
-static void *pool_alloc(void *ctx, size_t size) {
-  void *p = NULL;
-  if (hsa_amd_memory_pool_allocate(*(hsa_amd_memory_pool_t *)ctx, size, 0, &p) != HSA_STATUS_SUCCESS)
-    return NULL;
-  return p;
-}
-static void pool_free(void *ctx, void *p) {
-  (void)ctx;
-  hsa_amd_memory_pool_free(p);
-}
-
 struct gpu_env {
   hsa_agent_t gpu;
   char target[64]; /* the agent's name: its processor, as the code objects name it */
@@ -53,7 +42,7 @@ static void run_variant(struct gpu_env *env, const struct corpus_kernel *ck, con
   test_context("%s", path);
   int32_t *external = NULL;
   if (ck->external_variable) {
-    external = pool_alloc(&env->kernarg_pool, sizeof *external);
+    external = hsa_test_pool_alloc(&env->kernarg_pool, sizeof *external);
     ASSERT_NOT_NULL(external);
     *external = CORPUS_EXTERNAL_VALUE;
   }
@@ -62,10 +51,10 @@ static void run_variant(struct gpu_env *env, const struct corpus_kernel *ck, con
     FAIL("%s", why);
 
   hsa_amd_memory_pool_t pool = env->kernarg_pool;
-  struct corpus_alloc alloc = {pool_alloc, pool_free, &pool};
+  struct corpus_alloc alloc = {hsa_test_pool_alloc, hsa_test_pool_free, &pool};
   struct corpus_dispatch d;
   ASSERT_TRUE(corpus_setup(ck, &alloc, &d));
-  void *kernarg = pool_alloc(&pool, k.kernarg_size ? k.kernarg_size : 16);
+  void *kernarg = hsa_test_pool_alloc(&pool, k.kernarg_size ? k.kernarg_size : 16);
   ASSERT_NOT_NULL(kernarg);
   memset(kernarg, 0, k.kernarg_size);
   ASSERT_NE(corpus_pack_args(&d, kernarg, k.kernarg_size), 0);
@@ -89,8 +78,8 @@ static void run_variant(struct gpu_env *env, const struct corpus_kernel *ck, con
   if (!corpus_check(&d, why, sizeof why)) FAIL("%s: %s", path, why);
 
   corpus_release(&d);
-  pool_free(NULL, kernarg);
-  if (external) pool_free(NULL, external);
+  hsa_test_pool_free(NULL, kernarg);
+  if (external) hsa_test_pool_free(NULL, external);
   ASSERT_EQ(hsa_signal_destroy(done), HSA_STATUS_SUCCESS);
   gpu_kernel_release(&k);
 }

@@ -107,3 +107,15 @@ TEST_AFTER_EACH(hsa_runtime_closed) {
   }
   return opened ? "the HSA runtime was left open (hsa_init without hsa_shut_down)" : NULL;
 }
+
+void *hsa_test_pool_alloc(void *pool, size_t size) {
+  void *p = NULL;
+  if (hsa_amd_memory_pool_allocate(*(hsa_amd_memory_pool_t *)pool, size, 0, &p) != HSA_STATUS_SUCCESS)
+    return NULL;
+  return p;
+}
+
+void hsa_test_pool_free(void *unused, void *p) {
+  (void)unused;
+  hsa_amd_memory_pool_free(p);
+}

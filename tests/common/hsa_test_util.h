@@ -18,6 +18,10 @@
  * there is none (an image booted on one core). */
 uint32_t hsa_test_cpu_agents(hsa_agent_t *agents, uint32_t max);
 hsa_amd_memory_pool_t hsa_test_kernarg_pool(hsa_agent_t agent);
+/* Allocation from the pool `pool` points to (a hsa_amd_memory_pool_t), NULL
+ * when refused, and its free (`unused` ignored): the corpus_alloc pair. */
+void *hsa_test_pool_alloc(void *pool, size_t size);
+void hsa_test_pool_free(void *unused, void *p);
 
 /* A header with system-scope acquire and release fences. */
 uint16_t hsa_test_header(hsa_packet_type_t type, bool barrier);

@@ -169,37 +169,24 @@ static bool setup_prefix_scan(struct corpus_dispatch *d) {
   return true;
 }
 
-static bool setup_histogram(struct corpus_dispatch *d) {
-  const uint32_t n = 777;
+/* n bytes of seeded random data into 64 bins; the grid ends in a partial
+ * work-group of 64. */
+static bool setup_histogram_of(struct corpus_dispatch *d, uint32_t n, uint32_t seed) {
   uint8_t *data = new_buffer(d, n);
   new_buffer(d, 64 * 4); /* bins */
   uint32_t *want = new_expected(d, 1);
   if (!want) return false;
-  uint32_t s = 6;
   for (uint32_t i = 0; i < n; i++) {
-    data[i] = (uint8_t)next_random(&s);
+    data[i] = (uint8_t)next_random(&seed);
     want[data[i] % 64]++;
   }
   arg_buffer(d, 0), arg_buffer(d, 1), arg_u32(d, n);
-  geometry(d, 1, n, 1, 64, 1); /* ends in a partial work-group */
+  geometry(d, 1, n, 1, 64, 1);
   return true;
 }
 
-static bool setup_histogram_local(struct corpus_dispatch *d) {
-  const uint32_t n = 2339;
-  uint8_t *data = new_buffer(d, n);
-  new_buffer(d, 64 * 4); /* bins */
-  uint32_t *want = new_expected(d, 1);
-  if (!want) return false;
-  uint32_t s = 11;
-  for (uint32_t i = 0; i < n; i++) {
-    data[i] = (uint8_t)next_random(&s);
-    want[data[i] % 64]++;
-  }
-  arg_buffer(d, 0), arg_buffer(d, 1), arg_u32(d, n);
-  geometry(d, 1, n, 1, 64, 1); /* ends in a partial work-group */
-  return true;
-}
+static bool setup_histogram(struct corpus_dispatch *d) { return setup_histogram_of(d, 777, 6); }
+static bool setup_histogram_local(struct corpus_dispatch *d) { return setup_histogram_of(d, 2339, 11); }
 
 static int compare_int(const void *a, const void *b) {
   int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
