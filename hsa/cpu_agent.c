@@ -421,9 +421,11 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
     }
     uint64_t end = profile ? plat_now_ns() : 0;
     if (measure.handle) { /* first: a program that saw its signal finds the measurement */
-      signal_from_handle(measure)->amd.start_ts = start;
-      signal_from_handle(measure)->amd.end_ts = end;
-      signal_complete(measure);
+      struct signal *m = signal_from_handle(measure);
+      m->amd.start_ts = start;
+      m->amd.end_ts = end;
+      /* Only the placement queue's harvest polls it: no waiter to wake. */
+      __atomic_store_n(&m->amd.value, 0, __ATOMIC_RELEASE);
     }
     if (done.handle) {
       if (profile) {

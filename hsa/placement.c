@@ -33,10 +33,13 @@
  * is counted from when the agent could start it, service_ns). On a GPU the
  * dispatch completes the record's signal and a barrier-AND behind it that
  * depends on that signal completes the program's completion signal, with
- * the packet's release fence; a CPU agent's processor completes both
- * signals itself (the packet names the record, placement_split.h). Records are
- * harvested (the time goes to the kernel's model, placement_model.h) on the
- * next doorbell, statistics query or queue destruction. When every record
+ * the packet's release fence; a CPU agent's processor sets the record's
+ * signal and completes the program's itself (the packet names the record,
+ * placement_split.h). Records are
+ * harvested (the time goes to the kernel's model, placement_model.h) after
+ * each doorbell's packets are forwarded (so a decision sees what had
+ * completed by the previous doorbell), and on a statistics query or queue
+ * destruction. When every record
  * is in flight a dispatch is forwarded as it is, unmeasured.
  * Limit: on a GPU the program's completion signal carries the barrier
  * packet's time stamps, not the dispatch's.
@@ -728,7 +731,6 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
              (unsigned long long)pq->q->amd.hsa_queue.id, (unsigned long long)p->kernel_object);
     return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
   }
-  harvest_locked();
   struct pl_candidate c[PL_MAX_AGENTS] = {0};
   bool any = false;
   for (uint32_t a = 0; a < pl.count; a++) {
@@ -885,6 +887,11 @@ static void forward(struct signal *s, int64_t value) {
   for (uint32_t a = 0; a < pl.count; a++)
     if (pq->fwd[a]) ring_forward_queue(pq, a);
   lock_release(&pq->lock);
+  /* The agents run what was forwarded while the measurements of earlier
+   * dispatches are taken in: not on a dispatch's path. */
+  lock_acquire(&pl.lock);
+  harvest_locked();
+  lock_release(&pl.lock);
 }
 
 /* ---- Queue hooks (agent_ops) ---------------------------------------------------- */

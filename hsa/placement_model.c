@@ -35,7 +35,7 @@ static uint64_t recent_median(const struct pl_class *c) {
 }
 
 static struct point class_point(const struct pl_class *c) {
-  return (struct point){(double)c->sum_items / c->count, (double)recent_median(c)};
+  return (struct point){(double)c->sum_items / c->count, (double)c->median_ns};
 }
 
 /* Line through a and b at x; the slope is never negative (more work never
@@ -185,6 +185,7 @@ void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64
   c->recent[c->recent_next] = ns;
   c->recent_next = (c->recent_next + 1) % PL_RECENT;
   if (c->recent_count < PL_RECENT) c->recent_count++;
+  c->median_ns = recent_median(c);
   h->measured++;
   h->total_ns += ns;
   h->total_items += items;

@@ -25,6 +25,7 @@ struct pl_class {
    * few outliers (a core taken away, a wake-up) do not decide for long. */
   uint64_t recent[PL_RECENT];
   uint32_t recent_count, recent_next;
+  uint64_t median_ns; /* of recent[], kept by pl_record: a prediction only reads it */
 };
 
 struct pl_history {

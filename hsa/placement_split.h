@@ -28,8 +28,10 @@
 #define PLACEMENT_MEASURE_MAGIC 0x4552555341454d50ull /* "PMEASURE" */
 
 /* A forwarded dispatch measured without a packet behind it (CPU agents):
- * `reserved2` names this, and the processor completes `signal` as well as
- * the packet's own completion signal, with the same time stamps. */
+ * `reserved2` names this, and the processor gives `signal` the packet's
+ * time stamps and the value 0 (a plain store: nothing waits on it, the
+ * placement queue polls it) before it completes the packet's own
+ * completion signal. */
 struct placement_measure {
   uint64_t magic;
   hsa_signal_t signal;
