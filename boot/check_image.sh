@@ -4,9 +4,9 @@
 #  - every allocated section is in the list: a section that boot/image.lds
 #    does not place would be left out of the PE image by objcopy, and
 #    whatever lives in it would be missing at run time;
-#  - every dynamic relocation is R_X86_64_RELATIVE: crt0's relocation code
-#    (GNU-EFI reloc_x86_64.c) applies nothing else, so a symbol left
-#    undefined (a weak reference, say) would make the image fail to start.
+#  - every dynamic relocation is R_X86_64_RELATIVE: the relocation code
+#    (boot/relocate.c) applies nothing else, so a symbol left undefined
+#    (a weak reference, say) would make the image fail to start.
 set -eu
 elf=$1; shift
 bad=$(objdump -h -w "$elf" | awk '$1 ~ /^[0-9]+$/ && /ALLOC/ {print $2}' | while read -r name; do

@@ -6,9 +6,10 @@ Reads GNU ld's link map (-Map) and sums the input sections of every object
 by the part of the tree it comes from: kernel (boot/, kernel/, lib/ and the
 symbol table), drivers (drivers/), runtime (hsa/), model (vapu/), newlib
 (libc, libm, libgcc), app (apps/<name>/; tests/ for the test image). Bytes
-in the file (code, read-only data, data, and the relocations crt0 applies to
-the part's pointers, 24 bytes each: readelf on the linked IMAGE.so) are
-counted apart from zero-initialised data (.bss: loaded, not in the file).
+in the file (code, read-only data, data, and the relocations of the part's
+pointers that boot/relocate.c applies: 24 bytes for an entry of .rela, 8 for
+a word of the packed .relr, which goes to the part of the first pointer it
+relocates) are counted apart from zero-initialised data (.bss: loaded, not in the file).
 What no part owns (PE headers, crt0, page alignment) is the last line, so
 that the column of file bytes adds up to the size of the .efi file.
 """
@@ -23,6 +24,7 @@ PARTS = ["kernel", "drivers", "runtime", "model", "newlib", "app"]
 COLUMNS = {".text": "text", ".rodata": "rodata", ".data": "data", ".bss": "bss",
            ".ksyms": "rodata"}
 RELA_ENTRY = 24  # Elf64_Rela
+RELR_ENTRY = 8   # an address or a bitmap of 63 words (boot/relocate.c)
 
 
 def part_of(path):
@@ -73,12 +75,37 @@ def input_sections(map_path):
     return out
 
 
+def relr_words(so_path):
+    """The words of the .relr section of the linked IMAGE.so, if any."""
+    text = subprocess.run(["readelf", "-S", "-W", so_path], capture_output=True, text=True,
+                          check=True).stdout
+    m = re.search(r"\]\s+\.relr\s+\S+\s+[0-9a-f]+\s+([0-9a-f]+)\s+([0-9a-f]+)", text)
+    if not m:
+        return []
+    with open(so_path, "rb") as f:
+        f.seek(int(m.group(1), 16))
+        data = f.read(int(m.group(2), 16))
+    return [int.from_bytes(data[i:i + RELR_ENTRY], "little") for i in range(0, len(data), RELR_ENTRY)]
+
+
 def relocations(so_path):
-    """Offsets of the dynamic relocations crt0 applies."""
+    """(offset, bytes of table) of every relocation entry of IMAGE.so: the
+    .rela entries readelf lists, and each .relr word at the first pointer it
+    relocates."""
     text = subprocess.run(["readelf", "-r", "-W", so_path], capture_output=True, text=True,
                           check=True).stdout
-    return [int(m.group(1), 16) for m in re.finditer(r"^([0-9a-f]+)\s+[0-9a-f]+\s+R_X86_64_",
-                                                     text, re.M)]
+    out = [(int(m.group(1), 16), RELA_ENTRY)
+           for m in re.finditer(r"^([0-9a-f]+)\s+[0-9a-f]+\s+R_X86_64_", text, re.M)]
+    where = None
+    for w in relr_words(so_path):
+        if not w & 1:
+            out.append((w, RELR_ENTRY))
+            where = w + RELR_ENTRY
+        else:
+            first = ((w >> 1) & -(w >> 1)).bit_length() - 1  # its lowest bit set
+            out.append((where + first * RELR_ENTRY, RELR_ENTRY))
+            where += 63 * RELR_ENTRY
+    return out
 
 
 def main():
@@ -91,10 +118,10 @@ def main():
         if part:
             sizes[part][column] += size
     starts = [s[0] for s in sections]
-    for offset in relocations(so_path):
+    for offset, cost in relocations(so_path):
         i = bisect.bisect_right(starts, offset) - 1
         if i >= 0 and offset < sections[i][1] and sections[i][2]:
-            sizes[sections[i][2]]["rela"] += RELA_ENTRY
+            sizes[sections[i][2]]["rela"] += cost
     file_size = os.path.getsize(efi)
     goal = "   (goal: under %d KiB)" % goal_kib if goal_kib else ""
     print("%s: %d bytes (%d KiB)%s; by part, bytes in the file and zero-initialised:"

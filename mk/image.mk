@@ -8,7 +8,8 @@
 #
 # gcc + GNU ld in the GNU-EFI way (gnu-efi's README.gnuefi): position
 # independent code linked as an ELF shared object with our own script
-# (boot/image.lds), crt0 applies the relative relocations, objcopy makes
+# (boot/image.lds), crt0 calls boot/relocate.c to apply the relative
+# relocations (packed, DT_RELR), objcopy makes
 # the PE32+. Linked twice: the first link gives `nm` the addresses for the
 # symbol table (kernel/gen_ksyms.sh) that the second link carries in .ksyms,
 # which is last in the image so nothing else moves; the build checks that.
@@ -35,12 +36,12 @@ EFI_CFLAGS   := -std=gnu11 -O2 -g -fpic -fvisibility=hidden -mno-red-zone -fno-s
 # firmware's function pointers ms_abi so they are called directly.
 BOOT_EFI_CPPFLAGS := -isystem $(EFI_INCLUDE) -isystem $(EFI_INCLUDE)/x86_64 -DGNU_EFI_USE_MS_ABI
 EFI_LDFLAGS  := -nostdlib -shared -Bsymbolic -znocombreloc -z text -z noexecstack --no-undefined \
-                --build-id=none -T boot/image.lds
+                -z pack-relative-relocs --build-id=none -T boot/image.lds
 EFI_LIBS      = $(GNUEFI_LIB) --start-group $(NEWLIB_LIBDIR)/libm.a $(NEWLIB_LIBDIR)/libc.a \
                 $(shell $(EFI_CC) -print-libgcc-file-name) --end-group
-EFI_SECTIONS := .text .reloc .rodata .data .bss .dynamic .rela .ksyms
+EFI_SECTIONS := .text .reloc .rodata .data .bss .dynamic .rela .relr .ksyms
 # Allocated by the linker for a shared object, needed by nothing at run time
-# (crt0's relocation code reads only .dynamic and .rela).
+# (the relocation code, boot/relocate.c, reads only .dynamic, .rela and .relr).
 EFI_SECTIONS_DROPPED := .dynsym .dynstr .hash .gnu.hash
 
 # Every image links boot/, kernel/ and lib/ whole; the layers above come
