@@ -273,7 +273,13 @@ void amdgpu_ih_interrupt(struct amdgpu_device *dev) {
   }
   __atomic_store_n(&ih->busy, 0, __ATOMIC_RELEASE);
   /* An entry written after our last look but before busy was cleared
-   * raised an MSI that returned early: look once more. */
+   * raised an MSI that returned early: look once more. The fence keeps
+   * that look after the store: x86 lets a load pass an earlier store to
+   * another address (Intel SDM vol. 3A, 9.2.3.4 "Loads May Be Reordered with
+   * Earlier Stores to Different Locations"), and then this look and
+   * the other consumer's exchange could both see the old values and leave
+   * the entry in the ring until some later interrupt. */
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
   uint32_t wptr = __atomic_load_n(ih->wptr_writeback, __ATOMIC_ACQUIRE) & mask & IH_RB_WPTR__OFFSET_MASK;
   if (wptr != ih->rptr) amdgpu_ih_interrupt(dev);
 }

@@ -59,6 +59,11 @@ void queues_unlock(struct amdgpu_device *dev) {
   struct amdgpu_queues *qs = &dev->queues;
   for (;;) {
     spin_unlock(&qs->lock);
+    /* The look below must not pass the release above (x86 lets a load pass
+     * an earlier store, Intel SDM vol. 3A, 9.2.3.4): else an interrupt that
+     * left an error and found the lock still taken, and this look, could
+     * both miss it, and the queue would not be stopped and told. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (!left_for_holder(qs)) return;
     if (!queues_try_lock(dev)) return; /* the holder handles them when it unlocks */
     queues_handle_errors_locked(dev);

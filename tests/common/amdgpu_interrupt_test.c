@@ -4,6 +4,8 @@
  * and register writes. An interrupt that arrives while that core holds a
  * model lock must wait for the release (vapu_internal.h: spin_lock_irqsave), never
  * spin on a lock its own core holds. */
+#include <stdatomic.h>
+
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "drivers/amdgpu/amdgpu_vapu.h"
 #include "drivers/amdgpu/regs/osssys_4_0.h"
@@ -72,6 +74,52 @@ TEST(amdgpu_ih_interrupts_keep_coming_under_msi) {
     ASSERT_TRUE(post_eop(v, (uint32_t)i));
     ASSERT_EQ(amdgpu_test_wait_count(&eops, i + 1), i + 1);
   }
+  amdgpu_set_eop_handler(dev, NULL, NULL);
+  amdgpu_device_remove(dev);
+}
+
+/* Two consumers drain the ring: the MSI's handler and the scheduler, which
+ * drains before it frees a slot (amdgpu_queue_sched.c). Whichever finds the
+ * other draining leaves the entries to it; none may be left behind when
+ * the last interrupt has come. The test thread is the second consumer
+ * while another posts, a window's worth at a time so that the ring never
+ * overflows; afterwards only the MSIs may bring the last entries in. */
+#define TWO_CONSUMER_EVENTS 20000
+#define TWO_CONSUMER_WINDOW 64
+struct eop_poster {
+  struct vapu *v;
+  const int *eops;
+  _Atomic int posted;
+  _Atomic bool failed;
+};
+
+static void post_eops(void *arg) {
+  struct eop_poster *p = arg;
+  for (int i = 0; i < TWO_CONSUMER_EVENTS; i++) {
+    while (i - __atomic_load_n(p->eops, __ATOMIC_ACQUIRE) >= TWO_CONSUMER_WINDOW) plat_cpu_relax();
+    if (!post_eop(p->v, (uint32_t)i)) {
+      atomic_store(&p->failed, true);
+      break;
+    }
+    atomic_store(&p->posted, i + 1);
+  }
+}
+
+TEST(amdgpu_ih_two_consumers_leave_no_entry_behind) {
+  struct amdgpu_fault_log log;
+  struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
+  ASSERT_NOT_NULL(dev);
+  int eops = 0;
+  amdgpu_set_eop_handler(dev, count_eop, &eops);
+  struct eop_poster poster = {.v = amdgpu_vapu_of(dev), .eops = &eops};
+  int worker = plat_worker_start("eop-poster", post_eops, &poster);
+  ASSERT_GE(worker, 0);
+  while (atomic_load(&poster.posted) < TWO_CONSUMER_EVENTS && !atomic_load(&poster.failed))
+    amdgpu_ih_interrupt(dev);
+  plat_worker_join(worker);
+  ASSERT_FALSE(atomic_load(&poster.failed));
+  ASSERT_EQ(amdgpu_test_wait_count(&eops, TWO_CONSUMER_EVENTS), TWO_CONSUMER_EVENTS);
+  ASSERT_EQ_U(dev->ih.overflows, 0);
   amdgpu_set_eop_handler(dev, NULL, NULL);
   amdgpu_device_remove(dev);
 }
