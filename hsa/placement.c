@@ -28,21 +28,20 @@
  *     later packet starts anywhere before it completed.
  * Within one forward queue the real agent keeps AQL's order itself.
  *
- * Measurements. A forwarded kernel dispatch completes an internal signal of
- * a record (its end time stamp is the agent's profiling time; what it cost
+ * Measurements. A forwarded kernel dispatch ends an internal signal of a
+ * record (its end time stamp is the agent's profiling time; what it cost
  * is counted from when the agent could start it, service_ns). On a GPU the
- * dispatch completes the record's signal and a barrier-AND behind it that
- * depends on that signal completes the program's completion signal, with
- * the packet's release fence; a CPU agent's processor sets the record's
- * signal and completes the program's itself (the packet names the record,
- * placement_split.h). Records are
+ * dispatch completes the program's completion signal, as on the GPU's own
+ * queue, and a barrier-AND with the barrier bit behind it completes the
+ * record's (a dispatch without a signal completes the record's itself); a
+ * CPU agent's processor sets the record's signal and completes the
+ * program's itself (the packet names the record, placement_split.h).
+ * Records are
  * harvested (the time goes to the kernel's model, placement_model.h) after
  * each doorbell's packets are forwarded (so a decision sees what had
  * completed by the previous doorbell), and on a statistics query or queue
  * destruction. When every record
  * is in flight a dispatch is forwarded as it is, unmeasured.
- * Limit: on a GPU the program's completion signal carries the barrier
- * packet's time stamps, not the dispatch's.
  */
 #define LOG_TAG "placement"
 #include "hsa/placement.h"
@@ -113,10 +112,6 @@ struct record {
   struct pl_queue *pq;
   uint32_t agent;
   uint64_t items, predicted_ns;
-  /* The barrier-AND that waits for the signal: the record is reused only
-   * once it ran, or it could wait for the record's next use. */
-  hsa_queue_t *chain_queue; /* NULL: none */
-  uint64_t chain_index;
   uint64_t forwarded_ns;
   bool measured;
   struct record *next;
@@ -232,10 +227,6 @@ static void harvest_locked(void) {
               (unsigned long long)(end - start));
       }
     }
-    if (r->chain_queue && hsa_queue_load_read_index_scacquire(r->chain_queue) <= r->chain_index) {
-      link = &r->next;
-      continue;
-    }
     record_release(link);
   }
 }
@@ -300,7 +291,6 @@ static struct record *record_take_locked(void) {
   if (r) {
     __atomic_store_n(&r->signal->amd.value, 1, __ATOMIC_RELAXED);
     r->signal->amd.start_ts = r->signal->amd.end_ts = 0;
-    r->chain_queue = NULL;
     r->measured = false;
   }
   return r;
@@ -721,7 +711,6 @@ static hsa_status_t forward_split(struct pl_queue *pq, hsa_kernel_dispatch_packe
 static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_packet_t *p,
                                      uint16_t header) {
   bool barrier = header >> HSA_PACKET_HEADER_BARRIER & 1;
-  uint32_t release = header >> HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE & 3;
   uint64_t items = (uint64_t)p->grid_size_x * p->grid_size_y * p->grid_size_z;
   lock_acquire(&pl.lock);
   struct pl_kernel *k = kernel_find_locked(p->kernel_object);
@@ -769,11 +758,6 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     r->agent = a;
     r->items = items;
     r->predicted_ns = choice.predicted_ns;
-    bool cpu = kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU;
-    if (!cpu && p->completion_signal.handle) { /* held until the chain's index is known */
-      r->chain_queue = pq->fwd[a];
-      r->chain_index = UINT64_MAX;
-    }
     r->forwarded_ns = plat_now_ns();
     r->next = NULL;
     *pl.inflight_tail = r;
@@ -790,27 +774,22 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
 
   hsa_status_t st = order_before(pq, a, barrier);
   if (st != HSA_STATUS_SUCCESS) return st;
-  hsa_signal_t done = p->completion_signal;
   p->kernel_object = object;
   /* A CPU agent completes the record's signal itself (no packet behind
-   * the dispatch); a GPU completes it and a barrier-AND behind it the
-   * program's signal. */
+   * the dispatch). On a GPU the program's signal stays on the dispatch
+   * (its time stamps are the dispatch's, as on the GPU's own queue) and a
+   * barrier-AND behind it, which completes once the dispatch has, ends the
+   * record; a dispatch without a signal ends the record itself. */
   bool cpu = kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU;
   p->reserved2 = r && cpu ? (uint64_t)(uintptr_t)&r->measure : 0;
-  if (r && !cpu) p->completion_signal = signal_handle(r->signal);
+  bool record_behind = r && !cpu && p->completion_signal.handle;
+  if (r && !cpu && !record_behind) p->completion_signal = signal_handle(r->signal);
   st = emit(pq, a, p, header);
-  if (st == HSA_STATUS_SUCCESS && r && !cpu && done.handle) {
-    hsa_barrier_and_packet_t chain = {0};
-    chain.dep_signal[0] = signal_handle(r->signal);
-    chain.completion_signal = done;
-    st = emit(pq, a, &chain,
-              header_of(HSA_PACKET_TYPE_BARRIER_AND, false, HSA_FENCE_SCOPE_NONE, release));
-    /* Only this queue's forwarding writes these two fields of an in-flight
-     * record, before the harvest can see the chain's index passed. */
-    lock_acquire(&pl.lock);
-    r->chain_queue = pq->fwd[a];
-    r->chain_index = pq->last_write[a] - 1;
-    lock_release(&pl.lock);
+  if (st == HSA_STATUS_SUCCESS && record_behind) {
+    hsa_barrier_and_packet_t end = {0};
+    end.completion_signal = signal_handle(r->signal);
+    st = emit(pq, a, &end,
+              header_of(HSA_PACKET_TYPE_BARRIER_AND, true, HSA_FENCE_SCOPE_NONE, HSA_FENCE_SCOPE_NONE));
   }
   pq->since_mark[a] = true;
   pq->last_agent = (int)a;

@@ -307,6 +307,54 @@ TEST(placement_pins_bans_and_queue_kinds_are_obeyed) {
   env_close(&e);
 }
 
+/* A dispatch's completion signal carries that dispatch's profiling time
+ * stamps on whichever kind of agent ran it, as on the agent's own queue:
+ * they lie between the submission and the completion the program saw and
+ * span the kernel's execution (a grid that takes the virtual APU's
+ * interpreter, or a CPU agent, well over PROFILED_MIN_NS), not a packet
+ * the runtime placed behind it, which completes in microseconds. */
+#define PROFILED_ITEMS  (256u * 1024)
+#define PROFILED_MIN_NS 100000ull
+TEST(placement_completion_signal_carries_the_dispatchs_time_stamps) {
+  struct env e;
+  env_open(&e);
+  char path[512];
+  corpus_path(path, sizeof path, "vector_add");
+  struct gpu_kernel k;
+  load(&e, path, "vector_add.kd", &k);
+  const uint32_t n = PROFILED_ITEMS;
+  float *a = hsa_test_pool_alloc(&e.pool, n * 4), *b = hsa_test_pool_alloc(&e.pool, n * 4),
+        *c = hsa_test_pool_alloc(&e.pool, n * 4);
+  for (uint32_t i = 0; i < n; i++) a[i] = (float)i, b[i] = 1;
+  void *ka = vadd_args(&e, &k, a, b, c, n);
+  hsa_signal_t done;
+  HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
+  const uint32_t kinds[2] = {HSA_EXT_PLACEMENT_KIND_CPU, HSA_EXT_PLACEMENT_KIND_GPU};
+  for (int pass = 0; pass < (e.has_gpu ? 2 : 1); pass++) {
+    test_context("pinned to %s", pass ? "the GPU" : "the CPU agents");
+    HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(k.object, kinds[pass], 0));
+    hsa_signal_store_relaxed(done, 1);
+    uint64_t submitted = plat_now_ns();
+    submit(&e, &k, n, 256, ka, done, true);
+    HSA_ASSERT_OK(wait_done(&e, done));
+    uint64_t completed = plat_now_ns();
+    hsa_amd_profiling_dispatch_time_t t;
+    HSA_ASSERT_OK(hsa_amd_profiling_get_dispatch_time(e.placement, done, &t));
+    uint64_t start, end;
+    HSA_ASSERT_OK(hsa_amd_profiling_convert_tick_to_system_domain(e.placement, t.start, &start));
+    HSA_ASSERT_OK(hsa_amd_profiling_convert_tick_to_system_domain(e.placement, t.end, &end));
+    ASSERT_GE(start, submitted);
+    ASSERT_LE(end, completed);
+    ASSERT_GE(end - start, PROFILED_MIN_NS);
+    ASSERT_EQ(c[n - 1], (float)(n - 1) + 1);
+  }
+  HSA_ASSERT_OK(hsa_signal_destroy(done));
+  hsa_test_pool_free(NULL, ka);
+  hsa_test_pool_free(NULL, a), hsa_test_pool_free(NULL, b), hsa_test_pool_free(NULL, c);
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
 /* x(i+1) = x(i) + 1 across alternating agents, with the barrier bit only:
  * every step reads what the step before wrote on the other agent. */
 TEST(placement_barrier_bit_orders_a_chain_across_agents) {

@@ -55,10 +55,10 @@
  * those of its GPU part, for the queue that part runs on; a CPU part reads
  * the same kernarg bytes (tools/hsacc lays them out alike).
  *
- * Limits: on a GPU agent the program's completion signal is decremented by
- * a barrier packet the runtime places behind the dispatch, so its profiling
- * time stamps (hsa_amd_profiling_get_dispatch_time) are that packet's, not
- * the dispatch's (a CPU agent writes the dispatch's). Agent-dispatch packets are refused
+ * Profiling: a dispatch's completion signal carries the time stamps of the
+ * agent that ran it (hsa_amd_profiling_get_dispatch_time); a split
+ * dispatch's are those of the barrier packet that ends it.
+ * Limits: agent-dispatch packets are refused
  * (HSA_STATUS_ERROR_INVALID_PACKET_FORMAT): they name one agent's function.
  * The forwarding thread waits (at most 10 s, then the queue stops with
  * HSA_STATUS_ERROR_OUT_OF_RESOURCES) while an agent's queue is full.
