@@ -6,47 +6,28 @@
 
 #define MAX_FRAMES 32
 
-/* Layout written by kernel/gen_ksyms.sh: count, then count entries sorted
- * by address (link-time addresses, i.e. offsets from ImageBase: the image
- * is far below 4 GiB), then the NUL-terminated names that name_offset
- * points into. */
-struct ksym_entry {
-  uint32_t addr;
-  uint32_t name_offset;
-};
-struct ksym_table {
-  uint64_t count;
-  struct ksym_entry entries[];
-};
+/* Written by kernel/gen_ksyms.py at link time (mk/image.mk). */
 extern const struct ksym_table ksym_table __attribute__((visibility("hidden")));
 extern const char ImageBase[] __attribute__((visibility("hidden")));
 extern const char __text_start[] __attribute__((visibility("hidden")));
 extern const char __text_end[] __attribute__((visibility("hidden")));
 
-const char *ksym_lookup(uint64_t addr, uint64_t *offset) {
-  uint64_t base = (uint64_t)(uintptr_t)ImageBase;
+bool ksym_lookup(uint64_t addr, char name[KSYM_NAME_MAX], uint64_t *offset) {
+  name[0] = '\0';
   if (addr < (uint64_t)(uintptr_t)__text_start || addr >= (uint64_t)(uintptr_t)__text_end)
-    return NULL;
-  uint64_t rel = addr - base;
-  const struct ksym_entry *e = ksym_table.entries;
-  size_t lo = 0, hi = ksym_table.count; /* find the last entry with addr <= rel */
-  if (hi == 0 || e[0].addr > rel) return NULL;
-  while (hi - lo > 1) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (e[mid].addr <= rel)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  const char *names = (const char *)&ksym_table.entries[ksym_table.count];
-  *offset = rel - e[lo].addr;
-  return names + e[lo].name_offset;
+    return false;
+  uint32_t rel = (uint32_t)(addr - (uint64_t)(uintptr_t)ImageBase); /* text is below 4 GiB */
+  long index = ksym_table_find(&ksym_table, rel);
+  if (index < 0 || !ksym_table_name(&ksym_table, (uint32_t)index, name, KSYM_NAME_MAX))
+    return false;
+  *offset = rel - ksym_table.addr[index];
+  return true;
 }
 
 static void print_frame(int n, uint64_t addr) {
   uint64_t off = 0;
-  const char *name = ksym_lookup(addr, &off);
-  if (name)
+  char name[KSYM_NAME_MAX];
+  if (ksym_lookup(addr, name, &off))
     console_printf("  #%-2d 0x%016llx %s+0x%llx\n", n, (unsigned long long)addr, name,
                    (unsigned long long)off);
   else

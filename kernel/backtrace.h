@@ -2,7 +2,8 @@
  * backtrace.h - frame-pointer backtraces with symbol names.
  *
  * The image carries its own symbol table (section .ksyms, generated from
- * `nm` of a first link by kernel/gen_ksyms.sh; mk/image.mk links twice).
+ * `nm` of a first link by kernel/gen_ksyms.py, decoded by kernel/ksyms.c;
+ * mk/image.mk links twice).
  * The walk follows the RBP chain (everything is built with
  * -fno-omit-frame-pointer) and stops at a frame outside the known stacks,
  * so a corrupted chain ends the trace instead of faulting again.
@@ -10,11 +11,14 @@
 #ifndef KERNEL_BACKTRACE_H
 #define KERNEL_BACKTRACE_H
 
-#include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
-/* Name of the function containing `addr` and the offset into it, or NULL. */
-const char *ksym_lookup(uint64_t addr, uint64_t *offset);
+#include "kernel/ksyms.h"
+
+/* Writes the name of the function containing `addr` and sets the offset
+ * into it; false (and an empty name) for an address outside the text. */
+bool ksym_lookup(uint64_t addr, char name[KSYM_NAME_MAX], uint64_t *offset);
 
 /* Prints "  #0 0x... name+0x.." lines: `rip` first, then the callers found
  * from the frame at `rbp`. */

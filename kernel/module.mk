@@ -7,7 +7,7 @@ KERNEL_SRCS += kernel/main.c kernel/cpu.c kernel/serial.c kernel/console.c kerne
                kernel/kmem.c kernel/libc_locks.c kernel/libc_reent.c kernel/protected_heap.c \
                kernel/thread.c kernel/thread_switch.S kernel/pthread.c kernel/c11_threads.c \
                kernel/code.c
-KERNEL_PORTABLE_SRCS += kernel/frame_pool.c kernel/bootfs.c kernel/pt.c
+KERNEL_PORTABLE_SRCS += kernel/frame_pool.c kernel/bootfs.c kernel/pt.c kernel/ksyms.c
 # kernel-platform: ACPI, PCI, interrupts (vectors, MSI), time, SMP.
 # (kernel/time.c and kernel/irq.c, listed above, are kernel-platform's too.)
 KERNEL_SRCS += kernel/acpi_init.c kernel/acpi_pm_timer.c kernel/hpet.c kernel/lapic.c \

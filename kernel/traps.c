@@ -106,10 +106,11 @@ void trap_exception(struct trap_frame *f) {
     kernel_exit(EXIT_STATUS_CPU_EXCEPTION);
   }
   uint64_t sym_off = 0;
-  const char *sym = ksym_lookup(f->rip, &sym_off);
+  char sym[KSYM_NAME_MAX];
+  ksym_lookup(f->rip, sym, &sym_off);
   console_printf("CPU EXCEPTION %u (%s) on core %u, error code 0x%llx, at %s+0x%llx\n", vector,
                  names[vector] ? names[vector] : "reserved", cpu_index(),
-                 (unsigned long long)f->error_code, sym ? sym : "?", (unsigned long long)sym_off);
+                 (unsigned long long)f->error_code, sym[0] ? sym : "?", (unsigned long long)sym_off);
   if (vector == VEC_PAGE_FAULT) describe_page_fault(f->error_code, cr2);
   if (vector == VEC_PAGE_FAULT || vector == VEC_DOUBLE_FAULT) describe_stack_overflow(cr2, f->rsp);
   print_registers(f, cr2);

@@ -11,7 +11,7 @@
 # (boot/image.lds), crt0 calls boot/relocate.c to apply the relative
 # relocations (packed, DT_RELR), objcopy makes
 # the PE32+. Linked twice: the first link gives `nm` the addresses for the
-# symbol table (kernel/gen_ksyms.sh) that the second link carries in .ksyms,
+# symbol table (kernel/gen_ksyms.py) that the second link carries in .ksyms,
 # which is last in the image so nothing else moves; the build checks that.
 # The PE gets no COFF symbol table (--strip-all): backtraces use .ksyms,
 # debuggers the ELF (build/efi/<app>/image.so).
@@ -106,11 +106,11 @@ $(EFI_DIR)/$(1)/app_name.o: $(EFI_DIR)/$(1)/app_name.c
 $(EFI_DIR)/$(1)/objs := $(call efi_obj,$(IMAGE_CORE_SRCS) $(2)) $(EFI_DIR)/$(1)/app_name.o
 
 $(BUILD)/$(1).efi: $$($(EFI_DIR)/$(1)/objs) $(3) $(EFI_DIR)/ksyms_empty.o \
-                   kernel/gen_ksyms.sh boot/image.lds boot/check_image.sh
+                   kernel/gen_ksyms.py boot/image.lds boot/check_image.sh
 	@echo "LD      $$@"
 	$(Q)$(EFI_LD) $(EFI_LDFLAGS) -o $(EFI_DIR)/$(1)/pass1.so $(GNUEFI_CRT0) \
 	    $$($(EFI_DIR)/$(1)/objs) $(EFI_DIR)/ksyms_empty.o $(3) $(EFI_LIBS)
-	$(Q)nm -n --defined-only $(EFI_DIR)/$(1)/pass1.so | kernel/gen_ksyms.sh > $(EFI_DIR)/$(1)/ksyms.S
+	$(Q)nm -n --defined-only $(EFI_DIR)/$(1)/pass1.so | python3 kernel/gen_ksyms.py > $(EFI_DIR)/$(1)/ksyms.S
 	$(Q)$(EFI_CC) -c $(EFI_DIR)/$(1)/ksyms.S -o $(EFI_DIR)/$(1)/ksyms.o
 	$(Q)$(EFI_LD) $(EFI_LDFLAGS) -Map=$(EFI_DIR)/$(1)/image.map -o $(EFI_DIR)/$(1)/image.so \
 	    $(GNUEFI_CRT0) $$($(EFI_DIR)/$(1)/objs) $(EFI_DIR)/$(1)/ksyms.o $(3) $(EFI_LIBS)
@@ -131,9 +131,9 @@ $(foreach app,$(IMAGE_APPS),$(eval $(call efi_image_rule,$(app)-novapu,$(wildcar
 $(eval $(call efi_image_rule,test,$(IMAGE_TEST_SRCS),$(IMAGE_RUNTIME_LIB),test))
 $(eval $(call efi_image_rule,test-novapu,$(IMAGE_TEST_NOVAPU_SRCS),$(IMAGE_RUNTIME_NOVAPU_LIB),test))
 
-$(EFI_DIR)/ksyms_empty.o: kernel/gen_ksyms.sh
+$(EFI_DIR)/ksyms_empty.o: kernel/gen_ksyms.py
 	@mkdir -p $(dir $@)
-	$(Q)kernel/gen_ksyms.sh < /dev/null > $(EFI_DIR)/ksyms_empty.S
+	$(Q)python3 kernel/gen_ksyms.py < /dev/null > $(EFI_DIR)/ksyms_empty.S
 	$(Q)$(EFI_CC) -c $(EFI_DIR)/ksyms_empty.S -o $@
 
 # The ESP of an app, as it goes on a USB stick: \EFI\BOOT\BOOTX64.EFI, the
