@@ -178,6 +178,20 @@ $(IMAGE_TEST_GEN)/data/bootfs/pattern.bin:
 	@mkdir -p $(dir $@)
 	$(Q)python3 -c 'import sys; sys.stdout.buffer.write(bytes((i * 7 + (i >> 10)) & 0xff for i in range(300000)))' > $@
 
+# The host unit tests decode the symbol tables of both test images with
+# kernel/ksyms.c and hold every name and address against nm of the same
+# link (tests/host/ksyms_test.c). \ksyms is no folder the image reads.
+KSYMS_TEST_FILES := $(foreach i,test test-novapu,$(IMAGE_TEST_GEN)/ksyms/$(i).ksyms \
+                      $(IMAGE_TEST_GEN)/ksyms/$(i).nm)
+$(IMAGE_TEST_GEN)/ksyms/%.ksyms: $(BUILD)/%.efi
+	@mkdir -p $(dir $@)
+	$(Q)$(OBJCOPY) -O binary -j .ksyms $(EFI_DIR)/$*/image.so $@
+$(IMAGE_TEST_GEN)/ksyms/%.nm: $(BUILD)/%.efi
+	@mkdir -p $(dir $@)
+	$(Q)nm -n --defined-only $(EFI_DIR)/$*/image.so > $@
+TEST_BUILD_DEPS += $(KSYMS_TEST_FILES)
+suite-host-unit: $(KSYMS_TEST_FILES)
+
 TEST_SUITES += image-smp1 image-smp4 image-bad-option
 TEST_BUILD_DEPS += $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
 
