@@ -89,8 +89,6 @@ struct gmc_vm {
   int tables_cap;
 };
 
-struct gmc_hub_regs; /* amdgpu_gmc.c */
-
 struct amdgpu_gmc {
   uint64_t fb_start, fb_end;   /* frame buffer in the MC address space */
   uint64_t fb_physical;        /* its system physical address (MC_VM_FB_OFFSET): the CPU's too */
