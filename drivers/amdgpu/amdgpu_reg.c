@@ -15,7 +15,8 @@ static bool beyond_bar(const struct amdgpu_device *dev, uint32_t index) {
 
 static uint32_t read_register(struct amdgpu_device *dev, uint32_t index) {
   if (!beyond_bar(dev, index)) return dev->bus->mmio_read(dev, index * 4);
-  uint32_t idx = amdgpu_reg_index(dev, REG_NBIO_PCIE_INDEX2), data = amdgpu_reg_index(dev, REG_NBIO_PCIE_DATA2);
+  uint32_t idx = amdgpu_reg_index(dev, REG_NBIO_PCIE_INDEX2);
+  uint32_t data = amdgpu_reg_index(dev, REG_NBIO_PCIE_DATA2);
   dev->bus->mmio_write(dev, idx * 4, index * 4);
   (void)dev->bus->mmio_read(dev, idx * 4); /* posts the index write */
   return dev->bus->mmio_read(dev, data * 4);
@@ -33,7 +34,8 @@ void amdgpu_wreg(struct amdgpu_device *dev, uint32_t index, uint32_t value) {
     dev->bus->mmio_write(dev, index * 4, value);
     return;
   }
-  uint32_t idx = amdgpu_reg_index(dev, REG_NBIO_PCIE_INDEX2), data = amdgpu_reg_index(dev, REG_NBIO_PCIE_DATA2);
+  uint32_t idx = amdgpu_reg_index(dev, REG_NBIO_PCIE_INDEX2);
+  uint32_t data = amdgpu_reg_index(dev, REG_NBIO_PCIE_DATA2);
   dev->bus->mmio_write(dev, idx * 4, index * 4);
   (void)dev->bus->mmio_read(dev, idx * 4);
   dev->bus->mmio_write(dev, data * 4, value);
