@@ -1,8 +1,9 @@
 /*
  * executable_internal.h - the seam between executables (hsa/executable.c,
- * which owns the hsa_executable_t / hsa_executable_symbol_t /
- * hsa_code_object_reader_t objects) and the code object loader
- * (hsa/loader/, which understands AMDGPU ELF code objects).
+ * which owns the hsa_executable_t and hsa_code_object_reader_t objects,
+ * and hsa/executable_symbol.c, which owns hsa_executable_symbol_t) and the
+ * code object loader (hsa/loader/, which understands AMDGPU ELF code
+ * objects).
  *
  * Flow of hsa_executable_load_agent_code_object(exec, agent, reader):
  *   1. executable.c checks the handles and that exec is not frozen, then
@@ -21,8 +22,9 @@
  *      loader_unload(lco) for each, after dropping the symbols.
  *
  * CPU agents need no loader: their kernels are C functions linked into the
- * program (HSA_CPU_KERNEL, <hsa/hsa_cpu_kernel.h>); executable.c answers
- * symbol queries for a CPU agent from that table (cpu_kernel.c).
+ * program (HSA_CPU_KERNEL, <hsa/hsa_cpu_kernel.h>); executable.c adds them
+ * as symbols of each CPU agent from that table (cpu_kernel.c) and
+ * executable_symbol.c answers the queries.
  */
 #ifndef HSA_EXECUTABLE_INTERNAL_H
 #define HSA_EXECUTABLE_INTERNAL_H
@@ -70,7 +72,7 @@ void loader_unload(struct loaded_code_object *lco);
  * hsa_ven_amd_loader_1_03_pfn_t (hsa/hsa_ven_amd_loader.h). */
 extern const struct hsa_ven_amd_loader_1_03_pfn_s amd_loader_extension_table;
 
-/* ---- Provided by executable.c, for the loader -------------------------------- */
+/* ---- Provided by executable_symbol.c, for the loader ------------------------- */
 
 /* Adds the `count` symbols a code object loaded for `agent` (NULL: program
  * allocation) defines, all or none: on failure none stays and *failed is

@@ -89,8 +89,6 @@ struct gmc_vm {
   int tables_cap;
 };
 
-struct gmc_hub_regs; /* amdgpu_gmc.c */
-
 struct amdgpu_gmc {
   uint64_t fb_start, fb_end;   /* frame buffer in the MC address space */
   uint64_t fb_physical;        /* its system physical address (MC_VM_FB_OFFSET): the CPU's too */
@@ -226,11 +224,10 @@ struct amdgpu_device {
  * those beyond BAR5 go through the NBIO PCIE_INDEX2/DATA2 pair. */
 uint32_t amdgpu_rreg(struct amdgpu_device *dev, uint32_t index);
 void amdgpu_wreg(struct amdgpu_device *dev, uint32_t index, uint32_t value);
-/* Dword index of `offset` in segment `seg` of an IP block. */
-uint32_t soc15_reg(const struct amdgpu_device *dev, enum amdgpu_ip ip, int seg, uint32_t offset);
-/* Dword index of register `reg` (soc15_reg.h) on this device. */
+/* Dword index of register `reg` (soc15_reg.h) on this device: its offset
+ * in its segment of its IP block's bases (Linux SOC15_REG_OFFSET). */
 static inline uint32_t amdgpu_reg_index(const struct amdgpu_device *dev, struct amdgpu_reg reg) {
-  return soc15_reg(dev, reg.ip, reg.seg, reg.offset);
+  return dev->ip[reg.ip].segment[reg.seg] + reg.offset;
 }
 #define RREG(dev, reg) amdgpu_rreg(dev, amdgpu_reg_index(dev, reg))
 #define WREG(dev, reg, val) amdgpu_wreg(dev, amdgpu_reg_index(dev, reg), val)

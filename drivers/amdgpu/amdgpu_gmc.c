@@ -32,57 +32,58 @@
 #define COMPUTE_MAX_PFN (1ull << (GMC_VM_VA_BITS - GMC_PAGE_SHIFT))
 #define SEMAPHORE_TRIES 100000
 
-/* Register dword offsets of one hub relative to its IP's segment 0. */
+/* One hub's registers: the same VM block in GC (the GFX hub) and in MMHUB,
+ * each register carrying its IP and segment (regs/gc_9_1.h,
+ * regs/mmhub_9_1.h). The per-context and per-engine arrays are named by
+ * their first register (context or engine 0; reg_at). */
 struct gmc_hub_regs {
-  enum amdgpu_ip ip;
   const char *name;
-  uint32_t fb_location_base, fb_location_top, fb_offset, agp_base, agp_bot, agp_top;
-  uint32_t sys_low, sys_high, sys_default_lsb, sys_default_msb, l1_tlb_cntl;
-  uint32_t l2_cntl, l2_cntl2, l2_cntl3, l2_cntl4;
-  uint32_t fault_cntl, fault_cntl2, fault_status, fault_addr_lo, fault_addr_hi;
-  uint32_t fault_default_lo, fault_default_hi;
-  uint32_t identity_low_lo, identity_low_hi, identity_high_lo, identity_high_hi;
-  uint32_t identity_offset_lo, identity_offset_hi;
-  uint32_t ctx0_cntl, ctx0_pt_base_lo, ctx0_pt_start_lo, ctx0_pt_end_lo;
-  uint32_t inv_sem0, inv_req0, inv_ack0, inv_range0_lo;
+  struct amdgpu_reg agp_base, agp_bot, agp_top;
+  struct amdgpu_reg sys_low, sys_high, sys_default_lsb, sys_default_msb, l1_tlb_cntl;
+  struct amdgpu_reg l2_cntl, l2_cntl2, l2_cntl3, l2_cntl4;
+  struct amdgpu_reg fault_cntl2, fault_default_lo, fault_default_hi;
+  struct amdgpu_reg identity_low_lo, identity_low_hi, identity_high_lo, identity_high_hi;
+  struct amdgpu_reg identity_offset_lo, identity_offset_hi;
+  struct amdgpu_reg ctx0_cntl, ctx0_pt_base_lo, ctx0_pt_start_lo, ctx0_pt_end_lo;
+  struct amdgpu_reg inv_sem0, inv_req0, inv_ack0, inv_range0_lo;
 };
 
-#define HUB_REGS(P, ip_, name_)                                                               \
-  {ip_, name_, P##_MC_VM_FB_LOCATION_BASE, P##_MC_VM_FB_LOCATION_TOP, P##_MC_VM_FB_OFFSET,       \
-   P##_MC_VM_AGP_BASE, P##_MC_VM_AGP_BOT, P##_MC_VM_AGP_TOP, P##_MC_VM_SYSTEM_APERTURE_LOW_ADDR, \
-   P##_MC_VM_SYSTEM_APERTURE_HIGH_ADDR, P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_LSB,             \
-   P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_MSB, P##_MC_VM_MX_L1_TLB_CNTL, P##_VM_L2_CNTL,        \
-   P##_VM_L2_CNTL2, P##_VM_L2_CNTL3, P##_VM_L2_CNTL4, P##_VM_L2_PROTECTION_FAULT_CNTL,           \
-   P##_VM_L2_PROTECTION_FAULT_CNTL2, P##_VM_L2_PROTECTION_FAULT_STATUS,                         \
-   P##_VM_L2_PROTECTION_FAULT_ADDR_LO32, P##_VM_L2_PROTECTION_FAULT_ADDR_HI32,                   \
-   P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32, P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32,   \
-   P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_LO32,                                          \
-   P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_HI32,                                          \
-   P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_LO32,                                         \
-   P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_HI32,                                         \
-   P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_LO32, P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_HI32, \
-   P##_VM_CONTEXT0_CNTL, P##_VM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32,                              \
-   P##_VM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, P##_VM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32,         \
-   P##_VM_INVALIDATE_ENG0_SEM, P##_VM_INVALIDATE_ENG0_REQ, P##_VM_INVALIDATE_ENG0_ACK,           \
-   P##_VM_INVALIDATE_ENG0_ADDR_RANGE_LO32}
+#define HUB_REGS(P, name_)                                                                    \
+  {                                                                                           \
+    .name = name_, .agp_base = REG_##P##_MC_VM_AGP_BASE, .agp_bot = REG_##P##_MC_VM_AGP_BOT,   \
+    .agp_top = REG_##P##_MC_VM_AGP_TOP, .sys_low = REG_##P##_MC_VM_SYSTEM_APERTURE_LOW_ADDR,   \
+    .sys_high = REG_##P##_MC_VM_SYSTEM_APERTURE_HIGH_ADDR,                                    \
+    .sys_default_lsb = REG_##P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_LSB,                      \
+    .sys_default_msb = REG_##P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_MSB,                      \
+    .l1_tlb_cntl = REG_##P##_MC_VM_MX_L1_TLB_CNTL, .l2_cntl = REG_##P##_VM_L2_CNTL,            \
+    .l2_cntl2 = REG_##P##_VM_L2_CNTL2, .l2_cntl3 = REG_##P##_VM_L2_CNTL3,                      \
+    .l2_cntl4 = REG_##P##_VM_L2_CNTL4, .fault_cntl2 = REG_##P##_VM_L2_PROTECTION_FAULT_CNTL2,  \
+    .fault_default_lo = REG_##P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32,                   \
+    .fault_default_hi = REG_##P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32,                   \
+    .identity_low_lo = REG_##P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_LO32,              \
+    .identity_low_hi = REG_##P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_HI32,              \
+    .identity_high_lo = REG_##P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_LO32,            \
+    .identity_high_hi = REG_##P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_HI32,            \
+    .identity_offset_lo = REG_##P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_LO32,              \
+    .identity_offset_hi = REG_##P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_HI32,              \
+    .ctx0_cntl = REG_##P##_VM_CONTEXT0_CNTL,                                                  \
+    .ctx0_pt_base_lo = REG_##P##_VM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32,                       \
+    .ctx0_pt_start_lo = REG_##P##_VM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32,                     \
+    .ctx0_pt_end_lo = REG_##P##_VM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32,                         \
+    .inv_sem0 = REG_##P##_VM_INVALIDATE_ENG0_SEM, .inv_req0 = REG_##P##_VM_INVALIDATE_ENG0_REQ, \
+    .inv_ack0 = REG_##P##_VM_INVALIDATE_ENG0_ACK,                                             \
+    .inv_range0_lo = REG_##P##_VM_INVALIDATE_ENG0_ADDR_RANGE_LO32,                            \
+  }
 
 static const struct gmc_hub_regs hubs[2] = {
-    [GMC_GFXHUB] = HUB_REGS(GC, IP_GC, "gfxhub"),
-    [GMC_MMHUB] = HUB_REGS(MMHUB, IP_MMHUB, "mmhub"),
+    [GMC_GFXHUB] = HUB_REGS(GC, "gfxhub"),
+    [GMC_MMHUB] = HUB_REGS(MMHUB, "mmhub"),
 };
 
-static uint32_t hub_index(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t offset) {
-  return soc15_reg(dev, hubs[hub].ip, 0, offset);
-}
-static void hub_w(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t offset, uint32_t value) {
-  amdgpu_wreg(dev, hub_index(dev, hub, offset), value);
-}
-static uint32_t hub_r(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t offset) {
-  return amdgpu_rreg(dev, hub_index(dev, hub, offset));
-}
-static void hub_w64(struct amdgpu_device *dev, enum gmc_hub hub, uint32_t lo, uint64_t value) {
-  hub_w(dev, hub, lo, (uint32_t)value);
-  hub_w(dev, hub, lo + 1, (uint32_t)(value >> 32));
+/* A 64-bit value into a LO32/HI32 register pair. */
+static void wreg_lo_hi(struct amdgpu_device *dev, struct amdgpu_reg lo, uint64_t value) {
+  WREG(dev, lo, (uint32_t)value);
+  WREG(dev, reg_at(lo, 1), (uint32_t)(value >> 32));
 }
 
 /* ---- Software state ---- */
@@ -123,11 +124,11 @@ static int gmc_init_sw(struct amdgpu_device *dev) {
   struct amdgpu_gmc *g = &dev->gmc;
   /* Where the BIOS placed the frame buffer (Linux mmhub_v1_0_get_fb_location,
    * gfxhub_v1_0_get_mc_fb_offset): MC range and system physical base. */
-  uint32_t base = hub_r(dev, GMC_MMHUB, MMHUB_MC_VM_FB_LOCATION_BASE) & MC_VM_FB_LOCATION__MASK;
-  uint32_t top = hub_r(dev, GMC_MMHUB, MMHUB_MC_VM_FB_LOCATION_TOP) & MC_VM_FB_LOCATION__MASK;
+  uint32_t base = RREG(dev, REG_MMHUB_MC_VM_FB_LOCATION_BASE) & MC_VM_FB_LOCATION__MASK;
+  uint32_t top = RREG(dev, REG_MMHUB_MC_VM_FB_LOCATION_TOP) & MC_VM_FB_LOCATION__MASK;
   g->fb_start = (uint64_t)base << 24;
   g->fb_end = (uint64_t)top << 24 | 0xffffff;
-  g->fb_physical = (uint64_t)(hub_r(dev, GMC_GFXHUB, GC_MC_VM_FB_OFFSET) & MC_VM_FB_LOCATION__MASK) << 24;
+  g->fb_physical = (uint64_t)(RREG(dev, REG_GC_MC_VM_FB_OFFSET) & MC_VM_FB_LOCATION__MASK) << 24;
   g->vram_size = (uint64_t)RREG(dev, REG_NBIO_RCC_CONFIG_MEMSIZE) << 20;
   if (!g->vram_size || g->fb_end - g->fb_start + 1 < g->vram_size || !g->fb_physical || (g->fb_physical & 0xfff)) {
     log_error("frame buffer registers inconsistent: MC 0x%llx-0x%llx, %llu MiB (RCC_CONFIG_MEMSIZE), physical 0x%llx",
@@ -235,53 +236,53 @@ static void hub_enable(struct amdgpu_device *dev, enum gmc_hub hub) {
 
   /* VMID 0: the GART, a flat table (depth 0) over [gart_start, gart_end],
    * in write-back system memory: read snooped. */
-  hub_w64(dev, hub, r->ctx0_pt_base_lo,
+  wreg_lo_hi(dev, r->ctx0_pt_base_lo,
           (uint64_t)(uintptr_t)g->gart_table | GMC_PTE_VALID | GMC_PTE_SYSTEM | GMC_PTE_SNOOPED);
-  hub_w64(dev, hub, r->ctx0_pt_start_lo, g->gart_start >> GMC_PAGE_SHIFT);
-  hub_w64(dev, hub, r->ctx0_pt_end_lo, (g->gart_start + g->gart_size - 1) >> GMC_PAGE_SHIFT);
+  wreg_lo_hi(dev, r->ctx0_pt_start_lo, g->gart_start >> GMC_PAGE_SHIFT);
+  wreg_lo_hi(dev, r->ctx0_pt_end_lo, (g->gart_start + g->gart_size - 1) >> GMC_PAGE_SHIFT);
 
   /* System aperture = the frame buffer; no AGP aperture (BOT above TOP). */
-  hub_w(dev, hub, r->agp_base, 0);
-  hub_w(dev, hub, r->agp_bot, 0x00ffffff);
-  hub_w(dev, hub, r->agp_top, 0);
-  hub_w(dev, hub, r->sys_low, (uint32_t)(g->fb_start >> 18));
-  hub_w(dev, hub, r->sys_high, (uint32_t)(g->fb_end >> 18) + (aperture_high_erratum(dev) ? 1 : 0));
-  hub_w(dev, hub, r->sys_default_lsb, (uint32_t)(dummy >> 12));
-  hub_w(dev, hub, r->sys_default_msb, (uint32_t)(dummy >> 44));
-  hub_w(dev, hub, r->fault_default_lo, (uint32_t)(dummy >> 12));
-  hub_w(dev, hub, r->fault_default_hi, (uint32_t)(dummy >> 44));
-  hub_w(dev, hub, r->fault_cntl2, hub_r(dev, hub, r->fault_cntl2) | VM_L2_PROTECTION_FAULT_CNTL2__ACTIVE_PAGE_MIGRATION_PTE_READ_RETRY);
+  WREG(dev, r->agp_base, 0);
+  WREG(dev, r->agp_bot, 0x00ffffff);
+  WREG(dev, r->agp_top, 0);
+  WREG(dev, r->sys_low, (uint32_t)(g->fb_start >> 18));
+  WREG(dev, r->sys_high, (uint32_t)(g->fb_end >> 18) + (aperture_high_erratum(dev) ? 1 : 0));
+  WREG(dev, r->sys_default_lsb, (uint32_t)(dummy >> 12));
+  WREG(dev, r->sys_default_msb, (uint32_t)(dummy >> 44));
+  WREG(dev, r->fault_default_lo, (uint32_t)(dummy >> 12));
+  WREG(dev, r->fault_default_hi, (uint32_t)(dummy >> 44));
+  WREG(dev, r->fault_cntl2, RREG(dev, r->fault_cntl2) | VM_L2_PROTECTION_FAULT_CNTL2__ACTIVE_PAGE_MIGRATION_PTE_READ_RETRY);
 
   /* L1 TLB: on, advanced driver model, system accesses through the apertures. */
-  uint32_t tlb = hub_r(dev, hub, r->l1_tlb_cntl);
+  uint32_t tlb = RREG(dev, r->l1_tlb_cntl);
   tlb &= ~(MC_VM_MX_L1_TLB_CNTL__SYSTEM_ACCESS_MODE_MASK | MC_VM_MX_L1_TLB_CNTL__MTYPE_MASK |
            MC_VM_MX_L1_TLB_CNTL__SYSTEM_APERTURE_UNMAPPED_ACCESS);
   tlb |= MC_VM_MX_L1_TLB_CNTL__ENABLE_L1_TLB | REG_FIELD(MC_VM_MX_L1_TLB_CNTL__SYSTEM_ACCESS_MODE, 3u) |
          MC_VM_MX_L1_TLB_CNTL__ENABLE_ADVANCED_DRIVER_MODEL |
          REG_FIELD(MC_VM_MX_L1_TLB_CNTL__MTYPE, MTYPE_UC) |
          MC_VM_MX_L1_TLB_CNTL__ATC_EN;
-  hub_w(dev, hub, r->l1_tlb_cntl, tlb);
+  WREG(dev, r->l1_tlb_cntl, tlb);
 
   /* VM L2: on, fragments, identity mode off. */
-  uint32_t l2 = hub_r(dev, hub, r->l2_cntl);
+  uint32_t l2 = RREG(dev, r->l2_cntl);
   l2 &= ~(VM_L2_CNTL__L2_PDE0_CACHE_TAG_GENERATION_MODE | VM_L2_CNTL__PDE_FAULT_CLASSIFICATION |
           VM_L2_CNTL__CONTEXT1_IDENTITY_ACCESS_MODE_MASK | VM_L2_CNTL__IDENTITY_MODE_FRAGMENT_SIZE_MASK);
   l2 |= VM_L2_CNTL__ENABLE_L2_CACHE | VM_L2_CNTL__ENABLE_L2_FRAGMENT_PROCESSING |
         REG_FIELD(VM_L2_CNTL__CONTEXT1_IDENTITY_ACCESS_MODE, 1u);
-  hub_w(dev, hub, r->l2_cntl, l2);
-  hub_w(dev, hub, r->l2_cntl2, hub_r(dev, hub, r->l2_cntl2) | VM_L2_CNTL2__INVALIDATE_ALL_L1_TLBS | VM_L2_CNTL2__INVALIDATE_L2_CACHE);
+  WREG(dev, r->l2_cntl, l2);
+  WREG(dev, r->l2_cntl2, RREG(dev, r->l2_cntl2) | VM_L2_CNTL2__INVALIDATE_ALL_L1_TLBS | VM_L2_CNTL2__INVALIDATE_L2_CACHE);
   uint32_t l2c3 = VM_L2_CNTL3_DEFAULT & ~(VM_L2_CNTL3__BANK_SELECT_MASK | VM_L2_CNTL3__L2_CACHE_BIGK_FRAGMENT_SIZE_MASK);
-  hub_w(dev, hub, r->l2_cntl3, l2c3 | 9u | REG_FIELD(VM_L2_CNTL3__L2_CACHE_BIGK_FRAGMENT_SIZE, 6u));
-  hub_w(dev, hub, r->l2_cntl4, VM_L2_CNTL4_DEFAULT & ~(VM_L2_CNTL4__VMC_TAP_PDE_REQUEST_PHYSICAL | VM_L2_CNTL4__VMC_TAP_PTE_REQUEST_PHYSICAL));
+  WREG(dev, r->l2_cntl3, l2c3 | 9u | REG_FIELD(VM_L2_CNTL3__L2_CACHE_BIGK_FRAGMENT_SIZE, 6u));
+  WREG(dev, r->l2_cntl4, VM_L2_CNTL4_DEFAULT & ~(VM_L2_CNTL4__VMC_TAP_PDE_REQUEST_PHYSICAL | VM_L2_CNTL4__VMC_TAP_PTE_REQUEST_PHYSICAL));
 
   /* VMID 0 on (flat table), identity aperture off. */
-  hub_w(dev, hub, r->ctx0_cntl, context_cntl(0, false));
-  hub_w(dev, hub, r->identity_low_lo, 0xffffffff);
-  hub_w(dev, hub, r->identity_low_hi, 0x0000000f);
-  hub_w(dev, hub, r->identity_high_lo, 0);
-  hub_w(dev, hub, r->identity_high_hi, 0);
-  hub_w(dev, hub, r->identity_offset_lo, 0);
-  hub_w(dev, hub, r->identity_offset_hi, 0);
+  WREG(dev, r->ctx0_cntl, context_cntl(0, false));
+  WREG(dev, r->identity_low_lo, 0xffffffff);
+  WREG(dev, r->identity_low_hi, 0x0000000f);
+  WREG(dev, r->identity_high_lo, 0);
+  WREG(dev, r->identity_high_hi, 0);
+  WREG(dev, r->identity_offset_lo, 0);
+  WREG(dev, r->identity_offset_hi, 0);
 
   /* Compute VMIDs: one four-level table for the whole 48-bit space; the
    * graphics VMIDs 1..7 stay off. Linux does the same on Raven and Picasso
@@ -294,24 +295,24 @@ static void hub_enable(struct amdgpu_device *dev, enum gmc_hub hub) {
   uint64_t root = (uint64_t)(uintptr_t)g->compute_vm.root | GMC_PTE_VALID | GMC_PTE_SYSTEM | GMC_PTE_SNOOPED;
   for (uint32_t vmid = 1; vmid < 16; vmid++) {
     bool compute = vmid >= AMDGPU_COMPUTE_VMID_FIRST;
-    hub_w(dev, hub, r->ctx0_cntl + vmid,
+    WREG(dev, reg_at(r->ctx0_cntl, vmid),
           compute ? context_cntl(GMC_PAGE_TABLE_DEPTH, amdgpu_ram_grows()) : 0);
-    hub_w64(dev, hub, r->ctx0_pt_start_lo + 2 * vmid, 0);
-    hub_w64(dev, hub, r->ctx0_pt_end_lo + 2 * vmid, compute ? COMPUTE_MAX_PFN - 1 : 0);
-    hub_w64(dev, hub, r->ctx0_pt_base_lo + 2 * vmid, compute ? root : 0);
+    wreg_lo_hi(dev, reg_at(r->ctx0_pt_start_lo, 2 * vmid), 0);
+    wreg_lo_hi(dev, reg_at(r->ctx0_pt_end_lo, 2 * vmid), compute ? COMPUTE_MAX_PFN - 1 : 0);
+    wreg_lo_hi(dev, reg_at(r->ctx0_pt_base_lo, 2 * vmid), compute ? root : 0);
   }
   /* Invalidation engines cover the whole address range. */
   for (uint32_t e = 0; e < INVALIDATION_ENGINES; e++) {
-    hub_w(dev, hub, r->inv_range0_lo + 2 * e, 0xffffffff);
-    hub_w(dev, hub, r->inv_range0_lo + 2 * e + 1, 0x1f);
+    WREG(dev, reg_at(r->inv_range0_lo, 2 * e), 0xffffffff);
+    WREG(dev, reg_at(r->inv_range0_lo, 2 * e + 1), 0x1f);
   }
 }
 
 static void hub_disable(struct amdgpu_device *dev, enum gmc_hub hub) {
   const struct gmc_hub_regs *r = &hubs[hub];
-  for (uint32_t vmid = 0; vmid < 16; vmid++) hub_w(dev, hub, r->ctx0_cntl + vmid, 0);
-  hub_w(dev, hub, r->l1_tlb_cntl, hub_r(dev, hub, r->l1_tlb_cntl) & ~MC_VM_MX_L1_TLB_CNTL__ENABLE_L1_TLB);
-  hub_w(dev, hub, r->l2_cntl, hub_r(dev, hub, r->l2_cntl) & ~VM_L2_CNTL__ENABLE_L2_CACHE);
+  for (uint32_t vmid = 0; vmid < 16; vmid++) WREG(dev, reg_at(r->ctx0_cntl, vmid), 0);
+  WREG(dev, r->l1_tlb_cntl, RREG(dev, r->l1_tlb_cntl) & ~MC_VM_MX_L1_TLB_CNTL__ENABLE_L1_TLB);
+  WREG(dev, r->l2_cntl, RREG(dev, r->l2_cntl) & ~VM_L2_CNTL__ENABLE_L2_CACHE);
 }
 
 /* ---- TLB invalidation ---- */
@@ -345,7 +346,7 @@ static int flush_tlb_locked(struct amdgpu_device *dev, enum gmc_hub hub, uint32_
   bool sem = use_semaphore(dev, hub);
   if (sem) {
     int tries = 0;
-    while (!(hub_r(dev, hub, r->inv_sem0 + FLUSH_ENGINE) & VM_INVALIDATE_ENG_SEM__SEMAPHORE)) {
+    while (!(RREG(dev, reg_at(r->inv_sem0, FLUSH_ENGINE)) & VM_INVALIDATE_ENG_SEM__SEMAPHORE)) {
       if (++tries > SEMAPHORE_TRIES) {
         log_error("%s: invalidation engine %d semaphore not acquired", r->name, FLUSH_ENGINE);
         return -ETIMEDOUT;
@@ -353,13 +354,13 @@ static int flush_tlb_locked(struct amdgpu_device *dev, enum gmc_hub hub, uint32_
       plat_cpu_relax();
     }
   }
-  hub_w(dev, hub, r->inv_req0 + FLUSH_ENGINE, req);
+  WREG(dev, reg_at(r->inv_req0, FLUSH_ENGINE), req);
   /* Dummy read so the ACK is not read before the request landed (Linux
    * does it for the GFX hub of GC before 9.4). */
-  if (hub == GMC_GFXHUB) (void)hub_r(dev, hub, r->inv_req0 + FLUSH_ENGINE);
-  int result = amdgpu_wait_reg(dev, hub_index(dev, hub, r->inv_ack0 + FLUSH_ENGINE), 1u << vmid,
+  if (hub == GMC_GFXHUB) (void)RREG(dev, reg_at(r->inv_req0, FLUSH_ENGINE));
+  int result = amdgpu_wait_reg(dev, amdgpu_reg_index(dev, reg_at(r->inv_ack0, FLUSH_ENGINE)), 1u << vmid,
                                1u << vmid, FLUSH_TIMEOUT_US);
-  if (sem) hub_w(dev, hub, r->inv_sem0 + FLUSH_ENGINE, 0);
+  if (sem) WREG(dev, reg_at(r->inv_sem0, FLUSH_ENGINE), 0);
   if (result) log_error("%s: TLB invalidation of VMID %u not acknowledged within %u us", r->name, vmid, FLUSH_TIMEOUT_US);
   return result;
 }

@@ -27,7 +27,7 @@ void hqd_load(struct amdgpu_queue *q) {
   struct amdgpu_device *dev = q->dev;
   select_slot(q);
   for (uint32_t reg = GC_CP_MQD_BASE_ADDR; reg <= GC_CP_HQD_PQ_WPTR_HI; reg++)
-    WREG(dev, reg_at(REG_GC_CP_MQD_BASE_ADDR, reg - GC_CP_MQD_BASE_ADDR), q->mqd[MQD_HQD(reg)]);
+    WREG(dev, REG_GC_HQD(reg), q->mqd[MQD_HQD(reg)]);
   /* Doorbell logic first, then one poll of the write pointer: the CP
    * starts from the MQD's read and write pointers (0 and 0 for a new
    * queue, where the CP left them for a reloaded one) and takes the

@@ -13,16 +13,13 @@ static bool beyond_bar(const struct amdgpu_device *dev, uint32_t index) {
   return (uint64_t)index * 4 >= dev->bar_size[5];
 }
 
-static uint32_t index_register(const struct amdgpu_device *dev) {
-  return dev->ip[IP_NBIO].segment[NBIO_PCIE_INDEX2_SEG] + NBIO_PCIE_INDEX2;
-}
-
 static uint32_t read_register(struct amdgpu_device *dev, uint32_t index) {
   if (!beyond_bar(dev, index)) return dev->bus->mmio_read(dev, index * 4);
-  uint32_t idx = index_register(dev);
+  uint32_t idx = amdgpu_reg_index(dev, REG_NBIO_PCIE_INDEX2);
+  uint32_t data = amdgpu_reg_index(dev, REG_NBIO_PCIE_DATA2);
   dev->bus->mmio_write(dev, idx * 4, index * 4);
   (void)dev->bus->mmio_read(dev, idx * 4); /* posts the index write */
-  return dev->bus->mmio_read(dev, (idx + 1) * 4);
+  return dev->bus->mmio_read(dev, data * 4);
 }
 
 uint32_t amdgpu_rreg(struct amdgpu_device *dev, uint32_t index) {
@@ -37,14 +34,11 @@ void amdgpu_wreg(struct amdgpu_device *dev, uint32_t index, uint32_t value) {
     dev->bus->mmio_write(dev, index * 4, value);
     return;
   }
-  uint32_t idx = index_register(dev);
+  uint32_t idx = amdgpu_reg_index(dev, REG_NBIO_PCIE_INDEX2);
+  uint32_t data = amdgpu_reg_index(dev, REG_NBIO_PCIE_DATA2);
   dev->bus->mmio_write(dev, idx * 4, index * 4);
   (void)dev->bus->mmio_read(dev, idx * 4);
-  dev->bus->mmio_write(dev, (idx + 1) * 4, value);
-}
-
-uint32_t soc15_reg(const struct amdgpu_device *dev, enum amdgpu_ip ip, int seg, uint32_t offset) {
-  return dev->ip[ip].segment[seg] + offset;
+  dev->bus->mmio_write(dev, data * 4, value);
 }
 
 volatile uint32_t *amdgpu_bar_word(volatile uint32_t *bar, uint64_t bar_bytes, uint32_t byte_offset) {

@@ -30,67 +30,63 @@
 PLAT_OPTION(amdgpu_trace, "amdgpu_trace",
             "on: log every GPU register read and write of the bring-up (block, register, value, step)");
 
-/* Registers by IP, segment and offset; `count` > 1 for a register array
- * (one per VMID or invalidation engine), printed as name[i]. */
+/* The registers the driver uses (REG_<name>: IP, segment, offset), by
+ * name; `count` > 1 for a register array (one per VMID or invalidation
+ * engine), printed as name[i]. */
 struct traced_reg {
-  enum amdgpu_ip ip;
-  uint8_t segment;
+  struct amdgpu_reg reg;
   uint16_t count;
-  uint32_t offset;
   const char *name;
 };
-#define REG(ip, seg, name) {ip, seg, 1, name, #name}
-#define REGS(ip, seg, name, n) {ip, seg, n, name, #name}
-#define HUB(P, ip)                                                                              \
-  REG(ip, 0, P##_MC_VM_FB_LOCATION_BASE), REG(ip, 0, P##_MC_VM_FB_LOCATION_TOP),               \
-      REG(ip, 0, P##_MC_VM_FB_OFFSET), REG(ip, 0, P##_MC_VM_AGP_BASE), REG(ip, 0, P##_MC_VM_AGP_BOT), \
-      REG(ip, 0, P##_MC_VM_AGP_TOP), REG(ip, 0, P##_MC_VM_SYSTEM_APERTURE_LOW_ADDR),            \
-      REG(ip, 0, P##_MC_VM_SYSTEM_APERTURE_HIGH_ADDR),                                          \
-      REG(ip, 0, P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_LSB),                                   \
-      REG(ip, 0, P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_MSB), REG(ip, 0, P##_MC_VM_MX_L1_TLB_CNTL), \
-      REG(ip, 0, P##_VM_L2_CNTL), REG(ip, 0, P##_VM_L2_CNTL2), REG(ip, 0, P##_VM_L2_CNTL3),     \
-      REG(ip, 0, P##_VM_L2_CNTL4), REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_CNTL),                 \
-      REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_CNTL2), REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_STATUS), \
-      REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_ADDR_LO32), REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_ADDR_HI32), \
-      REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32),                                 \
-      REG(ip, 0, P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32),                                 \
-      REG(ip, 0, P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_LO32),                           \
-      REG(ip, 0, P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_HI32),                           \
-      REG(ip, 0, P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_LO32),                          \
-      REG(ip, 0, P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_HI32),                          \
-      REG(ip, 0, P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_LO32),                              \
-      REG(ip, 0, P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_HI32),                              \
-      REGS(ip, 0, P##_VM_CONTEXT0_CNTL, 16), REGS(ip, 0, P##_VM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, 32), \
-      REGS(ip, 0, P##_VM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, 32),                              \
-      REGS(ip, 0, P##_VM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32, 32),                                \
-      REGS(ip, 0, P##_VM_INVALIDATE_ENG0_SEM, 18), REGS(ip, 0, P##_VM_INVALIDATE_ENG0_REQ, 18), \
-      REGS(ip, 0, P##_VM_INVALIDATE_ENG0_ACK, 18), REGS(ip, 0, P##_VM_INVALIDATE_ENG0_ADDR_RANGE_LO32, 36)
+#define TRACED(name) {REG_##name, 1, #name}
+#define TRACED_ARRAY(name, n) {REG_##name, n, #name}
+#define HUB(P)                                                                                  \
+  TRACED(P##_MC_VM_FB_LOCATION_BASE), TRACED(P##_MC_VM_FB_LOCATION_TOP), TRACED(P##_MC_VM_FB_OFFSET), \
+      TRACED(P##_MC_VM_AGP_BASE), TRACED(P##_MC_VM_AGP_BOT), TRACED(P##_MC_VM_AGP_TOP),         \
+      TRACED(P##_MC_VM_SYSTEM_APERTURE_LOW_ADDR), TRACED(P##_MC_VM_SYSTEM_APERTURE_HIGH_ADDR),   \
+      TRACED(P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_LSB),                                       \
+      TRACED(P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_MSB), TRACED(P##_MC_VM_MX_L1_TLB_CNTL),      \
+      TRACED(P##_VM_L2_CNTL), TRACED(P##_VM_L2_CNTL2), TRACED(P##_VM_L2_CNTL3),                  \
+      TRACED(P##_VM_L2_CNTL4), TRACED(P##_VM_L2_PROTECTION_FAULT_CNTL),                         \
+      TRACED(P##_VM_L2_PROTECTION_FAULT_CNTL2), TRACED(P##_VM_L2_PROTECTION_FAULT_STATUS),       \
+      TRACED(P##_VM_L2_PROTECTION_FAULT_ADDR_LO32), TRACED(P##_VM_L2_PROTECTION_FAULT_ADDR_HI32), \
+      TRACED(P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32),                                     \
+      TRACED(P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32),                                     \
+      TRACED(P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_LO32),                               \
+      TRACED(P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_HI32),                               \
+      TRACED(P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_LO32),                              \
+      TRACED(P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_HI32),                              \
+      TRACED(P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_LO32),                                  \
+      TRACED(P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_HI32),                                  \
+      TRACED_ARRAY(P##_VM_CONTEXT0_CNTL, 16), TRACED_ARRAY(P##_VM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, 32), \
+      TRACED_ARRAY(P##_VM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, 32),                             \
+      TRACED_ARRAY(P##_VM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32, 32),                               \
+      TRACED_ARRAY(P##_VM_INVALIDATE_ENG0_SEM, 18), TRACED_ARRAY(P##_VM_INVALIDATE_ENG0_REQ, 18), \
+      TRACED_ARRAY(P##_VM_INVALIDATE_ENG0_ACK, 18), TRACED_ARRAY(P##_VM_INVALIDATE_ENG0_ADDR_RANGE_LO32, 36)
 
 static const struct traced_reg traced[] = {
-    REG(IP_GC, 0, GC_GRBM_GFX_CNTL), REG(IP_GC, 1, GC_GRBM_GFX_INDEX), REG(IP_GC, 0, GC_CP_MEC_CNTL),
-    REG(IP_GC, 0, GC_SH_MEM_CONFIG), REG(IP_GC, 0, GC_SH_MEM_BASES), REG(IP_GC, 0, GC_COMPUTE_TMPRING_SIZE),
-    REG(IP_GC, 0, GC_GB_ADDR_CONFIG), REG(IP_GC, 0, GC_CC_GC_SHADER_ARRAY_CONFIG),
-    REG(IP_GC, 0, GC_GC_USER_SHADER_ARRAY_CONFIG), REG(IP_GC, 0, GC_CP_MEC_DOORBELL_RANGE_LOWER),
-    REG(IP_GC, 0, GC_CP_MEC_DOORBELL_RANGE_UPPER), REG(IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL),
-    REG(IP_GC, 0, GC_CP_PQ_WPTR_POLL_CNTL1), REG(IP_GC, 0, GC_CP_PQ_STATUS), REG(IP_GC, 0, GC_CPC_INT_CNTL),
-    REGS(IP_GC, 0, GC_CP_ME1_PIPE0_INT_CNTL, 4), REG(IP_GC, 1, GC_RLC_CNTL), REG(IP_GC, 1, GC_RLC_CGCG_CGLS_CTRL),
-    REGS(IP_GC, 0, GC_CP_MQD_BASE_ADDR, GC_CP_HQD_PQ_WPTR_HI - GC_CP_MQD_BASE_ADDR + 1), /* the HQD */
-    HUB(GC, IP_GC),
-    HUB(MMHUB, IP_MMHUB),
-    REG(IP_NBIO, NBIO_SEG2, NBIO_RCC_DOORBELL_APER_EN), REG(IP_NBIO, NBIO_SEG2, NBIO_RCC_CONFIG_MEMSIZE),
-    REG(IP_NBIO, NBIO_SEG2, NBIO_INTERRUPT_CNTL), REG(IP_NBIO, NBIO_SEG2, NBIO_INTERRUPT_CNTL2),
-    REG(IP_NBIO, NBIO_SEG2, NBIO_BIF_FB_EN), REG(IP_NBIO, NBIO_SEG2, NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL),
-    REG(IP_NBIO, NBIO_SEG2, NBIO_HDP_REG_COHERENCY_FLUSH_CNTL), REG(IP_NBIO, NBIO_SEG2, NBIO_RCC_DEV0_EPF0_STRAP0),
-    REG(IP_NBIO, 0, NBIO_PCIE_INDEX2), REG(IP_NBIO, 0, NBIO_PCIE_DATA2),
-    REG(IP_HDP, 0, HDP_MISC_CNTL), REG(IP_HDP, 0, HDP_NONSURFACE_BASE), REG(IP_HDP, 0, HDP_NONSURFACE_BASE_HI),
-    REG(IP_HDP, 0, HDP_READ_CACHE_INVALIDATE),
-    REG(IP_OSSSYS, 0, IH_RB_CNTL), REG(IP_OSSSYS, 0, IH_RB_BASE), REG(IP_OSSSYS, 0, IH_RB_BASE_HI),
-    REG(IP_OSSSYS, 0, IH_RB_RPTR), REG(IP_OSSSYS, 0, IH_RB_WPTR), REG(IP_OSSSYS, 0, IH_RB_WPTR_ADDR_LO),
-    REG(IP_OSSSYS, 0, IH_RB_WPTR_ADDR_HI), REG(IP_OSSSYS, 0, IH_DOORBELL_RPTR), REG(IP_OSSSYS, 0, IH_CHICKEN),
-    REG(IP_MP0, 0, MP0_SMN_C2PMSG_33), REG(IP_MP0, 0, MP0_SMN_C2PMSG_64), REG(IP_MP0, 0, MP0_SMN_C2PMSG_67),
-    REG(IP_MP0, 0, MP0_SMN_C2PMSG_69), REG(IP_MP0, 0, MP0_SMN_C2PMSG_70), REG(IP_MP0, 0, MP0_SMN_C2PMSG_71),
-    REG(IP_MP0, 0, MP0_SMN_C2PMSG_81), REG(IP_MP1, 0, MP1_SMN_C2PMSG_66), REG(IP_MP1, 0, MP1_SMN_C2PMSG_82),
-    REG(IP_MP1, 0, MP1_SMN_C2PMSG_90),
+    TRACED(GC_GRBM_GFX_CNTL), TRACED(GC_GRBM_GFX_INDEX), TRACED(GC_CP_MEC_CNTL),
+    TRACED(GC_SH_MEM_CONFIG), TRACED(GC_SH_MEM_BASES), TRACED(GC_COMPUTE_TMPRING_SIZE),
+    TRACED(GC_GB_ADDR_CONFIG), TRACED(GC_CC_GC_SHADER_ARRAY_CONFIG),
+    TRACED(GC_GC_USER_SHADER_ARRAY_CONFIG), TRACED(GC_CP_MEC_DOORBELL_RANGE_LOWER),
+    TRACED(GC_CP_MEC_DOORBELL_RANGE_UPPER), TRACED(GC_CP_PQ_WPTR_POLL_CNTL),
+    TRACED(GC_CP_PQ_WPTR_POLL_CNTL1), TRACED(GC_CP_PQ_STATUS), TRACED(GC_CPC_INT_CNTL),
+    TRACED_ARRAY(GC_CP_ME1_PIPE0_INT_CNTL, 4), TRACED(GC_RLC_CNTL), TRACED(GC_RLC_CGCG_CGLS_CTRL),
+    TRACED_ARRAY(GC_CP_MQD_BASE_ADDR, GC_CP_HQD_PQ_WPTR_HI - GC_CP_MQD_BASE_ADDR + 1), /* the HQD */
+    HUB(GC),
+    HUB(MMHUB),
+    TRACED(NBIO_RCC_DOORBELL_APER_EN), TRACED(NBIO_RCC_CONFIG_MEMSIZE), TRACED(NBIO_INTERRUPT_CNTL),
+    TRACED(NBIO_INTERRUPT_CNTL2), TRACED(NBIO_BIF_FB_EN), TRACED(NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL),
+    TRACED(NBIO_HDP_REG_COHERENCY_FLUSH_CNTL), TRACED(NBIO_RCC_DEV0_EPF0_STRAP0),
+    TRACED(NBIO_PCIE_INDEX2), TRACED(NBIO_PCIE_DATA2),
+    TRACED(HDP_MISC_CNTL), TRACED(HDP_NONSURFACE_BASE), TRACED(HDP_NONSURFACE_BASE_HI),
+    TRACED(HDP_READ_CACHE_INVALIDATE),
+    TRACED(IH_RB_CNTL), TRACED(IH_RB_BASE), TRACED(IH_RB_BASE_HI), TRACED(IH_RB_RPTR), TRACED(IH_RB_WPTR),
+    TRACED(IH_RB_WPTR_ADDR_LO), TRACED(IH_RB_WPTR_ADDR_HI), TRACED(IH_DOORBELL_RPTR), TRACED(IH_CHICKEN),
+    TRACED(MP0_SMN_C2PMSG_33), TRACED(MP0_SMN_C2PMSG_64), TRACED(MP0_SMN_C2PMSG_67),
+    TRACED(MP0_SMN_C2PMSG_69), TRACED(MP0_SMN_C2PMSG_70), TRACED(MP0_SMN_C2PMSG_71),
+    TRACED(MP0_SMN_C2PMSG_81), TRACED(MP1_SMN_C2PMSG_66), TRACED(MP1_SMN_C2PMSG_82),
+    TRACED(MP1_SMN_C2PMSG_90),
 };
 
 /* Registers used before the IP bases are known, at their absolute index
@@ -110,11 +106,11 @@ bool amdgpu_trace_enabled(void) {
 void amdgpu_register_name(const struct amdgpu_device *dev, uint32_t index, char *out, size_t size) {
   for (size_t i = 0; i < countof(traced); i++) {
     const struct traced_reg *t = &traced[i];
-    if (!dev->ip[t->ip].present) continue;
-    uint32_t first = soc15_reg(dev, t->ip, t->segment, t->offset);
+    if (!dev->ip[t->reg.ip].present) continue;
+    uint32_t first = amdgpu_reg_index(dev, t->reg);
     if (index < first || index >= first + t->count) continue;
-    if (t->count == 1) snprintf(out, size, "%s %s", amdgpu_ip_name(t->ip), t->name);
-    else snprintf(out, size, "%s %s[%u]", amdgpu_ip_name(t->ip), t->name, index - first);
+    if (t->count == 1) snprintf(out, size, "%s %s", amdgpu_ip_name(t->reg.ip), t->name);
+    else snprintf(out, size, "%s %s[%u]", amdgpu_ip_name(t->reg.ip), t->name, index - first);
     return;
   }
   for (size_t i = 0; i < countof(absolute); i++)

@@ -63,22 +63,22 @@ static bool rung_barrier_runs(struct hqd_rig *r, uint64_t timeout_ns) {
   return amdgpu_test_retired(&r->t, done, index, timeout_ns);
 }
 
-static uint32_t set_gc(struct amdgpu_device *dev, uint32_t reg, uint32_t value) {
-  uint32_t old = RREG(dev, SOC15_REG(IP_GC, 0, reg));
-  WREG(dev, SOC15_REG(IP_GC, 0, reg), value);
+static uint32_t set_gc(struct amdgpu_device *dev, struct amdgpu_reg reg, uint32_t value) {
+  uint32_t old = RREG(dev, reg);
+  WREG(dev, reg, value);
   return old;
 }
 
 static uint32_t get_hqd(struct hqd_rig *r, uint32_t reg) {
   grbm_select(r->dev, r->info.me, r->info.pipe, r->info.queue, 0);
-  uint32_t value = RREG(r->dev, SOC15_REG(IP_GC, 0, reg));
+  uint32_t value = RREG(r->dev, REG_GC_HQD(reg));
   grbm_select(r->dev, 0, 0, 0, 0);
   return value;
 }
 
 static void set_hqd(struct hqd_rig *r, uint32_t reg, uint32_t value) {
   grbm_select(r->dev, r->info.me, r->info.pipe, r->info.queue, 0);
-  WREG(r->dev, SOC15_REG(IP_GC, 0, reg), value);
+  WREG(r->dev, REG_GC_HQD(reg), value);
   grbm_select(r->dev, 0, 0, 0, 0);
 }
 
@@ -113,15 +113,15 @@ TEST(amdgpu_doorbells_reach_a_queue_only_as_the_chip_decodes_them) {
   ASSERT_TRUE(rung_barrier_runs(&r, 2 * SECOND_NS));
 
   /* The MEC takes no doorbells. */
-  uint32_t status = set_gc(dev, GC_CP_PQ_STATUS, 0);
+  uint32_t status = set_gc(dev, REG_GC_CP_PQ_STATUS, 0);
   ASSERT_FALSE(rung_barrier_runs(&r, NOT_RUN_NS));
-  set_gc(dev, GC_CP_PQ_STATUS, status);
+  set_gc(dev, REG_GC_CP_PQ_STATUS, status);
   ASSERT_TRUE(rung_barrier_runs(&r, 2 * SECOND_NS));
 
   /* The queue's doorbell lies beyond the MEC's range. */
-  uint32_t upper = set_gc(dev, GC_CP_MEC_DOORBELL_RANGE_UPPER, r.info.doorbell_index * 8 - 8);
+  uint32_t upper = set_gc(dev, REG_GC_CP_MEC_DOORBELL_RANGE_UPPER, r.info.doorbell_index * 8 - 8);
   ASSERT_FALSE(rung_barrier_runs(&r, NOT_RUN_NS));
-  set_gc(dev, GC_CP_MEC_DOORBELL_RANGE_UPPER, upper);
+  set_gc(dev, REG_GC_CP_MEC_DOORBELL_RANGE_UPPER, upper);
   ASSERT_TRUE(rung_barrier_runs(&r, 2 * SECOND_NS));
 
   /* The HQD's doorbell is off, or is another one. */
@@ -193,24 +193,24 @@ TEST(amdgpu_hqd_programmed_wrongly_runs_nothing_or_faults) {
   struct hqd_rig r;
   rig_up(&r, VAPU_RENOIR);
   struct amdgpu_device *dev = r.dev;
-  uint32_t mec = set_gc(dev, GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT | CP_MEC_CNTL__MEC_ME2_HALT);
+  uint32_t mec = set_gc(dev, REG_GC_CP_MEC_CNTL, CP_MEC_CNTL__MEC_ME1_HALT | CP_MEC_CNTL__MEC_ME2_HALT);
   ASSERT_FALSE(rung_barrier_runs(&r, NOT_RUN_NS));
-  set_gc(dev, GC_CP_MEC_CNTL, mec);
+  set_gc(dev, REG_GC_CP_MEC_CNTL, mec);
   ASSERT_TRUE(amdgpu_test_retired(&r.t, &r.signals[(r.next_signal - 1) % SIGNALS], r.t.amd->write_dispatch_id - 1,
                                   2 * SECOND_NS));
 
   grbm_select(dev, 0, 0, 0, r.info.vmid);
-  uint32_t bases = set_gc(dev, GC_SH_MEM_BASES, 0);
+  uint32_t bases = set_gc(dev, REG_GC_SH_MEM_BASES, 0);
   grbm_select(dev, 0, 0, 0, 0);
   ASSERT_TRUE(rung_barrier_runs(&r, 2 * SECOND_NS));
   grbm_select(dev, 0, 0, 0, r.info.vmid);
-  set_gc(dev, GC_SH_MEM_BASES, bases);
+  set_gc(dev, REG_GC_SH_MEM_BASES, bases);
   grbm_select(dev, 0, 0, 0, 0);
   ASSERT_EQ(r.log.count, 0);
 
   /* No valid page table for the queue's VMID: the CP's fetch of the next
    * packet faults (a VM fault on the GFX hub for that VMID). */
-  uint32_t base_reg = GC_VM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32 + 2 * r.info.vmid;
+  struct amdgpu_reg base_reg = reg_at(REG_GC_VM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, 2 * r.info.vmid);
   uint32_t base = set_gc(dev, base_reg, 0);
   ASSERT_EQ(gmc_flush_tlb(dev, GMC_GFXHUB, r.info.vmid), 0);
   ASSERT_FALSE(rung_barrier_runs(&r, NOT_RUN_NS));

@@ -74,7 +74,7 @@ static uint32_t hqd_reg(struct amdgpu_device *dev, struct amdgpu_queue *q, uint3
   struct amdgpu_queue_info info;
   amdgpu_queue_get_info(q, &info);
   grbm_select(dev, info.me, info.pipe, info.queue, 0);
-  uint32_t value = RREG(dev, SOC15_REG(IP_GC, 0, reg));
+  uint32_t value = RREG(dev, REG_GC_HQD(reg));
   grbm_select(dev, 0, 0, 0, 0);
   return value;
 }

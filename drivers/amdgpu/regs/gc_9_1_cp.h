@@ -166,6 +166,8 @@
 /* The registers above that the driver reads and writes, with their IP and
    segment (soc15_reg.h). */
 #define REG_GC_CP_MQD_BASE_ADDR SOC15_REG(IP_GC, 0, GC_CP_MQD_BASE_ADDR) /* the HQD registers follow */
+/* The HQD register at offset `reg` (GC_CP_MQD_BASE_ADDR .. GC_CP_HQD_PQ_WPTR_HI). */
+#define REG_GC_HQD(reg) reg_at(REG_GC_CP_MQD_BASE_ADDR, (reg) - GC_CP_MQD_BASE_ADDR)
 #define REG_GC_COMPUTE_TMPRING_SIZE SOC15_REG(IP_GC, 0, GC_COMPUTE_TMPRING_SIZE)
 #define REG_GC_CPC_INT_CNTL SOC15_REG(IP_GC, 0, GC_CPC_INT_CNTL)
 #define REG_GC_CP_HQD_ACTIVE SOC15_REG(IP_GC, 0, GC_CP_HQD_ACTIVE)

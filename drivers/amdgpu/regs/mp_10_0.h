@@ -28,6 +28,7 @@
 
 /* The registers above that the driver reads and writes, with their IP and
    segment (soc15_reg.h). */
+#define REG_MP0_SMN_C2PMSG_33 SOC15_REG(IP_MP0, 0, MP0_SMN_C2PMSG_33)
 #define REG_MP0_SMN_C2PMSG_64 SOC15_REG(IP_MP0, 0, MP0_SMN_C2PMSG_64)
 #define REG_MP0_SMN_C2PMSG_67 SOC15_REG(IP_MP0, 0, MP0_SMN_C2PMSG_67)
 #define REG_MP0_SMN_C2PMSG_69 SOC15_REG(IP_MP0, 0, MP0_SMN_C2PMSG_69)
