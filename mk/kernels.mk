@@ -82,21 +82,23 @@ TEST_BUILD_DEPS += $(KERNEL_CORPUS) $(HIP_BUNDLES)
 
 
 # ---- One source for every agent: tools/hsacc ---------------------------------
-# The OpenCL C side of the CPU agents (cl/module.mk), prebuilt for
-# tools/hsacc (HSACC_LIBDIR): the work-item library, compiled as C for
-# x86-64 (hidden visibility: one copy per loaded instance, no exports), and
-# the built-in library $(CL_LIB_DIR)/builtins.o when there is one
-# (CL_BUILTIN_SRCS; its rules are the built-in library's own).
+# The OpenCL C side of the CPU agents (cl/module.mk), prebuilt as LLVM
+# bitcode for tools/hsacc (HSACC_LIBDIR), which links it with each kernel
+# file's own: the work-item library, compiled as C for x86-64 (hidden
+# visibility: internal once linked, one copy per loaded instance), and the
+# built-in library $(CL_LIB_DIR)/builtins.bc when there is one
+# (CL_BUILTIN_SRCS; its rules are the built-in library's own). Not
+# -ffreestanding: see CL_BUILTIN_BC.
 CL_LIB_DIR   := $(BUILD)/cl
-CL_CPU_FLAGS := -target x86_64-unknown-linux-gnu -fPIC -O2 -ffreestanding -fvisibility=hidden \
+CL_CPU_FLAGS := -target x86_64-unknown-linux-gnu -fPIC -O2 -fvisibility=hidden \
                 -Wall -Werror -I.
 
-$(CL_LIB_DIR)/hsacl-workitem.o: $(CL_WORKITEM_SRCS) cl/cpu_abi.h
+$(CL_LIB_DIR)/hsacl-workitem.bc: $(CL_WORKITEM_SRCS) cl/cpu_abi.h
 	@mkdir -p $(dir $@)
 	@echo "CPUCC   $@"
-	$(Q)$(GPU_CC) $(CL_CPU_FLAGS) -c $(CL_WORKITEM_SRCS) -o $@
+	$(Q)$(GPU_CC) $(CL_CPU_FLAGS) -emit-llvm -c $(CL_WORKITEM_SRCS) -o $@
 
-HSACC_LIBS := $(CL_LIB_DIR)/hsacl-workitem.o $(if $(CL_BUILTIN_SRCS),$(CL_LIB_DIR)/builtins.o)
+HSACC_LIBS := $(CL_LIB_DIR)/hsacl-workitem.bc $(if $(CL_BUILTIN_SRCS),$(CL_BUILTIN_BC))
 HSACC      := HSACC_LIBDIR=$(abspath $(CL_LIB_DIR)) tools/hsacc
 HSACC_DEPS := tools/hsacc $(HSACC_LIBS)
 
