@@ -164,14 +164,17 @@ suite-image-smp1 suite-image-smp4 suite-image-novapu suite-image-gpu-corpus: $(C
 # (kernel/code.c, plat_import): what the OpenCL C libraries leave
 # undefined, less what they define themselves and the runtime's own hook,
 # plus the memory functions clang emits calls to for any code and the
-# string functions a kernel may call itself (memcmp, strlen).
+# string functions a kernel may call itself (memcmp, strlen). Read from the
+# built-in library's machine code, not its bitcode: there rintf, floorf
+# and the like are still LLVM intrinsics, calls only once compiled.
 CL_EXPORTS_INC := $(BUILD)/gen/kernel_exports.inc
 CL_EXPORTS_ALWAYS := memcpy memmove memset memcmp strlen
-$(CL_EXPORTS_INC): $(HSACC_LIBS) mk/kernels.mk
+CL_EXPORTS_FROM := $(CL_LIB_DIR)/hsacl-workitem.bc $(if $(CL_BUILTIN_SRCS),$(CL_BUILTIN_OBJ))
+$(CL_EXPORTS_INC): $(CL_EXPORTS_FROM) mk/kernels.mk
 	@mkdir -p $(dir $@)
 	@echo "GEN     $@"
-	$(Q)llvm-nm-19 --defined-only --format=just-symbols $(HSACC_LIBS) | sort -u > $@.defined
-	$(Q){ llvm-nm-19 -u --format=just-symbols $(HSACC_LIBS); printf '%s\n' $(CL_EXPORTS_ALWAYS); } | \
+	$(Q)llvm-nm-19 --defined-only --format=just-symbols $(CL_EXPORTS_FROM) | sort -u > $@.defined
+	$(Q){ llvm-nm-19 -u --format=just-symbols $(CL_EXPORTS_FROM); printf '%s\n' $(CL_EXPORTS_ALWAYS); } | \
 	  grep -v -x -e '' -e '__hsa_cpu_write' | sort -u | comm -23 - $@.defined | \
 	  awk '{ print "EXPORT(" $$1 ")" }' > $@.tmp && mv $@.tmp $@ && rm -f $@.defined
 $(call efi_obj,kernel/code.c): $(CL_EXPORTS_INC)
