@@ -12,7 +12,8 @@
  * the GPU code object's metadata (LLVM AMDGPUUsage, "Code Object V3 to V5
  * Metadata": .args with .offset/.size/.value_kind), so that a wrapper reads
  * the explicit arguments from the GPU's kernarg layout: one kernarg buffer
- * serves a dispatch to either agent. A __local pointer argument
+ * serves a dispatch to either agent, and one loop over the work-items of a
+ * group per kernel (hsacl_items_fn). A __local pointer argument
  * (dynamic_shared_pointer) is an offset into the work-group's group
  * segment in the kernarg, turned into a pointer by the wrapper.
  *
@@ -28,7 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HSACL_ABI_VERSION 1u
+/* 2: struct hsacl_kernel has `items`. */
+#define HSACL_ABI_VERSION 2u
 /* Work-items of one work-group at most (the CPU agents' workgroup_max_size). */
 #define HSACL_MAX_ITEMS 1024u
 
@@ -36,9 +38,20 @@
  * and calls the kernel for the current work-item. */
 typedef void (*hsacl_wrapper_fn)(const void *kernarg, void *group_segment);
 
+/* Runs work-items `first` .. last of the work-group __hsacl_run_group is
+ * running, one after the other, the kernel's body inlined in the loop
+ * (tools/hsacc makes one per kernel, __hsacl_items_<kernel>); for the
+ * work-items after item 0 when item 0 returned without a barrier. */
+typedef void (*hsacl_items_fn)(const void *kernarg, void *group_segment, uint32_t first);
+/* cl/workitem.c's loop that tools/hsacc's __hsacl_items_<kernel> calls with
+ * its kernel's wrapper (always inlined; internal once linked). */
+void __hsacl_for_items(const void *kernarg, void *group_segment, uint32_t first,
+                       hsacl_wrapper_fn body);
+
 struct hsacl_kernel {
   const char *name; /* the kernel's name; its symbol is name + ".kd" */
   hsacl_wrapper_fn entry;
+  hsacl_items_fn items;
   uint32_t kernarg_segment_size; /* the GPU code object's, hidden args included */
   uint32_t kernarg_segment_align;
   uint32_t group_segment_size;   /* .group_segment_fixed_size (kernel-scope __local) */

@@ -10,11 +10,21 @@
  * declares (clang's overloadable attribute mangles C functions the same
  * way: "_Z13get_global_idj" for size_t get_global_id(uint)).
  *
+ * tools/hsacc links this file as LLVM bitcode with the kernels and makes
+ * everything but the interface (cl/cpu_abi.h) internal, so the work-item
+ * functions are inlined into every caller (always_inline: opencl-c.h
+ * declares them const, and a const call that stayed a call could be
+ * hoisted out of the loop over work-items below) and the geometry they
+ * read is internal data whose address is never taken: the optimiser can
+ * keep it in registers across the kernel's own stores.
+ *
  * Execution of one work-group (__hsacl_run_group): work-item 0 runs on a
  * fiber. If it returns without reaching a barrier, no work-item of the
  * group reaches one (6.13.8: a barrier must be encountered by all
  * work-items of a work-group or by none), and the others run one after the
- * other in a plain loop on the same stack. If it reaches a barrier, every
+ * other on the same stack in the kernel's own loop, __hsacl_items_<kernel>
+ * (made by tools/hsacc from __hsacl_for_items below, the kernel's body
+ * inlined in it). If it reaches a barrier, every
  * work-item gets a fiber of its own and a barrier switches to the next
  * one; the group passes a barrier when every work-item has reached it.
  * All work-items of a group run on one core, in program order between
@@ -60,6 +70,11 @@ struct fiber {
 static struct hsacl_group *group;
 static uint32_t items, current, mode;
 static uint32_t local_id[3];
+/* The group's geometry, copied from *group when it starts: what the
+ * work-item functions read (never through `group`, whose address the
+ * runtime holds). */
+static uint32_t dims, item_count[3], local_size[3], global_size[3], group_id[3], num_groups[3];
+static uint64_t global_offset[3];
 static void *scheduler_sp;
 static struct fiber fibers[HSACL_MAX_ITEMS];
 
@@ -88,9 +103,9 @@ __asm__(".text\n"
 
 /* The local id of item `item` (x fastest, 6.13.1's linear id order). */
 static void item_id(uint32_t item, uint32_t id[3]) {
-  id[0] = item % group->item_count[0];
-  id[1] = item / group->item_count[0] % group->item_count[1];
-  id[2] = item / (group->item_count[0] * group->item_count[1]);
+  id[0] = item % item_count[0];
+  id[1] = item / item_count[0] % item_count[1];
+  id[2] = item / (item_count[0] * item_count[1]);
 }
 
 /* Makes fiber `item` the current work-item: its id was computed when the
@@ -104,21 +119,23 @@ static void set_item(uint32_t item) {
 
 static void run_current(void) { group->kernel->entry(group->kernarg, group->group_segment); }
 
-/* Items 1.. after item 0 returned without a barrier: the local id counts
- * up, x fastest. */
-static void run_plain_loop(void) {
-  local_id[0] = local_id[1] = local_id[2] = 0;
-  for (uint32_t i = 1; i < items; i++) {
-    if (++local_id[0] == group->item_count[0]) {
-      local_id[0] = 0;
-      if (++local_id[1] == group->item_count[1]) {
-        local_id[1] = 0;
-        local_id[2]++;
+/* Runs work-items first .. items - 1 of the current group one after the
+ * other, x fastest (6.13.1's linear id order), calling `body` for each:
+ * the loop of tools/hsacc's __hsacl_items_<kernel>, which passes its own
+ * kernel's wrapper, so that once this is inlined there the call is direct
+ * and the kernel's body is inlined too. */
+__attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void *group_segment,
+                                                      uint32_t first, hsacl_wrapper_fn body) {
+  uint32_t id[3];
+  item_id(first, id);
+  for (uint32_t z = id[2]; z < item_count[2]; z++, id[1] = 0)
+    for (uint32_t y = id[1]; y < item_count[1]; y++, id[0] = 0)
+      for (uint32_t x = id[0]; x < item_count[0]; x++) {
+        local_id[0] = x;
+        local_id[1] = y;
+        local_id[2] = z;
+        body(kernarg, group_segment);
       }
-    }
-    current = i;
-    run_current();
-  }
 }
 
 /* Where a fiber starts (through the `ret` of hsacl_switch); never returns. */
@@ -127,7 +144,7 @@ static void fiber_main(void) {
   run_current();
   if (self == 0 && mode == MODE_FIRST_ITEM) {
     mode = MODE_PLAIN_LOOP;
-    run_plain_loop();
+    group->kernel->items(group->kernarg, group->group_segment, 1);
   }
   fibers[self].state = FIBER_DONE;
   hsacl_switch(&fibers[self].sp, scheduler_sp);
@@ -161,7 +178,16 @@ static void resume(uint32_t item) {
 EXPORT void __hsacl_run_group(struct hsacl_group *g) {
   group = g;
   g->status = HSACL_OK;
-  items = g->item_count[0] * g->item_count[1] * g->item_count[2];
+  dims = g->dims;
+  for (int d = 0; d < 3; d++) {
+    item_count[d] = g->item_count[d];
+    local_size[d] = g->local_size[d];
+    global_size[d] = g->global_size[d];
+    group_id[d] = g->group_id[d];
+    num_groups[d] = g->num_groups[d];
+    global_offset[d] = g->global_offset[d];
+  }
+  items = item_count[0] * item_count[1] * item_count[2];
   if (items == 0 || items > HSACL_MAX_ITEMS || fiber_init(0) != 0) {
     g->status = HSACL_NO_STACK;
     return;
@@ -219,30 +245,27 @@ OVL void work_group_barrier(uint32_t flags, enum memory_scope scope) {
 
 /* 6.13.1: for a dimension index past get_work_dim() - 1, sizes are 1 and
  * ids and offsets 0. */
-OVL uint32_t get_work_dim(void) { return group->dims; }
-OVL size_t get_global_size(uint32_t d) { return d < group->dims ? group->global_size[d] : 1; }
-OVL size_t get_local_size(uint32_t d) { return d < group->dims ? group->item_count[d] : 1; }
-OVL size_t get_enqueued_local_size(uint32_t d) {
-  return d < group->dims ? group->local_size[d] : 1;
+#define WORKITEM __attribute__((overloadable, always_inline))
+WORKITEM uint32_t get_work_dim(void) { return dims; }
+WORKITEM size_t get_global_size(uint32_t d) { return d < dims ? global_size[d] : 1; }
+WORKITEM size_t get_local_size(uint32_t d) { return d < dims ? item_count[d] : 1; }
+WORKITEM size_t get_enqueued_local_size(uint32_t d) { return d < dims ? local_size[d] : 1; }
+WORKITEM size_t get_num_groups(uint32_t d) { return d < dims ? num_groups[d] : 1; }
+WORKITEM size_t get_group_id(uint32_t d) { return d < dims ? group_id[d] : 0; }
+WORKITEM size_t get_local_id(uint32_t d) { return d < dims ? local_id[d] : 0; }
+WORKITEM size_t get_global_offset(uint32_t d) { return d < dims ? global_offset[d] : 0; }
+WORKITEM size_t get_global_id(uint32_t d) {
+  if (d >= dims) return 0;
+  return (size_t)group_id[d] * local_size[d] + local_id[d] + global_offset[d];
 }
-OVL size_t get_num_groups(uint32_t d) { return d < group->dims ? group->num_groups[d] : 1; }
-OVL size_t get_group_id(uint32_t d) { return d < group->dims ? group->group_id[d] : 0; }
-OVL size_t get_local_id(uint32_t d) { return d < group->dims ? local_id[d] : 0; }
-OVL size_t get_global_offset(uint32_t d) { return d < group->dims ? group->global_offset[d] : 0; }
-OVL size_t get_global_id(uint32_t d) {
-  if (d >= group->dims) return 0;
-  return (size_t)group->group_id[d] * group->local_size[d] + local_id[d] +
-         group->global_offset[d];
-}
-OVL size_t get_global_linear_id(void) {
+WORKITEM size_t get_global_linear_id(void) {
   size_t id = 0;
   for (int d = 2; d >= 0; d--) {
-    size_t gid = (size_t)group->group_id[d] * group->local_size[d] + local_id[d];
-    id = id * group->global_size[d] + gid;
+    size_t gid = (size_t)group_id[d] * local_size[d] + local_id[d];
+    id = id * global_size[d] + gid;
   }
   return id;
 }
-OVL size_t get_local_linear_id(void) {
-  return ((size_t)local_id[2] * group->item_count[1] + local_id[1]) * group->item_count[0] +
-         local_id[0];
+WORKITEM size_t get_local_linear_id(void) {
+  return ((size_t)local_id[2] * item_count[1] + local_id[1]) * item_count[0] + local_id[0];
 }

@@ -199,6 +199,11 @@ static hsa_status_t read_tables(struct cl_program *pr, const char *source) {
   for (uint32_t k = 0; k < pr->kernel_count; k++) {
     struct cl_kernel *ck = &pr->kernels[k];
     uint32_t align = t[k].kernarg_segment_align;
+    if (t[k].name && !t[k].items) {
+      log_error("%s: kernel %s has no work-item loop (hsacl_kernel.items; rebuild with tools/hsacc)",
+                source, t[k].name);
+      return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+    }
     if (!t[k].name || !t[k].entry || strlen(t[k].name) + 4 > sizeof ck->symbol ||
         (align & (align - 1)) != 0 ||
         (t[k].global_offset_arg >= 0 &&

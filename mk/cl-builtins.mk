@@ -45,16 +45,22 @@ $(CL_BUILTIN_OBJ): $(CL_BUILTIN_OBJS)
 .PHONY: cl-builtins
 cl-builtins: $(CL_BUILTIN_OBJ)
 
-# The same library as one LLVM bitcode module, for a compiler that links it
-# with a kernel's module so that the built-ins can be inlined (llvm-link-19).
+# The same library as one LLVM bitcode module, which tools/hsacc links with
+# each kernel's module so that the built-ins are inlined into the kernels
+# (llvm-link-19). Hidden symbols, as in the object; the C file without
+# -ffreestanding: it marks every function "no-builtins", and LLVM's inliner
+# does not inline such a function into a kernel that lacks the mark.
 CL_BUILTIN_BC := $(CL_DIR)/builtins.bc
+CL_BC_CFLAGS   := $(CL_CPU_CFLAGS) -fvisibility=hidden -emit-llvm
+CL_BC_C_CFLAGS := $(filter-out -ffreestanding,$(CL_CPU_C_CFLAGS)) -fvisibility=hidden -emit-llvm
 $(CL_DIR)/%.bc: %.cl
 	@mkdir -p $(dir $@)
-	$(Q)$(CL_CC) $(CL_CPU_CFLAGS) $(CL_WARN_CFLAGS) -emit-llvm -c $< -o $@
+	$(Q)$(CL_CC) $(CL_BC_CFLAGS) $(CL_WARN_CFLAGS) -c $< -o $@
 $(CL_DIR)/cl/%.bc: cl/%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CL_CC) $(CL_CPU_C_CFLAGS) $(WARN_CFLAGS) -emit-llvm -c $< -o $@
+	$(Q)$(CL_CC) $(CL_BC_C_CFLAGS) $(WARN_CFLAGS) -c $< -o $@
 $(CL_BUILTIN_BC): $(patsubst %.o,%.bc,$(CL_BUILTIN_OBJS))
+	@echo "LLVMLD  $@"
 	$(Q)llvm-link-19 $^ -o $@
 .PHONY: cl-builtins-bc
 cl-builtins-bc: $(CL_BUILTIN_BC)

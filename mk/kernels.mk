@@ -82,21 +82,23 @@ TEST_BUILD_DEPS += $(KERNEL_CORPUS) $(HIP_BUNDLES)
 
 
 # ---- One source for every agent: tools/hsacc ---------------------------------
-# The OpenCL C side of the CPU agents (cl/module.mk), prebuilt for
-# tools/hsacc (HSACC_LIBDIR): the work-item library, compiled as C for
-# x86-64 (hidden visibility: one copy per loaded instance, no exports), and
-# the built-in library $(CL_LIB_DIR)/builtins.o when there is one
-# (CL_BUILTIN_SRCS; its rules are the built-in library's own).
+# The OpenCL C side of the CPU agents (cl/module.mk), prebuilt as LLVM
+# bitcode for tools/hsacc (HSACC_LIBDIR), which links it with each kernel
+# file's own: the work-item library, compiled as C for x86-64 (hidden
+# visibility: internal once linked, one copy per loaded instance), and the
+# built-in library $(CL_LIB_DIR)/builtins.bc when there is one
+# (CL_BUILTIN_SRCS; its rules are the built-in library's own). Not
+# -ffreestanding: see CL_BUILTIN_BC.
 CL_LIB_DIR   := $(BUILD)/cl
-CL_CPU_FLAGS := -target x86_64-unknown-linux-gnu -fPIC -O2 -ffreestanding -fvisibility=hidden \
+CL_CPU_FLAGS := -target x86_64-unknown-linux-gnu -fPIC -O2 -fvisibility=hidden \
                 -Wall -Werror -I.
 
-$(CL_LIB_DIR)/hsacl-workitem.o: $(CL_WORKITEM_SRCS) cl/cpu_abi.h
+$(CL_LIB_DIR)/hsacl-workitem.bc: $(CL_WORKITEM_SRCS) cl/cpu_abi.h
 	@mkdir -p $(dir $@)
 	@echo "CPUCC   $@"
-	$(Q)$(GPU_CC) $(CL_CPU_FLAGS) -c $(CL_WORKITEM_SRCS) -o $@
+	$(Q)$(GPU_CC) $(CL_CPU_FLAGS) -emit-llvm -c $(CL_WORKITEM_SRCS) -o $@
 
-HSACC_LIBS := $(CL_LIB_DIR)/hsacl-workitem.o $(if $(CL_BUILTIN_SRCS),$(CL_LIB_DIR)/builtins.o)
+HSACC_LIBS := $(CL_LIB_DIR)/hsacl-workitem.bc $(if $(CL_BUILTIN_SRCS),$(CL_BUILTIN_BC))
 HSACC      := HSACC_LIBDIR=$(abspath $(CL_LIB_DIR)) tools/hsacc
 HSACC_DEPS := tools/hsacc $(HSACC_LIBS)
 
@@ -162,14 +164,17 @@ suite-image-smp1 suite-image-smp4 suite-image-novapu suite-image-gpu-corpus: $(C
 # (kernel/code.c, plat_import): what the OpenCL C libraries leave
 # undefined, less what they define themselves and the runtime's own hook,
 # plus the memory functions clang emits calls to for any code and the
-# string functions a kernel may call itself (memcmp, strlen).
+# string functions a kernel may call itself (memcmp, strlen). Read from the
+# built-in library's machine code, not its bitcode: there rintf, floorf
+# and the like are still LLVM intrinsics, calls only once compiled.
 CL_EXPORTS_INC := $(BUILD)/gen/kernel_exports.inc
 CL_EXPORTS_ALWAYS := memcpy memmove memset memcmp strlen
-$(CL_EXPORTS_INC): $(HSACC_LIBS) mk/kernels.mk
+CL_EXPORTS_FROM := $(CL_LIB_DIR)/hsacl-workitem.bc $(if $(CL_BUILTIN_SRCS),$(CL_BUILTIN_OBJ))
+$(CL_EXPORTS_INC): $(CL_EXPORTS_FROM) mk/kernels.mk
 	@mkdir -p $(dir $@)
 	@echo "GEN     $@"
-	$(Q)llvm-nm-19 --defined-only --format=just-symbols $(HSACC_LIBS) | sort -u > $@.defined
-	$(Q){ llvm-nm-19 -u --format=just-symbols $(HSACC_LIBS); printf '%s\n' $(CL_EXPORTS_ALWAYS); } | \
+	$(Q)llvm-nm-19 --defined-only --format=just-symbols $(CL_EXPORTS_FROM) | sort -u > $@.defined
+	$(Q){ llvm-nm-19 -u --format=just-symbols $(CL_EXPORTS_FROM); printf '%s\n' $(CL_EXPORTS_ALWAYS); } | \
 	  grep -v -x -e '' -e '__hsa_cpu_write' | sort -u | comm -23 - $@.defined | \
 	  awk '{ print "EXPORT(" $$1 ")" }' > $@.tmp && mv $@.tmp $@ && rm -f $@.defined
 $(call efi_obj,kernel/code.c): $(CL_EXPORTS_INC)

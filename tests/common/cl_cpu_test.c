@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cl/cpu_abi.h"
+#include "hsa/loader/elf_format.h"
 #include "lib/plat.h"
 #include "support/gpu_kernel.h"
 #include "tests/common/hsa_test_util.h"
@@ -433,6 +435,88 @@ TEST(cl_cpu_bad_files_are_refused_for_the_cpu_agent) {
       renamed = true;
     }
   ASSERT_TRUE(renamed);
+  ASSERT_EQ(load_bytes(e.cpu, copy, cpu_size), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+  free(copy);
+  free(file);
+  env_close(&e);
+}
+
+/* Reading the CPU part's ELF through its section headers (ELF gABI,
+ * "Section Header", "Symbol Table", "Relocation"; 64-bit little-endian). */
+static uint64_t elf_field(const uint8_t *p, size_t bytes) {
+  uint64_t v = 0;
+  memcpy(&v, p, bytes);
+  return v;
+}
+
+static const uint8_t *elf_section_of_type(const uint8_t *f, uint32_t type) {
+  uint64_t shoff = elf_field(f + 0x28, 8), shentsize = elf_field(f + 0x3a, 2);
+  for (uint64_t i = 0, n = elf_field(f + 0x3c, 2); i < n; i++) {
+    const uint8_t *sh = f + shoff + i * shentsize;
+    if (elf_field(sh + 4, 4) == type) return sh;
+  }
+  return NULL;
+}
+
+/* The file offset of virtual address `addr`, from the section holding it. */
+static size_t elf_file_offset(const uint8_t *f, uint64_t addr) {
+  uint64_t shoff = elf_field(f + 0x28, 8), shentsize = elf_field(f + 0x3a, 2);
+  for (uint64_t i = 0, n = elf_field(f + 0x3c, 2); i < n; i++) {
+    const uint8_t *sh = f + shoff + i * shentsize;
+    uint64_t at = elf_field(sh + 16, 8), size = elf_field(sh + 32, 8);
+    if (elf_field(sh + 4, 4) != ELF_SHT_NULL && at && addr >= at && addr < at + size)
+      return (size_t)(elf_field(sh + 24, 8) + (addr - at));
+  }
+  FAIL("no section holds address 0x%llx", (unsigned long long)addr);
+}
+
+static uint64_t elf_dynamic_symbol(const uint8_t *f, const char *name) {
+  const uint8_t *dynsym = elf_section_of_type(f, ELF_SHT_DYNSYM);
+  ASSERT_NOT_NULL(dynsym);
+  uint64_t shoff = elf_field(f + 0x28, 8), shentsize = elf_field(f + 0x3a, 2);
+  const uint8_t *strtab = f + shoff + elf_field(dynsym + 40, 4) * shentsize;
+  const char *names = (const char *)f + elf_field(strtab + 24, 8);
+  const uint8_t *sym = f + elf_field(dynsym + 24, 8);
+  for (uint64_t i = 0, n = elf_field(dynsym + 32, 8) / 24; i < n; i++)
+    if (strcmp(names + elf_field(sym + i * 24, 4), name) == 0) return elf_field(sym + i * 24 + 8, 8);
+  FAIL("no dynamic symbol %s", name);
+}
+
+/* A CPU part of another interface version, or whose kernel table lacks a
+ * kernel's work-item loop, is refused at load. */
+TEST(cl_cpu_other_interface_versions_are_refused) {
+  struct cl_env e;
+  env_open(&e);
+  char path[512];
+  kernel_path(path, sizeof path, "barriers");
+  size_t size, cpu_size = 0;
+  uint8_t *file = file_bytes(path, &size);
+  const uint8_t *cpu = bundle_entry(file, size, "host-x86_64-unknown-linux-gnu-", &cpu_size);
+  ASSERT_NOT_NULL(cpu);
+  uint8_t *copy = malloc(cpu_size);
+  ASSERT_NOT_NULL(copy);
+  memcpy(copy, cpu, cpu_size);
+  HSA_ASSERT_OK(load_bytes(e.cpu, copy, cpu_size));
+  /* Version 1: the table before it had `items`. */
+  uint32_t *version = (uint32_t *)(copy + elf_file_offset(copy, elf_dynamic_symbol(copy, "__hsacl_abi_version")));
+  ASSERT_EQ(*version, HSACL_ABI_VERSION);
+  *version = 1;
+  ASSERT_EQ(load_bytes(e.cpu, copy, cpu_size), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+  /* The first kernel's `items` left null: its relocation made R_X86_64_NONE
+   * (psABI 4.4), the field zero. */
+  memcpy(copy, cpu, cpu_size);
+  uint64_t items = elf_dynamic_symbol(copy, "__hsacl_kernels") + offsetof(struct hsacl_kernel, items);
+  const uint8_t *rela = elf_section_of_type(copy, ELF_SHT_RELA);
+  ASSERT_NOT_NULL(rela);
+  bool cleared = false;
+  uint8_t *r = copy + elf_field(rela + 24, 8);
+  for (uint64_t i = 0, n = elf_field(rela + 32, 8) / 24; i < n; i++, r += 24)
+    if (elf_field(r, 8) == items) {
+      memset(r + 8, 0, 16); /* r_info (type and symbol), r_addend */
+      cleared = true;
+    }
+  ASSERT_TRUE(cleared);
+  memset(copy + elf_file_offset(copy, items), 0, 8);
   ASSERT_EQ(load_bytes(e.cpu, copy, cpu_size), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
   free(copy);
   free(file);

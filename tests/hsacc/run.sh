@@ -48,7 +48,7 @@ K
     { echo "entries: $ids"; return 1; }
   "$BUNDLER" -unbundle -type=bc -targets=host-x86_64-unknown-linux-gnu -input="$tmp/ok.hsaco" -output="$tmp/cpu.so" &&
     llvm-readelf-19 -h "$tmp/cpu.so" | grep -q 'X86-64' || { echo "no x86-64 CPU part"; return 1; }
-  llvm-nm-19 -D "$tmp/cpu.so" | grep -q ' __hsacl_wrap_k$' || { echo "no wrapper for k"; return 1; }
+  llvm-nm-19 "$tmp/cpu.so" | grep -q ' t __hsacl_items_k$' || { echo "no work-item loop for k"; return 1; }
 }
 
 hsacc_builds_several_sources_into_one_file() {
@@ -63,7 +63,32 @@ K
   "$HSACC" -o "$tmp/m.hsaco" "$tmp/m1.cl" "$tmp/m2.cl" || return 1
   "$BUNDLER" -unbundle -type=bc -targets=host-x86_64-unknown-linux-gnu -input="$tmp/m.hsaco" -output="$tmp/m.so" || return 1
   for k in ka gs; do
-    llvm-nm-19 -D "$tmp/m.so" | grep -q " __hsacl_wrap_$k\$" || { echo "no wrapper for $k"; return 1; }
+    llvm-nm-19 "$tmp/m.so" | grep -q " t __hsacl_items_$k\$" || { echo "no work-item loop for $k"; return 1; }
+  done
+}
+
+# The CPU part exports the loader's interface alone (cl/cpu_abi.h), and no
+# work-item function is left as a call at any level: opencl-c.h declares
+# them const, so one that stayed a call could be hoisted out of a kernel's
+# loop over work-items.
+hsacc_inlines_work_item_functions_and_exports_the_interface() {
+  src wi.cl <<'K'
+__kernel void k(__global ulong *o) {
+  __global ulong *r = o + get_global_linear_id() * 12;
+  r[0] = get_global_id(1); r[1] = get_local_id(2); r[2] = get_group_id(0);
+  r[3] = get_local_size(0); r[4] = get_enqueued_local_size(1); r[5] = get_num_groups(2);
+  r[6] = get_global_size(0); r[7] = get_global_offset(1); r[8] = get_work_dim();
+  r[9] = get_local_linear_id();
+}
+K
+  for o in -O0 -O2; do
+    "$HSACC" $o -o "$tmp/wi.hsaco" "$tmp/wi.cl" || return 1
+    "$BUNDLER" -unbundle -type=bc -targets=host-x86_64-unknown-linux-gnu -input="$tmp/wi.hsaco" -output="$tmp/wi.so" || return 1
+    left=$(llvm-nm-19 "$tmp/wi.so" | awk '$NF ~ /^_Z[0-9]+get_/ { print $NF }')
+    [ -z "$left" ] || { echo "$o: work-item functions not inlined: $left"; return 1; }
+    exports=$(llvm-nm-19 -D --defined-only "$tmp/wi.so" | awk '{ print $3 }' | sort | tr '\n' ' ')
+    [ "$exports" = "__hsacl_abi_version __hsacl_kernel_count __hsacl_kernels __hsacl_run_group " ] ||
+      { echo "$o: exports: $exports"; return 1; }
   done
 }
 
@@ -125,6 +150,7 @@ K
 
 case_ hsacc_builds_one_bundle_for_every_agent
 case_ hsacc_builds_several_sources_into_one_file
+case_ hsacc_inlines_work_item_functions_and_exports_the_interface
 case_ hsacc_compile_error_prints_clang_and_leaves_nothing
 case_ hsacc_refuses_images
 case_ hsacc_refuses_pipes
