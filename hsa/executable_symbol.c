@@ -26,11 +26,9 @@ struct symbol {
   struct symbol *next;
 };
 
-static struct object_set symbols = OBJECT_SET_INIT;
-
 static struct symbol *symbol_from_handle(hsa_executable_symbol_t h) {
   struct symbol *s = (struct symbol *)(uintptr_t)h.handle;
-  return object_set_contains(&symbols, s) ? s : NULL;
+  return object_set_contains(&rt.symbols, s) ? s : NULL;
 }
 
 static hsa_executable_symbol_t symbol_handle(const struct symbol *s) {
@@ -53,7 +51,7 @@ hsa_status_t executable_add_symbol_locked(struct executable *e, const struct age
   if (find_symbol(e, desc->name, agent)) return HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED;
   struct symbol *s = calloc(1, sizeof *s);
   char *name = s ? malloc(strlen(desc->name) + 1) : NULL;
-  if (!name || !object_set_insert(&symbols, s)) {
+  if (!name || !object_set_insert(&rt.symbols, s)) {
     free(name);
     free(s);
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
@@ -74,7 +72,7 @@ static void remove_symbols_since_locked(struct executable *e, struct symbol *mar
   while (e->symbols && e->symbols != mark) {
     struct symbol *s = e->symbols;
     e->symbols = s->next;
-    object_set_remove(&symbols, s);
+    object_set_remove(&rt.symbols, s);
     if (placement_is_agent(s->agent)) placement_kernel_free(s->desc.address);
     free(s->name_copy);
     free(s);
@@ -83,7 +81,7 @@ static void remove_symbols_since_locked(struct executable *e, struct symbol *mar
 
 void executable_drop_symbols(struct executable *e) { remove_symbols_since_locked(e, NULL); }
 
-void executable_symbols_fini(void) { object_set_free(&symbols); }
+void executable_symbols_fini(void) { object_set_free(&rt.symbols); }
 
 hsa_status_t executable_add_symbols(struct executable *exec, const struct agent *agent,
                                     const struct symbol_desc *descs, uint32_t count,

@@ -44,8 +44,6 @@ PLAT_OPTION(gpu_gtt_mb, "gpu_gtt_mb",
 #define GPU_L1_BYTES (16 * 1024) /* vector L1 per CU (AMD Vega ISA guide, 1.2) */
 #define AMDGPU_FAMILY_RV 142    /* Raven/Picasso/Renoir (Linux include/uapi/drm/amdgpu_drm.h) */
 
-static bool driver_up; /* amdgpu_init succeeded: amdgpu_fini at shut-down */
-
 /* The CP wrote a signal's event id into its mailbox and raised its
  * end-of-pipe interrupt, whose context id is that event: wake whoever
  * sleeps on that signal (signal_event.c). Interrupt context: atomics and
@@ -264,12 +262,12 @@ hsa_status_t gpu_driver_start(void) {
     log_error("GPU driver bring-up failed (%d): no GPU agent", n);
     return HSA_STATUS_SUCCESS;
   }
-  driver_up = true;
+  rt.gpu_driver_up = true;
   return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t gpu_agents_create(void) {
-  if (!driver_up) return HSA_STATUS_SUCCESS;
+  if (!rt.gpu_driver_up) return HSA_STATUS_SUCCESS;
   for (int i = 0; i < amdgpu_device_count(); i++) {
     hsa_status_t st = gpu_agent_create(amdgpu_device_get(i));
     if (st != HSA_STATUS_SUCCESS) return st; /* hsa_init unwinds: agents shut down, driver stops */
@@ -278,6 +276,6 @@ hsa_status_t gpu_agents_create(void) {
 }
 
 void gpu_driver_stop(void) {
-  if (driver_up) amdgpu_fini();
-  driver_up = false;
+  if (rt.gpu_driver_up) amdgpu_fini();
+  rt.gpu_driver_up = false;
 }

@@ -23,12 +23,8 @@
 
 #include "hsa/agent.h"
 #include "hsa/runtime.h"
-#include "lib/avl_tree.h"
 #include "lib/plat.h"
 #include "lib/util.h"
-
-static struct memory_pool pools[MEMORY_POOL_COUNT + MEMORY_POOL_LOCAL_MAX];
-static int pool_count;
 
 struct dealloc_callback {
   hsa_amd_deallocation_callback_t fn;
@@ -38,7 +34,7 @@ struct dealloc_callback {
 };
 
 struct allocation {
-  struct avl_node node; /* in `table`, by base */
+  struct avl_node node; /* in rt.memory.table, by base */
   uintptr_t base;
   size_t size;
   struct memory_pool *pool;    /* NULL for locked (registered) host memory */
@@ -48,12 +44,6 @@ struct allocation {
   struct dealloc_callback *callbacks, **callbacks_tail; /* in registration order */
 };
 
-/* Every allocation, by base: O(log n) to find, add or remove one. The lock
- * also covers the pools' `allocated`. */
-static struct lock table_lock = LOCK_INIT;
-static struct avl_tree table;
-static size_t table_count;
-
 static struct allocation *allocation_of(struct avl_node *n) {
   return avl_entry(n, struct allocation, node);
 }
@@ -61,7 +51,7 @@ static struct allocation *allocation_of(struct avl_node *n) {
 /* The allocation containing addr, or NULL. Caller holds the lock. */
 static struct allocation *find_containing(uintptr_t addr) {
   struct allocation *below = NULL; /* the last one starting at or before addr */
-  for (struct avl_node *n = table.root; n;) {
+  for (struct avl_node *n = rt.memory.table.root; n;) {
     struct allocation *a = allocation_of(n);
     if (a->base <= addr) {
       below = a;
@@ -86,26 +76,26 @@ static bool table_insert_locked(const struct allocation *a) {
   *copy = *a;
   copy->callbacks = NULL;
   copy->callbacks_tail = &copy->callbacks;
-  struct avl_node *parent = NULL, **link = &table.root;
+  struct avl_node *parent = NULL, **link = &rt.memory.table.root;
   while (*link) {
     parent = *link;
     link = a->base < allocation_of(parent)->base ? &parent->left : &parent->right;
   }
-  avl_insert(&table, parent, link, &copy->node);
-  table_count++;
+  avl_insert(&rt.memory.table, parent, link, &copy->node);
+  rt.memory.table_count++;
   return true;
 }
 
 /* Takes a out of the table; its record (callbacks included) is the caller's. */
 static void table_remove_locked(struct allocation *a) {
-  avl_remove(&table, &a->node);
-  table_count--;
+  avl_remove(&rt.memory.table, &a->node);
+  rt.memory.table_count--;
 }
 
 size_t memory_allocation_count(void) {
-  lock_acquire(&table_lock);
-  size_t n = table_count;
-  lock_release(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
+  size_t n = rt.memory.table_count;
+  lock_release(&rt.memory.table_lock);
   return n;
 }
 
@@ -124,21 +114,21 @@ static size_t system_memory_bytes(void) {
 
 hsa_status_t memory_init(void) {
   size_t size = system_memory_bytes();
-  pools[MEMORY_POOL_SYSTEM] = (struct memory_pool){
+  rt.memory.pools[MEMORY_POOL_SYSTEM] = (struct memory_pool){
       .name = "system", .segment = HSA_AMD_SEGMENT_GLOBAL,
       .global_flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT,
       .size = size};
-  pools[MEMORY_POOL_SYSTEM_COARSE] = (struct memory_pool){
+  rt.memory.pools[MEMORY_POOL_SYSTEM_COARSE] = (struct memory_pool){
       .name = "system-coarse", .segment = HSA_AMD_SEGMENT_GLOBAL,
       .global_flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, .size = size};
-  pool_count = MEMORY_POOL_COUNT;
+  rt.memory.pool_count = MEMORY_POOL_COUNT;
   return HSA_STATUS_SUCCESS;
 }
 
 struct memory_pool *memory_pool_add_local(const struct memory_pool *desc) {
-  if (pool_count == MEMORY_POOL_COUNT + MEMORY_POOL_LOCAL_MAX) return NULL;
-  pools[pool_count] = *desc;
-  return &pools[pool_count++];
+  if (rt.memory.pool_count == MEMORY_POOL_COUNT + MEMORY_POOL_LOCAL_MAX) return NULL;
+  rt.memory.pools[rt.memory.pool_count] = *desc;
+  return &rt.memory.pools[rt.memory.pool_count++];
 }
 
 /* Gives a pool's block back to where it came from: 0, or what its owner
@@ -153,33 +143,36 @@ void memory_fini(void) {
   /* PRM 2.1: shut down releases the runtime's resources, memory the
    * program allocated from pools included (locked memory stays its own;
    * the runtime's own blocks were given back by their owners). */
-  lock_acquire(&table_lock);
-  while (table.root) {
-    struct allocation *a = allocation_of(table.root);
+  lock_acquire(&rt.memory.table_lock);
+  while (rt.memory.table.root) {
+    struct allocation *a = allocation_of(rt.memory.table.root);
     table_remove_locked(a);
     if (a->type == HSA_EXT_POINTER_TYPE_HSA && !a->runtime_owned) pool_release(a->pool, (void *)a->base);
     free_callbacks(a);
     free(a);
   }
-  for (int i = 0; i < pool_count; i++) pools[i].allocated = 0;
-  lock_release(&table_lock);
+  /* The pools go too: agents that added theirs are gone, memory_init
+   * makes the system ones again. */
+  memset(rt.memory.pools, 0, sizeof rt.memory.pools);
+  rt.memory.pool_count = 0;
+  lock_release(&rt.memory.table_lock);
 }
 
 size_t memory_pool_available(struct memory_pool *p) {
   if (p->free_bytes) return p->free_bytes(p);
-  lock_acquire(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
   size_t left = p->size - p->allocated;
-  lock_release(&table_lock);
+  lock_release(&rt.memory.table_lock);
   return left;
 }
 
 struct memory_pool *memory_pool(int index) {
-  return &pools[index];
+  return &rt.memory.pools[index];
 }
 
 struct memory_pool *memory_pool_from_handle(uint64_t handle) {
-  for (int i = 0; i < pool_count; i++)
-    if (handle == memory_pool_handle(&pools[i])) return &pools[i];
+  for (int i = 0; i < rt.memory.pool_count; i++)
+    if (handle == memory_pool_handle(&rt.memory.pools[i])) return &rt.memory.pools[i];
   return NULL;
 }
 
@@ -199,8 +192,8 @@ static hsa_status_t visit_pools(hsa_agent_t agent_handle, bool with_system,
   for (uint32_t i = 0; i < agent->pool_count; i++) list[n++] = agent->pools[i];
   for (int sys = 0; with_system && sys < MEMORY_POOL_COUNT; sys++) {
     bool listed = false;
-    for (uint32_t i = 0; i < agent->pool_count; i++) listed = listed || agent->pools[i] == &pools[sys];
-    if (!listed) list[n++] = &pools[sys];
+    for (uint32_t i = 0; i < agent->pool_count; i++) listed = listed || agent->pools[i] == &rt.memory.pools[sys];
+    if (!listed) list[n++] = &rt.memory.pools[sys];
   }
   for (uint32_t i = 0; i < n; i++) {
     hsa_status_t st = visit(memory_pool_handle(list[i]), ctx);
@@ -384,21 +377,21 @@ static hsa_status_t pool_allocate(struct memory_pool *p, size_t size, void **ptr
   if (!pool_is_global(p) || size > p->size || size > SIZE_MAX - MEMORY_GRANULE)
     return HSA_STATUS_ERROR_INVALID_ALLOCATION;
   size_t rounded = ALIGN_UP(size, (size_t)MEMORY_GRANULE);
-  lock_acquire(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
   size_t left = p->size - p->allocated;
   bool room = rounded <= left;
   if (room) p->allocated += rounded; /* reserved before the memory is taken */
-  lock_release(&table_lock);
+  lock_release(&rt.memory.table_lock);
   if (!room) {
     log_error("pool %s: %zu bytes asked, %zu of %zu left", p->name, rounded, left, p->size);
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
   void *mem = p->alloc ? p->alloc(p, rounded) : aligned_alloc(MEMORY_GRANULE, rounded);
   struct allocation a = {.base = (uintptr_t)mem, .size = rounded, .pool = p, .type = HSA_EXT_POINTER_TYPE_HSA};
-  lock_acquire(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
   bool recorded = mem && table_insert_locked(&a);
   if (!recorded) p->allocated -= rounded;
-  lock_release(&table_lock);
+  lock_release(&rt.memory.table_lock);
   if (!recorded) {
     if (mem) pool_release(p, mem);
     log_error("pool %s: no memory for %zu bytes%s", p->name, rounded,
@@ -442,7 +435,7 @@ static hsa_status_t refuse_free(void *ptr, struct agent *owner, const char *why)
 
 static hsa_status_t pool_free(void *ptr) {
   if (!ptr) return HSA_STATUS_SUCCESS; /* 2.6: a NULL pointer is ignored */
-  lock_acquire(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
   struct allocation *a = find_block((uintptr_t)ptr, HSA_EXT_POINTER_TYPE_HSA);
   struct agent *owner = a ? block_owner(a) : NULL;
   bool in_use = a && a->runtime_owned;
@@ -450,7 +443,7 @@ static hsa_status_t pool_free(void *ptr) {
     table_remove_locked(a);
     a->pool->allocated -= a->size;
   }
-  lock_release(&table_lock);
+  lock_release(&rt.memory.table_lock);
   if (!a) {
     log_error("free of %p: not the start of a block this runtime allocated", ptr);
     return HSA_STATUS_ERROR_INVALID_ALLOCATION;
@@ -465,20 +458,20 @@ static hsa_status_t pool_free(void *ptr) {
 }
 
 hsa_status_t memory_track_runtime_block(void *base, size_t size) {
-  struct allocation a = {.base = (uintptr_t)base, .size = size, .pool = &pools[MEMORY_POOL_SYSTEM],
+  struct allocation a = {.base = (uintptr_t)base, .size = size, .pool = &rt.memory.pools[MEMORY_POOL_SYSTEM],
                          .type = HSA_EXT_POINTER_TYPE_HSA, .runtime_owned = true};
-  lock_acquire(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
   bool recorded = table_insert_locked(&a);
-  lock_release(&table_lock);
+  lock_release(&rt.memory.table_lock);
   return recorded ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_OUT_OF_RESOURCES;
 }
 
 void memory_untrack_runtime_block(void *base) {
-  lock_acquire(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
   struct allocation *a = find_block((uintptr_t)base, HSA_EXT_POINTER_TYPE_HSA);
   if (a && a->runtime_owned) table_remove_locked(a);
   else a = NULL;
-  lock_release(&table_lock);
+  lock_release(&rt.memory.table_lock);
   if (!a) return;
   run_dealloc_callbacks(a);
   free(a);
@@ -545,9 +538,9 @@ hsa_status_t hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t 
   if (num_agents == 0 || !agents || flags || !ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   for (uint32_t i = 0; i < num_agents; i++)
     if (!agent_from_handle(agents[i])) return HSA_STATUS_ERROR_INVALID_AGENT;
-  lock_acquire(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
   bool known = find_containing((uintptr_t)ptr) != NULL;
-  lock_release(&table_lock);
+  lock_release(&rt.memory.table_lock);
   if (!known) {
     log_error("hsa_amd_agents_allow_access: %p was not allocated from a pool", ptr);
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
@@ -603,10 +596,10 @@ static hsa_status_t lock_memory(void *host_ptr, size_t size, hsa_agent_t *agents
   for (int i = 0; i < num_agent; i++)
     if (!agent_from_handle(agents[i])) return HSA_STATUS_ERROR_INVALID_AGENT;
   struct allocation a = {.base = (uintptr_t)host_ptr, .size = size, .type = HSA_EXT_POINTER_TYPE_LOCKED};
-  lock_acquire(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
   bool known = find_containing((uintptr_t)host_ptr) || find_containing((uintptr_t)host_ptr + size - 1);
   bool recorded = known || table_insert_locked(&a);
-  lock_release(&table_lock);
+  lock_release(&rt.memory.table_lock);
   if (!recorded) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   *agent_ptr = host_ptr; /* the address agents use is the host address */
   return HSA_STATUS_SUCCESS;
@@ -637,10 +630,10 @@ hsa_status_t hsa_amd_memory_lock_to_pool(void *host_ptr, size_t size, hsa_agent_
 
 hsa_status_t hsa_amd_memory_unlock(void *host_ptr) {
   RETURN_IF_NOT_INITIALIZED();
-  lock_acquire(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
   struct allocation *a = host_ptr ? find_block((uintptr_t)host_ptr, HSA_EXT_POINTER_TYPE_LOCKED) : NULL;
   if (a) table_remove_locked(a);
-  lock_release(&table_lock);
+  lock_release(&rt.memory.table_lock);
   free(a); /* no callbacks: ROCr takes none for memory it did not allocate */
   return HSA_STATUS_SUCCESS;
 }
@@ -660,7 +653,7 @@ hsa_status_t hsa_amd_pointer_info(const void *ptr, hsa_amd_pointer_info_t *info,
   if (!alloc || !num_agents_accessible) accessible = NULL;
   hsa_amd_pointer_info_t out = {0};
   out.size = info->size < sizeof out ? info->size : (uint32_t)sizeof out;
-  lock_acquire(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
   struct allocation *a = find_containing((uintptr_t)ptr);
   if (a) {
     out.type = a->type;
@@ -673,7 +666,7 @@ hsa_status_t hsa_amd_pointer_info(const void *ptr, hsa_amd_pointer_info_t *info,
   } else {
     out.type = HSA_EXT_POINTER_TYPE_UNKNOWN;
   }
-  lock_release(&table_lock);
+  lock_release(&rt.memory.table_lock);
   memcpy(info, &out, out.size);
   if (accessible) {
     /* Known blocks are reachable by every agent; unknown ones by none. */
@@ -693,11 +686,11 @@ hsa_status_t hsa_amd_pointer_info(const void *ptr, hsa_amd_pointer_info_t *info,
 hsa_status_t hsa_amd_pointer_info_set_userdata(const void *ptr, void *userdata) {
   RETURN_IF_NOT_INITIALIZED();
   if (!ptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  lock_acquire(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
   struct allocation *a = find_containing((uintptr_t)ptr);
   bool ok = a && a->base == (uintptr_t)ptr;
   if (ok) a->user_data = userdata;
-  lock_release(&table_lock);
+  lock_release(&rt.memory.table_lock);
   return ok ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }
 
@@ -715,14 +708,14 @@ hsa_status_t hsa_amd_register_deallocation_callback(void *ptr,
   struct dealloc_callback *cb = malloc(sizeof *cb);
   if (!cb) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   *cb = (struct dealloc_callback){callback, ptr, user_data, NULL};
-  lock_acquire(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
   struct allocation *a = find_containing((uintptr_t)ptr);
   bool ours = a && a->type == HSA_EXT_POINTER_TYPE_HSA;
   if (ours) {
     *a->callbacks_tail = cb;
     a->callbacks_tail = &cb->next;
   }
-  lock_release(&table_lock);
+  lock_release(&rt.memory.table_lock);
   if (ours) return HSA_STATUS_SUCCESS;
   free(cb);
   log_error("deallocation callback on %p: no block this runtime allocated holds it", ptr);
@@ -736,7 +729,7 @@ hsa_status_t hsa_amd_deregister_deallocation_callback(void *ptr,
   RETURN_IF_NOT_INITIALIZED();
   if (!ptr || !callback) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   bool found = false;
-  lock_acquire(&table_lock);
+  lock_acquire(&rt.memory.table_lock);
   struct allocation *a = find_containing((uintptr_t)ptr);
   if (a) {
     struct dealloc_callback **p = &a->callbacks;
@@ -752,6 +745,6 @@ hsa_status_t hsa_amd_deregister_deallocation_callback(void *ptr,
     }
     a->callbacks_tail = p;
   }
-  lock_release(&table_lock);
+  lock_release(&rt.memory.table_lock);
   return found ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }

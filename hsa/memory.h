@@ -15,8 +15,13 @@
 #ifndef HSA_MEMORY_H
 #define HSA_MEMORY_H
 
+#include <stdatomic.h>
+
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
+
+#include "lib/avl_tree.h"
+#include "lib/lock.h"
 
 struct agent;
 
@@ -68,6 +73,26 @@ size_t memory_pool_available(struct memory_pool *p);
  * (memory.c refuse_free). */
 hsa_status_t memory_track_runtime_block(void *base, size_t size);
 void memory_untrack_runtime_block(void *base);
+
+/* memory.c's state (rt.memory): the pools, and every allocation by base
+ * in a tree (O(log n) to find, add or remove one). table_lock also covers
+ * the pools' `allocated`. */
+struct memory_state {
+  struct memory_pool pools[MEMORY_POOL_COUNT + MEMORY_POOL_LOCAL_MAX];
+  int pool_count;
+  struct lock table_lock;
+  struct avl_tree table;
+  size_t table_count;
+};
+
+/* memory_async.c's state (rt.async_copy): the queue that carries the
+ * runtime's copies, made at the first copy. */
+struct queue;
+struct async_copy_state {
+  struct lock lock; /* queue */
+  struct queue *queue;
+  _Atomic bool profiling; /* hsa_amd_profiling_async_copy_enable */
+};
 
 /* Blocks the runtime knows of (pool allocations, locked and registered
  * memory, its own tracked blocks): 0 after hsa_shut_down. */

@@ -19,10 +19,6 @@
 
 #define COPY_QUEUE_SIZE 1024
 
-static struct lock copy_lock = LOCK_INIT;
-static struct queue *copy_queue;
-static _Atomic bool copy_profiling; /* hsa_amd_profiling_async_copy_enable */
-
 struct rect_copy {
   hsa_pitched_ptr_t dst, src;
   hsa_dim3_t dst_offset, src_offset, range;
@@ -54,18 +50,18 @@ const hsa_cpu_agent_function_t cpu_runtime_agent_functions[CPU_RUNTIME_AGENT_FUN
 };
 
 static struct queue *get_copy_queue(hsa_status_t *st) {
-  lock_acquire(&copy_lock);
+  lock_acquire(&rt.async_copy.lock);
   *st = HSA_STATUS_SUCCESS;
-  if (!copy_queue) {
+  if (!rt.async_copy.queue) {
     struct agent *cpu = NULL;
     for (uint32_t i = 0; i < agent_count() && !cpu; i++)
       if (agent_at(i)->device_type == HSA_DEVICE_TYPE_CPU) cpu = agent_at(i);
-    *st = cpu ? queue_create_internal(cpu, COPY_QUEUE_SIZE, &copy_queue) : HSA_STATUS_ERROR;
-    if (copy_queue && atomic_load(&copy_profiling))
-      hsa_amd_profiling_set_profiler_enabled(queue_hsa(copy_queue), 1);
+    *st = cpu ? queue_create_internal(cpu, COPY_QUEUE_SIZE, &rt.async_copy.queue) : HSA_STATUS_ERROR;
+    if (rt.async_copy.queue && atomic_load(&rt.async_copy.profiling))
+      hsa_amd_profiling_set_profiler_enabled(queue_hsa(rt.async_copy.queue), 1);
   }
-  struct queue *q = copy_queue;
-  lock_release(&copy_lock);
+  struct queue *q = rt.async_copy.queue;
+  lock_release(&rt.async_copy.lock);
   return q;
 }
 
@@ -74,20 +70,20 @@ static struct queue *get_copy_queue(hsa_status_t *st) {
 hsa_status_t hsa_amd_profiling_async_copy_enable(bool enable) {
   RETURN_IF_NOT_INITIALIZED();
   /* A copy queue made later takes the flag when it is created. */
-  lock_acquire(&copy_lock);
-  atomic_store(&copy_profiling, enable);
-  struct queue *q = copy_queue;
+  lock_acquire(&rt.async_copy.lock);
+  atomic_store(&rt.async_copy.profiling, enable);
+  struct queue *q = rt.async_copy.queue;
   hsa_status_t st = q ? hsa_amd_profiling_set_profiler_enabled(queue_hsa(q), enable) : HSA_STATUS_SUCCESS;
-  lock_release(&copy_lock);
+  lock_release(&rt.async_copy.lock);
   return st;
 }
 
 void async_copy_fini(void) {
-  atomic_store(&copy_profiling, false);
-  lock_acquire(&copy_lock);
-  struct queue *q = copy_queue;
-  copy_queue = NULL;
-  lock_release(&copy_lock);
+  atomic_store(&rt.async_copy.profiling, false);
+  lock_acquire(&rt.async_copy.lock);
+  struct queue *q = rt.async_copy.queue;
+  rt.async_copy.queue = NULL;
+  lock_release(&rt.async_copy.lock);
   if (q) hsa_queue_destroy(queue_hsa(q));
 }
 

@@ -14,9 +14,6 @@
 #include "lib/plat.h"
 #include "lib/util.h"
 
-static _Atomic uint64_t next_queue_id;
-
-
 /* The common part of every queue: descriptor, ring of INVALID packets. */
 static hsa_status_t queue_alloc(uint32_t size, uint32_t type, uint32_t features,
                                 struct queue **out) {
@@ -41,7 +38,7 @@ static hsa_status_t queue_alloc(uint32_t size, uint32_t type, uint32_t features,
   hq->features = features;
   hq->base_address = q->ring;
   hq->size = size;
-  hq->id = atomic_fetch_add(&next_queue_id, 1);
+  hq->id = atomic_fetch_add(&rt.next_queue_id, 1);
   q->ring_mask = size - 1;
   q->packet_features = features;
   q->amd.queue_properties = AMD_QUEUE_PROPERTIES_IS_PTR64;

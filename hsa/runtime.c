@@ -30,7 +30,8 @@ struct runtime rt = {.lock = LOCK_INIT,
                      .signal_groups = OBJECT_SET_INIT,
                      .queues = OBJECT_SET_INIT,
                      .executables = OBJECT_SET_INIT,
-                     .readers = OBJECT_SET_INIT};
+                     .readers = OBJECT_SET_INIT,
+                     .symbols = OBJECT_SET_INIT};
 
 void *runtime_alloc_aligned(size_t size, size_t align) {
   /* C11 aligned_alloc wants the size to be a multiple of the alignment. */

@@ -1,7 +1,7 @@
 /*
  * runtime.h - the runtime's global state and the helpers every API file
- * uses: the init reference count, the object sets behind handle checks, and
- * the event that signal waiters sleep on.
+ * uses: the init reference count, the object sets behind handle checks, the
+ * event that signal waiters sleep on, and each subsystem's own state.
  */
 #ifndef HSA_RUNTIME_H
 #define HSA_RUNTIME_H
@@ -13,21 +13,61 @@
 #include <hsa/hsa_ext_amd.h>
 
 #include "hsa/event.h"
-#include "lib/lock.h"
+#include "hsa/memory.h"
 #include "hsa/object_set.h"
+#include "hsa/signal_state.h"
+#include "lib/lock.h"
 
 #define RUNTIME_MAX_AGENTS 16
 
 struct agent;
 
+/* system_event.c: the handlers the program registered, and the events the
+ * GPU's interrupt handler posted for the async worker to deliver. */
+#define SYSTEM_EVENTS_POSTED_MAX 64
+struct system_event_handler;
+struct system_events {
+  struct lock lock; /* handlers */
+  struct system_event_handler *handlers;
+  size_t count, capacity;
+  struct system_events_posted {
+    /* A spin lock taken with interrupts off: the interrupt handler takes it. */
+    struct spinlock lock;
+    uint32_t head, tail; /* free-running: head - tail events wait */
+    uint32_t dropped;
+    struct signal *wake; /* NULL: nobody to deliver to */
+    hsa_amd_event_t slots[SYSTEM_EVENTS_POSTED_MAX];
+  } posted;
+};
+
+/*
+ * All of the runtime's state. Every member starts as zero, which is the
+ * state before the first hsa_init; hsa_shut_down's last call brings each
+ * back to it (each subsystem's *_fini), so a second hsa_init starts where
+ * the first did. Two counters are never reset, so that what they number
+ * stays unique across cycles: next_queue_id and signal.destroy_epoch.
+ * All zero also keeps rt in .bss: its tables take no room in the image.
+ * Only init_lock (runtime.c) stays outside: it orders hsa_init against
+ * hsa_shut_down, so it exists before either runs.
+ */
 struct runtime {
   struct lock lock;          /* agent list, per-agent queue counts */
   _Atomic uint32_t refcount; /* hsa_init count, up to INT32_MAX; 0 = not initialised */
   struct agent *agents[RUNTIME_MAX_AGENTS];
   uint32_t agent_count;
-  struct object_set signals, signal_groups, queues, executables, readers;
+  bool gpu_driver_up; /* gpu_agent.c: amdgpu_init succeeded, amdgpu_fini at shut-down */
+  struct object_set signals, signal_groups, queues, executables, readers, symbols;
   /* Notified whenever a signal that somebody waits on changes. */
   struct event signal_event;
+  /* queue.c: the next hsa_queue_t id. Never reset: ids stay unique for the
+   * whole process, across hsa_init cycles. */
+  _Atomic uint64_t next_queue_id;
+  struct memory_state memory;         /* memory.c */
+  struct async_copy_state async_copy; /* memory_async.c */
+  struct signal_state signal;         /* signal.c */
+  struct signal_events signal_events; /* signal_event.c */
+  struct async_handlers async;        /* signal_handler.c */
+  struct system_events system_events; /* system_event.c */
 };
 
 extern struct runtime rt;

@@ -27,43 +27,39 @@ struct signal_slab {
   unsigned char *slots; /* SIGNALS_PER_SLAB * SIGNAL_SLOT_BYTES, 64-byte aligned */
 };
 
-static struct lock slab_lock = LOCK_INIT;
-static struct signal_slab *slabs;
-static struct signal *free_signals; /* linked through ring_arg while free */
-
 static struct signal *slot_alloc(void) {
-  lock_acquire(&slab_lock);
-  if (!free_signals) {
+  lock_acquire(&rt.signal.lock);
+  if (!rt.signal.free_signals) {
     struct signal_slab *slab = malloc(sizeof *slab);
     unsigned char *slots = runtime_alloc_aligned(SIGNALS_PER_SLAB * SIGNAL_SLOT_BYTES, 64);
     if (!slab || !slots) {
       free(slab);
       free(slots);
-      lock_release(&slab_lock);
+      lock_release(&rt.signal.lock);
       return NULL;
     }
     slab->slots = slots;
-    slab->next = slabs;
-    slabs = slab;
+    slab->next = rt.signal.slabs;
+    rt.signal.slabs = slab;
     for (int i = SIGNALS_PER_SLAB - 1; i >= 0; i--) {
       struct signal *s = (struct signal *)(slots + (size_t)i * SIGNAL_SLOT_BYTES);
       memset(s, 0, sizeof *s);
       s->amd.kind = AMD_SIGNAL_KIND_INVALID;
-      s->ring_arg = free_signals;
-      free_signals = s;
+      s->ring_arg = rt.signal.free_signals;
+      rt.signal.free_signals = s;
     }
   }
-  struct signal *s = free_signals;
-  free_signals = s->ring_arg;
-  lock_release(&slab_lock);
+  struct signal *s = rt.signal.free_signals;
+  rt.signal.free_signals = s->ring_arg;
+  lock_release(&rt.signal.lock);
   return s;
 }
 
 static void slot_free(struct signal *s) {
-  lock_acquire(&slab_lock);
-  s->ring_arg = free_signals;
-  free_signals = s;
-  lock_release(&slab_lock);
+  lock_acquire(&rt.signal.lock);
+  s->ring_arg = rt.signal.free_signals;
+  rt.signal.free_signals = s;
+  lock_release(&rt.signal.lock);
 }
 
 hsa_status_t signal_create(amd_signal_kind64_t kind, hsa_signal_value_t initial,
@@ -83,13 +79,11 @@ hsa_status_t signal_create(amd_signal_kind64_t kind, hsa_signal_value_t initial,
   return HSA_STATUS_SUCCESS;
 }
 
-static _Atomic uint64_t destroy_epoch; /* bumped by every destroy */
-
 void signal_destroy(struct signal *s) {
   signal_event_detach(s);
   __atomic_store_n(&s->amd.kind, AMD_SIGNAL_KIND_INVALID, __ATOMIC_RELEASE);
   object_set_remove(&rt.signals, s);
-  atomic_fetch_add(&destroy_epoch, 1);
+  atomic_fetch_add(&rt.signal.destroy_epoch, 1);
   slot_free(s);
 }
 
@@ -98,7 +92,7 @@ bool signal_is_valid(hsa_signal_t h) {
 }
 
 bool signal_is_valid_cached(hsa_signal_t h, struct signal_check *check) {
-  uint64_t epoch = atomic_load_explicit(&destroy_epoch, memory_order_acquire);
+  uint64_t epoch = atomic_load_explicit(&rt.signal.destroy_epoch, memory_order_acquire);
   if (h.handle == check->handle && epoch == check->epoch) return true;
   if (!signal_is_valid(h)) return false;
   check->handle = h.handle;
@@ -111,19 +105,20 @@ void signals_fini(void) {
   if (missed)
     log_warn("%llu waits saw a signal change that no event announced (lost interrupt, or a "
              "kernel that stored to a signal without its event)", (unsigned long long)missed);
+  atomic_store(&rt.signal.missed_announcements, 0); /* each runtime reports its own */
   struct signal *s;
   while ((s = object_set_pop(&rt.signals)) != NULL) s->amd.kind = AMD_SIGNAL_KIND_INVALID;
   object_set_free(&rt.signals);
   signal_events_fini();
-  lock_acquire(&slab_lock);
-  while (slabs) {
-    struct signal_slab *next = slabs->next;
-    free(slabs->slots);
-    free(slabs);
-    slabs = next;
+  lock_acquire(&rt.signal.lock);
+  while (rt.signal.slabs) {
+    struct signal_slab *next = rt.signal.slabs->next;
+    free(rt.signal.slabs->slots);
+    free(rt.signal.slabs);
+    rt.signal.slabs = next;
   }
-  free_signals = NULL;
-  lock_release(&slab_lock);
+  rt.signal.free_signals = NULL;
+  lock_release(&rt.signal.lock);
 }
 
 /* ---- API: create / destroy ----------------------------------------------- */
@@ -343,12 +338,8 @@ hsa_status_t hsa_amd_signal_value_pointer(hsa_signal_t signal,
 #define SPIN_NS_ACTIVE  2000000u
 #define FIRST_SLEEP_NS  10000u
 
-/* Waits on signals with events that the safety net, not a notification,
- * ended with the condition met: a change nobody announced. */
-static _Atomic uint64_t missed_announcements;
-
 uint64_t signal_missed_announcements(void) {
-  return atomic_load_explicit(&missed_announcements, memory_order_relaxed);
+  return atomic_load_explicit(&rt.signal.missed_announcements, memory_order_relaxed);
 }
 
 bool signal_wait_loop(struct signal *const *signals, uint32_t count, bool (*check)(void *arg),
@@ -390,7 +381,7 @@ bool signal_wait_loop(struct signal *const *signals, uint32_t count, bool (*chec
     event_cancel_wait(&rt.signal_event);
     uint64_t woke = plat_now_ns();
     if (announced && nap == max_sleep && woke - now >= nap && check(arg))
-      atomic_fetch_add_explicit(&missed_announcements, 1, memory_order_relaxed);
+      atomic_fetch_add_explicit(&rt.signal.missed_announcements, 1, memory_order_relaxed);
     gpu_agents_watchdog(woke); /* a runaway GPU dispatch never signals */
     sleep_ns = sleep_ns * 2 < max_sleep ? sleep_ns * 2 : max_sleep;
   }

@@ -26,7 +26,6 @@
  * announces (a kernel that stores to a signal without s_sendmsg, a lost
  * interrupt); it also paces gpu_agents_watchdog for them. */
 #define SIGNAL_WAIT_EVENT_MAX_SLEEP_NS 1000000000ull
-#define SIGNAL_EVENTS_MAX 4096 /* as KFD's KFD_SIGNAL_EVENT_LIMIT */
 
 struct signal {
   amd_signal_t amd;

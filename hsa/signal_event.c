@@ -27,71 +27,65 @@
 
 #define UNSIGNALED UINT64_MAX /* an armed slot; the GPU writes the event id over it */
 
-static struct lock events_lock = LOCK_INIT;
-static uint64_t *mailbox;                           /* SIGNAL_EVENTS_MAX + 1 slots; 0 unused */
-static struct signal *_Atomic owners[SIGNAL_EVENTS_MAX + 1];
-static uint32_t free_ids[SIGNAL_EVENTS_MAX], free_count, next_id = 1;
-static bool exhausted_logged;
-
 void signal_event_attach(struct signal *s) {
-  lock_acquire(&events_lock);
-  if (!mailbox) {
+  lock_acquire(&rt.signal_events.lock);
+  if (!rt.signal_events.mailbox) {
     /* Armed before it is published: signal_event_interrupt reads it
      * without the lock. */
     uint64_t *slots = runtime_alloc_aligned((SIGNAL_EVENTS_MAX + 1) * sizeof *slots, 64);
     for (uint32_t i = 0; slots && i <= SIGNAL_EVENTS_MAX; i++) slots[i] = UNSIGNALED;
-    __atomic_store_n(&mailbox, slots, __ATOMIC_RELEASE);
+    __atomic_store_n(&rt.signal_events.mailbox, slots, __ATOMIC_RELEASE);
   }
   uint32_t id = 0;
-  if (mailbox && free_count)
-    id = free_ids[--free_count];
-  else if (mailbox && next_id <= SIGNAL_EVENTS_MAX)
-    id = next_id++;
+  if (rt.signal_events.mailbox && rt.signal_events.free_count)
+    id = rt.signal_events.free_ids[--rt.signal_events.free_count];
+  else if (rt.signal_events.mailbox && rt.signal_events.ids_issued < SIGNAL_EVENTS_MAX)
+    id = ++rt.signal_events.ids_issued;
   if (id) {
-    __atomic_store_n(&mailbox[id], UNSIGNALED, __ATOMIC_RELAXED);
-    atomic_store_explicit(&owners[id], s, memory_order_release);
+    __atomic_store_n(&rt.signal_events.mailbox[id], UNSIGNALED, __ATOMIC_RELAXED);
+    atomic_store_explicit(&rt.signal_events.owners[id], s, memory_order_release);
     s->amd.event_id = id;
-    s->amd.event_mailbox_ptr = (uint64_t)(uintptr_t)&mailbox[id];
-  } else if (!exhausted_logged) {
-    exhausted_logged = true;
+    s->amd.event_mailbox_ptr = (uint64_t)(uintptr_t)&rt.signal_events.mailbox[id];
+  } else if (!rt.signal_events.exhausted_logged) {
+    rt.signal_events.exhausted_logged = true;
     /* Not an error (ROCr falls back silently): waits on them cost more. */
-    if (mailbox)
+    if (rt.signal_events.mailbox)
       log_info("all %u signal events in use: new signals poll instead of sleeping until the "
                "GPU interrupts", SIGNAL_EVENTS_MAX);
     else
       log_warn("no memory for the signal event mailbox: signals poll instead of sleeping");
   }
-  lock_release(&events_lock);
+  lock_release(&rt.signal_events.lock);
 }
 
 void signal_event_detach(struct signal *s) {
   uint32_t id = s->amd.event_id;
   if (!s->amd.event_mailbox_ptr || id == 0 || id > SIGNAL_EVENTS_MAX) return;
-  lock_acquire(&events_lock);
+  lock_acquire(&rt.signal_events.lock);
   /* Only our own events: an agent may give its signals a mailbox of its own. */
-  if (atomic_load_explicit(&owners[id], memory_order_relaxed) == s) {
-    atomic_store_explicit(&owners[id], NULL, memory_order_release);
-    free_ids[free_count++] = id;
+  if (atomic_load_explicit(&rt.signal_events.owners[id], memory_order_relaxed) == s) {
+    atomic_store_explicit(&rt.signal_events.owners[id], NULL, memory_order_release);
+    rt.signal_events.free_ids[rt.signal_events.free_count++] = id;
     s->amd.event_mailbox_ptr = 0;
     s->amd.event_id = 0;
   }
-  lock_release(&events_lock);
+  lock_release(&rt.signal_events.lock);
 }
 
 /* Re-arms the slot and wakes the signal's sleepers, if any. */
 static void wake_event(uint32_t id) {
-  __atomic_store_n(&mailbox[id], UNSIGNALED, __ATOMIC_RELAXED);
-  struct signal *s = atomic_load_explicit(&owners[id], memory_order_acquire);
+  __atomic_store_n(&rt.signal_events.mailbox[id], UNSIGNALED, __ATOMIC_RELAXED);
+  struct signal *s = atomic_load_explicit(&rt.signal_events.owners[id], memory_order_acquire);
   /* Order the GPU's value change (seen before its interrupt) before the
    * waiter count read, as signal_notify documents for the CPU's changes. */
   if (s) signal_notify(s);
 }
 
 void signal_event_interrupt(uint32_t event_id) {
-  uint64_t *slots = __atomic_load_n(&mailbox, __ATOMIC_ACQUIRE);
+  uint64_t *slots = __atomic_load_n(&rt.signal_events.mailbox, __ATOMIC_ACQUIRE);
   if (!slots) return;
   if (event_id >= 1 && event_id <= SIGNAL_EVENTS_MAX &&
-      atomic_load_explicit(&owners[event_id], memory_order_acquire)) {
+      atomic_load_explicit(&rt.signal_events.owners[event_id], memory_order_acquire)) {
     wake_event(event_id);
     return;
   }
@@ -101,13 +95,13 @@ void signal_event_interrupt(uint32_t event_id) {
 }
 
 void signal_events_fini(void) {
-  lock_acquire(&events_lock);
-  uint64_t *slots = mailbox;
-  __atomic_store_n(&mailbox, NULL, __ATOMIC_RELEASE); /* unpublished, then freed */
+  lock_acquire(&rt.signal_events.lock);
+  uint64_t *slots = rt.signal_events.mailbox;
+  __atomic_store_n(&rt.signal_events.mailbox, NULL, __ATOMIC_RELEASE); /* unpublished, then freed */
   free(slots);
-  for (uint32_t i = 0; i <= SIGNAL_EVENTS_MAX; i++) atomic_store(&owners[i], NULL);
-  free_count = 0;
-  next_id = 1;
-  exhausted_logged = false;
-  lock_release(&events_lock);
+  for (uint32_t i = 0; i <= SIGNAL_EVENTS_MAX; i++) atomic_store(&rt.signal_events.owners[i], NULL);
+  rt.signal_events.free_count = 0;
+  rt.signal_events.ids_issued = 0;
+  rt.signal_events.exhausted_logged = false;
+  lock_release(&rt.signal_events.lock);
 }

@@ -58,7 +58,36 @@ static void assert_runtime_holds_nothing(int cycle) {
   ASSERT_EQ(object_set_count(&rt.queues), 0);
   ASSERT_EQ(object_set_count(&rt.executables), 0);
   ASSERT_EQ(object_set_count(&rt.readers), 0);
+  ASSERT_EQ(object_set_count(&rt.symbols), 0);
   ASSERT_EQ(memory_allocation_count(), 0);
+  ASSERT_EQ(rt.memory.pool_count, 0);
+  ASSERT_NULL(rt.async_copy.queue);
+  ASSERT_NULL(rt.signal.slabs);
+  ASSERT_NULL(rt.signal.free_signals);
+  ASSERT_NULL(rt.signal_events.mailbox);
+  ASSERT_EQ_U(rt.signal_events.ids_issued, 0);
+  ASSERT_EQ_U(rt.signal_events.free_count, 0);
+  ASSERT_NULL(rt.async.handlers);
+  ASSERT_NULL(rt.async.calls);
+  ASSERT_FALSE(rt.async.worker_running);
+  ASSERT_EQ_U(atomic_load(&rt.async.pending), 0);
+  ASSERT_EQ_U(atomic_load(&rt.async.tick_at), 0);
+  ASSERT_NULL(rt.system_events.handlers);
+  ASSERT_EQ(rt.system_events.count, 0);
+  ASSERT_NULL(rt.system_events.posted.wake);
+  ASSERT_FALSE(rt.gpu_driver_up);
+}
+
+static hsa_status_t ignore_system_event(const hsa_amd_event_t *event, void *data) {
+  (void)event;
+  (void)data;
+  return HSA_STATUS_SUCCESS;
+}
+
+static bool never_runs(hsa_signal_value_t value, void *arg) {
+  (void)value;
+  (void)arg;
+  return false;
 }
 
 TEST(hsa_init_repeated_cycles_leave_nothing_behind) {
@@ -88,7 +117,25 @@ TEST(hsa_init_repeated_cycles_leave_nothing_behind) {
     hsa_agent_t gpu = {0};
     hsa_iterate_agents(find_gpu, &gpu);
     if (gpu.handle) HSA_ASSERT_OK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q));
+    /* A handler still waiting, a system event handler (with its delivery
+     * signal and handler) and the queue of async copies: all left to
+     * hsa_shut_down. */
+    HSA_ASSERT_OK(hsa_amd_signal_async_handler(s, HSA_SIGNAL_CONDITION_EQ, 0, never_runs, NULL));
+    HSA_ASSERT_OK(hsa_amd_register_system_event_handler(ignore_system_event, NULL));
+    char from[64] = "copied", to[64] = {0};
+    hsa_signal_t copied;
+    HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &copied));
+    HSA_ASSERT_OK(hsa_amd_memory_async_copy(to, agents[0], from, agents[0], sizeof from, 0, NULL,
+                                            copied));
+    ASSERT_EQ(hsa_signal_wait_scacquire(copied, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                                        HSA_WAIT_STATE_BLOCKED),
+              0);
+    ASSERT_STR_EQ(to, "copied");
     ASSERT_GT(memory_allocation_count(), 0);
+    ASSERT_NOT_NULL(rt.async_copy.queue);
+    ASSERT_NOT_NULL(rt.signal_events.mailbox);
+    ASSERT_NOT_NULL(rt.async.handlers);
+    ASSERT_EQ(rt.system_events.count, 1);
     HSA_ASSERT_OK(hsa_shut_down());
     assert_runtime_holds_nothing(i);
     ASSERT_EQ(plat_dma_bytes_in_use(), dma_before);
