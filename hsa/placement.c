@@ -112,6 +112,7 @@ struct record {
   struct pl_queue *pq;
   uint32_t agent;
   uint64_t items, predicted_ns;
+  uint64_t pending_ns; /* what it added to its agent's pending work */
   uint64_t forwarded_ns;
   bool measured;
   struct record *next;
@@ -126,6 +127,7 @@ struct pl_queue {
   struct signal *counter[PL_MAX_AGENTS];
   uint64_t marks[PL_MAX_AGENTS];
   bool since_mark[PL_MAX_AGENTS];
+  uint64_t pending_ns[PL_MAX_AGENTS]; /* this queue's part of pl.pending_ns (pl.lock) */
   uint64_t owed[PL_MAX_AGENTS][PL_MAX_AGENTS];   /* [b][a]: mark of a that b must wait for */
   uint64_t waited[PL_MAX_AGENTS][PL_MAX_AGENTS]; /* [b][a]: the one b waits for already */
   uint64_t last_write[PL_MAX_AGENTS];            /* written, not yet rung: index + 1 */
@@ -177,8 +179,13 @@ hsa_status_t hsa_ext_placement_agent(hsa_agent_t *agent) {
 
 /* ---- Records and harvest (pl.lock held) ------------------------------------------ */
 
-static void pending_sub(uint32_t agent, uint64_t ns) {
-  pl.pending_ns[agent] -= ns < pl.pending_ns[agent] ? ns : pl.pending_ns[agent];
+static void saturating_sub(uint64_t *from, uint64_t ns) { *from -= ns < *from ? ns : *from; }
+
+/* A record's dispatch is measured or never will be: its predicted work is
+ * no longer pending. */
+static void pending_sub(const struct record *r) {
+  saturating_sub(&pl.pending_ns[r->agent], r->pending_ns);
+  saturating_sub(&r->pq->pending_ns[r->agent], r->pending_ns);
 }
 
 /* Takes *link's record off the in-flight list onto the free list. */
@@ -212,7 +219,7 @@ static void harvest_locked(void) {
     }
     if (!r->measured) {
       r->measured = true;
-      pending_sub(r->agent, r->predicted_ns);
+      pending_sub(r);
       uint64_t start = r->signal->amd.start_ts, end = r->signal->amd.end_ts;
       uint64_t ns = service_ns(r, end);
       if (r->kernel && end < start) pl_drop(&r->kernel->model, r->agent, r->items);
@@ -722,11 +729,14 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
   }
   struct pl_candidate c[PL_MAX_AGENTS] = {0};
   bool any = false;
+  uint64_t earlier_ns = 0; /* this queue's work before the packet, the longest agent's */
   for (uint32_t a = 0; a < pl.count; a++) {
     c[a].allowed = k->object[a] && agent_allowed(pq, a, k->kinds);
     c[a].queued_ns = pl.pending_ns[a];
     any |= c[a].allowed;
+    if (pq->pending_ns[a] > earlier_ns) earlier_ns = pq->pending_ns[a];
   }
+  if (barrier) pl_after_earlier(c, pl.count, earlier_ns);
   if (!any) {
     lock_release(&pl.lock);
     log_warn("queue %llu: kernel %s has no code for the agents this queue and kernel allow",
@@ -762,7 +772,11 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     r->next = NULL;
     *pl.inflight_tail = r;
     pl.inflight_tail = &r->next;
-    pl.pending_ns[a] += choice.predicted_ns;
+    /* Its agent is busy until the work queued before it, and what it
+     * waits for, is done, and then for its own time. */
+    r->pending_ns = c[a].queued_ns - pl.pending_ns[a] + choice.predicted_ns;
+    pl.pending_ns[a] += r->pending_ns;
+    pq->pending_ns[a] += r->pending_ns;
   }
   if (pl.log)
     log_info("%s: %llu items -> agent %u (%s)%s, predicted %llu ns%s, queued there %llu ns",
@@ -900,7 +914,7 @@ static void release_forward_queues(struct pl_queue *pq) {
       continue;
     }
     if (!r->measured) {
-      pending_sub(r->agent, r->predicted_ns);
+      pending_sub(r);
       if (r->kernel) pl_drop(&r->kernel->model, r->agent, r->items);
     }
     record_release(link);

@@ -122,14 +122,20 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
         c[i].allowed && (!latency_bound_ns || !known[i] || predicted[i] <= latency_bound_ns);
     any_within |= within[i] && known[i];
   }
+  /* The best prediction, to which further samples are compared. */
+  uint64_t best_predicted = UINT64_MAX;
+  for (uint32_t i = 0; i < n; i++)
+    if (known[i] && within[i] && predicted[i] < best_predicted) best_predicted = predicted[i];
   /* Exploration: an allowed agent (within the bound, or with nothing known
    * yet) with too few measurements of this size class and explorations
-   * left; the one with the fewest. */
+   * left, and, past its first sample there, not far slower than the best
+   * (PL_EXPLORE_NEAR); the one with the fewest. */
   int explore = -1;
   for (uint32_t i = 0; i < n; i++) {
     const struct pl_history *h = &m->agent[i];
     uint32_t seen = h->cls[cls].count + h->cls[cls].inflight;
     if (!within[i] || h->explored >= PL_EXPLORE_MAX || seen >= PL_EXPLORE_SAMPLES) continue;
+    if (seen > 0 && known[i] && predicted[i] / PL_EXPLORE_NEAR > best_predicted) continue;
     const struct pl_class *e = explore < 0 ? NULL : &m->agent[explore].cls[cls];
     if (!e || seen < e->count + e->inflight) explore = (int)i;
   }
@@ -165,6 +171,11 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
     m->agent[best.agent].cls[cls].inflight++;
   }
   return best;
+}
+
+void pl_after_earlier(struct pl_candidate *c, uint32_t n, uint64_t earlier_ns) {
+  for (uint32_t i = 0; i < n && i < PL_MAX_AGENTS; i++)
+    if (c[i].queued_ns < earlier_ns) c[i].queued_ns = earlier_ns;
 }
 
 void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64_t ns) {

@@ -14,6 +14,10 @@
 #define PL_MAX_AGENTS      8
 #define PL_SIZE_CLASSES    33 /* floor(log2(work-items)): 0..32 */
 #define PL_EXPLORE_SAMPLES 3  /* measurements per size class before trusting it */
+/* Beyond the first, a size class is sampled on an agent only while that
+ * agent is predicted within this factor of the best one: a wider gap is
+ * not noise that more samples could close, and each sample costs the gap. */
+#define PL_EXPLORE_NEAR 4
 #define PL_RECENT          8  /* a class predicts the median of its last 8 times */
 #define PL_EXPLORE_MAX     16 /* explorations per kernel and agent, at most */
 
@@ -58,6 +62,12 @@ bool pl_predict(const struct pl_history *h, uint64_t items, uint64_t *ns);
 /* Chooses among `n` candidates (n <= PL_MAX_AGENTS); latency_bound_ns 0: none. */
 struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const struct pl_candidate *c,
                            uint32_t n, uint64_t latency_bound_ns);
+/* A packet with the barrier bit starts, wherever it goes, only once every
+ * packet before it in its queue has completed (hsa.h,
+ * HSA_PACKET_HEADER_BARRIER), on whichever agents those went to: each
+ * candidate's queued work is then at least `earlier_ns`, what the queue's
+ * earlier packets are predicted to take. */
+void pl_after_earlier(struct pl_candidate *c, uint32_t n, uint64_t earlier_ns);
 /* A measurement: agent `agent` ran `items` work-items in `ns`. */
 void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64_t ns);
 /* A dispatch chosen for `agent` that will never be measured. */

@@ -46,7 +46,9 @@
  * time of the work already queued on that agent plus its own (earliest
  * finish time). Until each allowed agent has 3 measurements of a size class
  * the runtime explores (sends the dispatch to the agent with the fewest),
- * at most 16 times per kernel and agent. Nothing about any agent's speed is
+ * at most 16 times per kernel and agent; past an agent's first measurement
+ * of a class, only while it is predicted within 4x of the best agent (a
+ * wider gap is no noise, and each sample would cost it). Nothing about any agent's speed is
  * assumed. The word `placement_log` in the boot options / HSAR_OPTIONS logs
  * every decision and every measurement at info level.
  *
