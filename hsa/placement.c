@@ -113,6 +113,7 @@ struct record {
   uint32_t agent;
   uint64_t items, predicted_ns;
   uint64_t pending_ns; /* what it added to its agent's pending work */
+  bool others_busy;    /* other agents had work queued when it was forwarded */
   uint64_t forwarded_ns;
   bool measured;
   struct record *next;
@@ -151,6 +152,10 @@ static struct {
   struct split_record *splits;
   struct pl_queue *queues; /* live placement queues */
   uint64_t pending_ns[PL_MAX_AGENTS];
+  /* How much slower each agent runs while others have work (all kernels):
+   * on the host the virtual APU's interpreter and the CPU agents share the
+   * cores; on a board the agents share memory bandwidth and power. */
+  double slowdown[PL_MAX_AGENTS];
 } pl = {.lock = LOCK_INIT, .inflight_tail = &pl.inflight};
 
 static uint32_t kind_of(const struct agent *a) {
@@ -224,14 +229,22 @@ static void harvest_locked(void) {
       uint64_t ns = service_ns(r, end);
       if (r->kernel && end < start) pl_drop(&r->kernel->model, r->agent, r->items);
       if (r->kernel && end >= start) {
-        pl_record(&r->kernel->model, r->agent, r->items, ns);
+        /* A time taken while other agents ran goes into the history as the
+         * time alone it stands for, and teaches the agent's slowdown. */
+        uint64_t alone_ns = ns;
+        if (r->others_busy && r->predicted_ns) {
+          alone_ns = (uint64_t)((double)ns / pl.slowdown[r->agent] + 0.5);
+          pl_slowdown_update(&pl.slowdown[r->agent], ns, r->predicted_ns);
+        }
+        pl_record(&r->kernel->model, r->agent, r->items, alone_ns);
         if (pl.log)
           log_info(
               "%s: %llu items on agent %u (%s): predicted %llu ns, measured %llu ns "
-              "(%llu ns between its time stamps)",
+              "(%llu ns between its time stamps)%s, slowdown now %.2f",
               r->kernel->name, (unsigned long long)r->items, pl.real[r->agent]->node,
               pl.real[r->agent]->name, (unsigned long long)r->predicted_ns, (unsigned long long)ns,
-              (unsigned long long)(end - start));
+              (unsigned long long)(end - start), r->others_busy ? " with others busy" : "",
+              pl.slowdown[r->agent]);
       }
     }
     record_release(link);
@@ -733,6 +746,7 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
   for (uint32_t a = 0; a < pl.count; a++) {
     c[a].allowed = k->object[a] && agent_allowed(pq, a, k->kinds);
     c[a].queued_ns = pl.pending_ns[a];
+    c[a].slowdown = pl.slowdown[a];
     any |= c[a].allowed;
     if (pq->pending_ns[a] > earlier_ns) earlier_ns = pq->pending_ns[a];
   }
@@ -768,21 +782,25 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     r->agent = a;
     r->items = items;
     r->predicted_ns = choice.predicted_ns;
+    r->others_busy = false;
+    for (uint32_t b = 0; b < pl.count; b++) r->others_busy |= b != a && pl.pending_ns[b] > 0;
     r->forwarded_ns = plat_now_ns();
     r->next = NULL;
     *pl.inflight_tail = r;
     pl.inflight_tail = &r->next;
     /* Its agent is busy until the work queued before it, and what it
      * waits for, is done, and then for its own time. */
-    r->pending_ns = c[a].queued_ns - pl.pending_ns[a] + choice.predicted_ns;
+    r->pending_ns = c[a].queued_ns - pl.pending_ns[a] + choice.run_ns;
     pl.pending_ns[a] += r->pending_ns;
     pq->pending_ns[a] += r->pending_ns;
   }
   if (pl.log)
-    log_info("%s: %llu items -> agent %u (%s)%s, predicted %llu ns%s, queued there %llu ns",
+    log_info("%s: %llu items -> agent %u (%s)%s, predicted %llu ns%s (%llu ns with the others "
+             "running), queued there %llu ns",
              k->name, (unsigned long long)items, pl.real[a]->node, pl.real[a]->name,
              choice.explored ? " to explore" : "", (unsigned long long)choice.predicted_ns,
-             choice.predicted ? "" : " (nothing known yet)", (unsigned long long)c[a].queued_ns);
+             choice.predicted ? "" : " (nothing known yet)", (unsigned long long)choice.run_ns,
+             (unsigned long long)c[a].queued_ns);
   uint64_t object = k->object[a];
   lock_release(&pl.lock);
 
@@ -1066,6 +1084,7 @@ void placement_init(void) {
     }
   }
   memset(pl.pending_ns, 0, sizeof pl.pending_ns);
+  for (uint32_t i = 0; i < PL_MAX_AGENTS; i++) pl.slowdown[i] = 1;
   pl.log = plat_option("placement_log") != NULL;
   pl.ready = true;
 }
