@@ -588,18 +588,24 @@ static bool agent_allowed(const struct pl_queue *pq, uint32_t a, uint32_t kinds)
  * (1 / the sum of their rates) than the best one alone, by a fifth. The
  * GPU's share of the slices, from the predicted rates (half when the
  * program asks and nothing is known). */
-static bool want_split(const struct pl_queue *pq, struct pl_kernel *k, const struct pl_candidate *c,
-                       uint64_t items, uint64_t slices, double *gpu_share, uint64_t *best_ns) {
+static bool want_split(struct pl_kernel *k, const struct pl_candidate *c, uint64_t items,
+                       uint64_t slices, double *gpu_share, uint64_t *best_ns) {
   if (!k->splittable || k->split_mode == HSA_EXT_PLACEMENT_SPLIT_NEVER || slices < 2) return false;
-  (void)pq;
-  bool gpu = false, cpu = false, known = true, idle = true;
+  bool gpu = false, cpu = false;
+  for (uint32_t a = 0; a < pl.count; a++)
+    if (c[a].allowed) {
+      if (kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU)
+        gpu = true;
+      else
+        cpu = true;
+    }
+  if (!gpu || !cpu) return false; /* before any prediction: a pinned queue pays nothing */
+  bool known = true, idle = true;
   double gpu_rate = 0, rate = 0, best = 0;
   uint32_t cls = pl_size_class(items);
   for (uint32_t a = 0; a < pl.count; a++) {
     if (!c[a].allowed) continue;
     bool is_gpu = kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU;
-    gpu |= is_gpu;
-    cpu |= !is_gpu;
     uint64_t ns;
     const struct pl_history *h = &k->model.agent[a];
     if (!pl_predict(h, items, &ns) || ns == 0) {
@@ -612,7 +618,6 @@ static bool want_split(const struct pl_queue *pq, struct pl_kernel *k, const str
     if (is_gpu) gpu_rate += 1.0 / (double)ns;
     if (best == 0 || (double)ns < best) best = (double)ns;
   }
-  if (!gpu || !cpu) return false;
   *best_ns = (uint64_t)best;
   if (k->split_mode == HSA_EXT_PLACEMENT_SPLIT_ALWAYS) {
     *gpu_share = gpu_rate > 0 && rate > gpu_rate ? gpu_rate / rate : 0.5;
@@ -765,7 +770,7 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     uint64_t slices = wg[dims - 1] ? (grid[dims - 1] + wg[dims - 1] - 1) / wg[dims - 1] : 0;
     harvest_splits_locked(NULL);
     uint64_t best_ns = 0;
-    if (want_split(pq, k, c, items, slices, &gpu_share, &best_ns)) {
+    if (want_split(k, c, items, slices, &gpu_share, &best_ns)) {
       lock_release(&pl.lock);
       bool forwarded;
       hsa_status_t st = forward_split(pq, p, header, k, c, gpu_share, best_ns, &forwarded);
