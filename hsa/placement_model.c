@@ -147,10 +147,19 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
         c[i].allowed && (!latency_bound_ns || !known[i] || predicted[i] <= latency_bound_ns);
     any_within |= within[i] && known[i];
   }
-  /* The best prediction, to which further samples are compared. */
-  uint64_t best_predicted = UINT64_MAX;
-  for (uint32_t i = 0; i < n; i++)
-    if (known[i] && within[i] && predicted[i] < best_predicted) best_predicted = predicted[i];
+  /* What the best agent can do, to which further samples are compared:
+   * its fastest recent time at this size (a slow outlier among its first
+   * samples must not make a far slower agent look near), or its
+   * prediction. */
+  uint64_t best_fastest = UINT64_MAX;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!known[i] || !within[i]) continue;
+    const struct pl_class *k = &m->agent[i].cls[cls];
+    uint64_t fastest = predicted[i];
+    for (uint32_t r = 0; r < k->recent_count; r++)
+      if (k->recent[r] < fastest) fastest = k->recent[r];
+    if (fastest < best_fastest) best_fastest = fastest;
+  }
   /* Exploration: an allowed agent (within the bound, or with nothing known
    * yet) with too few measurements of this size class and explorations
    * left, and, past its first sample there, not far slower than the best
@@ -160,7 +169,7 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
     const struct pl_history *h = &m->agent[i];
     uint32_t seen = h->cls[cls].count + h->cls[cls].inflight;
     if (!within[i] || h->explored >= PL_EXPLORE_MAX || seen >= PL_EXPLORE_SAMPLES) continue;
-    if (seen > 0 && known[i] && predicted[i] / PL_EXPLORE_NEAR > best_predicted) continue;
+    if (seen > 0 && known[i] && predicted[i] / PL_EXPLORE_NEAR > best_fastest) continue;
     const struct pl_class *e = explore < 0 ? NULL : &m->agent[explore].cls[cls];
     if (!e || seen < e->count + e->inflight) explore = (int)i;
   }

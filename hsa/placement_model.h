@@ -15,8 +15,9 @@
 #define PL_SIZE_CLASSES    33 /* floor(log2(work-items)): 0..32 */
 #define PL_EXPLORE_SAMPLES 3  /* measurements per size class before trusting it */
 /* Beyond the first, a size class is sampled on an agent only while that
- * agent is predicted within this factor of the best one: a wider gap is
- * not noise that more samples could close, and each sample costs the gap. */
+ * agent is predicted within this factor of the best one's fastest recent
+ * time: a wider gap is not noise that more samples could close, and each
+ * sample costs the gap. */
 #define PL_EXPLORE_NEAR 4
 #define PL_RECENT          8  /* a class predicts the median of its last 8 times */
 #define PL_EXPLORE_MAX     16 /* explorations per kernel and agent, at most */

@@ -122,6 +122,15 @@ TEST(placement_model_samples_past_the_first_only_an_agent_near_the_best) {
   }
   ASSERT_EQ(m.agent[1].cls[pl_size_class(1 << 20)].count, 1);
   ASSERT_EQ(m.agent[1].explored, 0);
+  /* The CPU's first sample an outlier (5x its time): a GPU 12x slower than
+   * its usual time still looks far, as the CPU's fastest sample says. */
+  pl_reset(&m);
+  pl_record(&m, 0, 1 << 20, 5 * cpu_ns(1 << 20));
+  pl_record(&m, 0, 1 << 20, cpu_ns(1 << 20));
+  pl_record(&m, 1, 1 << 20, 12 * cpu_ns(1 << 20));
+  struct pl_choice ch = pl_choose(&m, 1 << 20, both, 2, 0);
+  ASSERT_EQ(ch.agent, 0);
+  ASSERT_EQ(m.agent[1].explored, 0);
 }
 
 TEST(placement_model_queued_work_shifts_the_choice) {
