@@ -21,6 +21,14 @@
 #define RUNTIME_MAX_AGENTS 16
 
 struct agent;
+struct loaded_code_object;
+
+/* hsa/loader/loaded_code_object.c: the code objects loaded into
+ * executables, newest first (executables_fini unloads them all). */
+struct loaded_code_objects {
+  struct lock lock;
+  struct loaded_code_object *list;
+};
 
 /* system_event.c: the handlers the program registered, and the events the
  * GPU's interrupt handler posted for the async worker to deliver. */
@@ -57,6 +65,7 @@ struct runtime {
   uint32_t agent_count;
   bool gpu_driver_up; /* gpu_agent.c: amdgpu_init succeeded, amdgpu_fini at shut-down */
   struct object_set signals, signal_groups, queues, executables, readers, symbols;
+  struct object_set code_objects; /* hsa/loader/code_object_v1.c: HSA 1.0 code objects */
   /* Notified whenever a signal that somebody waits on changes. */
   struct event signal_event;
   /* queue.c: the next hsa_queue_t id. Never reset: ids stay unique for the
@@ -68,6 +77,7 @@ struct runtime {
   struct signal_events signal_events; /* signal_event.c */
   struct async_handlers async;        /* signal_handler.c */
   struct system_events system_events; /* system_event.c */
+  struct loaded_code_objects loaded;  /* hsa/loader/loaded_code_object.c */
 };
 
 extern struct runtime rt;
@@ -107,6 +117,7 @@ void signals_fini(void); /* destroys signals the program left behind */
 void signal_groups_fini(void); /* likewise its signal groups */
 void queues_fini(void);
 void executables_fini(void);
+void code_objects_fini(void); /* destroys HSA 1.0 code objects the program left behind */
 void async_handlers_fini(void);
 void system_events_fini(void); /* after async_handlers_fini: no delivery runs */
 void async_copy_fini(void);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hsa/agent.h"
+#include "hsa/runtime.h"
 #include "lib/test.h"
 #include "tests/host/loader_test_util.h"
 
@@ -90,6 +91,24 @@ TEST(loader_code_object_v1_deserialize_and_symbols) {
   ASSERT_EQ(hsa_code_object_destroy(co), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
   uint8_t junk[64] = {0x7f, 'E', 'L', 'F'};
   ASSERT_EQ(hsa_code_object_deserialize(junk, sizeof junk, NULL, &co),
+            HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+}
+
+TEST(loader_code_object_v1_left_to_shut_down_is_destroyed) {
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  size_t size;
+  uint8_t *image = loader_test_read_corpus("global_vars", "O2", 4, &size);
+  hsa_code_object_t co;
+  ASSERT_EQ(hsa_code_object_deserialize(image, size, NULL, &co), HSA_STATUS_SUCCESS);
+  free(image);
+  while (hsa_shut_down() == HSA_STATUS_SUCCESS) {
+  }
+  ASSERT_EQ(object_set_count(&rt.code_objects), 0);
+  /* The next runtime starts without it: the old handle names nothing. */
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  char version[64];
+  ASSERT_EQ(hsa_code_object_get_info(co, HSA_CODE_OBJECT_INFO_VERSION, version),
             HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
   ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
 }
