@@ -21,7 +21,22 @@
 #define RUNTIME_MAX_AGENTS 16
 
 struct agent;
+struct cl_program;
 struct loaded_code_object;
+
+/* cl_program.c: the OpenCL C programs loaded for CPU agents, newest first
+ * (executables_fini unloads them), and the work-item stacks of programs
+ * unloaded, kept for the next ones: making a stack (pages, a guard page: a
+ * TLB shootdown in the image) costs more than a dispatch. cl_programs_fini
+ * frees the stacks. */
+#define CL_STACK_POOL_MAX 4096u
+struct cl_programs {
+  struct lock lock;
+  struct cl_program *list;
+  struct lock stack_pool_lock;
+  uint32_t stack_pool_count;
+  void *stack_pool[CL_STACK_POOL_MAX];
+};
 
 /* hsa/loader/loaded_code_object.c: the code objects loaded into
  * executables, newest first (executables_fini unloads them all). */
@@ -78,6 +93,7 @@ struct runtime {
   struct async_handlers async;        /* signal_handler.c */
   struct system_events system_events; /* system_event.c */
   struct loaded_code_objects loaded;  /* hsa/loader/loaded_code_object.c */
+  struct cl_programs cl_programs;     /* cl_program.c */
 };
 
 extern struct runtime rt;

@@ -18,6 +18,7 @@
 
 #include "cl/cpu_abi.h"
 #include "hsa/loader/elf_format.h"
+#include "hsa/runtime.h"
 #include "lib/plat.h"
 #include "support/gpu_kernel.h"
 #include "tests/common/hsa_test_util.h"
@@ -156,6 +157,22 @@ TEST(cl_cpu_workitem_functions_in_1d_2d_3d_with_partial_groups) {
   check_ids(&e, &k, 1, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){1, 1, 1});
   gpu_kernel_release(&k);
   env_close(&e);
+}
+
+TEST(cl_cpu_unloaded_programs_stacks_are_kept_until_shut_down) {
+  while (hsa_shut_down() == HSA_STATUS_SUCCESS) {
+  }
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "workitem", "workitem_ids.kd", &k);
+  check_ids(&e, &k, 1, (uint32_t[3]){64, 1, 1}, (uint32_t[3]){64, 1, 1});
+  gpu_kernel_release(&k);
+  ASSERT_NULL(rt.cl_programs.list);
+  ASSERT_GT(rt.cl_programs.stack_pool_count, 0); /* for the next program */
+  env_close(&e);
+  /* The next runtime starts without them. */
+  ASSERT_EQ_U(rt.cl_programs.stack_pool_count, 0);
 }
 
 TEST(cl_cpu_kernel_symbol_answers_for_the_cpu_agent) {
