@@ -32,7 +32,8 @@ PLAT_OPTION(amdgpu_trace, "amdgpu_trace",
 
 /* The registers the driver uses (REG_<name>: IP, segment, offset), by
  * name; `count` > 1 for a register array (one per VMID or invalidation
- * engine), printed as name[i]. */
+ * engine), printed as name[i]. TRACED_FIXED names one read before the IP
+ * bases are known, at its fixed index (REG_<name>_FIXED). */
 struct traced_reg {
   struct amdgpu_reg reg;
   uint16_t count;
@@ -40,6 +41,7 @@ struct traced_reg {
 };
 #define TRACED(name) {REG_##name, 1, #name}
 #define TRACED_ARRAY(name, n) {REG_##name, n, #name}
+#define TRACED_FIXED(name) {REG_##name##_FIXED, 1, #name}
 #define HUB(P)                                                                                  \
   TRACED(P##_MC_VM_FB_LOCATION_BASE), TRACED(P##_MC_VM_FB_LOCATION_TOP), TRACED(P##_MC_VM_FB_OFFSET), \
       TRACED(P##_MC_VM_AGP_BASE), TRACED(P##_MC_VM_AGP_BOT), TRACED(P##_MC_VM_AGP_TOP),         \
@@ -78,7 +80,9 @@ static const struct traced_reg traced[] = {
     TRACED(NBIO_RCC_DOORBELL_APER_EN), TRACED(NBIO_RCC_CONFIG_MEMSIZE), TRACED(NBIO_INTERRUPT_CNTL),
     TRACED(NBIO_INTERRUPT_CNTL2), TRACED(NBIO_BIF_FB_EN), TRACED(NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL),
     TRACED(NBIO_HDP_REG_COHERENCY_FLUSH_CNTL), TRACED(NBIO_RCC_DEV0_EPF0_STRAP0),
-    TRACED(NBIO_PCIE_INDEX2), TRACED(NBIO_PCIE_DATA2),
+    TRACED(NBIO_PCIE_INDEX2), TRACED(NBIO_PCIE_DATA2), TRACED_FIXED(NBIO_MM_INDEX),
+    TRACED_FIXED(NBIO_MM_DATA), TRACED_FIXED(NBIO_MM_INDEX_HI), TRACED_FIXED(NBIO_RCC_DEV0_EPF0_STRAP0),
+    TRACED_FIXED(NBIO_RCC_CONFIG_MEMSIZE), TRACED_FIXED(MP0_SMN_C2PMSG_33),
     TRACED(HDP_MISC_CNTL), TRACED(HDP_NONSURFACE_BASE), TRACED(HDP_NONSURFACE_BASE_HI),
     TRACED(HDP_READ_CACHE_INVALIDATE),
     TRACED(IH_RB_CNTL), TRACED(IH_RB_BASE), TRACED(IH_RB_BASE_HI), TRACED(IH_RB_RPTR), TRACED(IH_RB_WPTR),
@@ -89,15 +93,6 @@ static const struct traced_reg traced[] = {
     TRACED(MP1_SMN_C2PMSG_90),
 };
 
-/* Registers used before the IP bases are known, at their absolute index
- * (amdgpu_soc15.c, amdgpu_device.c). */
-static const struct { uint32_t index; const char *block, *name; } absolute[] = {
-    {0x0000, "NBIO", "MM_INDEX"}, {0x0001, "NBIO", "MM_DATA"}, {0x0006, "NBIO", "MM_INDEX_HI"},
-    {0x0d2f, "NBIO", "RCC_DEV0_EPF0_STRAP0"}, {0x0de3, "NBIO", "RCC_CONFIG_MEMSIZE"},
-    {0x16061, "MP0", "MP0_SMN_C2PMSG_33"}, {0x16B83, "PWR", "PWR_MISC_CNTL_STATUS"},
-    {0x168C8, "SMUIO", "SMUIO_GFX_MISC_CNTL"},
-};
-
 bool amdgpu_trace_enabled(void) {
   const char *v = plat_option("amdgpu_trace");
   return v && (!*v || !strcmp(v, "on") || !strcmp(v, "1"));
@@ -106,18 +101,17 @@ bool amdgpu_trace_enabled(void) {
 void amdgpu_register_name(const struct amdgpu_device *dev, uint32_t index, char *out, size_t size) {
   for (size_t i = 0; i < countof(traced); i++) {
     const struct traced_reg *t = &traced[i];
-    if (!dev->ip[t->reg.ip].present) continue;
+    if (t->reg.seg != SOC15_SEG_FIXED && !dev->ip[t->reg.ip].present) continue;
     uint32_t first = amdgpu_reg_index(dev, t->reg);
     if (index < first || index >= first + t->count) continue;
     if (t->count == 1) snprintf(out, size, "%s %s", amdgpu_ip_name(t->reg.ip), t->name);
     else snprintf(out, size, "%s %s[%u]", amdgpu_ip_name(t->reg.ip), t->name, index - first);
     return;
   }
-  for (size_t i = 0; i < countof(absolute); i++)
-    if (absolute[i].index == index) {
-      snprintf(out, size, "%s %s", absolute[i].block, absolute[i].name);
-      return;
-    }
+  if (dev->chip && index == dev->chip->gfxoff_status_reg) {
+    snprintf(out, size, "%s", dev->chip->gfxoff_status_name);
+    return;
+  }
   const char *golden = dev->ip[IP_GC].present ? gfx_golden_register_name(dev, index) : NULL;
   snprintf(out, size, golden ? "GC %s" : "? ?", golden);
 }
