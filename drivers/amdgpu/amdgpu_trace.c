@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/amdgpu_gmc_hub.h"
 #include "drivers/amdgpu/regs/gc_9_1.h"
 #include "drivers/amdgpu/regs/gc_9_1_cp.h"
 #include "drivers/amdgpu/regs/hdp_4_0.h"
@@ -42,29 +43,9 @@ struct traced_reg {
 #define TRACED(name) {REG_##name, 1, #name}
 #define TRACED_ARRAY(name, n) {REG_##name, n, #name}
 #define TRACED_FIXED(name) {REG_##name##_FIXED, 1, #name}
-#define HUB(P)                                                                                  \
-  TRACED(P##_MC_VM_FB_LOCATION_BASE), TRACED(P##_MC_VM_FB_LOCATION_TOP), TRACED(P##_MC_VM_FB_OFFSET), \
-      TRACED(P##_MC_VM_AGP_BASE), TRACED(P##_MC_VM_AGP_BOT), TRACED(P##_MC_VM_AGP_TOP),         \
-      TRACED(P##_MC_VM_SYSTEM_APERTURE_LOW_ADDR), TRACED(P##_MC_VM_SYSTEM_APERTURE_HIGH_ADDR),   \
-      TRACED(P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_LSB),                                       \
-      TRACED(P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_MSB), TRACED(P##_MC_VM_MX_L1_TLB_CNTL),      \
-      TRACED(P##_VM_L2_CNTL), TRACED(P##_VM_L2_CNTL2), TRACED(P##_VM_L2_CNTL3),                  \
-      TRACED(P##_VM_L2_CNTL4), TRACED(P##_VM_L2_PROTECTION_FAULT_CNTL),                         \
-      TRACED(P##_VM_L2_PROTECTION_FAULT_CNTL2), TRACED(P##_VM_L2_PROTECTION_FAULT_STATUS),       \
-      TRACED(P##_VM_L2_PROTECTION_FAULT_ADDR_LO32), TRACED(P##_VM_L2_PROTECTION_FAULT_ADDR_HI32), \
-      TRACED(P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32),                                     \
-      TRACED(P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32),                                     \
-      TRACED(P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_LO32),                               \
-      TRACED(P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_HI32),                               \
-      TRACED(P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_LO32),                              \
-      TRACED(P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_HI32),                              \
-      TRACED(P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_LO32),                                  \
-      TRACED(P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_HI32),                                  \
-      TRACED_ARRAY(P##_VM_CONTEXT0_CNTL, 16), TRACED_ARRAY(P##_VM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, 32), \
-      TRACED_ARRAY(P##_VM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, 32),                             \
-      TRACED_ARRAY(P##_VM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32, 32),                               \
-      TRACED_ARRAY(P##_VM_INVALIDATE_ENG0_SEM, 18), TRACED_ARRAY(P##_VM_INVALIDATE_ENG0_REQ, 18), \
-      TRACED_ARRAY(P##_VM_INVALIDATE_ENG0_ACK, 18), TRACED_ARRAY(P##_VM_INVALIDATE_ENG0_ADDR_RANGE_LO32, 36)
+/* The VM block of a hub (amdgpu_gmc_hub.h), P its IP's prefix. */
+#define TRACED_HUB(P, field, reg, count) {REG_##P##_##reg, count, #P "_" #reg},
+#define HUB(P) GMC_HUB_REGISTERS(TRACED_HUB, P)
 
 static const struct traced_reg traced[] = {
     TRACED(GC_GRBM_GFX_CNTL), TRACED(GC_GRBM_GFX_INDEX), TRACED(GC_CP_MEC_CNTL),
@@ -75,8 +56,7 @@ static const struct traced_reg traced[] = {
     TRACED(GC_CP_PQ_WPTR_POLL_CNTL1), TRACED(GC_CP_PQ_STATUS), TRACED(GC_CPC_INT_CNTL),
     TRACED_ARRAY(GC_CP_ME1_PIPE0_INT_CNTL, 4), TRACED(GC_RLC_CNTL), TRACED(GC_RLC_CGCG_CGLS_CTRL),
     TRACED_ARRAY(GC_CP_MQD_BASE_ADDR, GC_CP_HQD_PQ_WPTR_HI - GC_CP_MQD_BASE_ADDR + 1), /* the HQD */
-    HUB(GC),
-    HUB(MMHUB),
+    HUB(GC) HUB(MMHUB)
     TRACED(NBIO_RCC_DOORBELL_APER_EN), TRACED(NBIO_RCC_CONFIG_MEMSIZE), TRACED(NBIO_INTERRUPT_CNTL),
     TRACED(NBIO_INTERRUPT_CNTL2), TRACED(NBIO_BIF_FB_EN), TRACED(NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL),
     TRACED(NBIO_HDP_REG_COHERENCY_FLUSH_CNTL), TRACED(NBIO_RCC_DEV0_EPF0_STRAP0),
