@@ -32,6 +32,7 @@
 #include "lib/lock.h"
 #include "hsa/loader/bundle.h"
 #include "hsa/loader/x86_dso.h"
+#include "hsa/runtime.h"
 #include "lib/plat.h"
 
 #define CL_STACK_BYTES         (64u * 1024)
@@ -65,31 +66,22 @@ struct cl_program {
   struct cl_program *next;
 };
 
-static struct lock programs_lock = LOCK_INIT;
-static struct cl_program *programs;
-
-/* Work-item stacks of programs unloaded, for the next ones: making a stack
- * (pages, a guard page: a TLB shootdown in the image) costs more than a
- * dispatch. Emptied when the runtime shuts down. */
-#define STACK_POOL_MAX 4096u
-static struct lock stack_pool_lock = LOCK_INIT;
-static void *stack_pool[STACK_POOL_MAX];
-static uint32_t stack_pool_count;
-
 static void stack_release(void *s) {
   if (!s) return;
-  lock_acquire(&stack_pool_lock);
-  bool kept = stack_pool_count < STACK_POOL_MAX;
-  if (kept) stack_pool[stack_pool_count++] = s;
-  lock_release(&stack_pool_lock);
+  struct cl_programs *c = &rt.cl_programs;
+  lock_acquire(&c->stack_pool_lock);
+  bool kept = c->stack_pool_count < CL_STACK_POOL_MAX;
+  if (kept) c->stack_pool[c->stack_pool_count++] = s;
+  lock_release(&c->stack_pool_lock);
   if (!kept) plat_code_free(s, CL_GUARD_BYTES + CL_STACK_BYTES);
 }
 
 static void *stack_take(void) {
+  struct cl_programs *c = &rt.cl_programs;
   void *s = NULL;
-  lock_acquire(&stack_pool_lock);
-  if (stack_pool_count) s = stack_pool[--stack_pool_count];
-  lock_release(&stack_pool_lock);
+  lock_acquire(&c->stack_pool_lock);
+  if (c->stack_pool_count) s = c->stack_pool[--c->stack_pool_count];
+  lock_release(&c->stack_pool_lock);
   if (s) return s;
   s = plat_code_alloc(CL_GUARD_BYTES + CL_STACK_BYTES);
   if (s) plat_code_protect(s, CL_GUARD_BYTES, 0); /* best effort: a guard where pages can be */
@@ -97,9 +89,11 @@ static void *stack_take(void) {
 }
 
 void cl_programs_fini(void) {
-  lock_acquire(&stack_pool_lock);
-  while (stack_pool_count) plat_code_free(stack_pool[--stack_pool_count], CL_GUARD_BYTES + CL_STACK_BYTES);
-  lock_release(&stack_pool_lock);
+  struct cl_programs *c = &rt.cl_programs;
+  lock_acquire(&c->stack_pool_lock);
+  while (c->stack_pool_count)
+    plat_code_free(c->stack_pool[--c->stack_pool_count], CL_GUARD_BYTES + CL_STACK_BYTES);
+  lock_release(&c->stack_pool_lock);
 }
 static struct lock write_lock = LOCK_INIT;
 
@@ -160,13 +154,13 @@ static hsa_status_t status_of(enum loader_status st) {
 
 void cl_program_unload(struct cl_program *pr) {
   if (!pr) return;
-  lock_acquire(&programs_lock);
-  for (struct cl_program **p = &programs; *p; p = &(*p)->next)
+  lock_acquire(&rt.cl_programs.lock);
+  for (struct cl_program **p = &rt.cl_programs.list; *p; p = &(*p)->next)
     if (*p == pr) {
       *p = pr->next;
       break;
     }
-  lock_release(&programs_lock);
+  lock_release(&rt.cl_programs.lock);
   for (uint32_t i = 0; pr->instances && i < pr->instance_count; i++)
     for (uint32_t s = 0; s < HSACL_MAX_ITEMS; s++)
       stack_release(pr->instances[i].stacks[s]);
@@ -337,10 +331,10 @@ hsa_status_t cl_program_load(struct executable *exec, const struct agent *agent,
     cl_program_unload(pr);
     return st;
   }
-  lock_acquire(&programs_lock);
-  pr->next = programs;
-  programs = pr;
-  lock_release(&programs_lock);
+  lock_acquire(&rt.cl_programs.lock);
+  pr->next = rt.cl_programs.list;
+  rt.cl_programs.list = pr;
+  lock_release(&rt.cl_programs.lock);
   log_debug("%s: %u kernels, %u instances", source, pr->kernel_count, pr->instance_count);
   *out = pr;
   return HSA_STATUS_SUCCESS;
@@ -348,14 +342,14 @@ hsa_status_t cl_program_load(struct executable *exec, const struct agent *agent,
 
 const hsa_cpu_kernel_descriptor_t *cl_kernel_from_object(uint64_t kernel_object) {
   const hsa_cpu_kernel_descriptor_t *found = NULL;
-  lock_acquire(&programs_lock);
-  for (struct cl_program *p = programs; p && !found; p = p->next) {
+  lock_acquire(&rt.cl_programs.lock);
+  for (struct cl_program *p = rt.cl_programs.list; p && !found; p = p->next) {
     uintptr_t base = (uintptr_t)p->kernels;
     if (kernel_object >= base && kernel_object < base + p->kernel_count * sizeof *p->kernels &&
         (kernel_object - base) % sizeof *p->kernels == 0)
       found = &p->kernels[(kernel_object - base) / sizeof *p->kernels].desc;
   }
-  lock_release(&programs_lock);
+  lock_release(&rt.cl_programs.lock);
   return found;
 }
 

@@ -2,7 +2,7 @@
  * cl_program.h - OpenCL C programs on a CPU agent: the CPU part of a
  * tools/hsacc file (cl/cpu_abi.h) loaded through
  * hsa_executable_load_agent_code_object for a CPU agent, and its kernels
- * dispatched by the agent's cores (hsa/cpu_agent.c).
+ * dispatched by the agent's cores (hsa/cpu_agent_queue.c).
  *
  * A program is one instance of the shared object per core of the agent
  * (hsa/loader/x86_dso.h). Each kernel gets a descriptor that looks like an

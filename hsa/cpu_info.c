@@ -12,9 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hsa/agent.h"
-
-void cpu_describe(struct agent *a);
+#include "hsa/cpu_agent.h"
 
 static void brand_string(char *out, size_t size) {
   unsigned int regs[12] = {0}, max = __get_cpuid_max(0x80000000, NULL);

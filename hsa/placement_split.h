@@ -1,7 +1,7 @@
 /*
  * placement_split.h - one kernel dispatch shared between the GPU and the CPU
  * agents (co-execution, hsa_ext_placement.h): what hsa/placement.c gives
- * the CPU agents' packet processors (hsa/cpu_agent.c).
+ * the CPU agents' packet processors (hsa/cpu_agent_queue.c).
  *
  * The grid's work-groups, in linear order (x fastest, then y, then z), are
  * split in two: the GPU runs a prefix of whole slices of the slowest

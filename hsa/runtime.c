@@ -43,6 +43,7 @@ static void runtime_stop(void) {
   system_events_fini();
   async_copy_fini();
   executables_fini();
+  code_objects_fini();
   cl_programs_fini();
   placement_queues_fini();
   queues_fini();

@@ -21,6 +21,29 @@
 #define RUNTIME_MAX_AGENTS 16
 
 struct agent;
+struct cl_program;
+struct loaded_code_object;
+
+/* cl_program.c: the OpenCL C programs loaded for CPU agents, newest first
+ * (executables_fini unloads them), and the work-item stacks of programs
+ * unloaded, kept for the next ones: making a stack (pages, a guard page: a
+ * TLB shootdown in the image) costs more than a dispatch. cl_programs_fini
+ * frees the stacks. */
+#define CL_STACK_POOL_MAX 4096u
+struct cl_programs {
+  struct lock lock;
+  struct cl_program *list;
+  struct lock stack_pool_lock;
+  uint32_t stack_pool_count;
+  void *stack_pool[CL_STACK_POOL_MAX];
+};
+
+/* hsa/loader/loaded_code_object.c: the code objects loaded into
+ * executables, newest first (executables_fini unloads them all). */
+struct loaded_code_objects {
+  struct lock lock;
+  struct loaded_code_object *list;
+};
 
 /* system_event.c: the handlers the program registered, and the events the
  * GPU's interrupt handler posted for the async worker to deliver. */
@@ -57,6 +80,7 @@ struct runtime {
   uint32_t agent_count;
   bool gpu_driver_up; /* gpu_agent.c: amdgpu_init succeeded, amdgpu_fini at shut-down */
   struct object_set signals, signal_groups, queues, executables, readers, symbols;
+  struct object_set code_objects; /* hsa/loader/code_object_v1.c: HSA 1.0 code objects */
   /* Notified whenever a signal that somebody waits on changes. */
   struct event signal_event;
   /* queue.c: the next hsa_queue_t id. Never reset: ids stay unique for the
@@ -68,6 +92,8 @@ struct runtime {
   struct signal_events signal_events; /* signal_event.c */
   struct async_handlers async;        /* signal_handler.c */
   struct system_events system_events; /* system_event.c */
+  struct loaded_code_objects loaded;  /* hsa/loader/loaded_code_object.c */
+  struct cl_programs cl_programs;     /* cl_program.c */
 };
 
 extern struct runtime rt;
@@ -107,6 +133,7 @@ void signals_fini(void); /* destroys signals the program left behind */
 void signal_groups_fini(void); /* likewise its signal groups */
 void queues_fini(void);
 void executables_fini(void);
+void code_objects_fini(void); /* destroys HSA 1.0 code objects the program left behind */
 void async_handlers_fini(void);
 void system_events_fini(void); /* after async_handlers_fini: no delivery runs */
 void async_copy_fini(void);

@@ -36,10 +36,12 @@ enum { CHIP_RAVEN, CHIP_PICASSO, CHIP_RAVEN2, CHIP_RENOIR, CHIP_GREEN_SARDINE };
 
 #define RAVEN_FAMILY                                                                            \
   .gfx_target = "gfx902", .gfx_version = 0x090002, .ati_rev_may_be_raven2 = true,            \
-  .shader_engines = 1, .sh_per_se = 1, .gfxoff_status_reg = 0x16B83
+  .shader_engines = 1, .sh_per_se = 1, .gfxoff_status_reg = 0x16B83,                         \
+  .gfxoff_status_name = "PWR PWR_MISC_CNTL_STATUS"
 #define RENOIR_FAMILY                                                                           \
   .gfx_target = "gfx90c", .gfx_version = 0x09000c, .uses_discovery = true,                   \
-  .gfxoff_status_reg = 0x168C8, .golden = AMDGPU_GOLDEN_RN, .aperture_high_erratum = true,   \
+  .gfxoff_status_reg = 0x168C8, .gfxoff_status_name = "SMUIO SMUIO_GFX_MISC_CNTL",          \
+  .golden = AMDGPU_GOLDEN_RN, .aperture_high_erratum = true,                                 \
   .mmhub_invalidate_semaphore = true, .ih_mc_space_gpa = true
 
 static const struct amdgpu_chip_info chips[] = {

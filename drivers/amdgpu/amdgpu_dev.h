@@ -59,6 +59,7 @@ struct amdgpu_chip_info {
   bool ati_rev_may_be_raven2; /* an ATI revision strap >= 8 makes the part a Raven2 */
   uint32_t shader_engines, sh_per_se, cu_per_sh; /* when no discovery GC table */
   uint32_t gfxoff_status_reg; /* absolute dword index holding PWR_GFXOFF_STATUS [2:1] */
+  const char *gfxoff_status_name; /* its block and register, as the trace names them */
   enum amdgpu_golden_set golden;
   bool rlc_am4_firmware;      /* <chip>_rlc_am4.bin on AM4 PCI revisions */
   bool rlc_kicker_firmware;   /* <chip>_kicker_rlc.bin with a newer SMU firmware */
@@ -225,8 +226,10 @@ struct amdgpu_device {
 uint32_t amdgpu_rreg(struct amdgpu_device *dev, uint32_t index);
 void amdgpu_wreg(struct amdgpu_device *dev, uint32_t index, uint32_t value);
 /* Dword index of register `reg` (soc15_reg.h) on this device: its offset
- * in its segment of its IP block's bases (Linux SOC15_REG_OFFSET). */
+ * in its segment of its IP block's bases (Linux SOC15_REG_OFFSET), or its
+ * fixed index (SOC15_REG_FIXED). */
 static inline uint32_t amdgpu_reg_index(const struct amdgpu_device *dev, struct amdgpu_reg reg) {
+  if (reg.seg == SOC15_SEG_FIXED) return reg.offset;
   return dev->ip[reg.ip].segment[reg.seg] + reg.offset;
 }
 #define RREG(dev, reg) amdgpu_rreg(dev, amdgpu_reg_index(dev, reg))

@@ -18,9 +18,6 @@
 #define PCI_BAR0 0x10
 #define PCI_BAR_MEM64 0x4
 #define PCI_BAR_IO 0x1
-/* ATI revision strap before the IP bases are known: NBIO segment 2 is at
- * 0xd20 on every supported chip (vega10_ip_offset.h, renoir_ip_offset.h). */
-#define STRAP0_ABSOLUTE (0x0D20 + NBIO_RCC_DEV0_EPF0_STRAP0)
 
 static struct amdgpu_device *devices[AMDGPU_MAX_DEVICES];
 static int device_count = -1; /* -1: amdgpu_init not run */
@@ -82,7 +79,8 @@ static int probe_pci(struct amdgpu_device *dev) {
     }
   }
   dev->bus->config_write(dev, PCI_COMMAND, cmd | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
-  uint32_t strap = amdgpu_rreg(dev, STRAP0_ABSOLUTE);
+  /* The ATI revision strap, before the IP bases are known. */
+  uint32_t strap = RREG(dev, REG_NBIO_RCC_DEV0_EPF0_STRAP0_FIXED);
   if (strap == 0xffffffffu) {
     log_error("%04x:%04x: registers do not answer (BAR5 reads all ones)", dev->vendor_id, dev->device_id);
     return -EIO;

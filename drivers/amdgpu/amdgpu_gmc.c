@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/amdgpu_gmc_hub.h"
 #include "drivers/amdgpu/regs/gc_9_1.h"
 #include "drivers/amdgpu/regs/gmc_v9_pte.h"
 #include "drivers/amdgpu/regs/mmhub_9_1.h"
@@ -32,48 +33,18 @@
 #define COMPUTE_MAX_PFN (1ull << (GMC_VM_VA_BITS - GMC_PAGE_SHIFT))
 #define SEMAPHORE_TRIES 100000
 
-/* One hub's registers: the same VM block in GC (the GFX hub) and in MMHUB,
- * each register carrying its IP and segment (regs/gc_9_1.h,
- * regs/mmhub_9_1.h). The per-context and per-engine arrays are named by
- * their first register (context or engine 0; reg_at). */
+/* One hub's registers (amdgpu_gmc_hub.h), each carrying its IP and
+ * segment. The per-context and per-engine arrays are named by their first
+ * register (context or engine 0; reg_at). */
 struct gmc_hub_regs {
   const char *name;
-  struct amdgpu_reg agp_base, agp_bot, agp_top;
-  struct amdgpu_reg sys_low, sys_high, sys_default_lsb, sys_default_msb, l1_tlb_cntl;
-  struct amdgpu_reg l2_cntl, l2_cntl2, l2_cntl3, l2_cntl4;
-  struct amdgpu_reg fault_cntl2, fault_default_lo, fault_default_hi;
-  struct amdgpu_reg identity_low_lo, identity_low_hi, identity_high_lo, identity_high_hi;
-  struct amdgpu_reg identity_offset_lo, identity_offset_hi;
-  struct amdgpu_reg ctx0_cntl, ctx0_pt_base_lo, ctx0_pt_start_lo, ctx0_pt_end_lo;
-  struct amdgpu_reg inv_sem0, inv_req0, inv_ack0, inv_range0_lo;
+#define HUB_FIELD(P, field, reg, count) struct amdgpu_reg field;
+  GMC_HUB_REGISTERS(HUB_FIELD, )
+#undef HUB_FIELD
 };
 
-#define HUB_REGS(P, name_)                                                                    \
-  {                                                                                           \
-    .name = name_, .agp_base = REG_##P##_MC_VM_AGP_BASE, .agp_bot = REG_##P##_MC_VM_AGP_BOT,   \
-    .agp_top = REG_##P##_MC_VM_AGP_TOP, .sys_low = REG_##P##_MC_VM_SYSTEM_APERTURE_LOW_ADDR,   \
-    .sys_high = REG_##P##_MC_VM_SYSTEM_APERTURE_HIGH_ADDR,                                    \
-    .sys_default_lsb = REG_##P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_LSB,                      \
-    .sys_default_msb = REG_##P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_MSB,                      \
-    .l1_tlb_cntl = REG_##P##_MC_VM_MX_L1_TLB_CNTL, .l2_cntl = REG_##P##_VM_L2_CNTL,            \
-    .l2_cntl2 = REG_##P##_VM_L2_CNTL2, .l2_cntl3 = REG_##P##_VM_L2_CNTL3,                      \
-    .l2_cntl4 = REG_##P##_VM_L2_CNTL4, .fault_cntl2 = REG_##P##_VM_L2_PROTECTION_FAULT_CNTL2,  \
-    .fault_default_lo = REG_##P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32,                   \
-    .fault_default_hi = REG_##P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32,                   \
-    .identity_low_lo = REG_##P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_LO32,              \
-    .identity_low_hi = REG_##P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_HI32,              \
-    .identity_high_lo = REG_##P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_LO32,            \
-    .identity_high_hi = REG_##P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_HI32,            \
-    .identity_offset_lo = REG_##P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_LO32,              \
-    .identity_offset_hi = REG_##P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_HI32,              \
-    .ctx0_cntl = REG_##P##_VM_CONTEXT0_CNTL,                                                  \
-    .ctx0_pt_base_lo = REG_##P##_VM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32,                       \
-    .ctx0_pt_start_lo = REG_##P##_VM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32,                     \
-    .ctx0_pt_end_lo = REG_##P##_VM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32,                         \
-    .inv_sem0 = REG_##P##_VM_INVALIDATE_ENG0_SEM, .inv_req0 = REG_##P##_VM_INVALIDATE_ENG0_REQ, \
-    .inv_ack0 = REG_##P##_VM_INVALIDATE_ENG0_ACK,                                             \
-    .inv_range0_lo = REG_##P##_VM_INVALIDATE_ENG0_ADDR_RANGE_LO32,                            \
-  }
+#define HUB_REG(P, field, reg, count) .field = REG_##P##_##reg,
+#define HUB_REGS(P, name_) {.name = name_, GMC_HUB_REGISTERS(HUB_REG, P)}
 
 static const struct gmc_hub_regs hubs[2] = {
     [GMC_GFXHUB] = HUB_REGS(GC, "gfxhub"),

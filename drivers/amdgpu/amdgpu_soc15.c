@@ -7,20 +7,17 @@
 #include <string.h>
 
 #include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/regs/mp_10_0.h"
+#include "drivers/amdgpu/regs/nbio_7_0.h"
 #include "lib/plat.h"
 #include "lib/util.h"
 
 /* Linux amdgpu_discovery.h / amdgpu_discovery.c: the table lies 64 KiB
  * below the top of the frame buffer and 10 KiB are read; before the IP
- * bases are known the registers are at their absolute dword indices (NBIO
- * segment 2 = 0xd20, MP0 segment 0 = 0x16000 on every chip here). */
+ * bases are known the registers are at their fixed indices
+ * (REG_*_FIXED). */
 #define DISCOVERY_TMR_OFFSET (64u << 10)
 #define DISCOVERY_TMR_SIZE (10u << 10)
-#define RCC_CONFIG_MEMSIZE_ABSOLUTE 0xde3   /* mmRCC_CONFIG_MEMSIZE */
-#define MP0_C2PMSG_33_ABSOLUTE 0x16061      /* mmMP0_SMN_C2PMSG_33: bit 31 = IFWI initialised */
-#define MM_INDEX_ABSOLUTE 0x0               /* mmMM_INDEX; bit 31 selects memory */
-#define MM_DATA_ABSOLUTE 0x1
-#define MM_INDEX_HI_ABSOLUTE 0x6
 #define IFWI_WAIT_MS 1000
 
 static void set_ip(struct amdgpu_device *dev, enum amdgpu_ip ip, uint8_t major, uint8_t minor,
@@ -92,12 +89,12 @@ static int check_versions(struct amdgpu_device *dev) {
  * MM_INDEX/MM_INDEX_HI/MM_DATA, whatever BAR0 covers. */
 static int read_discovery(struct amdgpu_device *dev, uint8_t *binary) {
   int waited = 0;
-  while (!(amdgpu_rreg(dev, MP0_C2PMSG_33_ABSOLUTE) & 0x80000000u) && waited < IFWI_WAIT_MS) {
+  while (!(RREG(dev, REG_MP0_SMN_C2PMSG_33_FIXED) & 0x80000000u) && waited < IFWI_WAIT_MS) {
     plat_sleep_ns(1000000);
     waited++;
   }
   if (waited == IFWI_WAIT_MS) log_warn("%s: IFWI not initialised after %d ms (C2PMSG_33 bit 31)", dev->chip->name, waited);
-  uint64_t vram = (uint64_t)amdgpu_rreg(dev, RCC_CONFIG_MEMSIZE_ABSOLUTE) << 20;
+  uint64_t vram = (uint64_t)RREG(dev, REG_NBIO_RCC_CONFIG_MEMSIZE_FIXED) << 20;
   if (vram < DISCOVERY_TMR_OFFSET) {
     log_error("%s: frame buffer of %llu bytes (RCC_CONFIG_MEMSIZE) holds no discovery table", dev->chip->name,
               (unsigned long long)vram);
@@ -106,9 +103,9 @@ static int read_discovery(struct amdgpu_device *dev, uint8_t *binary) {
   uint64_t pos = vram - DISCOVERY_TMR_OFFSET;
   uint32_t hi = UINT32_MAX; /* MM_INDEX_HI is written when it changes */
   for (uint32_t i = 0; i < DISCOVERY_TMR_SIZE; i += 4, pos += 4) {
-    amdgpu_wreg(dev, MM_INDEX_ABSOLUTE, (uint32_t)pos | 0x80000000u);
-    if ((uint32_t)(pos >> 31) != hi) amdgpu_wreg(dev, MM_INDEX_HI_ABSOLUTE, hi = (uint32_t)(pos >> 31));
-    uint32_t word = amdgpu_rreg(dev, MM_DATA_ABSOLUTE);
+    WREG(dev, REG_NBIO_MM_INDEX_FIXED, (uint32_t)pos | 0x80000000u);
+    if ((uint32_t)(pos >> 31) != hi) WREG(dev, REG_NBIO_MM_INDEX_HI_FIXED, hi = (uint32_t)(pos >> 31));
+    uint32_t word = RREG(dev, REG_NBIO_MM_DATA_FIXED);
     memcpy(binary + i, &word, 4);
   }
   return 0;

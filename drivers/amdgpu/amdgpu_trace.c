@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/amdgpu_gmc_hub.h"
 #include "drivers/amdgpu/regs/gc_9_1.h"
 #include "drivers/amdgpu/regs/gc_9_1_cp.h"
 #include "drivers/amdgpu/regs/hdp_4_0.h"
@@ -32,7 +33,8 @@ PLAT_OPTION(amdgpu_trace, "amdgpu_trace",
 
 /* The registers the driver uses (REG_<name>: IP, segment, offset), by
  * name; `count` > 1 for a register array (one per VMID or invalidation
- * engine), printed as name[i]. */
+ * engine), printed as name[i]. TRACED_FIXED names one read before the IP
+ * bases are known, at its fixed index (REG_<name>_FIXED). */
 struct traced_reg {
   struct amdgpu_reg reg;
   uint16_t count;
@@ -40,29 +42,10 @@ struct traced_reg {
 };
 #define TRACED(name) {REG_##name, 1, #name}
 #define TRACED_ARRAY(name, n) {REG_##name, n, #name}
-#define HUB(P)                                                                                  \
-  TRACED(P##_MC_VM_FB_LOCATION_BASE), TRACED(P##_MC_VM_FB_LOCATION_TOP), TRACED(P##_MC_VM_FB_OFFSET), \
-      TRACED(P##_MC_VM_AGP_BASE), TRACED(P##_MC_VM_AGP_BOT), TRACED(P##_MC_VM_AGP_TOP),         \
-      TRACED(P##_MC_VM_SYSTEM_APERTURE_LOW_ADDR), TRACED(P##_MC_VM_SYSTEM_APERTURE_HIGH_ADDR),   \
-      TRACED(P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_LSB),                                       \
-      TRACED(P##_MC_VM_SYSTEM_APERTURE_DEFAULT_ADDR_MSB), TRACED(P##_MC_VM_MX_L1_TLB_CNTL),      \
-      TRACED(P##_VM_L2_CNTL), TRACED(P##_VM_L2_CNTL2), TRACED(P##_VM_L2_CNTL3),                  \
-      TRACED(P##_VM_L2_CNTL4), TRACED(P##_VM_L2_PROTECTION_FAULT_CNTL),                         \
-      TRACED(P##_VM_L2_PROTECTION_FAULT_CNTL2), TRACED(P##_VM_L2_PROTECTION_FAULT_STATUS),       \
-      TRACED(P##_VM_L2_PROTECTION_FAULT_ADDR_LO32), TRACED(P##_VM_L2_PROTECTION_FAULT_ADDR_HI32), \
-      TRACED(P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_LO32),                                     \
-      TRACED(P##_VM_L2_PROTECTION_FAULT_DEFAULT_ADDR_HI32),                                     \
-      TRACED(P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_LO32),                               \
-      TRACED(P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_LOW_ADDR_HI32),                               \
-      TRACED(P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_LO32),                              \
-      TRACED(P##_VM_L2_CONTEXT1_IDENTITY_APERTURE_HIGH_ADDR_HI32),                              \
-      TRACED(P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_LO32),                                  \
-      TRACED(P##_VM_L2_CONTEXT_IDENTITY_PHYSICAL_OFFSET_HI32),                                  \
-      TRACED_ARRAY(P##_VM_CONTEXT0_CNTL, 16), TRACED_ARRAY(P##_VM_CONTEXT0_PAGE_TABLE_BASE_ADDR_LO32, 32), \
-      TRACED_ARRAY(P##_VM_CONTEXT0_PAGE_TABLE_START_ADDR_LO32, 32),                             \
-      TRACED_ARRAY(P##_VM_CONTEXT0_PAGE_TABLE_END_ADDR_LO32, 32),                               \
-      TRACED_ARRAY(P##_VM_INVALIDATE_ENG0_SEM, 18), TRACED_ARRAY(P##_VM_INVALIDATE_ENG0_REQ, 18), \
-      TRACED_ARRAY(P##_VM_INVALIDATE_ENG0_ACK, 18), TRACED_ARRAY(P##_VM_INVALIDATE_ENG0_ADDR_RANGE_LO32, 36)
+#define TRACED_FIXED(name) {REG_##name##_FIXED, 1, #name}
+/* The VM block of a hub (amdgpu_gmc_hub.h), P its IP's prefix. */
+#define TRACED_HUB(P, field, reg, count) {REG_##P##_##reg, count, #P "_" #reg},
+#define HUB(P) GMC_HUB_REGISTERS(TRACED_HUB, P)
 
 static const struct traced_reg traced[] = {
     TRACED(GC_GRBM_GFX_CNTL), TRACED(GC_GRBM_GFX_INDEX), TRACED(GC_CP_MEC_CNTL),
@@ -73,12 +56,13 @@ static const struct traced_reg traced[] = {
     TRACED(GC_CP_PQ_WPTR_POLL_CNTL1), TRACED(GC_CP_PQ_STATUS), TRACED(GC_CPC_INT_CNTL),
     TRACED_ARRAY(GC_CP_ME1_PIPE0_INT_CNTL, 4), TRACED(GC_RLC_CNTL), TRACED(GC_RLC_CGCG_CGLS_CTRL),
     TRACED_ARRAY(GC_CP_MQD_BASE_ADDR, GC_CP_HQD_PQ_WPTR_HI - GC_CP_MQD_BASE_ADDR + 1), /* the HQD */
-    HUB(GC),
-    HUB(MMHUB),
+    HUB(GC) HUB(MMHUB)
     TRACED(NBIO_RCC_DOORBELL_APER_EN), TRACED(NBIO_RCC_CONFIG_MEMSIZE), TRACED(NBIO_INTERRUPT_CNTL),
     TRACED(NBIO_INTERRUPT_CNTL2), TRACED(NBIO_BIF_FB_EN), TRACED(NBIO_HDP_MEM_COHERENCY_FLUSH_CNTL),
     TRACED(NBIO_HDP_REG_COHERENCY_FLUSH_CNTL), TRACED(NBIO_RCC_DEV0_EPF0_STRAP0),
-    TRACED(NBIO_PCIE_INDEX2), TRACED(NBIO_PCIE_DATA2),
+    TRACED(NBIO_PCIE_INDEX2), TRACED(NBIO_PCIE_DATA2), TRACED_FIXED(NBIO_MM_INDEX),
+    TRACED_FIXED(NBIO_MM_DATA), TRACED_FIXED(NBIO_MM_INDEX_HI), TRACED_FIXED(NBIO_RCC_DEV0_EPF0_STRAP0),
+    TRACED_FIXED(NBIO_RCC_CONFIG_MEMSIZE), TRACED_FIXED(MP0_SMN_C2PMSG_33),
     TRACED(HDP_MISC_CNTL), TRACED(HDP_NONSURFACE_BASE), TRACED(HDP_NONSURFACE_BASE_HI),
     TRACED(HDP_READ_CACHE_INVALIDATE),
     TRACED(IH_RB_CNTL), TRACED(IH_RB_BASE), TRACED(IH_RB_BASE_HI), TRACED(IH_RB_RPTR), TRACED(IH_RB_WPTR),
@@ -89,15 +73,6 @@ static const struct traced_reg traced[] = {
     TRACED(MP1_SMN_C2PMSG_90),
 };
 
-/* Registers used before the IP bases are known, at their absolute index
- * (amdgpu_soc15.c, amdgpu_device.c). */
-static const struct { uint32_t index; const char *block, *name; } absolute[] = {
-    {0x0000, "NBIO", "MM_INDEX"}, {0x0001, "NBIO", "MM_DATA"}, {0x0006, "NBIO", "MM_INDEX_HI"},
-    {0x0d2f, "NBIO", "RCC_DEV0_EPF0_STRAP0"}, {0x0de3, "NBIO", "RCC_CONFIG_MEMSIZE"},
-    {0x16061, "MP0", "MP0_SMN_C2PMSG_33"}, {0x16B83, "PWR", "PWR_MISC_CNTL_STATUS"},
-    {0x168C8, "SMUIO", "SMUIO_GFX_MISC_CNTL"},
-};
-
 bool amdgpu_trace_enabled(void) {
   const char *v = plat_option("amdgpu_trace");
   return v && (!*v || !strcmp(v, "on") || !strcmp(v, "1"));
@@ -106,18 +81,17 @@ bool amdgpu_trace_enabled(void) {
 void amdgpu_register_name(const struct amdgpu_device *dev, uint32_t index, char *out, size_t size) {
   for (size_t i = 0; i < countof(traced); i++) {
     const struct traced_reg *t = &traced[i];
-    if (!dev->ip[t->reg.ip].present) continue;
+    if (t->reg.seg != SOC15_SEG_FIXED && !dev->ip[t->reg.ip].present) continue;
     uint32_t first = amdgpu_reg_index(dev, t->reg);
     if (index < first || index >= first + t->count) continue;
     if (t->count == 1) snprintf(out, size, "%s %s", amdgpu_ip_name(t->reg.ip), t->name);
     else snprintf(out, size, "%s %s[%u]", amdgpu_ip_name(t->reg.ip), t->name, index - first);
     return;
   }
-  for (size_t i = 0; i < countof(absolute); i++)
-    if (absolute[i].index == index) {
-      snprintf(out, size, "%s %s", absolute[i].block, absolute[i].name);
-      return;
-    }
+  if (dev->chip && index == dev->chip->gfxoff_status_reg) {
+    snprintf(out, size, "%s", dev->chip->gfxoff_status_name);
+    return;
+  }
   const char *golden = dev->ip[IP_GC].present ? gfx_golden_register_name(dev, index) : NULL;
   snprintf(out, size, golden ? "GC %s" : "? ?", golden);
 }

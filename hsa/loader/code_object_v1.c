@@ -30,11 +30,9 @@ struct code_object_v1 {
   struct loader_code_object *co; /* parsed, never placed */
 };
 
-static struct object_set code_objects = OBJECT_SET_INIT;
-
 static struct code_object_v1 *code_object_from_handle(hsa_code_object_t h) {
   struct code_object_v1 *c = (struct code_object_v1 *)(uintptr_t)h.handle;
-  return object_set_contains(&code_objects, c) ? c : NULL;
+  return object_set_contains(&rt.code_objects, c) ? c : NULL;
 }
 
 /* A code symbol handle is the address of a struct loader_symbol in a live
@@ -55,7 +53,7 @@ static void search_code_object(void *obj, void *arg) {
 
 static const struct loader_symbol *symbol_from_handle(hsa_code_symbol_t h) {
   struct symbol_search s = {(uintptr_t)h.handle, NULL};
-  object_set_for_each(&code_objects, search_code_object, &s);
+  object_set_for_each(&rt.code_objects, search_code_object, &s);
   return s.found;
 }
 
@@ -102,7 +100,7 @@ hsa_status_t hsa_code_object_deserialize(void *serialized, size_t size, const ch
   c->size = size;
   enum loader_status st =
       loader_code_object_parse(c->bytes, size, "deserialized code object", &c->co, NULL, 0);
-  if (st != LOADER_OK || !object_set_insert(&code_objects, c)) {
+  if (st != LOADER_OK || !object_set_insert(&rt.code_objects, c)) {
     loader_code_object_destroy(c->co);
     free(c->bytes);
     free(c);
@@ -114,14 +112,24 @@ hsa_status_t hsa_code_object_deserialize(void *serialized, size_t size, const ch
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_code_object_destroy(hsa_code_object_t code_object) {
-  RETURN_IF_NOT_INITIALIZED();
-  struct code_object_v1 *c = code_object_from_handle(code_object);
-  if (!c || !object_set_remove(&code_objects, c)) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+static void code_object_free(struct code_object_v1 *c) {
   loader_code_object_destroy(c->co);
   free(c->bytes);
   free(c);
+}
+
+hsa_status_t hsa_code_object_destroy(hsa_code_object_t code_object) {
+  RETURN_IF_NOT_INITIALIZED();
+  struct code_object_v1 *c = code_object_from_handle(code_object);
+  if (!c || !object_set_remove(&rt.code_objects, c)) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+  code_object_free(c);
   return HSA_STATUS_SUCCESS;
+}
+
+void code_objects_fini(void) {
+  struct code_object_v1 *c;
+  while ((c = object_set_pop(&rt.code_objects)) != NULL) code_object_free(c);
+  object_set_free(&rt.code_objects);
 }
 
 hsa_status_t hsa_code_object_get_info(hsa_code_object_t code_object,

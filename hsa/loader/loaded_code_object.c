@@ -20,13 +20,11 @@
 #include "hsa/agent.h"
 #include "hsa/executable_internal.h"
 #include "hsa/loader/bundle.h"
+#include "hsa/runtime.h"
 #include "lib/lock.h"
 #include "lib/plat.h"
 
 #define LOG_TAG "loader"
-
-static struct lock loaded_lock = LOCK_INIT;
-static struct loaded_code_object *loaded;
 
 static void *segment_alloc(void *ctx, size_t size, size_t align) {
   (void)ctx;
@@ -154,38 +152,38 @@ hsa_status_t loader_load(struct executable *exec, const struct agent *agent, con
     loaded_code_object_free(lco);
     return hs;
   }
-  lock_acquire(&loaded_lock);
-  lco->next = loaded;
-  loaded = lco;
-  lock_release(&loaded_lock);
+  lock_acquire(&rt.loaded.lock);
+  lco->next = rt.loaded.list;
+  rt.loaded.list = lco;
+  lock_release(&rt.loaded.lock);
   *out = lco;
   return HSA_STATUS_SUCCESS;
 }
 
 void loader_unload(struct loaded_code_object *lco) {
   if (!lco) return;
-  lock_acquire(&loaded_lock);
-  for (struct loaded_code_object **p = &loaded; *p; p = &(*p)->next)
+  lock_acquire(&rt.loaded.lock);
+  for (struct loaded_code_object **p = &rt.loaded.list; *p; p = &(*p)->next)
     if (*p == lco) {
       *p = lco->next;
       break;
     }
-  lock_release(&loaded_lock);
+  lock_release(&rt.loaded.lock);
   loaded_code_object_free(lco);
 }
 
 void loaded_code_objects_each(bool (*fn)(const struct loaded_code_object *lco, void *ctx), void *ctx) {
-  lock_acquire(&loaded_lock);
-  for (struct loaded_code_object *l = loaded; l && fn(l, ctx); l = l->next) {
+  lock_acquire(&rt.loaded.lock);
+  for (struct loaded_code_object *l = rt.loaded.list; l && fn(l, ctx); l = l->next) {
   }
-  lock_release(&loaded_lock);
+  lock_release(&rt.loaded.lock);
 }
 
 bool loaded_kernel_with(uint64_t kernel_object,
                         void (*fn)(const struct loader_symbol *kernel, void *ctx), void *ctx) {
   bool found = false;
-  lock_acquire(&loaded_lock);
-  for (struct loaded_code_object *l = loaded; l && !found; l = l->next)
+  lock_acquire(&rt.loaded.lock);
+  for (struct loaded_code_object *l = rt.loaded.list; l && !found; l = l->next)
     for (uint32_t i = 0; i < l->co->symbol_count && !found; i++) {
       const struct loader_symbol *s = &l->co->symbols[i];
       if (s->kind == LOADER_SYMBOL_KERNEL && s->address == kernel_object) {
@@ -193,6 +191,6 @@ bool loaded_kernel_with(uint64_t kernel_object,
         found = true;
       }
     }
-  lock_release(&loaded_lock);
+  lock_release(&rt.loaded.lock);
   return found;
 }

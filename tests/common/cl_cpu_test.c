@@ -19,6 +19,7 @@
 #include "cl/cpu_abi.h"
 #include "hsa/cl_program.h"
 #include "hsa/loader/elf_format.h"
+#include "hsa/runtime.h"
 #include "lib/plat.h"
 #include "support/gpu_kernel.h"
 #include "tests/common/hsa_test_util.h"
@@ -157,6 +158,22 @@ TEST(cl_cpu_workitem_functions_in_1d_2d_3d_with_partial_groups) {
   check_ids(&e, &k, 1, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){1, 1, 1});
   gpu_kernel_release(&k);
   env_close(&e);
+}
+
+TEST(cl_cpu_unloaded_programs_stacks_are_kept_until_shut_down) {
+  while (hsa_shut_down() == HSA_STATUS_SUCCESS) {
+  }
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "workitem", "workitem_ids.kd", &k);
+  check_ids(&e, &k, 1, (uint32_t[3]){64, 1, 1}, (uint32_t[3]){64, 1, 1});
+  gpu_kernel_release(&k);
+  ASSERT_NULL(rt.cl_programs.list);
+  ASSERT_GT(rt.cl_programs.stack_pool_count, 0); /* for the next program */
+  env_close(&e);
+  /* The next runtime starts without them. */
+  ASSERT_EQ_U(rt.cl_programs.stack_pool_count, 0);
 }
 
 TEST(cl_cpu_kernel_symbol_answers_for_the_cpu_agent) {
@@ -528,16 +545,40 @@ static const uint8_t *bundle_entry(const uint8_t *b, size_t size, const char *id
   return NULL;
 }
 
+/* Kernel `name`'s bundle, read whole, and its CPU entry within it. */
+struct cpu_part {
+  uint8_t *file;
+  size_t file_size;
+  const uint8_t *bytes;
+  size_t size;
+};
+
+static void cpu_part_read(struct cpu_part *p, const char *name) {
+  char path[512];
+  kernel_path(path, sizeof path, name);
+  p->size = 0;
+  p->file = file_bytes(path, &p->file_size);
+  p->bytes = bundle_entry(p->file, p->file_size, "host-x86_64-unknown-linux-gnu-", &p->size);
+  ASSERT_NOT_NULL(p->bytes);
+}
+
+/* A writable copy of the CPU entry, to corrupt; the caller frees it. */
+static uint8_t *cpu_part_copy(const struct cpu_part *p) {
+  uint8_t *copy = malloc(p->size);
+  ASSERT_NOT_NULL(copy);
+  memcpy(copy, p->bytes, p->size);
+  return copy;
+}
+
 TEST(cl_cpu_bad_files_are_refused_for_the_cpu_agent) {
   struct cl_env e;
   env_open(&e);
-  char path[512];
-  kernel_path(path, sizeof path, "barriers");
-  size_t size, cpu_size = 0, gpu_size = 0;
-  uint8_t *file = file_bytes(path, &size);
-  const uint8_t *cpu = bundle_entry(file, size, "host-x86_64-unknown-linux-gnu-", &cpu_size);
+  struct cpu_part part;
+  cpu_part_read(&part, "barriers");
+  uint8_t *file = part.file;
+  size_t size = part.file_size, cpu_size = part.size, gpu_size = 0;
+  const uint8_t *cpu = part.bytes;
   const uint8_t *gpu = bundle_entry(file, size, "hipv4-amdgcn-amd-amdhsa--gfx902", &gpu_size);
-  ASSERT_NOT_NULL(cpu);
   ASSERT_NOT_NULL(gpu);
   /* The whole file and its bare CPU part load. */
   HSA_ASSERT_OK(load_bytes(e.cpu, file, size));
@@ -549,8 +590,7 @@ TEST(cl_cpu_bad_files_are_refused_for_the_cpu_agent) {
     ASSERT_NE(load_bytes(e.cpu, cpu, cut ? cut : 1), HSA_STATUS_SUCCESS);
   ASSERT_NE(load_bytes(e.cpu, file, size / 2), HSA_STATUS_SUCCESS);
   /* Corrupt headers. */
-  uint8_t *copy = malloc(cpu_size);
-  ASSERT_NOT_NULL(copy);
+  uint8_t *copy = cpu_part_copy(&part);
   const size_t fields[] = {4, 16, 32, 54, 56};
   for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
     memcpy(copy, cpu, cpu_size);
@@ -619,15 +659,11 @@ static uint64_t elf_dynamic_symbol(const uint8_t *f, const char *name) {
 TEST(cl_cpu_other_interface_versions_are_refused) {
   struct cl_env e;
   env_open(&e);
-  char path[512];
-  kernel_path(path, sizeof path, "barriers");
-  size_t size, cpu_size = 0;
-  uint8_t *file = file_bytes(path, &size);
-  const uint8_t *cpu = bundle_entry(file, size, "host-x86_64-unknown-linux-gnu-", &cpu_size);
-  ASSERT_NOT_NULL(cpu);
-  uint8_t *copy = malloc(cpu_size);
-  ASSERT_NOT_NULL(copy);
-  memcpy(copy, cpu, cpu_size);
+  struct cpu_part part;
+  cpu_part_read(&part, "barriers");
+  const uint8_t *cpu = part.bytes;
+  size_t cpu_size = part.size;
+  uint8_t *copy = cpu_part_copy(&part);
   HSA_ASSERT_OK(load_bytes(e.cpu, copy, cpu_size));
   /* Version 1: the table before it had `items`. */
   uint32_t *version = (uint32_t *)(copy + elf_file_offset(copy, elf_dynamic_symbol(copy, "__hsacl_abi_version")));
@@ -651,7 +687,7 @@ TEST(cl_cpu_other_interface_versions_are_refused) {
   memset(copy + elf_file_offset(copy, items), 0, 8);
   ASSERT_EQ(load_bytes(e.cpu, copy, cpu_size), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
   free(copy);
-  free(file);
+  free(part.file);
   env_close(&e);
 }
 
@@ -676,15 +712,10 @@ TEST(cl_cpu_imports_resolve_and_unknown_ones_are_refused) {
   hsa_amd_memory_pool_free(ka);
   gpu_kernel_release(&k);
 
-  char path[512];
-  kernel_path(path, sizeof path, "imports");
-  size_t size, cpu_size = 0;
-  uint8_t *file = file_bytes(path, &size);
-  const uint8_t *cpu = bundle_entry(file, size, "host-x86_64-unknown-linux-gnu-", &cpu_size);
-  ASSERT_NOT_NULL(cpu);
-  uint8_t *copy = malloc(cpu_size);
-  ASSERT_NOT_NULL(copy);
-  memcpy(copy, cpu, cpu_size);
+  struct cpu_part part;
+  cpu_part_read(&part, "imports");
+  size_t cpu_size = part.size;
+  uint8_t *copy = cpu_part_copy(&part);
   bool renamed = false;
   for (size_t i = 0; i + 8 < cpu_size && !renamed; i++)
     if (memcmp(copy + i, "strlen\0", 7) == 0) {
@@ -694,7 +725,7 @@ TEST(cl_cpu_imports_resolve_and_unknown_ones_are_refused) {
   ASSERT_TRUE(renamed);
   ASSERT_EQ(load_bytes(e.cpu, copy, cpu_size), HSA_STATUS_ERROR_VARIABLE_UNDEFINED);
   free(copy);
-  free(file);
+  free(part.file);
   env_close(&e);
 }
 
@@ -707,12 +738,11 @@ TEST(cl_cpu_cpu_only_file_is_refused_for_the_gpu_agent) {
     HSA_ASSERT_OK(hsa_shut_down());
     test_skip("no GPU agent");
   }
-  char path[512];
-  kernel_path(path, sizeof path, "barriers");
-  size_t size, cpu_size = 0;
-  uint8_t *file = file_bytes(path, &size);
-  const uint8_t *cpu = bundle_entry(file, size, "host-x86_64-unknown-linux-gnu-", &cpu_size);
-  ASSERT_NOT_NULL(cpu);
+  struct cpu_part part;
+  cpu_part_read(&part, "barriers");
+  uint8_t *file = part.file;
+  size_t size = part.file_size, cpu_size = part.size;
+  const uint8_t *cpu = part.bytes;
   /* The whole file loads for the GPU agent: its gfx902 or gfx90c entry. */
   HSA_ASSERT_OK(load_bytes(gpu, file, size));
   /* A bundle of the CPU entry alone (same layout as hsacc's). */

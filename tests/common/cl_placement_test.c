@@ -232,39 +232,60 @@ static void *vadd_args(struct env *e, const struct gpu_kernel *k, float *a, floa
   return ka;
 }
 
+/* vector_add loaded, and its operands: c = a + b over n items, a[i] = i,
+ * b[i] = `b`, c[i] = -1 until a dispatch writes it. */
+struct vadd {
+  struct gpu_kernel k;
+  uint32_t n;
+  float *a, *b, *c;
+  void *ka;
+};
+
+static void vadd_open(struct env *e, struct vadd *v, uint32_t n, float b) {
+  char path[512];
+  corpus_path(path, sizeof path, "vector_add");
+  load(e, path, "vector_add.kd", &v->k);
+  v->n = n;
+  v->a = hsa_test_pool_alloc(&e->pool, n * 4);
+  v->b = hsa_test_pool_alloc(&e->pool, n * 4);
+  v->c = hsa_test_pool_alloc(&e->pool, n * 4);
+  for (uint32_t i = 0; i < n; i++) v->a[i] = (float)i, v->b[i] = b, v->c[i] = -1;
+  v->ka = vadd_args(e, &v->k, v->a, v->b, v->c, n);
+}
+
+static void vadd_close(struct vadd *v) {
+  hsa_test_pool_free(NULL, v->ka);
+  hsa_test_pool_free(NULL, v->a), hsa_test_pool_free(NULL, v->b), hsa_test_pool_free(NULL, v->c);
+  gpu_kernel_release(&v->k);
+}
+
 TEST(placement_pins_bans_and_queue_kinds_are_obeyed) {
   struct env e;
   env_open(&e);
-  char path[512];
-  corpus_path(path, sizeof path, "vector_add");
-  struct gpu_kernel k;
-  load(&e, path, "vector_add.kd", &k);
-  const uint32_t n = 256;
-  float *a = hsa_test_pool_alloc(&e.pool, n * 4), *b = hsa_test_pool_alloc(&e.pool, n * 4),
-        *c = hsa_test_pool_alloc(&e.pool, n * 4);
-  for (uint32_t i = 0; i < n; i++) a[i] = (float)i, b[i] = 1;
-  void *ka = vadd_args(&e, &k, a, b, c, n);
+  struct vadd v;
+  vadd_open(&e, &v, 256, 1);
+  const uint32_t n = v.n;
   hsa_signal_t done;
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
   uint32_t kinds[3] = {HSA_EXT_PLACEMENT_KIND_CPU, HSA_EXT_PLACEMENT_KIND_GPU,
                        HSA_EXT_PLACEMENT_KIND_ANY};
   for (int pass = 0; pass < 2; pass++) {
     if (kinds[pass] == HSA_EXT_PLACEMENT_KIND_GPU && !e.has_gpu) {
-      ASSERT_EQ(hsa_ext_placement_kernel_set_policy(k.object, kinds[pass], 0),
+      ASSERT_EQ(hsa_ext_placement_kernel_set_policy(v.k.object, kinds[pass], 0),
                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
       continue;
     }
-    HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(k.object, kinds[pass], 0));
+    HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(v.k.object, kinds[pass], 0));
     uint64_t cpu0, gpu0, cpu1, gpu1;
-    kind_counts(&e, k.object, &cpu0, &gpu0);
+    kind_counts(&e, v.k.object, &cpu0, &gpu0);
     for (int r = 0; r < 6; r++) {
       hsa_signal_store_relaxed(done, 1);
-      memset(c, 0, n * 4);
-      submit(&e, &k, n, 64, ka, done, true);
+      memset(v.c, 0, n * 4);
+      submit(&e, &v.k, n, 64, v.ka, done, true);
       HSA_ASSERT_OK(wait_done(&e, done));
-      for (uint32_t i = 0; i < n; i++) ASSERT_EQ(c[i], (float)i + 1);
+      for (uint32_t i = 0; i < n; i++) ASSERT_EQ(v.c[i], (float)i + 1);
     }
-    kind_counts(&e, k.object, &cpu1, &gpu1);
+    kind_counts(&e, v.k.object, &cpu1, &gpu1);
     if (kinds[pass] == HSA_EXT_PLACEMENT_KIND_CPU) {
       ASSERT_EQ(cpu1 - cpu0, 6);
       ASSERT_EQ(gpu1, gpu0);
@@ -275,34 +296,32 @@ TEST(placement_pins_bans_and_queue_kinds_are_obeyed) {
   }
   /* The queue allows the CPU only, the kernel: the same. Then the queue
    * forbids the only kind left: the queue stops with INVALID_ISA. */
-  HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(k.object, HSA_EXT_PLACEMENT_KIND_ANY, 0));
+  HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(v.k.object, HSA_EXT_PLACEMENT_KIND_ANY, 0));
   HSA_ASSERT_OK(hsa_ext_placement_queue_set_kinds(e.queue, HSA_EXT_PLACEMENT_KIND_CPU));
   uint64_t cpu0, gpu0, cpu1, gpu1;
-  kind_counts(&e, k.object, &cpu0, &gpu0);
+  kind_counts(&e, v.k.object, &cpu0, &gpu0);
   hsa_signal_store_relaxed(done, 1);
-  submit(&e, &k, n, 64, ka, done, true);
+  submit(&e, &v.k, n, 64, v.ka, done, true);
   HSA_ASSERT_OK(wait_done(&e, done));
-  kind_counts(&e, k.object, &cpu1, &gpu1);
+  kind_counts(&e, v.k.object, &cpu1, &gpu1);
   ASSERT_EQ(cpu1 - cpu0, 1);
   ASSERT_EQ(gpu1, gpu0);
-  HSA_ASSERT_OK(hsa_ext_placement_reset(k.object));
-  kind_counts(&e, k.object, &cpu0, &gpu0);
+  HSA_ASSERT_OK(hsa_ext_placement_reset(v.k.object));
+  kind_counts(&e, v.k.object, &cpu0, &gpu0);
   ASSERT_EQ(cpu0 + gpu0, 0);
   ASSERT_EQ(hsa_ext_placement_reset(12345), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(hsa_ext_placement_kernel_set_policy(k.object, 0, 0), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_ext_placement_kernel_set_policy(v.k.object, 0, 0), HSA_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(hsa_ext_placement_kernel_set_policy(12345, HSA_EXT_PLACEMENT_KIND_ANY, 0),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
   if (e.has_gpu) {
-    HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(k.object, HSA_EXT_PLACEMENT_KIND_GPU, 0));
+    HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(v.k.object, HSA_EXT_PLACEMENT_KIND_GPU, 0));
     hsa_signal_store_relaxed(done, 1);
-    submit(&e, &k, n, 64, ka, done, true);
+    submit(&e, &v.k, n, 64, v.ka, done, true);
     ASSERT_EQ(wait_done(&e, done), HSA_STATUS_ERROR_INVALID_ISA);
     ASSERT_EQ(atomic_load(&e.error.calls), 1);
   }
   HSA_ASSERT_OK(hsa_signal_destroy(done));
-  hsa_test_pool_free(NULL, ka);
-  hsa_test_pool_free(NULL, a), hsa_test_pool_free(NULL, b), hsa_test_pool_free(NULL, c);
-  gpu_kernel_release(&k);
+  vadd_close(&v);
   env_close(&e);
 }
 
@@ -317,24 +336,18 @@ TEST(placement_pins_bans_and_queue_kinds_are_obeyed) {
 TEST(placement_completion_signal_carries_the_dispatchs_time_stamps) {
   struct env e;
   env_open(&e);
-  char path[512];
-  corpus_path(path, sizeof path, "vector_add");
-  struct gpu_kernel k;
-  load(&e, path, "vector_add.kd", &k);
-  const uint32_t n = PROFILED_ITEMS;
-  float *a = hsa_test_pool_alloc(&e.pool, n * 4), *b = hsa_test_pool_alloc(&e.pool, n * 4),
-        *c = hsa_test_pool_alloc(&e.pool, n * 4);
-  for (uint32_t i = 0; i < n; i++) a[i] = (float)i, b[i] = 1;
-  void *ka = vadd_args(&e, &k, a, b, c, n);
+  struct vadd v;
+  vadd_open(&e, &v, PROFILED_ITEMS, 1);
+  const uint32_t n = v.n;
   hsa_signal_t done;
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
   const uint32_t kinds[2] = {HSA_EXT_PLACEMENT_KIND_CPU, HSA_EXT_PLACEMENT_KIND_GPU};
   for (int pass = 0; pass < (e.has_gpu ? 2 : 1); pass++) {
     test_context("pinned to %s", pass ? "the GPU" : "the CPU agents");
-    HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(k.object, kinds[pass], 0));
+    HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(v.k.object, kinds[pass], 0));
     hsa_signal_store_relaxed(done, 1);
     uint64_t submitted = plat_now_ns();
-    submit(&e, &k, n, 256, ka, done, true);
+    submit(&e, &v.k, n, 256, v.ka, done, true);
     HSA_ASSERT_OK(wait_done(&e, done));
     uint64_t completed = plat_now_ns();
     hsa_amd_profiling_dispatch_time_t t;
@@ -345,12 +358,10 @@ TEST(placement_completion_signal_carries_the_dispatchs_time_stamps) {
     ASSERT_GE(start, submitted);
     ASSERT_LE(end, completed);
     ASSERT_GE(end - start, PROFILED_MIN_NS);
-    ASSERT_EQ(c[n - 1], (float)(n - 1) + 1);
+    ASSERT_EQ(v.c[n - 1], (float)(n - 1) + 1);
   }
   HSA_ASSERT_OK(hsa_signal_destroy(done));
-  hsa_test_pool_free(NULL, ka);
-  hsa_test_pool_free(NULL, a), hsa_test_pool_free(NULL, b), hsa_test_pool_free(NULL, c);
-  gpu_kernel_release(&k);
+  vadd_close(&v);
   env_close(&e);
 }
 
@@ -395,43 +406,37 @@ TEST(placement_barrier_bit_orders_a_chain_across_agents) {
 TEST(placement_barrier_packet_holds_later_work_on_every_agent) {
   struct env e;
   env_open(&e);
-  char path[512];
-  corpus_path(path, sizeof path, "vector_add");
-  struct gpu_kernel k;
-  load(&e, path, "vector_add.kd", &k);
-  const uint32_t n = 256;
-  float *a = hsa_test_pool_alloc(&e.pool, n * 4), *b = hsa_test_pool_alloc(&e.pool, n * 4),
-        *c = hsa_test_pool_alloc(&e.pool, n * 4);
-  for (uint32_t i = 0; i < n; i++) a[i] = (float)i, b[i] = 2, c[i] = -1;
-  void *ka = vadd_args(&e, &k, a, b, c, n);
+  struct vadd v;
+  vadd_open(&e, &v, 256, 2);
+  const uint32_t n = v.n;
   hsa_signal_t gate, done, first;
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &gate));
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &first));
   /* A first dispatch on the CPU: the barrier goes after it, on the CPU. */
-  HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(k.object, HSA_EXT_PLACEMENT_KIND_CPU, 0));
-  submit(&e, &k, n, 64, ka, first, false);
+  HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(v.k.object, HSA_EXT_PLACEMENT_KIND_CPU, 0));
+  submit(&e, &v.k, n, 64, v.ka, first, false);
   HSA_ASSERT_OK(wait_done(&e, first));
-  for (uint32_t i = 0; i < n; i++) c[i] = -1;
+  for (uint32_t i = 0; i < n; i++) v.c[i] = -1;
   hsa_barrier_and_packet_t bar = {0};
   bar.dep_signal[0] = gate;
   hsa_test_submit(e.queue, &bar, hsa_test_header(HSA_PACKET_TYPE_BARRIER_AND, false));
   HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(
-      k.object, e.has_gpu ? HSA_EXT_PLACEMENT_KIND_GPU : HSA_EXT_PLACEMENT_KIND_CPU, 0));
-  submit(&e, &k, n, 64, ka, done, false);
+      v.k.object, e.has_gpu ? HSA_EXT_PLACEMENT_KIND_GPU : HSA_EXT_PLACEMENT_KIND_CPU, 0));
+  submit(&e, &v.k, n, 64, v.ka, done, false);
   /* Held: nothing written while the gate is closed (a check that can only
    * fail, never pass falsely, whatever the timing). */
   ASSERT_EQ(
       hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 20000000, HSA_WAIT_STATE_BLOCKED),
       1);
-  for (uint32_t i = 0; i < n; i++) ASSERT_EQ(c[i], -1.0f);
+  for (uint32_t i = 0; i < n; i++) ASSERT_EQ(v.c[i], -1.0f);
   hsa_signal_store_screlease(gate, 0);
   HSA_ASSERT_OK(wait_done(&e, done));
-  for (uint32_t i = 0; i < n; i++) ASSERT_EQ(c[i], (float)i + 2);
+  for (uint32_t i = 0; i < n; i++) ASSERT_EQ(v.c[i], (float)i + 2);
   /* The AMD barrier-value packet the same way. */
   hsa_signal_store_relaxed(gate, 5);
   hsa_signal_store_relaxed(done, 1);
-  for (uint32_t i = 0; i < n; i++) c[i] = -1;
+  for (uint32_t i = 0; i < n; i++) v.c[i] = -1;
   hsa_amd_barrier_value_packet_t bv = {0};
   bv.header.AmdFormat = HSA_AMD_PACKET_TYPE_BARRIER_VALUE;
   bv.signal = gate;
@@ -439,21 +444,19 @@ TEST(placement_barrier_packet_holds_later_work_on_every_agent) {
   bv.mask = -1;
   bv.cond = HSA_SIGNAL_CONDITION_LT;
   hsa_test_submit(e.queue, &bv, hsa_test_header(HSA_PACKET_TYPE_VENDOR_SPECIFIC, false));
-  HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(k.object, HSA_EXT_PLACEMENT_KIND_CPU, 0));
-  submit(&e, &k, n, 64, ka, done, false);
+  HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(v.k.object, HSA_EXT_PLACEMENT_KIND_CPU, 0));
+  submit(&e, &v.k, n, 64, v.ka, done, false);
   ASSERT_EQ(
       hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 20000000, HSA_WAIT_STATE_BLOCKED),
       1);
-  for (uint32_t i = 0; i < n; i++) ASSERT_EQ(c[i], -1.0f);
+  for (uint32_t i = 0; i < n; i++) ASSERT_EQ(v.c[i], -1.0f);
   hsa_signal_store_screlease(gate, 2);
   HSA_ASSERT_OK(wait_done(&e, done));
-  for (uint32_t i = 0; i < n; i++) ASSERT_EQ(c[i], (float)i + 2);
+  for (uint32_t i = 0; i < n; i++) ASSERT_EQ(v.c[i], (float)i + 2);
   HSA_ASSERT_OK(hsa_signal_destroy(gate));
   HSA_ASSERT_OK(hsa_signal_destroy(done));
   HSA_ASSERT_OK(hsa_signal_destroy(first));
-  hsa_test_pool_free(NULL, ka);
-  hsa_test_pool_free(NULL, a), hsa_test_pool_free(NULL, b), hsa_test_pool_free(NULL, c);
-  gpu_kernel_release(&k);
+  vadd_close(&v);
   env_close(&e);
 }
 

@@ -59,6 +59,10 @@ static void assert_runtime_holds_nothing(int cycle) {
   ASSERT_EQ(object_set_count(&rt.executables), 0);
   ASSERT_EQ(object_set_count(&rt.readers), 0);
   ASSERT_EQ(object_set_count(&rt.symbols), 0);
+  ASSERT_EQ(object_set_count(&rt.code_objects), 0);
+  ASSERT_NULL(rt.loaded.list);
+  ASSERT_NULL(rt.cl_programs.list);
+  ASSERT_EQ_U(rt.cl_programs.stack_pool_count, 0);
   ASSERT_EQ(memory_allocation_count(), 0);
   ASSERT_EQ(rt.memory.pool_count, 0);
   ASSERT_NULL(rt.async_copy.queue);

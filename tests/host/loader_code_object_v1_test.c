@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hsa/agent.h"
+#include "hsa/runtime.h"
 #include "lib/test.h"
 #include "tests/host/loader_test_util.h"
 
@@ -21,14 +22,20 @@ static hsa_status_t host_alloc(size_t size, hsa_callback_data_t data, void **add
   return *address ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_OUT_OF_RESOURCES;
 }
 
+/* The corpus's global_vars code object, deserialized; `size` its bytes. */
+static hsa_code_object_t global_vars_deserialized(size_t *size) {
+  uint8_t *image = loader_test_read_corpus("global_vars", "O2", 4, size);
+  hsa_code_object_t co;
+  ASSERT_EQ(hsa_code_object_deserialize(image, *size, NULL, &co), HSA_STATUS_SUCCESS);
+  memset(image, 0, *size); /* deserialize kept its own copy */
+  free(image);
+  return co;
+}
+
 TEST(loader_code_object_v1_deserialize_and_symbols) {
   ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
   size_t size;
-  uint8_t *image = loader_test_read_corpus("global_vars", "O2", 4, &size);
-  hsa_code_object_t co;
-  ASSERT_EQ(hsa_code_object_deserialize(image, size, NULL, &co), HSA_STATUS_SUCCESS);
-  memset(image, 0, size); /* deserialize kept its own copy */
-  free(image);
+  hsa_code_object_t co = global_vars_deserialized(&size);
 
   char version[64];
   ASSERT_EQ(hsa_code_object_get_info(co, HSA_CODE_OBJECT_INFO_VERSION, version),
@@ -90,6 +97,21 @@ TEST(loader_code_object_v1_deserialize_and_symbols) {
   ASSERT_EQ(hsa_code_object_destroy(co), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
   uint8_t junk[64] = {0x7f, 'E', 'L', 'F'};
   ASSERT_EQ(hsa_code_object_deserialize(junk, sizeof junk, NULL, &co),
+            HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+}
+
+TEST(loader_code_object_v1_left_to_shut_down_is_destroyed) {
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  size_t size;
+  hsa_code_object_t co = global_vars_deserialized(&size);
+  while (hsa_shut_down() == HSA_STATUS_SUCCESS) {
+  }
+  ASSERT_EQ(object_set_count(&rt.code_objects), 0);
+  /* The next runtime starts without it: the old handle names nothing. */
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  char version[64];
+  ASSERT_EQ(hsa_code_object_get_info(co, HSA_CODE_OBJECT_INFO_VERSION, version),
             HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
   ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
 }

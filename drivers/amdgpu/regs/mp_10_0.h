@@ -39,4 +39,9 @@
 #define REG_MP1_SMN_C2PMSG_82 SOC15_REG(IP_MP1, 0, MP1_SMN_C2PMSG_82)
 #define REG_MP1_SMN_C2PMSG_90 SOC15_REG(IP_MP1, 0, MP1_SMN_C2PMSG_90)
 
+/* C2PMSG_33 is polled before the IP bases are known (amdgpu_discovery.c):
+ * at its fixed index, MP0 segment 0 being at 0x16000 on every chip here. */
+#define MP0_SEG0_FIXED_BASE 0x16000
+#define REG_MP0_SMN_C2PMSG_33_FIXED SOC15_REG_FIXED(IP_MP0, MP0_SEG0_FIXED_BASE, MP0_SMN_C2PMSG_33)
+
 #endif

@@ -10,8 +10,13 @@
 
 #include "drivers/amdgpu/regs/soc15_reg.h"
 
-/* BASE_IDX 0: the indirect index/data pair for registers beyond the BAR
- * (Linux nbio_v7_0_get_pcie_index_offset / _data_offset). */
+/* BASE_IDX 0: the memory index/data pair (mmMM_INDEX, bit 31 selects
+ * memory; mmMM_DATA; mmMM_INDEX_HI: address bits 31 and up, Linux
+ * amdgpu_device_mm_access) and the indirect index/data pair for registers
+ * beyond the BAR (Linux nbio_v7_0_get_pcie_index_offset / _data_offset). */
+#define NBIO_MM_INDEX                        0x0000
+#define NBIO_MM_DATA                         0x0001
+#define NBIO_MM_INDEX_HI                     0x0006
 #define NBIO_PCIE_INDEX2                     0x000e
 #define NBIO_PCIE_DATA2                      0x000f
 
@@ -48,5 +53,18 @@
 #define REG_NBIO_RCC_CONFIG_MEMSIZE SOC15_REG(IP_NBIO, 2, NBIO_RCC_CONFIG_MEMSIZE)
 #define REG_NBIO_RCC_DOORBELL_APER_EN SOC15_REG(IP_NBIO, 2, NBIO_RCC_DOORBELL_APER_EN)
 #define REG_NBIO_RCC_DEV0_EPF0_STRAP0 SOC15_REG(IP_NBIO, 2, NBIO_RCC_DEV0_EPF0_STRAP0)
+
+/* Those read before the IP bases are known, at their fixed index: NBIO
+ * segment 0 is at 0 and segment 2 at 0xd20 on every chip here
+ * (vega10_ip_offset.h, renoir_ip_offset.h NBIO_BASE). */
+#define NBIO_SEG0_FIXED_BASE 0x0000
+#define NBIO_SEG2_FIXED_BASE 0x0d20
+#define REG_NBIO_MM_INDEX_FIXED SOC15_REG_FIXED(IP_NBIO, NBIO_SEG0_FIXED_BASE, NBIO_MM_INDEX)
+#define REG_NBIO_MM_DATA_FIXED SOC15_REG_FIXED(IP_NBIO, NBIO_SEG0_FIXED_BASE, NBIO_MM_DATA)
+#define REG_NBIO_MM_INDEX_HI_FIXED SOC15_REG_FIXED(IP_NBIO, NBIO_SEG0_FIXED_BASE, NBIO_MM_INDEX_HI)
+#define REG_NBIO_RCC_DEV0_EPF0_STRAP0_FIXED                                                      \
+  SOC15_REG_FIXED(IP_NBIO, NBIO_SEG2_FIXED_BASE, NBIO_RCC_DEV0_EPF0_STRAP0)
+#define REG_NBIO_RCC_CONFIG_MEMSIZE_FIXED                                                        \
+  SOC15_REG_FIXED(IP_NBIO, NBIO_SEG2_FIXED_BASE, NBIO_RCC_CONFIG_MEMSIZE)
 
 #endif

@@ -23,6 +23,15 @@ struct amdgpu_reg {
 };
 #define SOC15_REG(ip_, seg_, offset_) ((struct amdgpu_reg){.ip = (ip_), .seg = (seg_), .offset = (offset_)})
 
+/* A register read before the IP bases are known (the revision strap, the
+ * IP discovery table's reads, as Linux amdgpu_discovery.c does them) is at
+ * a fixed dword index: its segment's base, the same on every chip this
+ * driver supports, plus its offset. Such a constant has seg
+ * SOC15_SEG_FIXED and the whole index as its offset. */
+#define SOC15_SEG_FIXED 0xff
+#define SOC15_REG_FIXED(ip_, base_, offset_)                                                     \
+  ((struct amdgpu_reg){.ip = (ip_), .seg = SOC15_SEG_FIXED, .offset = (base_) + (offset_)})
+
 /* The n-th register of an array that starts at r (one per pipe, VMID,
  * engine, ...: the header says the stride). */
 static inline struct amdgpu_reg reg_at(struct amdgpu_reg r, uint32_t n) {
