@@ -18,7 +18,10 @@
  * read is internal data whose address is never taken: the optimiser can
  * keep it in registers across the kernel's own stores.
  *
- * Execution of one work-group (__hsacl_run_group): work-item 0 runs on a
+ * Execution of one work-group (__hsacl_run_group) of a kernel tools/hsacc
+ * cut at its barriers (hsacl_kernel.group): on item 0's stack, the kernel's
+ * group function, __hsacl_for_regions below with the kernel's regions
+ * inlined. Of any other kernel: work-item 0 runs on a
  * fiber. If it returns without reaching a barrier, no work-item of the
  * group reaches one (6.13.8: a barrier must be encountered by all
  * work-items of a work-group or by none), and the others run one after the
@@ -59,7 +62,7 @@ enum memory_scope {
 EXPORT const uint32_t __hsacl_abi_version = HSACL_ABI_VERSION;
 
 enum fiber_state { FIBER_NEW, FIBER_RUNNING, FIBER_WAITING, FIBER_DONE };
-enum group_mode { MODE_FIRST_ITEM, MODE_PLAIN_LOOP, MODE_FIBERS };
+enum group_mode { MODE_FIRST_ITEM, MODE_PLAIN_LOOP, MODE_FIBERS, MODE_REGIONS };
 
 struct fiber {
   void *sp;
@@ -138,13 +141,47 @@ __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void 
       }
 }
 
+/* Runs every work-item of the current group from region `state` to the
+ * next barrier, then all of them on to the next one: x fastest, as
+ * __hsacl_for_items. 6.13.8: a barrier must be reached by all work-items
+ * of the group or by none, so each must stop at the same barrier (return
+ * the same state) as the first. */
+__attribute__((always_inline)) uint32_t __hsacl_for_regions(const void *kernarg, void *group_segment,
+                                                            char *context, uint32_t stride,
+                                                            hsacl_region_fn region) {
+  for (int32_t state = 0; state >= 0;) {
+    int32_t next = 0;
+    uint32_t ran = 0;
+    char *item_context = context;
+    for (uint32_t z = 0; z < item_count[2]; z++)
+      for (uint32_t y = 0; y < item_count[1]; y++)
+        for (uint32_t x = 0; x < item_count[0]; x++) {
+          local_id[0] = x;
+          local_id[1] = y;
+          local_id[2] = z;
+          int32_t reached = region(state, item_context, kernarg, group_segment);
+          item_context += stride;
+          if (ran++ == 0)
+            next = reached;
+          else if (reached != next)
+            return HSACL_BARRIER_DIVERGENCE;
+        }
+    state = next;
+  }
+  return HSACL_OK;
+}
+
 /* Where a fiber starts (through the `ret` of hsacl_switch); never returns. */
 static void fiber_main(void) {
   uint32_t self = current;
-  run_current();
-  if (self == 0 && mode == MODE_FIRST_ITEM) {
-    mode = MODE_PLAIN_LOOP;
-    group->kernel->items(group->kernarg, group->group_segment, 1);
+  if (mode == MODE_REGIONS) {
+    group->status = group->kernel->group(group->kernarg, group->group_segment, group->context);
+  } else {
+    run_current();
+    if (self == 0 && mode == MODE_FIRST_ITEM) {
+      mode = MODE_PLAIN_LOOP;
+      group->kernel->items(group->kernarg, group->group_segment, 1);
+    }
   }
   fibers[self].state = FIBER_DONE;
   hsacl_switch(&fibers[self].sp, scheduler_sp);
@@ -190,6 +227,15 @@ EXPORT void __hsacl_run_group(struct hsacl_group *g) {
   items = item_count[0] * item_count[1] * item_count[2];
   if (items == 0 || items > HSACL_MAX_ITEMS || fiber_init(0) != 0) {
     g->status = HSACL_NO_STACK;
+    return;
+  }
+  if (g->kernel->group) {
+    if (!g->context && g->kernel->context_stride) {
+      g->status = HSACL_NO_STACK;
+      return;
+    }
+    mode = MODE_REGIONS;
+    resume(0);
     return;
   }
   mode = MODE_FIRST_ITEM;

@@ -497,10 +497,10 @@ TEST(cl_cpu_other_interface_versions_are_refused) {
   ASSERT_NOT_NULL(copy);
   memcpy(copy, cpu, cpu_size);
   HSA_ASSERT_OK(load_bytes(e.cpu, copy, cpu_size));
-  /* Version 1: the table before it had `items`. */
+  /* Version 2: the table before it had `group` and `context_stride`. */
   uint32_t *version = (uint32_t *)(copy + elf_file_offset(copy, elf_dynamic_symbol(copy, "__hsacl_abi_version")));
   ASSERT_EQ(*version, HSACL_ABI_VERSION);
-  *version = 1;
+  *version = 2;
   ASSERT_EQ(load_bytes(e.cpu, copy, cpu_size), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
   /* The first kernel's `items` left null: its relocation made R_X86_64_NONE
    * (psABI 4.4), the field zero. */
