@@ -55,14 +55,18 @@ void __hsacl_for_items(const void *kernarg, void *group_segment, uint32_t first,
 typedef int32_t (*hsacl_region_fn)(int32_t state, char *context, const void *kernarg,
                                    void *group_segment);
 /* Runs the work-group __hsacl_run_group is running, region by region
- * (tools/hsacc makes one per kernel it cut, __hsacl_group_<kernel>);
+ * (tools/hsacc makes one per kernel it cut, __hsacl_group_<kernel>: a
+ * switch on the state, each case __hsacl_for_region with that state, so
+ * that the region function inlined there keeps only that region's code);
  * `context`: the kernel's context_stride bytes for each work-item, 64-byte
  * aligned. Returns an enum hsacl_status. */
 typedef uint32_t (*hsacl_group_fn)(const void *kernarg, void *group_segment, char *context);
-/* cl/workitem.c's loop that __hsacl_group_<kernel> calls with its
- * kernel's region function (always inlined; internal once linked). */
-uint32_t __hsacl_for_regions(const void *kernarg, void *group_segment, char *context,
-                             uint32_t stride, hsacl_region_fn region);
+/* cl/workitem.c's loop over the work-items of the group for one region
+ * (always inlined; internal once linked): the state every work-item
+ * reached, or HSACL_REGIONS_DIVERGED. */
+int32_t __hsacl_for_region(const void *kernarg, void *group_segment, char *context, uint32_t stride,
+                           hsacl_region_fn region, int32_t state);
+#define HSACL_REGIONS_DIVERGED INT32_MIN
 
 struct hsacl_kernel {
   const char *name; /* the kernel's name; its symbol is name + ".kd" */

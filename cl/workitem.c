@@ -20,8 +20,8 @@
  *
  * Execution of one work-group (__hsacl_run_group) of a kernel tools/hsacc
  * cut at its barriers (hsacl_kernel.group): on item 0's stack, the kernel's
- * group function, __hsacl_for_regions below with the kernel's regions
- * inlined. Of any other kernel: work-item 0 runs on a
+ * group function, __hsacl_for_region below for one region after the
+ * other. Of any other kernel: work-item 0 runs on a
  * fiber. If it returns without reaching a barrier, no work-item of the
  * group reaches one (6.13.8: a barrier must be encountered by all
  * work-items of a work-group or by none), and the others run one after the
@@ -142,33 +142,28 @@ __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void 
 }
 
 /* Runs every work-item of the current group from region `state` to the
- * next barrier, then all of them on to the next one: x fastest, as
- * __hsacl_for_items. 6.13.8: a barrier must be reached by all work-items
- * of the group or by none, so each must stop at the same barrier (return
- * the same state) as the first. */
-__attribute__((always_inline)) uint32_t __hsacl_for_regions(const void *kernarg, void *group_segment,
-                                                            char *context, uint32_t stride,
-                                                            hsacl_region_fn region) {
-  for (int32_t state = 0; state >= 0;) {
-    int32_t next = 0;
-    uint32_t ran = 0;
-    char *item_context = context;
-    for (uint32_t z = 0; z < item_count[2]; z++)
-      for (uint32_t y = 0; y < item_count[1]; y++)
-        for (uint32_t x = 0; x < item_count[0]; x++) {
-          local_id[0] = x;
-          local_id[1] = y;
-          local_id[2] = z;
-          int32_t reached = region(state, item_context, kernarg, group_segment);
-          item_context += stride;
-          if (ran++ == 0)
-            next = reached;
-          else if (reached != next)
-            return HSACL_BARRIER_DIVERGENCE;
-        }
-    state = next;
-  }
-  return HSACL_OK;
+ * next barrier, x fastest, as __hsacl_for_items. 6.13.8: a barrier must
+ * be reached by all work-items of the group or by none, so each must stop
+ * at the same barrier (return the same state) as the first. */
+__attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, void *group_segment,
+                                                          char *context, uint32_t stride,
+                                                          hsacl_region_fn region, int32_t state) {
+  int32_t next = 0;
+  uint32_t ran = 0;
+  for (uint32_t z = 0; z < item_count[2]; z++)
+    for (uint32_t y = 0; y < item_count[1]; y++)
+      for (uint32_t x = 0; x < item_count[0]; x++) {
+        local_id[0] = x;
+        local_id[1] = y;
+        local_id[2] = z;
+        int32_t reached = region(state, context, kernarg, group_segment);
+        context += stride;
+        if (ran++ == 0)
+          next = reached;
+        else if (reached != next)
+          return HSACL_REGIONS_DIVERGED;
+      }
+  return next;
 }
 
 /* Where a fiber starts (through the `ret` of hsacl_switch); never returns. */

@@ -20,8 +20,11 @@
  * group, a sequentially consistent fence for device scope with
  * CLK_GLOBAL_MEM_FENCE). Values that one piece leaves to another live in
  * the work-item's `context`; everything else stays local to the call, for
- * the optimiser to keep in registers. stdout gets one line
- * "<kernel> <context bytes per work-item>" per kernel cut so; a kernel it
+ * the optimiser to keep in registers. The region function is
+ * alwaysinline: hsacc's group function calls it once per state, with the
+ * state a constant, so that each copy keeps only its region's code. stdout
+ * gets one line "<kernel> <context bytes per work-item> <barriers>" per
+ * kernel cut so; a kernel it
  * cannot cut gets a note on stderr (it keeps one fiber per work-item) and
  * no line.
  *
@@ -597,7 +600,7 @@ static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasic
 
 /* Cuts the inlined region at its barriers (steps 2-4 above); returns the
  * context's bytes per work-item, or -1 after writing why[]. */
-static int64_t region_cut(LLVMValueRef region, char *why, size_t size) {
+static int64_t region_cut(LLVMValueRef region, uint32_t *barrier_count, char *why, size_t size) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   delete_lifetime_markers(region);
   demote_phis(b, region);
@@ -643,6 +646,7 @@ static int64_t region_cut(LLVMValueRef region, char *why, size_t size) {
   LLVMValueRef sw = LLVMBuildSwitch(b, LLVMGetParam(region, 0), body, n);
   for (uint32_t k = 0; k < n; k++) LLVMAddCase(sw, LLVMConstInt(i32, k + 1, false), starts[k]);
   int64_t stride = place_in_context(b, region, starts, n, why, size);
+  *barrier_count = n;
   free(starts);
   free(barriers);
   LLVMDisposeBuilder(b);
@@ -696,7 +700,9 @@ int main(int argc, char **argv) {
   }
   for (uint32_t r = 0; r < nregions; r++) {
     int64_t stride = -1;
-    if (!region_check(&g, regions[r], why, sizeof why)) stride = region_cut(regions[r], why, sizeof why);
+    uint32_t barrier_count = 0;
+    if (!region_check(&g, regions[r], why, sizeof why))
+      stride = region_cut(regions[r], &barrier_count, why, sizeof why);
     if (stride < 0) {
       note(kernels[r], why);
       LLVMDeleteFunction(regions[r]);
@@ -704,7 +710,8 @@ int main(int argc, char **argv) {
     }
     if (LLVMVerifyFunction(regions[r], LLVMPrintMessageAction))
       die("kernel %s: the cut region is not valid IR (a bug of this tool)", kernels[r]);
-    printf("%s %lld\n", kernels[r], (long long)stride);
+    add_fn_attr(regions[r], "alwaysinline");
+    printf("%s %lld %u\n", kernels[r], (long long)stride, barrier_count);
   }
   if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) die("the module is not valid IR: %s", msg);
   if (LLVMWriteBitcodeToFile(mod, argv[2])) die("cannot write %s", argv[2]);
