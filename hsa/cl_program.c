@@ -57,8 +57,8 @@ struct cl_kernel {
   uint32_t index;
   int32_t global_offset_arg;
   uint32_t local_arg_count;
-  uint32_t context_stride; /* bytes per work-item; 0 without a group function */
-  bool cut;                /* has a group function: no fiber per work-item */
+  uint32_t context_stride;                /* bytes per work-item; 0 without a group function */
+  bool cut;                               /* has a group function: no fiber per work-item */
   uint32_t local_args[CL_MAX_LOCAL_ARGS]; /* kernarg offsets of the __local pointers */
   _Atomic uint32_t error; /* hsa_status_t of the first failed work-group */
   char symbol[72];        /* "name.kd" */
@@ -384,12 +384,13 @@ hsa_status_t cl_kernel_check_dispatch(const hsa_cpu_kernel_descriptor_t *kernel,
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }
   }
-  uint32_t private = kernel->private_segment_size > p->private_segment_size ? kernel->private_segment_size
-                                                                            : p->private_segment_size;
-  if (private > CL_PRIVATE_SEGMENT_MAX ||
-      (uint64_t)private + k->context_stride > CL_PRIVATE_SEGMENT_MAX) {
+  uint32_t private_bytes = kernel->private_segment_size > p->private_segment_size
+                              ? kernel->private_segment_size
+                              : p->private_segment_size;
+  if ((uint64_t)private_bytes + k->context_stride > CL_PRIVATE_SEGMENT_MAX) {
     log_error("%s: %u bytes of private memory per work-item and %u kept across barriers, the "
-              "agent has %u", kernel->name, private, k->context_stride, CL_PRIVATE_SEGMENT_MAX);
+              "agent has %u",
+              kernel->name, private_bytes, k->context_stride, CL_PRIVATE_SEGMENT_MAX);
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
   return HSA_STATUS_SUCCESS;
@@ -475,8 +476,8 @@ static void cl_kernel_run_group(const hsa_cpu_dispatch_t *d) {
     g.global_offset[i] = offset[i];
   }
   if (k->context_stride)
-    g.context = item_contexts(in, (size_t)k->context_stride * g.item_count[0] * g.item_count[1] *
-                                      g.item_count[2]);
+    g.context = item_contexts(
+        in, (size_t)k->context_stride * g.item_count[0] * g.item_count[1] * g.item_count[2]);
   in->run_group(&g);
   if (g.status == HSACL_BARRIER_DIVERGENCE) {
     log_error("%s: work-group (%u,%u,%u): some work-items reached a barrier that others did not "
@@ -484,8 +485,8 @@ static void cl_kernel_run_group(const hsa_cpu_dispatch_t *d) {
               g.group_id[2]);
     fail(k, HSA_STATUS_ERROR_EXCEPTION);
   } else if (g.status != HSACL_OK) {
-    log_error("%s: no stack or context memory for a work-item of work-group (%u,%u,%u)", k->symbol, g.group_id[0],
-              g.group_id[1], g.group_id[2]);
+    log_error("%s: no stack or context memory for a work-item of work-group (%u,%u,%u)", k->symbol,
+              g.group_id[0], g.group_id[1], g.group_id[2]);
     fail(k, HSA_STATUS_ERROR_OUT_OF_RESOURCES);
   }
 }

@@ -59,8 +59,8 @@
 /* The barriers cl/workitem.c defines, Itanium-mangled as clang mangles
  * opencl-c.h's overloads. */
 static const char *const barrier_names[] = {
-    "_Z7barrierj",                          /* barrier(cl_mem_fence_flags) */
-    "_Z18work_group_barrierj",              /* work_group_barrier(flags) */
+    "_Z7barrierj",                           /* barrier(cl_mem_fence_flags) */
+    "_Z18work_group_barrierj",               /* work_group_barrier(flags) */
     "_Z18work_group_barrierj12memory_scope", /* work_group_barrier(flags, scope) */
 };
 #define WRAPPER_PREFIX "__hsacl_wrap_"
@@ -139,8 +139,8 @@ struct call_graph {
   struct index_map index;
   uint32_t **callees; /* per function: indexes of the functions it calls directly */
   uint32_t *callee_count;
-  bool *reaches;      /* calls a barrier, directly or not */
-  bool *recursive;    /* among the functions that reach a barrier, on a cycle */
+  bool *reaches;   /* calls a barrier, directly or not */
+  bool *recursive; /* among the functions that reach a barrier, on a cycle */
 };
 
 static bool is_barrier(LLVMValueRef fn) {
@@ -249,7 +249,8 @@ static void add_fn_attr(LLVMValueRef fn, const char *name) {
 /* ---- the region function --------------------------------------------------- */
 
 static void note(const char *kernel, const char *why) {
-  fprintf(stderr, "hsacl-barriers: note: kernel %s keeps one fiber per work-item: %s\n", kernel, why);
+  fprintf(stderr, "hsacl-barriers: note: kernel %s keeps one fiber per work-item: %s\n", kernel,
+          why);
 }
 
 /* int32_t __hsacl_region_<kernel>(int32_t, char *, const void *, void *)
@@ -258,7 +259,8 @@ static void note(const char *kernel, const char *why) {
  * features include its own). */
 static LLVMValueRef region_create(LLVMValueRef wrapper, const char *kernel) {
   LLVMTypeRef wty = LLVMGlobalGetValueType(wrapper);
-  if (LLVMCountParamTypes(wty) != 2) die("%s: the wrapper does not take (kernarg, group segment)", kernel);
+  if (LLVMCountParamTypes(wty) != 2)
+    die("%s: the wrapper does not take (kernarg, group segment)", kernel);
   LLVMTypeRef wparams[2];
   LLVMGetParamTypes(wty, wparams);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
@@ -397,7 +399,8 @@ static void demote_values_across_blocks(LLVMBuilderRef b, LLVMValueRef region) {
         LLVMPositionBuilderBefore(b, users[i]);
         LLVMValueRef load = LLVMBuildLoad2(b, ty, slot, "");
         for (int op = 0; op < LLVMGetNumOperands(users[i]); op++)
-          if (LLVMGetOperand(users[i], (unsigned)op) == in) LLVMSetOperand(users[i], (unsigned)op, load);
+          if (LLVMGetOperand(users[i], (unsigned)op) == in)
+            LLVMSetOperand(users[i], (unsigned)op, load);
       }
     }
   free(users);
@@ -429,7 +432,8 @@ static void build_barrier_fence(LLVMBuilderRef b, LLVMValueRef call) {
   bool device = false;
   if (strcmp(name, "_Z18work_group_barrierj12memory_scope") == 0) {
     uint64_t flags, scope;
-    device = !const_u64(LLVMGetOperand(call, 0), &flags) || !const_u64(LLVMGetOperand(call, 1), &scope) ||
+    device = !const_u64(LLVMGetOperand(call, 0), &flags) ||
+             !const_u64(LLVMGetOperand(call, 1), &scope) ||
              (scope >= MEMORY_SCOPE_DEVICE && (flags & CLK_GLOBAL_MEM_FENCE));
   }
   LLVMBuildFence(b, LLVMAtomicOrderingSequentiallyConsistent, !device, "");
@@ -464,7 +468,8 @@ static bool slot_escapes(LLVMValueRef slot) {
   for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsALoadInst(user)) continue;
-    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot && LLVMGetOperand(user, 0) != slot)
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot &&
+        LLVMGetOperand(user, 0) != slot)
       continue;
     return true;
   }
@@ -495,9 +500,11 @@ static void live_across(LLVMValueRef region, LLVMValueRef *slots, uint32_t nslot
   struct bitset_rows kills = {words, xcalloc((size_t)nblocks * words, 8)};
   struct bitset_rows live = {words, xcalloc((size_t)nblocks * words, 8)};
   for (uint32_t i = 0; i < nblocks; i++)
-    for (LLVMValueRef in = LLVMGetFirstInstruction(blocks[i]); in; in = LLVMGetNextInstruction(in)) {
-      LLVMValueRef ptr = LLVMIsALoadInst(in) ? LLVMGetOperand(in, 0)
-                         : LLVMIsAStoreInst(in) ? LLVMGetOperand(in, 1) : NULL;
+    for (LLVMValueRef in = LLVMGetFirstInstruction(blocks[i]); in;
+         in = LLVMGetNextInstruction(in)) {
+      LLVMValueRef ptr = LLVMIsALoadInst(in)    ? LLVMGetOperand(in, 0)
+                         : LLVMIsAStoreInst(in) ? LLVMGetOperand(in, 1)
+                                                : NULL;
       int64_t s = ptr ? map_get(&slot_index, ptr) : -1;
       bool whole;
       if (s < 0 || !slot_access(in, slots[s], sizes[s], &whole)) continue;
@@ -514,7 +521,8 @@ static void live_across(LLVMValueRef region, LLVMValueRef *slots, uint32_t nslot
       memset(out, 0, words * 8);
       LLVMValueRef term = LLVMGetBasicBlockTerminator(blocks[i]);
       for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++) {
-        const uint64_t *succ = row(&live, (uint32_t)map_get(&block_index, LLVMGetSuccessor(term, k)));
+        const uint64_t *succ =
+            row(&live, (uint32_t)map_get(&block_index, LLVMGetSuccessor(term, k)));
         for (uint32_t w = 0; w < words; w++) out[w] |= succ[w];
       }
       uint64_t *in = row(&live, i);
@@ -587,11 +595,11 @@ static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasic
   }
   if (result >= 0) {
     /* The context is the work-item's own: nothing else points into it. */
-    LLVMAddAttributeAtIndex(region, 2,
-                            LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
-    LLVMAddAttributeAtIndex(region, 2,
-                            LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("align", 5),
-                                                    align_max));
+    LLVMAddAttributeAtIndex(
+        region, 2, LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
+    LLVMAddAttributeAtIndex(
+        region, 2,
+        LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("align", 5), align_max));
   }
   free(in_context);
   free(slots);
@@ -677,7 +685,8 @@ int main(int argc, char **argv) {
   for (uint32_t i = 0; i < g.count; i++) {
     size_t len;
     const char *name = LLVMGetValueName2(g.fns[i], &len);
-    if (!g.reaches[i] || LLVMIsDeclaration(g.fns[i]) || strncmp(name, WRAPPER_PREFIX, strlen(WRAPPER_PREFIX)))
+    if (!g.reaches[i] || LLVMIsDeclaration(g.fns[i]) ||
+        strncmp(name, WRAPPER_PREFIX, strlen(WRAPPER_PREFIX)))
       continue;
     const char *kernel = name + strlen(WRAPPER_PREFIX);
     memset(seen, 0, g.count * sizeof *seen);
@@ -689,8 +698,8 @@ int main(int argc, char **argv) {
     regions[nregions++] = region_create(g.fns[i], kernel);
   }
   for (uint32_t i = 0; i < g.count; i++)
-    if (g.reaches[i] && !is_barrier(g.fns[i]) && !g.recursive[i] && !has_fn_attr(g.fns[i], "noinline") &&
-        !LLVMIsDeclaration(g.fns[i]))
+    if (g.reaches[i] && !is_barrier(g.fns[i]) && !g.recursive[i] &&
+        !has_fn_attr(g.fns[i], "noinline") && !LLVMIsDeclaration(g.fns[i]))
       add_fn_attr(g.fns[i], "alwaysinline");
   if (nregions) {
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
@@ -713,7 +722,8 @@ int main(int argc, char **argv) {
     add_fn_attr(regions[r], "alwaysinline");
     printf("%s %lld %u\n", kernels[r], (long long)stride, barrier_count);
   }
-  if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) die("the module is not valid IR: %s", msg);
+  if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
+    die("the module is not valid IR: %s", msg);
   if (LLVMWriteBitcodeToFile(mod, argv[2])) die("cannot write %s", argv[2]);
   if (fflush(stdout) != 0) die("cannot write the kernel list");
   return 0;

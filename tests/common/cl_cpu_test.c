@@ -372,7 +372,8 @@ static void check_barrier_3d(struct cl_env *e, const struct gpu_kernel *k, const
         mirror[0] = base[0] + m % len[0];
         mirror[1] = base[1] + m / len[0] % len[1];
         mirror[2] = base[2] + m / (len[0] * len[1]);
-        ASSERT_EQ(out[(z * grid[1] + y) * grid[0] + x], mirror[0] + 1000 * mirror[1] + 1000000 * mirror[2]);
+        ASSERT_EQ(out[(z * grid[1] + y) * grid[0] + x],
+                  mirror[0] + 1000 * mirror[1] + 1000000 * mirror[2]);
       }
   hsa_amd_memory_pool_free(out);
   hsa_amd_memory_pool_free(ka);
