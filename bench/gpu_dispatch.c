@@ -4,6 +4,10 @@
  *
  *   barrier round trip   an empty barrier-AND packet: doorbell, CP fetch,
  *                        completion signal, the waiter wakes
+ *   empty dispatch       vector_add over one wave with n = 0 (every lane
+ *                        checks its id and returns): a dispatch's own cost
+ *                        in the driver, the CP and the interpreter, back to
+ *                        back (the issue's "empty-dispatch round trip")
  *   dispatch round trip  vector_add over one wave (64 items), back to back
  *   dispatch, N queues   the same with 32 and 128 queues open (the driver
  *                        has 32 hardware slots): on the first queue, and
@@ -104,7 +108,7 @@ int main(int argc, char **argv) {
     return 1;
   for (uint32_t i = 0; i < big; i++) a[i] = (float)i, b[i] = 1.0f;
   /* vector_add(const float *a, const float *b, float *c, uint n) */
-  struct { const float *a, *b; float *c; uint32_t n; } args = {a, b, c, 64};
+  struct { const float *a, *b; float *c; uint32_t n; } args = {a, b, c, 0};
   hsa_kernel_dispatch_packet_t p;
   memset(&p, 0, sizeof p);
   p.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
@@ -118,14 +122,22 @@ int main(int argc, char **argv) {
   memset(kernarg, 0, kernarg_size);
   memcpy(kernarg, &args, sizeof args);
   hsa_kernarg_fill_hidden(&p, q, kernarg, kernarg_size);
-  for (unsigned i = 0; i < rounds; i++) {
-    uint64_t t0 = bench_now_ns();
-    if (round_trip(q, &p, header_of(HSA_PACKET_TYPE_KERNEL_DISPATCH), done)) return 1;
-    ns[i] = bench_now_ns() - t0;
-  }
   /* Back to back: the model's worker is awake (it polls a while after its
-   * last work, vapu/vapu_core.c). */
-  report("dispatch round trip", ns, rounds, "   (goal: median under 5 us, the model awake)");
+   * last work, vapu/vapu_core.c). First with nothing to compute, then with
+   * one wave of work. */
+  for (uint32_t n = 0; n <= 64; n += 64) {
+    args.n = n;
+    memcpy(kernarg, &args, sizeof args);
+    for (unsigned i = 0; i < rounds; i++) {
+      uint64_t t0 = bench_now_ns();
+      if (round_trip(q, &p, header_of(HSA_PACKET_TYPE_KERNEL_DISPATCH), done)) return 1;
+      ns[i] = bench_now_ns() - t0;
+    }
+    if (n == 0)
+      report("empty dispatch round trip", ns, rounds, "   (goal: median under 5 us, the model awake)");
+    else
+      report("dispatch round trip (64 items)", ns, rounds, "");
+  }
 
   /* Many queues open: 32 fit the hardware slots, 128 do not. */
   enum { MANY = 128 };

@@ -35,10 +35,11 @@
  * compiler barriers; device and wider scopes add a sequentially consistent
  * fence for the other cores.
  *
- * The fiber switch saves the callee-saved registers of the System V AMD64
- * ABI (section 3.2.1: rbx, rbp, r12-r15, rsp); MXCSR and the x87 control
- * word are callee-saved too and no kernel code changes them across a
- * barrier.
+ * The fiber switch saves what the System V AMD64 ABI makes callee-saved
+ * (section 3.2.1: rbx, rbp, r12-r15, rsp, and the control bits of MXCSR
+ * and the x87 control word), so that a work-item that changes the rounding
+ * mode or flush-to-zero before a barrier changes it for itself alone, and
+ * the runtime gets its own back when the group ends.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -93,8 +94,14 @@ __asm__(".text\n"
         "  pushq %r13\n"
         "  pushq %r14\n"
         "  pushq %r15\n"
+        "  subq $8, %rsp\n" /* the FP control slot: MXCSR, then the x87 CW */
+        "  stmxcsr (%rsp)\n"
+        "  fnstcw 4(%rsp)\n"
         "  movq %rsp, (%rdi)\n"
         "  movq %rsi, %rsp\n"
+        "  ldmxcsr (%rsp)\n"
+        "  fldcw 4(%rsp)\n"
+        "  addq $8, %rsp\n"
         "  popq %r15\n"
         "  popq %r14\n"
         "  popq %r13\n"
@@ -183,9 +190,25 @@ static void fiber_main(void) {
   __builtin_unreachable();
 }
 
-/* A new fiber's stack: hsacl_switch pops six registers and returns to
- * fiber_main, which then finds rsp + 8 16-byte aligned as a called
- * function does (System V AMD64 ABI, 3.2.2). */
+/* The FP control slot of hsacl_switch for the current MXCSR and x87
+ * control word: MXCSR in the low 4 bytes, the control word above. */
+static uint64_t fp_control_now(void) {
+  uint32_t mxcsr;
+  uint16_t x87_cw;
+  __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+  __asm__ volatile("fnstcw %0" : "=m"(x87_cw));
+  return (uint64_t)x87_cw << 32 | mxcsr;
+}
+
+/* A new fiber's stack: hsacl_switch loads the FP control slot, pops six
+ * registers and returns to fiber_main, which then finds rsp + 8 16-byte
+ * aligned as a called function does (System V AMD64 ABI, 3.2.2). The slot
+ * holds the scheduler's values (fiber_init runs on its stack, where they
+ * are the ones the runtime called __hsacl_run_group with): every work-item
+ * starts with the modes of the caller, as a function the runtime called
+ * directly would, rather than with the ABI's process-start values (MXCSR
+ * 0x1f80, x87 control word 0x037f), which are the same unless the runtime
+ * chose others. */
 static int fiber_init(uint32_t item) {
   size_t size = 0;
   void *base = group->stack(group->stack_ctx, item, &size);
@@ -195,6 +218,7 @@ static int fiber_init(uint32_t item) {
   *--sp = 0;                               /* fiber_main's return address: none */
   *--sp = (uint64_t)(uintptr_t)fiber_main; /* hsacl_switch's ret */
   for (int r = 0; r < 6; r++) *--sp = 0;   /* rbp, rbx, r12-r15 */
+  *--sp = fp_control_now();
   fibers[item].sp = sp;
   fibers[item].state = FIBER_NEW;
   item_id(item, fibers[item].id);

@@ -111,12 +111,26 @@ void cl_programs_fini(void) {
 }
 static struct lock write_lock = LOCK_INIT;
 
-/* The hook the built-in library's printf calls: one whole formatted
- * output, written at once. */
-static void cpu_write(const char *s, unsigned long n) {
-  lock_acquire(&write_lock);
+static void stdout_write(const char *s, size_t n) {
   fwrite(s, 1, n, stdout);
   fflush(stdout);
+}
+
+static cl_output_fn output = stdout_write; /* under write_lock */
+
+cl_output_fn cl_program_set_output(cl_output_fn fn) {
+  lock_acquire(&write_lock);
+  cl_output_fn previous = output;
+  output = fn ? fn : stdout_write;
+  lock_release(&write_lock);
+  return previous;
+}
+
+/* The hook the built-in library's printf (and puts, putchar) calls: one
+ * whole formatted output, written at once. */
+static void cpu_write(const char *s, unsigned long n) {
+  lock_acquire(&write_lock);
+  output(s, n);
   lock_release(&write_lock);
 }
 

@@ -12,6 +12,8 @@
 #ifndef HSA_CL_PROGRAM_H
 #define HSA_CL_PROGRAM_H
 
+#include <stddef.h>
+
 #include <hsa/hsa.h>
 #include <hsa/hsa_cpu_kernel.h>
 
@@ -28,6 +30,15 @@ struct cl_program;
 hsa_status_t cl_program_load(struct executable *exec, const struct agent *agent, const void *data,
                              size_t size, struct cl_program **out);
 void cl_program_unload(struct cl_program *program);
+
+/* Where the kernels' output goes: the built-in library's printf (and the
+ * puts and putchar LLVM makes of some printf calls) hands each whole output
+ * to the runtime's hook __hsa_cpu_write, which passes it on to `fn`, one
+ * call at a time across all cores. By default (fn NULL) the C library's
+ * stdout, flushed after each: the console on the image. Returns the
+ * previous one. */
+typedef void (*cl_output_fn)(const char *s, size_t n);
+cl_output_fn cl_program_set_output(cl_output_fn fn);
 
 /* Frees what unloaded programs left for the next ones (runtime shutdown). */
 void cl_programs_fini(void);

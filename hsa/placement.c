@@ -112,6 +112,8 @@ struct record {
   struct pl_queue *pq;
   uint32_t agent;
   uint64_t items, predicted_ns;
+  uint64_t pending_ns; /* what it added to its agent's pending work */
+  bool others_busy;    /* other agents had work queued when it was forwarded */
   uint64_t forwarded_ns;
   bool measured;
   struct record *next;
@@ -126,6 +128,7 @@ struct pl_queue {
   struct signal *counter[PL_MAX_AGENTS];
   uint64_t marks[PL_MAX_AGENTS];
   bool since_mark[PL_MAX_AGENTS];
+  uint64_t pending_ns[PL_MAX_AGENTS]; /* this queue's part of pl.pending_ns (pl.lock) */
   uint64_t owed[PL_MAX_AGENTS][PL_MAX_AGENTS];   /* [b][a]: mark of a that b must wait for */
   uint64_t waited[PL_MAX_AGENTS][PL_MAX_AGENTS]; /* [b][a]: the one b waits for already */
   uint64_t last_write[PL_MAX_AGENTS];            /* written, not yet rung: index + 1 */
@@ -149,6 +152,10 @@ static struct {
   struct split_record *splits;
   struct pl_queue *queues; /* live placement queues */
   uint64_t pending_ns[PL_MAX_AGENTS];
+  /* How much slower each agent runs while others have work (all kernels):
+   * on the host the virtual APU's interpreter and the CPU agents share the
+   * cores; on a board the agents share memory bandwidth and power. */
+  double slowdown[PL_MAX_AGENTS];
 } pl = {.lock = LOCK_INIT, .inflight_tail = &pl.inflight};
 
 static uint32_t kind_of(const struct agent *a) {
@@ -177,8 +184,13 @@ hsa_status_t hsa_ext_placement_agent(hsa_agent_t *agent) {
 
 /* ---- Records and harvest (pl.lock held) ------------------------------------------ */
 
-static void pending_sub(uint32_t agent, uint64_t ns) {
-  pl.pending_ns[agent] -= ns < pl.pending_ns[agent] ? ns : pl.pending_ns[agent];
+static void saturating_sub(uint64_t *from, uint64_t ns) { *from -= ns < *from ? ns : *from; }
+
+/* A record's dispatch is measured or never will be: its predicted work is
+ * no longer pending. */
+static void pending_sub(const struct record *r) {
+  saturating_sub(&pl.pending_ns[r->agent], r->pending_ns);
+  saturating_sub(&r->pq->pending_ns[r->agent], r->pending_ns);
 }
 
 /* Takes *link's record off the in-flight list onto the free list. */
@@ -212,19 +224,27 @@ static void harvest_locked(void) {
     }
     if (!r->measured) {
       r->measured = true;
-      pending_sub(r->agent, r->predicted_ns);
+      pending_sub(r);
       uint64_t start = r->signal->amd.start_ts, end = r->signal->amd.end_ts;
       uint64_t ns = service_ns(r, end);
       if (r->kernel && end < start) pl_drop(&r->kernel->model, r->agent, r->items);
       if (r->kernel && end >= start) {
-        pl_record(&r->kernel->model, r->agent, r->items, ns);
+        /* A time taken while other agents ran goes into the history as the
+         * time alone it stands for, and teaches the agent's slowdown. */
+        uint64_t alone_ns = ns;
+        if (r->others_busy && r->predicted_ns) {
+          alone_ns = (uint64_t)((double)ns / pl.slowdown[r->agent] + 0.5);
+          pl_slowdown_update(&pl.slowdown[r->agent], ns, r->predicted_ns);
+        }
+        pl_record(&r->kernel->model, r->agent, r->items, alone_ns);
         if (pl.log)
           log_info(
               "%s: %llu items on agent %u (%s): predicted %llu ns, measured %llu ns "
-              "(%llu ns between its time stamps)",
+              "(%llu ns between its time stamps)%s, slowdown now %.2f",
               r->kernel->name, (unsigned long long)r->items, pl.real[r->agent]->node,
               pl.real[r->agent]->name, (unsigned long long)r->predicted_ns, (unsigned long long)ns,
-              (unsigned long long)(end - start));
+              (unsigned long long)(end - start), r->others_busy ? " with others busy" : "",
+              pl.slowdown[r->agent]);
       }
     }
     record_release(link);
@@ -568,18 +588,24 @@ static bool agent_allowed(const struct pl_queue *pq, uint32_t a, uint32_t kinds)
  * (1 / the sum of their rates) than the best one alone, by a fifth. The
  * GPU's share of the slices, from the predicted rates (half when the
  * program asks and nothing is known). */
-static bool want_split(const struct pl_queue *pq, struct pl_kernel *k, const struct pl_candidate *c,
-                       uint64_t items, uint64_t slices, double *gpu_share, uint64_t *best_ns) {
+static bool want_split(struct pl_kernel *k, const struct pl_candidate *c, uint64_t items,
+                       uint64_t slices, double *gpu_share, uint64_t *best_ns) {
   if (!k->splittable || k->split_mode == HSA_EXT_PLACEMENT_SPLIT_NEVER || slices < 2) return false;
-  (void)pq;
-  bool gpu = false, cpu = false, known = true, idle = true;
+  bool gpu = false, cpu = false;
+  for (uint32_t a = 0; a < pl.count; a++)
+    if (c[a].allowed) {
+      if (kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU)
+        gpu = true;
+      else
+        cpu = true;
+    }
+  if (!gpu || !cpu) return false; /* before any prediction: a pinned queue pays nothing */
+  bool known = true, idle = true;
   double gpu_rate = 0, rate = 0, best = 0;
   uint32_t cls = pl_size_class(items);
   for (uint32_t a = 0; a < pl.count; a++) {
     if (!c[a].allowed) continue;
     bool is_gpu = kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU;
-    gpu |= is_gpu;
-    cpu |= !is_gpu;
     uint64_t ns;
     const struct pl_history *h = &k->model.agent[a];
     if (!pl_predict(h, items, &ns) || ns == 0) {
@@ -592,7 +618,6 @@ static bool want_split(const struct pl_queue *pq, struct pl_kernel *k, const str
     if (is_gpu) gpu_rate += 1.0 / (double)ns;
     if (best == 0 || (double)ns < best) best = (double)ns;
   }
-  if (!gpu || !cpu) return false;
   *best_ns = (uint64_t)best;
   if (k->split_mode == HSA_EXT_PLACEMENT_SPLIT_ALWAYS) {
     *gpu_share = gpu_rate > 0 && rate > gpu_rate ? gpu_rate / rate : 0.5;
@@ -722,11 +747,15 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
   }
   struct pl_candidate c[PL_MAX_AGENTS] = {0};
   bool any = false;
+  uint64_t earlier_ns = 0; /* this queue's work before the packet, the longest agent's */
   for (uint32_t a = 0; a < pl.count; a++) {
     c[a].allowed = k->object[a] && agent_allowed(pq, a, k->kinds);
     c[a].queued_ns = pl.pending_ns[a];
+    c[a].slowdown = pl.slowdown[a];
     any |= c[a].allowed;
+    if (pq->pending_ns[a] > earlier_ns) earlier_ns = pq->pending_ns[a];
   }
+  if (barrier) pl_after_earlier(c, pl.count, earlier_ns);
   if (!any) {
     lock_release(&pl.lock);
     log_warn("queue %llu: kernel %s has no code for the agents this queue and kernel allow",
@@ -741,7 +770,7 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     uint64_t slices = wg[dims - 1] ? (grid[dims - 1] + wg[dims - 1] - 1) / wg[dims - 1] : 0;
     harvest_splits_locked(NULL);
     uint64_t best_ns = 0;
-    if (want_split(pq, k, c, items, slices, &gpu_share, &best_ns)) {
+    if (want_split(k, c, items, slices, &gpu_share, &best_ns)) {
       lock_release(&pl.lock);
       bool forwarded;
       hsa_status_t st = forward_split(pq, p, header, k, c, gpu_share, best_ns, &forwarded);
@@ -758,17 +787,25 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     r->agent = a;
     r->items = items;
     r->predicted_ns = choice.predicted_ns;
+    r->others_busy = false;
+    for (uint32_t b = 0; b < pl.count; b++) r->others_busy |= b != a && pl.pending_ns[b] > 0;
     r->forwarded_ns = plat_now_ns();
     r->next = NULL;
     *pl.inflight_tail = r;
     pl.inflight_tail = &r->next;
-    pl.pending_ns[a] += choice.predicted_ns;
+    /* Its agent is busy until the work queued before it, and what it
+     * waits for, is done, and then for its own time. */
+    r->pending_ns = c[a].queued_ns - pl.pending_ns[a] + choice.run_ns;
+    pl.pending_ns[a] += r->pending_ns;
+    pq->pending_ns[a] += r->pending_ns;
   }
   if (pl.log)
-    log_info("%s: %llu items -> agent %u (%s)%s, predicted %llu ns%s, queued there %llu ns",
+    log_info("%s: %llu items -> agent %u (%s)%s, predicted %llu ns%s (%llu ns with the others "
+             "running), queued there %llu ns",
              k->name, (unsigned long long)items, pl.real[a]->node, pl.real[a]->name,
              choice.explored ? " to explore" : "", (unsigned long long)choice.predicted_ns,
-             choice.predicted ? "" : " (nothing known yet)", (unsigned long long)c[a].queued_ns);
+             choice.predicted ? "" : " (nothing known yet)", (unsigned long long)choice.run_ns,
+             (unsigned long long)c[a].queued_ns);
   uint64_t object = k->object[a];
   lock_release(&pl.lock);
 
@@ -900,7 +937,7 @@ static void release_forward_queues(struct pl_queue *pq) {
       continue;
     }
     if (!r->measured) {
-      pending_sub(r->agent, r->predicted_ns);
+      pending_sub(r);
       if (r->kernel) pl_drop(&r->kernel->model, r->agent, r->items);
     }
     record_release(link);
@@ -1052,6 +1089,7 @@ void placement_init(void) {
     }
   }
   memset(pl.pending_ns, 0, sizeof pl.pending_ns);
+  for (uint32_t i = 0; i < PL_MAX_AGENTS; i++) pl.slowdown[i] = 1;
   pl.log = plat_option("placement_log") != NULL;
   pl.ready = true;
 }

@@ -1,7 +1,8 @@
 /*
  * placement_model.c - the placement decision (placement_model.h): history
  * per kernel, agent and size class, piecewise-linear prediction, bounded
- * exploration, earliest finish time.
+ * exploration, earliest finish time with the agents' slowdown of each
+ * other.
  */
 #include "hsa/placement_model.h"
 
@@ -108,6 +109,30 @@ bool pl_predict(const struct pl_history *h, uint64_t items, uint64_t *ns) {
   return true;
 }
 
+static double slowdown_of(const struct pl_candidate *c) {
+  return c->slowdown > 1 ? c->slowdown : 1;
+}
+
+/* If candidate i runs a dispatch predicted at `predicted` ns alone: its run
+ * (slowed while others have work queued), when it ends (*own), and when
+ * every agent's queued work ends (*span): the others' work that overlaps
+ * the run is slowed by their own factors. */
+static void finish_if_chosen(const struct pl_candidate *c, uint32_t n, uint32_t i, uint64_t predicted,
+                             double *run, double *own, double *span) {
+  bool others = false;
+  for (uint32_t j = 0; j < n; j++) others |= j != i && c[j].queued_ns > c[i].queued_ns;
+  *run = (double)predicted * (others ? slowdown_of(&c[i]) : 1);
+  *own = (double)c[i].queued_ns + *run;
+  *span = *own;
+  for (uint32_t j = 0; j < n; j++) {
+    if (j == i || !c[j].queued_ns) continue;
+    double start = (double)c[i].queued_ns, busy = (double)c[j].queued_ns;
+    double overlap = busy > start ? (busy < *own ? busy : *own) - start : 0;
+    double end = busy + overlap * (slowdown_of(&c[j]) - 1);
+    if (end > *span) *span = end;
+  }
+}
+
 struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const struct pl_candidate *c,
                            uint32_t n, uint64_t latency_bound_ns) {
   struct pl_choice best = {.agent = -1};
@@ -122,14 +147,29 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
         c[i].allowed && (!latency_bound_ns || !known[i] || predicted[i] <= latency_bound_ns);
     any_within |= within[i] && known[i];
   }
+  /* What the best agent can do, to which further samples are compared:
+   * its fastest recent time at this size (a slow outlier among its first
+   * samples must not make a far slower agent look near), or its
+   * prediction. */
+  uint64_t best_fastest = UINT64_MAX;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!known[i] || !within[i]) continue;
+    const struct pl_class *k = &m->agent[i].cls[cls];
+    uint64_t fastest = predicted[i];
+    for (uint32_t r = 0; r < k->recent_count; r++)
+      if (k->recent[r] < fastest) fastest = k->recent[r];
+    if (fastest < best_fastest) best_fastest = fastest;
+  }
   /* Exploration: an allowed agent (within the bound, or with nothing known
    * yet) with too few measurements of this size class and explorations
-   * left; the one with the fewest. */
+   * left, and, past its first sample there, not far slower than the best
+   * (PL_EXPLORE_NEAR); the one with the fewest. */
   int explore = -1;
   for (uint32_t i = 0; i < n; i++) {
     const struct pl_history *h = &m->agent[i];
     uint32_t seen = h->cls[cls].count + h->cls[cls].inflight;
     if (!within[i] || h->explored >= PL_EXPLORE_MAX || seen >= PL_EXPLORE_SAMPLES) continue;
+    if (seen > 0 && known[i] && predicted[i] / PL_EXPLORE_NEAR > best_fastest) continue;
     const struct pl_class *e = explore < 0 ? NULL : &m->agent[explore].cls[cls];
     if (!e || seen < e->count + e->inflight) explore = (int)i;
   }
@@ -138,26 +178,34 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
     best.explored = true;
     best.predicted = known[explore];
     best.predicted_ns = known[explore] ? predicted[explore] : 0;
+    if (known[explore]) {
+      double run, own, span;
+      finish_if_chosen(c, n, (uint32_t)explore, predicted[explore], &run, &own, &span);
+      best.run_ns = (uint64_t)(run + 0.5);
+    }
     m->agent[explore].explored++;
     m->agent[explore].dispatches++;
     m->agent[explore].cls[cls].inflight++;
     return best;
   }
-  /* Earliest finish: queued work plus the prediction, among the agents
-   * within the bound if there are any. */
-  uint64_t best_finish = UINT64_MAX;
+  /* Earliest finish of everything queued, then of this dispatch, among the
+   * agents within the bound if there are any. */
+  double best_span = 0, best_own = 0;
   for (uint32_t i = 0; i < n; i++) {
     if (!c[i].allowed || (any_within && !within[i])) continue;
     if (!known[i]) {
       if (best.agent < 0) best.agent = (int)i; /* nothing known anywhere: the first */
       continue;
     }
-    uint64_t finish = c[i].queued_ns + predicted[i];
-    if (!best.predicted || finish < best_finish) {
-      best_finish = finish;
+    double run, own, span;
+    finish_if_chosen(c, n, i, predicted[i], &run, &own, &span);
+    if (!best.predicted || span < best_span || (span == best_span && own < best_own)) {
+      best_span = span;
+      best_own = own;
       best.agent = (int)i;
       best.predicted = true;
       best.predicted_ns = predicted[i];
+      best.run_ns = (uint64_t)(run + 0.5);
     }
   }
   if (best.agent >= 0) {
@@ -165,6 +213,18 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
     m->agent[best.agent].cls[cls].inflight++;
   }
   return best;
+}
+
+void pl_after_earlier(struct pl_candidate *c, uint32_t n, uint64_t earlier_ns) {
+  for (uint32_t i = 0; i < n && i < PL_MAX_AGENTS; i++)
+    if (c[i].queued_ns < earlier_ns) c[i].queued_ns = earlier_ns;
+}
+
+void pl_slowdown_update(double *slowdown, uint64_t ns, uint64_t predicted_ns) {
+  if (!predicted_ns) return;
+  double ratio = (double)ns / (double)predicted_ns, s = *slowdown > 1 ? *slowdown : 1;
+  s += (ratio - s) / 8;
+  *slowdown = s < 1 ? 1 : s > PL_SLOWDOWN_MAX ? PL_SLOWDOWN_MAX : s;
 }
 
 void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64_t ns) {

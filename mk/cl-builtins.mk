@@ -70,11 +70,14 @@ CL_TEST_C_SRCS  := $(sort $(wildcard tests/cl/*.c))
 CL_BUILTIN_TESTS := $(HOST_ASAN_DIR)/cl-builtins-tests
 CL_TEST_HOST_SRCS := $(CL_TEST_C_SRCS) $(LIB_SRCS) $(HOST_PLAT_SRCS) $(LIB_TEST_SRCS) $(HOST_TEST_MAIN)
 
-# The OpenCL C side of the tests and the library as one object whose printf
-# is renamed: in a host program the name printf is the C library's.
+# The OpenCL C side of the tests and the library as one object whose printf,
+# puts and putchar are renamed: in a host program those names are the C
+# library's.
 CL_TEST_CL_OBJ := $(CL_DIR)/tests-cl.o
+CL_TEST_RENAMES := --redefine-sym printf=cl_printf --redefine-sym puts=cl_puts \
+                   --redefine-sym putchar=cl_putchar
 $(CL_TEST_CL_OBJ): $(call cl_obj,$(CL_TEST_CL_SRCS)) $(CL_BUILTIN_OBJ)
-	$(Q)ld -r -o $@.tmp $^ && $(OBJCOPY) --redefine-sym printf=cl_printf $@.tmp $@ && rm -f $@.tmp
+	$(Q)ld -r -o $@.tmp $^ && $(OBJCOPY) $(CL_TEST_RENAMES) $@.tmp $@ && rm -f $@.tmp
 
 $(CL_BUILTIN_TESTS): $(call host_asan_obj,$(CL_TEST_HOST_SRCS)) $(CL_TEST_CL_OBJ)
 	@echo "LD      $@"
@@ -96,7 +99,7 @@ $(CL_TEST_NEWLIB_OBJ): $(call cl_obj,$(CL_TEST_CL_SRCS)) $(CL_BUILTIN_OBJ) $(NEW
 	    $(NEWLIB_LIBDIR)/libm.a
 	$(Q)llvm-nm-19 --defined-only -g $@.libm.o | awk '{ print $$3 }' > $@.local
 	$(Q)ld -r -o $@.tmp $(call cl_obj,$(CL_TEST_CL_SRCS)) $(CL_BUILTIN_OBJ) $@.libm.o
-	$(Q)$(OBJCOPY) --localize-symbols=$@.local --redefine-sym printf=cl_printf $@.tmp $@
+	$(Q)$(OBJCOPY) --localize-symbols=$@.local $(CL_TEST_RENAMES) $@.tmp $@
 	$(Q)rm -f $@.tmp $@.libm.o $@.local
 $(HOST_ASAN_DIR)/obj/newlib-libm/%.o: %.c
 	@mkdir -p $(dir $@)

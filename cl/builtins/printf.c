@@ -21,6 +21,13 @@
  * that one write atomic with respect to other work-items). Output beyond
  * CLB_PRINTF_MAX - 1 bytes is cut. Returns 0, or -1 for a malformed format
  * (nothing is written then).
+ *
+ * puts and putchar are here too, for the calls LLVM makes of them in
+ * printf's place (SimplifyLibCalls.cpp, optimizePrintFString: printf of a
+ * literal ending in a newline, or of "%s\n", becomes puts; of one
+ * character, or of "%c", putchar) when tools/hsacc optimises a kernel
+ * linked with this library: the same output through the same hook, in one
+ * write, as the printf call would have made.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -50,6 +57,14 @@ struct clb_out {
   char buf[CLB_PRINTF_MAX];
   size_t len;
 };
+
+/* Appends n bytes of s, as many as fit before the last byte. */
+static void clb_out_text(struct clb_out *o, const char *s, size_t n) {
+  size_t room = sizeof o->buf - 1 - o->len;
+  if (n > room) n = room;
+  for (size_t i = 0; i < n; i++) o->buf[o->len + i] = s[i];
+  o->len += n;
+}
 
 static void clb_out_fmt(struct clb_out *o, const char *spec, int is_float, long long iv,
                         double fv, const void *pv) {
@@ -187,16 +202,12 @@ int printf(const char *restrict format, ...) {
     if (*f != '%') {
       const char *start = f;
       while (*f && *f != '%') f++;
-      size_t n = (size_t)(f - start), room = sizeof o->buf - 1 - o->len;
-      if (n > room) n = room;
-      for (size_t i = 0; i < n; i++) o->buf[o->len + i] = start[i];
-      o->len += n;
+      clb_out_text(o, start, (size_t)(f - start));
       continue;
     }
     f++;
     if (*f == '%') {
-      if (o->len < sizeof o->buf - 1) o->buf[o->len++] = '%';
-      f++;
+      clb_out_text(o, f++, 1);
       continue;
     }
     status = clb_conversion(o, &f, &ap);
@@ -205,4 +216,25 @@ int printf(const char *restrict format, ...) {
   if (status != 0) return -1;
   __hsa_cpu_write(o->buf, o->len);
   return 0;
+}
+
+/* C11 7.21.7.9: s and a newline; a nonnegative value. */
+__attribute__((visibility("hidden"))) int puts(const char *s);
+int puts(const char *s) {
+  struct clb_out out;
+  out.len = 0;
+  size_t n = 0;
+  while (s[n]) n++;
+  clb_out_text(&out, s, n);
+  clb_out_text(&out, "\n", 1);
+  __hsa_cpu_write(out.buf, out.len);
+  return 0;
+}
+
+/* C11 7.21.7.8: c as an unsigned char, which it returns. */
+__attribute__((visibility("hidden"))) int putchar(int c);
+int putchar(int c) {
+  char ch = (char)(unsigned char)c;
+  __hsa_cpu_write(&ch, 1);
+  return (unsigned char)c;
 }

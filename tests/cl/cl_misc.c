@@ -22,6 +22,12 @@ void cl_atomics_legacy(int *, unsigned *, long *, float *, long *);
 void cl_atomics_c11(int *, long *, float *, int *, long *);
 void cl_atomics_count(int *, long *, int *, long *, int);
 int cl_printf_case(int);
+void cl_printf_simplified_forms(void);
+/* The library's printf, puts and putchar under the names the test program
+ * gives them (mk/cl-builtins.mk, CL_TEST_RENAMES). */
+int cl_printf(const char *format, ...);
+int cl_puts(const char *s);
+int cl_putchar(int c);
 void cl_async(const float *, float *, float *, const int *, int *, int *, int);
 void cl_async_back(float *, float *, int *, int *, int);
 
@@ -261,6 +267,29 @@ TEST(cl_printf_formats_one_write_per_call) {
   cl_stub_written_len = 0, cl_stub_written[0] = 0, cl_stub_writes = 0;
   ASSERT_EQ(cl_printf_case(10), 0);
   ASSERT_STR_EQ(cl_stub_written, "inf -nan -0.000000e+00\n");
+}
+
+/* What printf calls become once optimised still goes out whole, one write
+ * per call, as printf's own output would (cut at the same length). */
+TEST(cl_printf_as_puts_and_putchar_one_write_per_call) {
+  cl_stub_written_len = 0, cl_stub_written[0] = 0, cl_stub_writes = 0;
+  cl_printf_simplified_forms();
+  ASSERT_EQ(cl_stub_writes, 4);
+  ASSERT_STR_EQ(cl_stub_written, "a line\na string\n!?");
+  cl_stub_written_len = 0, cl_stub_written[0] = 0, cl_stub_writes = 0;
+  ASSERT_EQ(cl_putchar(0x13f), 0x3f); /* converted to unsigned char */
+  ASSERT_STR_EQ(cl_stub_written, "?");
+  static char long_line[2000];
+  memset(long_line, 'x', sizeof long_line - 1);
+  char by_printf[sizeof cl_stub_written];
+  cl_stub_written_len = 0, cl_stub_written[0] = 0, cl_stub_writes = 0;
+  ASSERT_EQ(cl_printf("%s\n", long_line), 0);
+  memcpy(by_printf, cl_stub_written, cl_stub_written_len + 1);
+  cl_stub_written_len = 0, cl_stub_written[0] = 0, cl_stub_writes = 0;
+  ASSERT_TRUE(cl_puts(long_line) >= 0);
+  ASSERT_EQ(cl_stub_writes, 1);
+  ASSERT_EQ(cl_stub_written_len, 1023);
+  ASSERT_STR_EQ(cl_stub_written, by_printf);
 }
 
 TEST(cl_async_copies_by_every_work_item) {

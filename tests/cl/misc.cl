@@ -206,6 +206,15 @@ int cl_printf_case(int k) {
   }
 }
 
+/* printf calls whose result is unused, in the forms LLVM turns into puts
+ * and putchar calls (SimplifyLibCalls.cpp, optimizePrintFString). */
+void cl_printf_simplified_forms(void) {
+  printf("a line\n");
+  printf("%s\n", "a string");
+  printf("!");
+  printf("%c", '?');
+}
+
 /* One work-item's part of a work-group's copies: global -> local (plain
  * and strided), then local -> global. */
 void cl_async(const __global float4 *src, __local float4 *tmp, __global float4 *dst,

@@ -393,6 +393,137 @@ TEST(cl_cpu_barrier_in_3d_groups_with_partial_groups) {
 
 /* ---- __local memory ------------------------------------------------------------- */
 
+/* ---- Kernel output ------------------------------------------------------------ */
+
+/* What reached the runtime's output hook, one entry per call (the runtime
+ * calls it under its lock, one call at a time). */
+static char printed[64][32];
+static uint32_t printed_count, printed_lost;
+
+static void record_output(const char *s, size_t n) {
+  if (printed_count == sizeof printed / sizeof printed[0] || n >= sizeof printed[0]) {
+    printed_lost++;
+    return;
+  }
+  memcpy(printed[printed_count], s, n);
+  printed[printed_count++][n] = 0;
+}
+
+static uint32_t times_printed(const char *text) {
+  uint32_t times = 0;
+  for (uint32_t i = 0; i < printed_count; i++) times += strcmp(printed[i], text) == 0;
+  return times;
+}
+
+/* printf("literal\n"), printf("%s\n", s), printf("!") and printf("%c", c)
+ * are puts and putchar calls once LLVM has optimised the CPU code: each
+ * output still reaches the hook, whole, one call per printf, like the
+ * printf("%d\n", v) next to them. */
+TEST(cl_cpu_printf_reaches_the_output_hook_one_whole_write_each) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "printf", "print_forms.kd", &k);
+  static const int32_t values[4] = {7, -12, 300, 0};
+  int32_t *in = buffer(&e, sizeof values);
+  memcpy(in, values, sizeof values);
+  uint8_t *ka = kernarg_of(&e, &k);
+  set_ptr(ka, 0, in);
+  printed_count = printed_lost = 0;
+  cl_output_fn previous = cl_program_set_output(record_output);
+  hsa_status_t st = run(&e, &k, 1, (uint32_t[3]){4, 1, 1}, (uint32_t[3]){2, 1, 1}, 0, ka);
+  cl_program_set_output(previous);
+  HSA_ASSERT_OK(st);
+  ASSERT_EQ(printed_lost, 0);
+  ASSERT_EQ(printed_count, 4 * 5);
+  ASSERT_EQ(times_printed("a plain line\n"), 4);
+  ASSERT_EQ(times_printed("a string line\n"), 4);
+  ASSERT_EQ(times_printed("!"), 4);
+  ASSERT_EQ(times_printed("?"), 4);
+  for (int i = 0; i < 4; i++) {
+    char line[16];
+    snprintf(line, sizeof line, "%d\n", (int)values[i]);
+    ASSERT_EQ(times_printed(line), 1);
+  }
+  hsa_amd_memory_pool_free(in);
+  hsa_amd_memory_pool_free(ka);
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
+/* ---- Floating-point control state ------------------------------------------- */
+
+/* The control bits of MXCSR (the status flags, bits 0-5, aside) and the x87
+ * control word the ABI starts a process with (System V AMD64 ABI; the
+ * image's cores are set so in kernel/cpu.c), and 1.0f / 3.0f rounded to
+ * nearest and toward zero. */
+#define FP_MXCSR_CONTROL(v) ((v) & ~0x3fu)
+#define FP_MXCSR_DEFAULT 0x1f80u
+#define FP_X87_CW_DEFAULT 0x037fu
+#define FP_THIRD_NEAREST 0x3eaaaaabu
+#define FP_THIRD_TOWARD_ZERO 0x3eaaaaaau
+
+static void run_fp_control(struct cl_env *e, const struct gpu_kernel *k, uint32_t *out, uint32_t n,
+                           uint32_t wg, uint32_t change, uint32_t barriers) {
+  uint8_t *ka = kernarg_of(e, k);
+  float num = 1.0f, den = 3.0f;
+  set_ptr(ka, 0, out);
+  memcpy(ka + 8, &num, 4);
+  memcpy(ka + 12, &den, 4);
+  set_u32(ka, 16, change);
+  set_u32(ka, 20, barriers);
+  memset(out, 0, (size_t)n * 16);
+  HSA_ASSERT_OK(run(e, k, 1, (uint32_t[3]){n, 1, 1}, (uint32_t[3]){wg, 1, 1}, 0, ka));
+  hsa_amd_memory_pool_free(ka);
+}
+
+static void assert_fp_default(const uint32_t *r) {
+  ASSERT_EQ(r[0], FP_THIRD_NEAREST);
+  ASSERT_EQ(FP_MXCSR_CONTROL(r[1]), FP_MXCSR_DEFAULT);
+  ASSERT_EQ(r[2], FP_X87_CW_DEFAULT);
+}
+
+/* MXCSR and the x87 control word are callee-saved (System V AMD64 ABI
+ * 3.2.1): work-item 0 of each group changes the rounding modes and
+ * flush-to-zero before two barriers and keeps them across both, while the
+ * other work-items of its group, the next dispatches on every core and the
+ * runtime run with the default ones, barrier or none. */
+TEST(cl_cpu_fp_control_state_is_each_work_items_own_across_barriers) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load(&e, "fp_control", "fp_control.kd", &k);
+  const uint32_t wg = 16, n = wg * 4 * e.cores;
+  uint32_t *out = buffer(&e, (size_t)n * 16);
+  for (uint32_t pass = 0; pass < 2; pass++) {
+    uint32_t barriers = pass == 0; /* with barriers, then without */
+    run_fp_control(&e, &k, out, n, wg, 1, barriers);
+    for (uint32_t i = 0; i < n; i++) {
+      const uint32_t *r = out + 4 * i;
+      if (i % wg == 0) {
+        ASSERT_EQ(r[0], FP_THIRD_TOWARD_ZERO);
+        ASSERT_EQ(FP_MXCSR_CONTROL(r[1]), FP_MXCSR_DEFAULT | 0x6000u | 0x8000u);
+        ASSERT_EQ(r[2], FP_X87_CW_DEFAULT | 0x0c00u);
+      } else if (barriers) { /* without, items 1.. follow item 0 on its stack: not asked */
+        assert_fp_default(r);
+      }
+    }
+    for (uint32_t again = 0; again < 2; again++) {
+      run_fp_control(&e, &k, out, n, wg, 0, again);
+      for (uint32_t i = 0; i < n; i++) assert_fp_default(out + 4 * i);
+    }
+  }
+  uint32_t mxcsr;
+  uint16_t x87_cw;
+  __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+  __asm__ volatile("fnstcw %0" : "=m"(x87_cw));
+  ASSERT_EQ(FP_MXCSR_CONTROL(mxcsr), FP_MXCSR_DEFAULT);
+  ASSERT_EQ(x87_cw, FP_X87_CW_DEFAULT);
+  hsa_amd_memory_pool_free(out);
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
 TEST(cl_cpu_local_memory_is_private_to_each_group_on_every_core) {
   struct cl_env e;
   env_open(&e);

@@ -2,7 +2,9 @@
  * placement_model_test.c - the placement decision (hsa/placement_model.h)
  * against injected measurements, deterministic: predictions from measured
  * classes, small grids to the agent with the lower launch cost and large
- * ones to the higher throughput, queued work shifting the choice,
+ * ones to the higher throughput, queued work shifting the choice (and the
+ * barrier bit making a queue's earlier work everyone's, and agents that
+ * slow each other down keeping work where it is queued),
  * exploration that ends, disallowed agents never chosen, the latency bound.
  * Agent 0 plays a CPU (no launch cost, 10 ns per item), agent 1 a GPU
  * (20 us to launch, 0.5 ns per item): invented figures, the model assumes
@@ -16,7 +18,7 @@
 static uint64_t cpu_ns(uint64_t items) { return 10 * items; }
 static uint64_t gpu_ns(uint64_t items) { return 20000 + items / 2; }
 
-static const struct pl_candidate both[2] = {{true, 0}, {true, 0}};
+static const struct pl_candidate both[2] = {{true, 0, 1}, {true, 0, 1}};
 
 /* Runs the model's choices for `items` `rounds` times, feeding back the
  * invented times; counts per agent. */
@@ -77,13 +79,14 @@ TEST(placement_model_small_grids_go_to_the_lower_launch_cost_large_to_the_throug
   int small[2] = {0}, large[2] = {0}, explored = 0;
   drive(&m, 256, 40, both, small, &explored);     /* CPU 2.5 us, GPU 20 us */
   drive(&m, 1 << 20, 40, both, large, &explored); /* CPU 10 ms, GPU 0.5 ms */
-  /* Exploration: PL_EXPLORE_SAMPLES on each agent per size; then the
-   * right agent every time. */
-  ASSERT_EQ(explored, 4 * PL_EXPLORE_SAMPLES);
-  ASSERT_EQ(small[1], PL_EXPLORE_SAMPLES);
-  ASSERT_EQ(small[0], 40 - PL_EXPLORE_SAMPLES);
-  ASSERT_EQ(large[0], PL_EXPLORE_SAMPLES);
-  ASSERT_EQ(large[1], 40 - PL_EXPLORE_SAMPLES);
+  /* Exploration: PL_EXPLORE_SAMPLES on the faster agent per size, one on
+   * the other, 8x (small) and 20x (large) slower, which more samples could
+   * not make the better one; then the right agent every time. */
+  ASSERT_EQ(explored, 2 * PL_EXPLORE_SAMPLES + 2);
+  ASSERT_EQ(small[1], 1);
+  ASSERT_EQ(small[0], 39);
+  ASSERT_EQ(large[0], 1);
+  ASSERT_EQ(large[1], 39);
   /* A size between them, never measured: the lines through the measured
    * classes (exact here, the invented times being linear). */
   uint64_t ns;
@@ -94,7 +97,40 @@ TEST(placement_model_small_grids_go_to_the_lower_launch_cost_large_to_the_throug
   /* Statistics follow. */
   ASSERT_EQ(m.agent[0].dispatches + m.agent[1].dispatches, 80);
   ASSERT_EQ(m.agent[0].measured + m.agent[1].measured, 80);
-  ASSERT_EQ(m.agent[0].explored, 2 * PL_EXPLORE_SAMPLES);
+  ASSERT_EQ(m.agent[0].explored, PL_EXPLORE_SAMPLES + 1);
+}
+
+TEST(placement_model_samples_past_the_first_only_an_agent_near_the_best) {
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  /* 4096 items: CPU 41 us, GPU 22 us, within PL_EXPLORE_NEAR of each
+   * other: both sampled PL_EXPLORE_SAMPLES times. */
+  int counts[2] = {0}, explored = 0;
+  drive(&m, 4096, 20, both, counts, &explored);
+  ASSERT_EQ(m.agent[0].cls[pl_size_class(4096)].count, PL_EXPLORE_SAMPLES);
+  ASSERT_EQ(m.agent[1].cls[pl_size_class(4096)].count, 20 - PL_EXPLORE_SAMPLES);
+  ASSERT_EQ(explored, 2 * PL_EXPLORE_SAMPLES);
+  /* A GPU 1000x slower at 2^20 items (its first sample says so): it is
+   * not sampled again, every later dispatch goes to the CPU. */
+  pl_reset(&m);
+  pl_record(&m, 0, 1 << 20, cpu_ns(1 << 20));
+  pl_record(&m, 1, 1 << 20, 1000 * cpu_ns(1 << 20));
+  for (int r = 0; r < 10; r++) {
+    struct pl_choice ch = pl_choose(&m, 1 << 20, both, 2, 0);
+    ASSERT_EQ(ch.agent, 0);
+    pl_record(&m, 0, 1 << 20, cpu_ns(1 << 20));
+  }
+  ASSERT_EQ(m.agent[1].cls[pl_size_class(1 << 20)].count, 1);
+  ASSERT_EQ(m.agent[1].explored, 0);
+  /* The CPU's first sample an outlier (5x its time): a GPU 12x slower than
+   * its usual time still looks far, as the CPU's fastest sample says. */
+  pl_reset(&m);
+  pl_record(&m, 0, 1 << 20, 5 * cpu_ns(1 << 20));
+  pl_record(&m, 0, 1 << 20, cpu_ns(1 << 20));
+  pl_record(&m, 1, 1 << 20, 12 * cpu_ns(1 << 20));
+  struct pl_choice ch = pl_choose(&m, 1 << 20, both, 2, 0);
+  ASSERT_EQ(ch.agent, 0);
+  ASSERT_EQ(m.agent[1].explored, 0);
 }
 
 TEST(placement_model_queued_work_shifts_the_choice) {
@@ -102,7 +138,7 @@ TEST(placement_model_queued_work_shifts_the_choice) {
   pl_reset(&m);
   int counts[2] = {0}, explored = 0;
   drive(&m, 1 << 16, 10, both, counts, &explored); /* CPU 655 us, GPU 53 us: the GPU */
-  struct pl_candidate c[2] = {{true, 0}, {true, 0}};
+  struct pl_candidate c[2] = {{true, 0, 1}, {true, 0, 1}};
   ASSERT_EQ(pl_choose(&m, 1 << 16, c, 2, 0).agent, 1);
   c[1].queued_ns = 700000; /* the GPU is busy for 700 us more */
   struct pl_choice ch = pl_choose(&m, 1 << 16, c, 2, 0);
@@ -110,6 +146,80 @@ TEST(placement_model_queued_work_shifts_the_choice) {
   ASSERT_EQ(ch.predicted_ns, cpu_ns(1 << 16));
   c[0].queued_ns = 200000; /* and the CPU for 200 us: back to the GPU */
   ASSERT_EQ(pl_choose(&m, 1 << 16, c, 2, 0).agent, 1);
+}
+
+TEST(placement_model_the_barrier_bit_makes_earlier_work_wait_everywhere) {
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  int counts[2] = {0}, explored = 0;
+  drive(&m, 256, 10, both, counts, &explored); /* CPU 2.5 us, GPU 20 us: the CPU */
+  struct pl_candidate c[2] = {{true, 700000, 1}, {true, 0, 1}}; /* the CPU is busy for 700 us */
+  ASSERT_EQ(pl_choose(&m, 256, c, 2, 0).agent, 1);
+  /* With the barrier bit the packet waits for the queue's earlier packets
+   * (here the CPU's 700 us) on either agent: the faster one is chosen. */
+  pl_after_earlier(c, 2, 700000);
+  ASSERT_EQ(c[0].queued_ns, 700000);
+  ASSERT_EQ(c[1].queued_ns, 700000);
+  struct pl_choice ch = pl_choose(&m, 256, c, 2, 0);
+  ASSERT_EQ(ch.agent, 0);
+  ASSERT_EQ(ch.predicted_ns, cpu_ns(256));
+  /* Work of other queues on an agent still counts beyond it. */
+  c[0].queued_ns = 800000;
+  pl_after_earlier(c, 2, 700000);
+  ASSERT_EQ(c[0].queued_ns, 800000);
+  ASSERT_EQ(pl_choose(&m, 256, c, 2, 0).agent, 1);
+}
+
+TEST(placement_model_a_slowdown_of_each_other_keeps_work_on_the_busy_agent) {
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  int counts[2] = {0}, explored = 0;
+  drive(&m, 256, 10, both, counts, &explored); /* CPU 2.56 us, GPU 20.1 us */
+  /* The CPU is busy for 586 us. Independent agents: the idle GPU finishes
+   * the dispatch first and nothing else later. */
+  struct pl_candidate c[2] = {{true, 586000, 1}, {true, 0, 1}};
+  struct pl_choice ch = pl_choose(&m, 256, c, 2, 0);
+  ASSERT_EQ(ch.agent, 1);
+  ASSERT_EQ(ch.run_ns, gpu_ns(256));
+  /* A slight slowdown (5%: shared memory bandwidth) changes nothing. */
+  c[0].slowdown = 1.05;
+  ASSERT_EQ(pl_choose(&m, 256, c, 2, 0).agent, 1);
+  /* Agents that slow each other down a lot (the host, where the GPU's
+   * interpreter takes cores from the CPU agent): the GPU's 20 us would cost
+   * the CPU's queued work 60 us, all of it done later than with the
+   * dispatch queued on the CPU. */
+  c[0].slowdown = 4;
+  c[1].slowdown = 1.5;
+  ch = pl_choose(&m, 256, c, 2, 0);
+  ASSERT_EQ(ch.agent, 0);
+  ASSERT_EQ(ch.predicted_ns, cpu_ns(256));
+  ASSERT_EQ(ch.run_ns, cpu_ns(256)); /* nothing else runs meanwhile */
+  /* However long the CPU's queue: the GPU would cost it more than it takes
+   * off it. */
+  c[0].queued_ns = 100000000;
+  ASSERT_EQ(pl_choose(&m, 256, c, 2, 0).agent, 0);
+  /* A dispatch the GPU runs in 53 us and the CPU in 655 us: taken off the
+   * CPU's queue it saves more than the GPU's slowed run (80 us) costs it
+   * (240 us). */
+  drive(&m, 1 << 16, 10, both, counts, &explored);
+  c[0].queued_ns = 586000;
+  ch = pl_choose(&m, 1 << 16, c, 2, 0);
+  ASSERT_EQ(ch.agent, 1);
+  ASSERT_EQ(ch.predicted_ns, gpu_ns(1 << 16));
+  ASSERT_EQ(ch.run_ns, gpu_ns(1 << 16) * 3 / 2);
+}
+
+TEST(placement_model_slowdown_follows_the_measured_ratio) {
+  double s = 1;
+  for (int i = 0; i < 100; i++) pl_slowdown_update(&s, 3000, 1000);
+  ASSERT_TRUE(s > 2.99 && s < 3.01);
+  for (int i = 0; i < 100; i++) pl_slowdown_update(&s, 500, 1000); /* faster than alone: noise */
+  ASSERT_TRUE(s >= 1 && s < 1.01);
+  for (int i = 0; i < 100; i++) pl_slowdown_update(&s, 1000000, 1000);
+  ASSERT_TRUE(s <= PL_SLOWDOWN_MAX && s > PL_SLOWDOWN_MAX - 0.01);
+  double before = s;
+  pl_slowdown_update(&s, 5000, 0); /* nothing predicted: no ratio */
+  ASSERT_TRUE(s == before);
 }
 
 TEST(placement_model_exploration_is_bounded) {
@@ -138,9 +248,9 @@ TEST(placement_model_exploration_is_bounded) {
 TEST(placement_model_disallowed_agents_are_never_chosen) {
   struct pl_kernel_model m;
   pl_reset(&m);
-  struct pl_candidate cpu_only[2] = {{true, 0}, {false, 0}};
-  struct pl_candidate gpu_only[2] = {{false, 0}, {true, 0}};
-  struct pl_candidate none[2] = {{false, 0}, {false, 0}};
+  struct pl_candidate cpu_only[2] = {{true, 0, 1}, {false, 0, 1}};
+  struct pl_candidate gpu_only[2] = {{false, 0, 1}, {true, 0, 1}};
+  struct pl_candidate none[2] = {{false, 0, 1}, {false, 0, 1}};
   int counts[2] = {0}, explored = 0;
   drive(&m, 1 << 20, 20, cpu_only, counts, &explored); /* the GPU would win: banned */
   ASSERT_EQ(counts[1], 0);

@@ -122,9 +122,58 @@ K
   grep -q "note: kernel kept_recursive keeps one fiber per work-item: a barrier in exchange_recursive, which is recursive" "$tmp/notes" ||
     { echo "no note for kept_recursive: $(cat "$tmp/notes")"; return 1; }
   [ "$(grep -c hsacl-barriers "$tmp/notes")" = 2 ] || { echo "other notes: $(grep hsacl-barriers "$tmp/notes")"; return 1; }
-  "$BUNDLER" -unbundle -type=bc -targets=host-x86_64-unknown-linux-gnu -input="$tmp/bar.hsaco" -output="$tmp/bar.so" || return 1
+  cpu_part bar || return 1
   groups=$(llvm-nm-19 "$tmp/bar.so" | awk '$NF ~ /^__hsacl_group_/ { print $NF }' | tr '\n' ' ')
   [ "$groups" = "__hsacl_group_cut " ] || { echo "group functions: $groups"; return 1; }
+}
+
+# cpu_part NAME: the CPU part of $tmp/NAME.hsaco, as $tmp/NAME.so.
+cpu_part() {
+  "$BUNDLER" -unbundle -type=bc -targets=host-x86_64-unknown-linux-gnu -input="$tmp/$1.hsaco" -output="$tmp/$1.so"
+}
+
+# LLVM turns these printf calls into puts and putchar calls after the
+# link (-O1 and up); those are the built-in library's, which write through
+# the runtime's hook as printf does, not the C library's.
+hsacc_printf_output_stays_on_the_runtimes_hook() {
+  src pr.cl <<'K'
+__kernel void k(__global int *o) {
+  printf("a line\n"); printf("%s\n", "a string"); printf("!"); printf("%c", 'c'); printf("%d\n", o[0]);
+}
+K
+  "$HSACC" -O2 -o "$tmp/pr.hsaco" "$tmp/pr.cl" && cpu_part pr || return 1
+  imports=$(llvm-nm-19 -D --undefined-only "$tmp/pr.so" | awk '{ print $2 }' | tr '\n' ' ')
+  case " $imports " in
+    *" puts "* | *" putchar "* | *" printf "* | *" fwrite "* | *" fputc "*) echo "imports: $imports"; return 1 ;;
+    *" __hsa_cpu_write "*) ;;
+    *) echo "no __hsa_cpu_write in: $imports"; return 1 ;;
+  esac
+  for f in puts putchar; do
+    llvm-nm-19 "$tmp/pr.so" | grep -q " t $f\$" || { echo "no $f of its own"; return 1; }
+  done
+}
+
+# The code generator calls the half conversions of the built-in library
+# after the link (a conversion to or from half is a call of __truncsfhf2 or
+# __extendhfsf2 without F16C); hsacc links them from the library, not
+# compiler-rt's (whose objects define them with the aliases __gnu_f2h_ieee
+# and __gnu_h2f_ieee). A kernel without printf carries no printf, puts or
+# putchar.
+hsacc_links_the_librarys_half_conversions_for_the_code_generator() {
+  src half.cl <<'K'
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void k(__global const float *in, __global half *h, __global float *out) {
+  h[0] = (half)in[0];
+  out[0] = (float)h[1];
+}
+K
+  "$HSACC" -O0 -o "$tmp/half.hsaco" "$tmp/half.cl" && cpu_part half || return 1
+  syms=$(llvm-nm-19 "$tmp/half.so")
+  echo "$syms" | grep -q ' t __truncsfhf2$' || { echo "no __truncsfhf2"; return 1; }
+  echo "$syms" | grep -q ' t __extendhfsf2$' || { echo "no __extendhfsf2"; return 1; }
+  ! echo "$syms" | grep -q '__gnu_[fh]2[hf]_ieee' || { echo "compiler-rt's half conversions linked"; return 1; }
+  left=$(echo "$syms" | awk '$NF ~ /^(printf|puts|putchar)$/ { print $NF }')
+  [ -z "$left" ] || { echo "without printf: $left"; return 1; }
 }
 
 hsacc_compile_error_prints_clang_and_leaves_nothing() {
@@ -187,6 +236,8 @@ case_ hsacc_builds_one_bundle_for_every_agent
 case_ hsacc_builds_several_sources_into_one_file
 case_ hsacc_inlines_work_item_functions_and_exports_the_interface
 case_ hsacc_cuts_kernels_at_barriers_or_says_why_not
+case_ hsacc_printf_output_stays_on_the_runtimes_hook
+case_ hsacc_links_the_librarys_half_conversions_for_the_code_generator
 case_ hsacc_compile_error_prints_clang_and_leaves_nothing
 case_ hsacc_refuses_images
 case_ hsacc_refuses_pipes

@@ -44,10 +44,21 @@
  * what was sent where and what was measured.
  * Each dispatch goes where it is predicted to finish first: the predicted
  * time of the work already queued on that agent plus its own (earliest
- * finish time). Until each allowed agent has 3 measurements of a size class
+ * finish time), counting what agents that share the machine do to each
+ * other. Each agent's slowdown while others have work (the ratio of its
+ * times then to its predictions from times alone, a moving average over
+ * all kernels) stretches its own run and the others' queued work it
+ * overlaps; the agent chosen is the one with which all queued work is
+ * predicted to end first, then the one that ends this dispatch first. With
+ * no slowdown that is plain earliest finish; on the host, where the virtual
+ * APU's interpreter takes cores from the CPU agents, it keeps work off the
+ * GPU while the CPU agents are busy unless the GPU saves more than it
+ * costs them. Until each allowed agent has 3 measurements of a size class
  * the runtime explores (sends the dispatch to the agent with the fewest),
- * at most 16 times per kernel and agent. Nothing about any agent's speed is
- * assumed. The word `placement_log` in the boot options / HSAR_OPTIONS logs
+ * at most 16 times per kernel and agent; past an agent's first measurement
+ * of a class, only while it is predicted within 4x of the best agent (a
+ * wider gap is no noise, and each sample would cost it). Nothing about any
+ * agent's speed is assumed. The word `placement_log` in the boot options / HSAR_OPTIONS logs
  * every decision and every measurement at info level.
  *
  * Hidden kernel arguments (code object v5): hsa_kernarg_fill_hidden(packet,
