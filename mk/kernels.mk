@@ -90,7 +90,7 @@ TEST_BUILD_DEPS += $(KERNEL_CORPUS) $(HIP_BUNDLES)
 # (CL_BUILTIN_SRCS; its rules are the built-in library's own). Not
 # -ffreestanding: see CL_BUILTIN_BC.
 CL_LIB_DIR   := $(BUILD)/cl
-CL_CPU_FLAGS := -target x86_64-unknown-linux-gnu -fPIC -O2 -fvisibility=hidden \
+CL_CPU_FLAGS := -target x86_64-unknown-linux-gnu -fPIC -O2 -fvisibility=hidden -mno-red-zone \
                 -Wall -Werror -I.
 
 $(CL_LIB_DIR)/hsacl-workitem.bc: $(CL_WORKITEM_SRCS) cl/cpu_abi.h
