@@ -29,8 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 2: struct hsacl_kernel has `items`. */
-#define HSACL_ABI_VERSION 2u
+/* 2: struct hsacl_kernel has `items`. 3: `group` and `context_stride`,
+ * struct hsacl_group `context`. */
+#define HSACL_ABI_VERSION 3u
 /* Work-items of one work-group at most (the CPU agents' workgroup_max_size). */
 #define HSACL_MAX_ITEMS 1024u
 
@@ -48,6 +49,25 @@ typedef void (*hsacl_items_fn)(const void *kernarg, void *group_segment, uint32_
 void __hsacl_for_items(const void *kernarg, void *group_segment, uint32_t first,
                        hsacl_wrapper_fn body);
 
+/* The part of a kernel between two barriers for one work-item: from the
+ * start (state 0) or from after barrier `state`, to barrier k (returns k)
+ * or to the end (returns -1). `context` is the work-item's own. */
+typedef int32_t (*hsacl_region_fn)(int32_t state, char *context, const void *kernarg,
+                                   void *group_segment);
+/* Runs the work-group __hsacl_run_group is running, region by region
+ * (tools/hsacc makes one per kernel it cut, __hsacl_group_<kernel>: a
+ * switch on the state, each case __hsacl_for_region with that state, so
+ * that the region function inlined there keeps only that region's code);
+ * `context`: the kernel's context_stride bytes for each work-item, 64-byte
+ * aligned. Returns an enum hsacl_status. */
+typedef uint32_t (*hsacl_group_fn)(const void *kernarg, void *group_segment, char *context);
+/* cl/workitem.c's loop over the work-items of the group for one region
+ * (always inlined; internal once linked): the state every work-item
+ * reached, or HSACL_REGIONS_DIVERGED. */
+int32_t __hsacl_for_region(const void *kernarg, void *group_segment, char *context, uint32_t stride,
+                           hsacl_region_fn region, int32_t state);
+#define HSACL_REGIONS_DIVERGED INT32_MIN
+
 struct hsacl_kernel {
   const char *name; /* the kernel's name; its symbol is name + ".kd" */
   hsacl_wrapper_fn entry;
@@ -59,6 +79,8 @@ struct hsacl_kernel {
   int32_t global_offset_arg;     /* kernarg offset of hidden_global_offset_x, -1: none */
   uint32_t local_arg_count;      /* __local pointer arguments (dynamic_shared_pointer) */
   const uint32_t *local_args;    /* their kernarg offsets: 4-byte group segment offsets */
+  hsacl_group_fn group;          /* NULL: one fiber per work-item */
+  uint32_t context_stride;       /* context bytes per work-item, a multiple of 16 */
 };
 
 /* Why __hsacl_run_group stopped early (hsacl_group.status). */
@@ -86,6 +108,9 @@ struct hsacl_group {
    * only when a work-item reaches a barrier. */
   void *(*stack)(void *ctx, uint32_t item, size_t *size);
   void *stack_ctx;
+  /* kernel->context_stride bytes per work-item, 64-byte aligned, for a
+   * kernel with a group function (which runs on item 0's stack). */
+  char *context;
   uint32_t status; /* enum hsacl_status, set by __hsacl_run_group */
 };
 

@@ -18,7 +18,10 @@
  * read is internal data whose address is never taken: the optimiser can
  * keep it in registers across the kernel's own stores.
  *
- * Execution of one work-group (__hsacl_run_group): work-item 0 runs on a
+ * Execution of one work-group (__hsacl_run_group) of a kernel tools/hsacc
+ * cut at its barriers (hsacl_kernel.group): on item 0's stack, the kernel's
+ * group function, __hsacl_for_region below for one region after the
+ * other. Of any other kernel: work-item 0 runs on a
  * fiber. If it returns without reaching a barrier, no work-item of the
  * group reaches one (6.13.8: a barrier must be encountered by all
  * work-items of a work-group or by none), and the others run one after the
@@ -40,6 +43,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cl/cpu_abi.h"
 
@@ -60,7 +64,7 @@ enum memory_scope {
 EXPORT const uint32_t __hsacl_abi_version = HSACL_ABI_VERSION;
 
 enum fiber_state { FIBER_NEW, FIBER_RUNNING, FIBER_WAITING, FIBER_DONE };
-enum group_mode { MODE_FIRST_ITEM, MODE_PLAIN_LOOP, MODE_FIBERS };
+enum group_mode { MODE_FIRST_ITEM, MODE_PLAIN_LOOP, MODE_FIBERS, MODE_REGIONS };
 
 struct fiber {
   void *sp;
@@ -145,19 +149,6 @@ __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void 
       }
 }
 
-/* Where a fiber starts (through the `ret` of hsacl_switch); never returns. */
-static void fiber_main(void) {
-  uint32_t self = current;
-  run_current();
-  if (self == 0 && mode == MODE_FIRST_ITEM) {
-    mode = MODE_PLAIN_LOOP;
-    group->kernel->items(group->kernarg, group->group_segment, 1);
-  }
-  fibers[self].state = FIBER_DONE;
-  hsacl_switch(&fibers[self].sp, scheduler_sp);
-  __builtin_unreachable();
-}
-
 /* The FP control slot of hsacl_switch for the current MXCSR and x87
  * control word: MXCSR in the low 4 bytes, the control word above. */
 static uint64_t fp_control_now(void) {
@@ -166,6 +157,76 @@ static uint64_t fp_control_now(void) {
   __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
   __asm__ volatile("fnstcw %0" : "=m"(x87_cw));
   return (uint64_t)x87_cw << 32 | mxcsr;
+}
+
+static void fp_control_set(uint64_t v) {
+  uint32_t mxcsr = (uint32_t)v;
+  uint16_t x87_cw = (uint16_t)(v >> 32);
+  __asm__ volatile("ldmxcsr %0" : : "m"(mxcsr));
+  __asm__ volatile("fldcw %0" : : "m"(x87_cw));
+}
+
+/* The control bits of fp_control_now: MXCSR's status flags (bits 0-5,
+ * Intel SDM vol. 1, 10.2.3) aside. */
+#define FP_CONTROL_BITS 0x0000ffffffffffc0ull
+
+/* A work-item's floating-point modes are its own across barriers, as a
+ * fiber's are (hsacl_switch): the modes of the work-items that changed
+ * them, kept from one region to the next; the others run with the modes
+ * the runtime called __hsacl_run_group with. */
+static uint64_t fp_item_control[HSACL_MAX_ITEMS];
+static uint8_t fp_item_own[HSACL_MAX_ITEMS];
+static uint32_t fp_items_owning;
+
+/* Runs every work-item of the current group from region `state` to the
+ * next barrier, x fastest, as __hsacl_for_items. 6.13.8: a barrier must
+ * be reached by all work-items of the group or by none, so each must stop
+ * at the same barrier (return the same state) as the first. */
+__attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, void *group_segment,
+                                                          char *context, uint32_t stride,
+                                                          hsacl_region_fn region, int32_t state) {
+  int32_t next = 0;
+  uint32_t item = 0;
+  uint64_t group_fp = fp_control_now();
+  for (uint32_t z = 0; z < item_count[2]; z++)
+    for (uint32_t y = 0; y < item_count[1]; y++)
+      for (uint32_t x = 0; x < item_count[0]; x++, item++) {
+        local_id[0] = x;
+        local_id[1] = y;
+        local_id[2] = z;
+        if (fp_items_owning && fp_item_own[item]) fp_control_set(fp_item_control[item]);
+        int32_t reached = region(state, context, kernarg, group_segment);
+        uint64_t fp = fp_control_now();
+        if (((fp ^ group_fp) & FP_CONTROL_BITS) || fp_item_own[item]) {
+          fp_items_owning += !fp_item_own[item];
+          fp_item_own[item] = 1;
+          fp_item_control[item] = fp;
+          fp_control_set(group_fp);
+        }
+        context += stride;
+        if (item == 0)
+          next = reached;
+        else if (reached != next)
+          return HSACL_REGIONS_DIVERGED;
+      }
+  return next;
+}
+
+/* Where a fiber starts (through the `ret` of hsacl_switch); never returns. */
+static void fiber_main(void) {
+  uint32_t self = current;
+  if (mode == MODE_REGIONS) {
+    group->status = group->kernel->group(group->kernarg, group->group_segment, group->context);
+  } else {
+    run_current();
+    if (self == 0 && mode == MODE_FIRST_ITEM) {
+      mode = MODE_PLAIN_LOOP;
+      group->kernel->items(group->kernarg, group->group_segment, 1);
+    }
+  }
+  fibers[self].state = FIBER_DONE;
+  hsacl_switch(&fibers[self].sp, scheduler_sp);
+  __builtin_unreachable();
 }
 
 /* A new fiber's stack: hsacl_switch loads the FP control slot, pops six
@@ -214,6 +275,19 @@ EXPORT void __hsacl_run_group(struct hsacl_group *g) {
   items = item_count[0] * item_count[1] * item_count[2];
   if (items == 0 || items > HSACL_MAX_ITEMS || fiber_init(0) != 0) {
     g->status = HSACL_NO_STACK;
+    return;
+  }
+  if (g->kernel->group) {
+    if (!g->context && g->kernel->context_stride) {
+      g->status = HSACL_NO_STACK;
+      return;
+    }
+    if (fp_items_owning) { /* the previous group's */
+      memset(fp_item_own, 0, sizeof fp_item_own);
+      fp_items_owning = 0;
+    }
+    mode = MODE_REGIONS;
+    resume(0);
     return;
   }
   mode = MODE_FIRST_ITEM;

@@ -14,7 +14,11 @@
  *     per-work-group group memory;
  *   - private segment: the code object's private_segment_fixed_size at most
  *     CL_PRIVATE_SEGMENT_MAX, half the stack each work-item runs on (the
- *     other half is for the x86-64 frames and the library calls).
+ *     other half is for the x86-64 frames and the library calls); for a
+ *     kernel cut at its barriers (hsacl_kernel.group), that plus what each
+ *     work-item keeps from one barrier to the next (context_stride).
+ * The contexts of a cut kernel's work-items are one buffer per core,
+ * grown to the largest group it has run and kept with the instance.
  * Work-item stacks (CL_STACK_BYTES) come with a no-access guard page below
  * them where the platform can protect pages (plat_code_protect), so that an
  * overflow faults instead of writing into the next stack.
@@ -44,6 +48,8 @@ struct cl_instance {
   hsacl_run_group_fn run_group;
   const struct hsacl_kernel *table;
   void *stacks[HSACL_MAX_ITEMS]; /* CL_GUARD_BYTES + CL_STACK_BYTES each, on demand */
+  char *context;                 /* work-item contexts of a cut kernel, 64-byte aligned */
+  size_t context_size;
 };
 
 struct cl_kernel {
@@ -52,6 +58,8 @@ struct cl_kernel {
   uint32_t index;
   int32_t global_offset_arg;
   uint32_t local_arg_count;
+  uint32_t context_stride;                /* bytes per work-item; 0 without a group function */
+  bool cut;                               /* has a group function: no fiber per work-item */
   uint32_t local_args[CL_MAX_LOCAL_ARGS]; /* kernarg offsets of the __local pointers */
   _Atomic uint32_t error; /* hsa_status_t of the first failed work-group */
   char symbol[72];        /* "name.kd" */
@@ -95,6 +103,7 @@ void cl_programs_fini(void) {
     plat_code_free(c->stack_pool[--c->stack_pool_count], CL_GUARD_BYTES + CL_STACK_BYTES);
   lock_release(&c->stack_pool_lock);
 }
+
 static struct lock write_lock = LOCK_INIT;
 
 static void stdout_write(const char *s, size_t n) {
@@ -161,9 +170,11 @@ void cl_program_unload(struct cl_program *pr) {
       break;
     }
   lock_release(&rt.cl_programs.lock);
-  for (uint32_t i = 0; pr->instances && i < pr->instance_count; i++)
+  for (uint32_t i = 0; pr->instances && i < pr->instance_count; i++) {
     for (uint32_t s = 0; s < HSACL_MAX_ITEMS; s++)
       stack_release(pr->instances[i].stacks[s]);
+    free(pr->instances[i].context);
+  }
   free(pr->instances);
   free(pr->kernels);
   x86_dso_unload(pr->dso);
@@ -216,7 +227,8 @@ static hsa_status_t read_tables(struct cl_program *pr, const char *source) {
         (align & (align - 1)) != 0 ||
         (t[k].global_offset_arg >= 0 &&
          (uint64_t)t[k].global_offset_arg + 24 > t[k].kernarg_segment_size) ||
-        t[k].local_arg_count > CL_MAX_LOCAL_ARGS || (t[k].local_arg_count && !t[k].local_args)) {
+        t[k].local_arg_count > CL_MAX_LOCAL_ARGS || (t[k].local_arg_count && !t[k].local_args) ||
+        (t[k].context_stride && !t[k].group) || t[k].context_stride % 16 != 0) {
       log_error("%s: kernel table entry %u is malformed", source, k);
       return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
     }
@@ -234,6 +246,8 @@ static hsa_status_t read_tables(struct cl_program *pr, const char *source) {
     ck->index = k;
     ck->global_offset_arg = t[k].global_offset_arg;
     ck->local_arg_count = t[k].local_arg_count;
+    ck->context_stride = t[k].context_stride;
+    ck->cut = t[k].group != NULL;
     for (uint32_t a = 0; a < ck->local_arg_count; a++) {
       ck->local_args[a] = t[k].local_args[a];
       if ((uint64_t)ck->local_args[a] + 4 > t[k].kernarg_segment_size) {
@@ -379,12 +393,13 @@ hsa_status_t cl_kernel_check_dispatch(const hsa_cpu_kernel_descriptor_t *kernel,
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }
   }
-  if (kernel->private_segment_size > CL_PRIVATE_SEGMENT_MAX ||
-      p->private_segment_size > CL_PRIVATE_SEGMENT_MAX) {
-    log_error("%s: %u bytes of private memory per work-item, the agent has %u", kernel->name,
-              kernel->private_segment_size > p->private_segment_size ? kernel->private_segment_size
-                                                                     : p->private_segment_size,
-              CL_PRIVATE_SEGMENT_MAX);
+  uint32_t private_bytes = kernel->private_segment_size > p->private_segment_size
+                              ? kernel->private_segment_size
+                              : p->private_segment_size;
+  if ((uint64_t)private_bytes + k->context_stride > CL_PRIVATE_SEGMENT_MAX) {
+    log_error("%s: %u bytes of private memory per work-item and %u kept across barriers, the "
+              "agent has %u",
+              kernel->name, private_bytes, k->context_stride, CL_PRIVATE_SEGMENT_MAX);
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
   return HSA_STATUS_SUCCESS;
@@ -402,6 +417,10 @@ hsa_status_t cl_kernel_fill_hidden(const hsa_cpu_kernel_descriptor_t *kernel, vo
   return HSA_STATUS_SUCCESS;
 }
 
+bool cl_kernel_is_cut_at_barriers(const hsa_cpu_kernel_descriptor_t *kernel) {
+  return ((const struct cl_kernel *)(uintptr_t)kernel)->cut;
+}
+
 hsa_status_t cl_kernel_take_error(const hsa_cpu_kernel_descriptor_t *kernel) {
   struct cl_kernel *k = (struct cl_kernel *)(uintptr_t)kernel;
   return (hsa_status_t)atomic_exchange_explicit(&k->error, HSA_STATUS_SUCCESS, memory_order_acq_rel);
@@ -414,6 +433,20 @@ static void *item_stack(void *ctx, uint32_t item, size_t *size) {
   if (!in->stacks[item] && !(in->stacks[item] = stack_take())) return NULL;
   *size = CL_STACK_BYTES;
   return (uint8_t *)in->stacks[item] + CL_GUARD_BYTES;
+}
+
+/* The instance's context buffer, at least `size` bytes (NULL if there is
+ * no memory for it): grown, never shrunk, so that a core allocates once
+ * for the groups of a kernel. */
+static char *item_contexts(struct cl_instance *in, size_t size) {
+  if (size <= in->context_size) return in->context;
+  size = (size + 63) & ~(size_t)63;
+  char *c = aligned_alloc(64, size);
+  if (!c) return NULL;
+  free(in->context);
+  in->context = c;
+  in->context_size = size;
+  return c;
 }
 
 static void fail(struct cl_kernel *k, hsa_status_t st) {
@@ -451,6 +484,9 @@ static void cl_kernel_run_group(const hsa_cpu_dispatch_t *d) {
     g.num_groups[i] = (d->grid_size[i] + d->workgroup_size[i] - 1) / d->workgroup_size[i];
     g.global_offset[i] = offset[i];
   }
+  if (k->context_stride)
+    g.context = item_contexts(
+        in, (size_t)k->context_stride * g.item_count[0] * g.item_count[1] * g.item_count[2]);
   in->run_group(&g);
   if (g.status == HSACL_BARRIER_DIVERGENCE) {
     log_error("%s: work-group (%u,%u,%u): some work-items reached a barrier that others did not "
@@ -458,8 +494,8 @@ static void cl_kernel_run_group(const hsa_cpu_dispatch_t *d) {
               g.group_id[2]);
     fail(k, HSA_STATUS_ERROR_EXCEPTION);
   } else if (g.status != HSACL_OK) {
-    log_error("%s: no stack for a work-item of work-group (%u,%u,%u)", k->symbol, g.group_id[0],
-              g.group_id[1], g.group_id[2]);
+    log_error("%s: no stack or context memory for a work-item of work-group (%u,%u,%u)", k->symbol,
+              g.group_id[0], g.group_id[1], g.group_id[2]);
     fail(k, HSA_STATUS_ERROR_OUT_OF_RESOURCES);
   }
 }

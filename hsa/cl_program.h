@@ -60,6 +60,10 @@ hsa_status_t cl_kernel_fill_hidden(const hsa_cpu_kernel_descriptor_t *kernel, vo
 
 /* The first failure of a work-group of the kernel's last dispatch
  * (HSA_STATUS_SUCCESS if none), cleared. */
+/* Whether tools/hsacc cut the kernel at its work-group barriers (a group
+ * function, cl/cpu_abi.h): its work-items run without a fiber each. */
+bool cl_kernel_is_cut_at_barriers(const hsa_cpu_kernel_descriptor_t *kernel);
+
 hsa_status_t cl_kernel_take_error(const hsa_cpu_kernel_descriptor_t *kernel);
 
 #endif

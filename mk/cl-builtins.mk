@@ -9,13 +9,15 @@
 # ASan/UBSan) linked with the library and the host's libm.
 CL_CC         ?= clang-19
 CL_CPU_CFLAGS := -target x86_64-unknown-linux-gnu -x cl -cl-std=CL2.0 \
-                 -Xclang -finclude-default-header -fPIC -ffp-contract=off -O2
+                 -Xclang -finclude-default-header -fPIC -ffp-contract=off -O2 -mno-red-zone
 # Diagnostics only: vectors wider than SSE registers go through memory
 # in the x86-64 ABI without AVX, the same for the library and user code.
 CL_WARN_CFLAGS := -Wall -Wno-psabi
 CL_DIR        := $(BUILD)/cl
 # The library's one C file (printf) for the same target and code model.
-CL_CPU_C_CFLAGS := -target x86_64-unknown-linux-gnu -x c -std=gnu11 -ffreestanding -fPIC -O2
+# -mno-red-zone: the image runs it in ring 0 (tools/hsacc, CPU_NOREDZONE).
+CL_CPU_C_CFLAGS := -target x86_64-unknown-linux-gnu -x c -std=gnu11 -ffreestanding -fPIC -O2 \
+                   -mno-red-zone
 cl_obj         = $(patsubst %.c,$(CL_DIR)/%.o,$(patsubst %.cl,$(CL_DIR)/%.o,$(1)))
 
 CL_BUILTIN_OBJS := $(call cl_obj,$(CL_BUILTIN_SRCS))

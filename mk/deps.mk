@@ -13,10 +13,11 @@
 # The clients of the ROCr binary interface (suite rocm-clients,
 # tests/rocm_clients/) come from here too: HIP 5.2 (libamdhip64-dev, which
 # brings comgr and Debian's ROCr), ROCr's headers (libhsa-runtime-dev) and
-# LLVM 19's OpenMP offload runtime (libomp-19-dev).
+# LLVM 19's OpenMP offload runtime (libomp-19-dev). tools/hsacl-barriers.c
+# is built on LLVM's C interface (llvm-19-dev).
 DEB_PACKAGES := make gcc binutils libc6-dev gnu-efi newlib-source xz-utils \
                 qemu-system-x86 ovmf mtools dosfstools \
-                clang-19 lld-19 llvm-19 libclang-rt-19-dev clang-tools-19 rocm-device-libs \
+                clang-19 lld-19 llvm-19 llvm-19-dev libclang-rt-19-dev clang-tools-19 rocm-device-libs \
                 libgomp1 pocl-opencl-icd ocl-icd-opencl-dev python3 \
                 libamdhip64-dev libhsa-runtime-dev libomp-19-dev
 

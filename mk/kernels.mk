@@ -90,7 +90,7 @@ TEST_BUILD_DEPS += $(KERNEL_CORPUS) $(HIP_BUNDLES)
 # (CL_BUILTIN_SRCS; its rules are the built-in library's own). Not
 # -ffreestanding: see CL_BUILTIN_BC.
 CL_LIB_DIR   := $(BUILD)/cl
-CL_CPU_FLAGS := -target x86_64-unknown-linux-gnu -fPIC -O2 -fvisibility=hidden \
+CL_CPU_FLAGS := -target x86_64-unknown-linux-gnu -fPIC -O2 -fvisibility=hidden -mno-red-zone \
                 -Wall -Werror -I.
 
 $(CL_LIB_DIR)/hsacl-workitem.bc: $(CL_WORKITEM_SRCS) cl/cpu_abi.h
@@ -98,9 +98,18 @@ $(CL_LIB_DIR)/hsacl-workitem.bc: $(CL_WORKITEM_SRCS) cl/cpu_abi.h
 	@echo "CPUCC   $@"
 	$(Q)$(GPU_CC) $(CL_CPU_FLAGS) -emit-llvm -c $(CL_WORKITEM_SRCS) -o $@
 
+# tools/hsacc's pass that cuts kernels at their work-group barriers
+# (HSACL_BARRIERS), a host program on LLVM's C interface (llvm-19-dev).
+HSACL_BARRIERS := $(BUILD)/tools/hsacl-barriers
+$(HSACL_BARRIERS): tools/hsacl-barriers.c
+	@mkdir -p $(dir $@)
+	@echo "HOSTCC  $@"
+	$(Q)gcc -O2 -Wall -Wextra -Werror $(shell llvm-config-19 --cflags) $< -o $@ \
+	    $(shell llvm-config-19 --ldflags --libs)
+
 HSACC_LIBS := $(CL_LIB_DIR)/hsacl-workitem.bc $(if $(CL_BUILTIN_SRCS),$(CL_BUILTIN_BC))
-HSACC      := HSACC_LIBDIR=$(abspath $(CL_LIB_DIR)) tools/hsacc
-HSACC_DEPS := tools/hsacc $(HSACC_LIBS)
+HSACC      := HSACC_LIBDIR=$(abspath $(CL_LIB_DIR)) HSACL_BARRIERS=$(abspath $(HSACL_BARRIERS)) tools/hsacc
+HSACC_DEPS := tools/hsacc $(HSACC_LIBS) $(HSACL_BARRIERS)
 
 # The OpenCL C corpus through tools/hsacc, every variant (HSACC_CORPUS_SRCS,
 # above):

@@ -14,6 +14,7 @@
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_kernarg_hidden.h>
 
+#include "hsa/cl_program.h"
 #include "lib/plat.h"
 #include "lib/test.h"
 #include "support/gpu_kernel.h"
@@ -29,6 +30,10 @@
  * tools/hsacc does not build them. CL_CORPUS_WAITING names the kernels
  * that need the built-in library while it is absent. */
 static const char *const c_kernels = " saxpy int_divmod call_stack ";
+/* The kernels with work-group barriers, which tools/hsacc cuts at them
+ * (cl/cpu_abi.h, hsacl_kernel.group); the others have nothing to cut. */
+static const char *const barrier_kernels =
+    " bitonic_sort histogram_local matmul_tiled prefix_scan reduce_sum ";
 
 static bool listed(const char *list, const char *file) {
   char word[64];
@@ -95,6 +100,10 @@ static void run_variant(struct env *e, const struct corpus_kernel *ck, const cha
   int32_t *external = external_of(e, ck);
   struct gpu_kernel k;
   load(e, path, ck, external, &k);
+  const hsa_cpu_kernel_descriptor_t *desc = cl_kernel_from_object(k.object);
+  ASSERT_NOT_NULL(desc);
+  if (cl_kernel_is_cut_at_barriers(desc) != listed(barrier_kernels, file))
+    FAIL("%s: the kernel is %scut at barriers", path, listed(barrier_kernels, file) ? "not " : "");
   struct corpus_alloc alloc = {hsa_test_pool_alloc, hsa_test_pool_free, &e->pool};
   struct corpus_dispatch d;
   ASSERT_TRUE(corpus_setup(ck, &alloc, &d));

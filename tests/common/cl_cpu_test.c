@@ -70,6 +70,20 @@ static void load(struct cl_env *e, const char *file, const char *symbol, struct 
   if (st != HSA_STATUS_SUCCESS) FAIL("%s", why);
 }
 
+/* Whether tools/hsacc cut the kernel at its barriers (no fiber per
+ * work-item). */
+static bool cut_at_barriers(const struct gpu_kernel *k) {
+  const hsa_cpu_kernel_descriptor_t *d = cl_kernel_from_object(k->object);
+  ASSERT_NOT_NULL(d);
+  return cl_kernel_is_cut_at_barriers(d);
+}
+
+/* Loads a kernel with barriers that tools/hsacc cuts at them. */
+static void load_cut(struct cl_env *e, const char *file, const char *symbol, struct gpu_kernel *k) {
+  load(e, file, symbol, k);
+  if (!cut_at_barriers(k)) FAIL("%s: %s was not cut at its barriers", file, symbol);
+}
+
 /* Dispatches and waits; the status the queue reported (SUCCESS if none). */
 static hsa_status_t run_on(hsa_queue_t *q, struct hsa_test_queue_error *err,
                            const struct gpu_kernel *k, uint32_t dims, const uint32_t grid[3],
@@ -205,11 +219,13 @@ static void set_ptr(uint8_t *ka, size_t at, const void *p) {
 }
 static void set_u32(uint8_t *ka, size_t at, uint32_t v) { memcpy(ka + at, &v, 4); }
 
-TEST(cl_cpu_barrier_straight_line) {
+/* Each work-group's values reversed, by `symbol` (in, out). */
+static void check_reversed(const char *symbol, bool cut) {
   struct cl_env e;
   env_open(&e);
   struct gpu_kernel k;
-  load(&e, "barriers", "barrier_straight.kd", &k);
+  load(&e, "barriers", symbol, &k);
+  if (cut_at_barriers(&k) != cut) FAIL("%s was %scut at its barriers", symbol, cut ? "not " : "");
   const uint32_t sizes[][2] = {{1024, 256}, {1000, 128}, {7, 7}, {4096, 1024}, {3, 1}};
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
     uint32_t n = sizes[s][0], wg = sizes[s][1];
@@ -231,11 +247,24 @@ TEST(cl_cpu_barrier_straight_line) {
   env_close(&e);
 }
 
+TEST(cl_cpu_barrier_straight_line) { check_reversed("barrier_straight.kd", true); }
+
+/* The barrier of wait_group_events is in the built-in library (async.cl). */
+TEST(cl_cpu_barrier_in_wait_group_events_after_an_async_copy) {
+  check_reversed("barrier_async_copy.kd", true);
+}
+
+/* A barrier in a function tools/hsacc cannot inline: the kernel keeps one
+ * fiber per work-item, with the same results. */
+TEST(cl_cpu_barrier_in_a_function_not_inlined_runs_on_fibers) {
+  check_reversed("barrier_in_noinline_function.kd", false);
+}
+
 TEST(cl_cpu_barrier_in_a_loop) {
   struct cl_env e;
   env_open(&e);
   struct gpu_kernel k;
-  load(&e, "barriers", "barrier_loop.kd", &k);
+  load_cut(&e, "barriers", "barrier_loop.kd", &k);
   const uint32_t n = 1536, wg = 96, rounds = 37;
   uint32_t *in = buffer(&e, n * 4), *out = buffer(&e, n * 4);
   for (uint32_t i = 0; i < n; i++) in[i] = i * 40503u;
@@ -259,7 +288,7 @@ TEST(cl_cpu_barrier_in_uniform_branches_with_scopes) {
   struct cl_env e;
   env_open(&e);
   struct gpu_kernel k;
-  load(&e, "barriers", "barrier_branch.kd", &k);
+  load_cut(&e, "barriers", "barrier_branch.kd", &k);
   const uint32_t n = 1000, wg = 64; /* the last group is partial */
   for (uint32_t mode = 0; mode < 3; mode++) {
     uint32_t *in = buffer(&e, n * 4), *out = buffer(&e, n * 4), *tmp = buffer(&e, n * 4);
@@ -292,7 +321,7 @@ TEST(cl_cpu_barrier_reached_by_some_work_items_only_is_an_error) {
   struct cl_env e;
   env_open(&e);
   struct gpu_kernel k;
-  load(&e, "barriers", "barrier_divergent.kd", &k);
+  load_cut(&e, "barriers", "barrier_divergent.kd", &k);
   uint32_t *out = buffer(&e, 64 * 4);
   uint8_t *ka = kernarg_of(&e, &k);
   set_ptr(ka, 0, out);
@@ -300,6 +329,81 @@ TEST(cl_cpu_barrier_reached_by_some_work_items_only_is_an_error) {
             HSA_STATUS_ERROR_EXCEPTION);
   hsa_amd_memory_pool_free(out);
   hsa_amd_memory_pool_free(ka);
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
+TEST(cl_cpu_barriers_in_a_loop_with_a_private_array_live_across_them) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load_cut(&e, "barriers", "barrier_private_array.kd", &k);
+  const uint32_t n = 1000, wg = 80, rounds = 29; /* the last group is partial */
+  uint32_t *in = buffer(&e, n * 4), *out = buffer(&e, n * 4);
+  for (uint32_t i = 0; i < n; i++) in[i] = i * 97u + 5;
+  uint8_t *ka = kernarg_of(&e, &k);
+  set_ptr(ka, 0, in);
+  set_ptr(ka, 8, out);
+  set_u32(ka, 16, rounds);
+  HSA_ASSERT_OK(run(&e, &k, 1, (uint32_t[3]){n, 1, 1}, (uint32_t[3]){wg, 1, 1}, 0, ka));
+  static uint32_t p[1000][8], a[1000];
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = 0; j < 8; j++) p[i][j] = in[i] + j;
+  for (uint32_t r = 0; r < rounds; r++) {
+    for (uint32_t i = 0; i < n; i++) a[i] = p[i][r % 8];
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t base = i / wg * wg, len = n - base < wg ? n - base : wg;
+      p[i][(r + 1) % 8] += a[base + (i - base + 1) % len];
+    }
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t want = 0;
+    for (uint32_t j = 0; j < 8; j++) want += p[i][j] * (j + 1);
+    ASSERT_EQ(out[i], want);
+  }
+  hsa_amd_memory_pool_free(in);
+  hsa_amd_memory_pool_free(out);
+  hsa_amd_memory_pool_free(ka);
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
+static void check_barrier_3d(struct cl_env *e, const struct gpu_kernel *k, const uint32_t grid[3],
+                             const uint32_t wg[3]) {
+  uint32_t items = grid[0] * grid[1] * grid[2];
+  uint32_t *out = buffer(e, items * 4);
+  uint8_t *ka = kernarg_of(e, k);
+  set_ptr(ka, 0, out);
+  HSA_ASSERT_OK(run(e, k, 3, grid, wg, 0, ka));
+  for (uint32_t z = 0; z < grid[2]; z++)
+    for (uint32_t y = 0; y < grid[1]; y++)
+      for (uint32_t x = 0; x < grid[0]; x++) {
+        uint32_t gid[3] = {x, y, z}, base[3], len[3], lid[3], mirror[3];
+        for (int d = 0; d < 3; d++) {
+          base[d] = gid[d] / wg[d] * wg[d];
+          len[d] = grid[d] - base[d] < wg[d] ? grid[d] - base[d] : wg[d];
+          lid[d] = gid[d] - base[d];
+        }
+        uint32_t lin = (lid[2] * len[1] + lid[1]) * len[0] + lid[0];
+        uint32_t m = len[0] * len[1] * len[2] - 1 - lin;
+        mirror[0] = base[0] + m % len[0];
+        mirror[1] = base[1] + m / len[0] % len[1];
+        mirror[2] = base[2] + m / (len[0] * len[1]);
+        ASSERT_EQ(out[(z * grid[1] + y) * grid[0] + x],
+                  mirror[0] + 1000 * mirror[1] + 1000000 * mirror[2]);
+      }
+  hsa_amd_memory_pool_free(out);
+  hsa_amd_memory_pool_free(ka);
+}
+
+TEST(cl_cpu_barrier_in_3d_groups_with_partial_groups) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load_cut(&e, "barriers", "barrier_3d.kd", &k);
+  check_barrier_3d(&e, &k, (uint32_t[3]){8, 6, 4}, (uint32_t[3]){4, 3, 2});
+  check_barrier_3d(&e, &k, (uint32_t[3]){11, 7, 5}, (uint32_t[3]){4, 3, 2});
+  check_barrier_3d(&e, &k, (uint32_t[3]){9, 9, 9}, (uint32_t[3]){8, 8, 8});
   gpu_kernel_release(&k);
   env_close(&e);
 }
@@ -441,7 +545,7 @@ TEST(cl_cpu_local_memory_is_private_to_each_group_on_every_core) {
   struct cl_env e;
   env_open(&e);
   struct gpu_kernel k;
-  load(&e, "barriers", "local_private.kd", &k);
+  load_cut(&e, "barriers", "local_private.kd", &k);
   const uint32_t wg = 200, groups = 8 * (e.cores ? e.cores : 1) + 3, n = wg * groups, rounds = 20;
   uint32_t *bad = buffer(&e, n * 4), *sums = buffer(&e, groups * 4);
   memset(bad, 0xff, n * 4);
@@ -491,6 +595,14 @@ TEST(cl_cpu_too_much_local_or_private_memory_is_refused_at_dispatch) {
   reopen_queue(&e);
   load(&e, "limits", "private_too_big.kd", &k);
   ASSERT_GT(k.private_size, 32768);
+  ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){1, 1, 1}, 0, ka),
+            HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+  gpu_kernel_release(&k);
+  /* 20 KiB of private memory, within the 32 KiB, but also kept across a
+   * barrier in the work-item's context: 40 KiB. */
+  reopen_queue(&e);
+  load_cut(&e, "limits", "private_across_barrier_too_big.kd", &k);
+  ASSERT_LE(k.private_size, 32768);
   ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){1, 1, 1}, 0, ka),
             HSA_STATUS_ERROR_OUT_OF_RESOURCES);
   hsa_amd_memory_pool_free(out);
@@ -665,10 +777,10 @@ TEST(cl_cpu_other_interface_versions_are_refused) {
   size_t cpu_size = part.size;
   uint8_t *copy = cpu_part_copy(&part);
   HSA_ASSERT_OK(load_bytes(e.cpu, copy, cpu_size));
-  /* Version 1: the table before it had `items`. */
+  /* Version 2: the table before it had `group` and `context_stride`. */
   uint32_t *version = (uint32_t *)(copy + elf_file_offset(copy, elf_dynamic_symbol(copy, "__hsacl_abi_version")));
   ASSERT_EQ(*version, HSACL_ABI_VERSION);
-  *version = 1;
+  *version = 2;
   ASSERT_EQ(load_bytes(e.cpu, copy, cpu_size), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
   /* The first kernel's `items` left null: its relocation made R_X86_64_NONE
    * (psABI 4.4), the field zero. */

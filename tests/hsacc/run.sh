@@ -92,6 +92,41 @@ K
   done
 }
 
+# A kernel that reaches a barrier is cut at it (a group function in the CPU
+# part); one whose barrier is in a function that cannot be inlined keeps
+# one fiber per work-item, and hsacc says why in a note, not an error.
+hsacc_cuts_kernels_at_barriers_or_says_why_not() {
+  src bar.cl <<'K'
+void exchange(__local int *t, int v) { t[get_local_id(0)] = v; barrier(CLK_LOCAL_MEM_FENCE); }
+__attribute__((noinline)) void exchange_noinline(__local int *t, int v) {
+  t[get_local_id(0)] = v; barrier(CLK_LOCAL_MEM_FENCE);
+}
+int exchange_recursive(__local int *t, int v, int depth) {
+  if (depth == 0) { t[get_local_id(0)] = v; barrier(CLK_LOCAL_MEM_FENCE); return t[0]; }
+  return exchange_recursive(t, v + 1, depth - 1);
+}
+__kernel void cut(__global int *o) {
+  __local int t[64]; exchange(t, 1); o[get_global_id(0)] = t[63 - get_local_id(0)];
+}
+__kernel void kept_noinline(__global int *o) {
+  __local int t[64]; exchange_noinline(t, 2); o[get_global_id(0)] = t[0];
+}
+__kernel void kept_recursive(__global int *o, int d) {
+  __local int t[64]; o[get_global_id(0)] = exchange_recursive(t, 3, d);
+}
+__kernel void plain(__global int *o) { o[get_global_id(0)] = 4; }
+K
+  "$HSACC" -o "$tmp/bar.hsaco" "$tmp/bar.cl" 2>"$tmp/notes" || { cat "$tmp/notes"; return 1; }
+  grep -q "note: kernel kept_noinline keeps one fiber per work-item: a barrier in exchange_noinline, which is marked noinline" "$tmp/notes" ||
+    { echo "no note for kept_noinline: $(cat "$tmp/notes")"; return 1; }
+  grep -q "note: kernel kept_recursive keeps one fiber per work-item: a barrier in exchange_recursive, which is recursive" "$tmp/notes" ||
+    { echo "no note for kept_recursive: $(cat "$tmp/notes")"; return 1; }
+  [ "$(grep -c hsacl-barriers "$tmp/notes")" = 2 ] || { echo "other notes: $(grep hsacl-barriers "$tmp/notes")"; return 1; }
+  cpu_part bar || return 1
+  groups=$(llvm-nm-19 "$tmp/bar.so" | awk '$NF ~ /^__hsacl_group_/ { print $NF }' | tr '\n' ' ')
+  [ "$groups" = "__hsacl_group_cut " ] || { echo "group functions: $groups"; return 1; }
+}
+
 # cpu_part NAME: the CPU part of $tmp/NAME.hsaco, as $tmp/NAME.so.
 cpu_part() {
   "$BUNDLER" -unbundle -type=bc -targets=host-x86_64-unknown-linux-gnu -input="$tmp/$1.hsaco" -output="$tmp/$1.so"
@@ -200,6 +235,7 @@ K
 case_ hsacc_builds_one_bundle_for_every_agent
 case_ hsacc_builds_several_sources_into_one_file
 case_ hsacc_inlines_work_item_functions_and_exports_the_interface
+case_ hsacc_cuts_kernels_at_barriers_or_says_why_not
 case_ hsacc_printf_output_stays_on_the_runtimes_hook
 case_ hsacc_links_the_librarys_half_conversions_for_the_code_generator
 case_ hsacc_compile_error_prints_clang_and_leaves_nothing

@@ -83,3 +83,57 @@ __kernel void local_private(__global uint *bad, __global uint *sums, __local uin
   bad[get_global_id(0)] = wrong;
   if (lid == 0) sums[grp] = var[n - 1] + arg[0];
 }
+
+/* Two barriers in a loop and a private array indexed at run time, live
+ * across both: each round, one element goes through __local memory to the
+ * left neighbour, which adds it to another element. */
+__kernel void barrier_private_array(__global const uint *in, __global uint *out, uint rounds) {
+  __local uint a[1024];
+  uint lid = get_local_id(0), n = get_local_size(0);
+  uint p[8];
+  for (uint i = 0; i < 8; i++) p[i] = in[get_global_id(0)] + i;
+  for (uint r = 0; r < rounds; r++) {
+    a[lid] = p[r % 8];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    p[(r + 1) % 8] += a[(lid + 1) % n];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  uint s = 0;
+  for (uint i = 0; i < 8; i++) s += p[i] * (i + 1);
+  out[get_global_id(0)] = s;
+}
+
+/* 3-D work-groups: each work-item's global ids through __local memory to
+ * the work-item at the mirrored local linear id. */
+__kernel void barrier_3d(__global uint *out) {
+  __local uint a[1024];
+  uint lin = get_local_linear_id();
+  uint n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+  a[lin] = get_global_id(0) + 1000 * get_global_id(1) + 1000000 * get_global_id(2);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_linear_id()] = a[n - 1 - lin];
+}
+
+/* A barrier in a function that cannot be inlined: tools/hsacc leaves the
+ * kernel on one fiber per work-item (with a note), as barrier_straight. */
+__attribute__((noinline)) void swap_through_local(__local uint *tmp, uint lid, uint n,
+                                                  __global uint *out, uint v) {
+  tmp[lid] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[n - 1 - lid];
+}
+
+__kernel void barrier_in_noinline_function(__global const uint *in, __global uint *out) {
+  __local uint tmp[1024];
+  swap_through_local(tmp, get_local_id(0), get_local_size(0), out, in[get_global_id(0)]);
+}
+
+/* An async copy into __local memory and wait_group_events, whose barrier
+ * is in the built-in library: each work-group's values reversed. */
+__kernel void barrier_async_copy(__global const uint *in, __global uint *out) {
+  __local uint tmp[1024];
+  size_t n = get_local_size(0), base = get_group_id(0) * get_enqueued_local_size(0);
+  event_t e = async_work_group_copy(tmp, in + base, n, 0);
+  wait_group_events(1, &e);
+  out[get_global_id(0)] = tmp[n - 1 - get_local_id(0)];
+}

@@ -1,0 +1,730 @@
+/*
+ * hsacl-barriers - tools/hsacc's pass over the linked CPU bitcode that lets
+ * the work-items of a group run one after the other between work-group
+ * barriers, without a stack of their own (cl/cpu_abi.h, hsacl_region_fn).
+ *
+ *   hsacl-barriers IN.bc OUT.bc
+ *
+ * For every kernel whose wrapper (__hsacl_wrap_<kernel>) reaches a barrier
+ * (the overloads of barrier and work_group_barrier that cl/workitem.c
+ * defines, OpenCL C 2.0 6.13.8), the pass adds
+ *
+ *   int32_t __hsacl_region_<kernel>(int32_t state, char *context,
+ *                                   const void *kernarg, void *group_segment)
+ *
+ * the wrapper's body with everything it calls that reaches a barrier
+ * inlined, cut at each barrier: it runs from its start (state 0) or from
+ * after barrier k (state k) up to the next barrier k' (returns k') or the
+ * end (returns -1). A barrier becomes the fence it implies (as
+ * cl/workitem.c's barrier_wait makes it: a compiler barrier for the work-
+ * group, a sequentially consistent fence for device scope with
+ * CLK_GLOBAL_MEM_FENCE). Values that one piece leaves to another live in
+ * the work-item's `context`; everything else stays local to the call, for
+ * the optimiser to keep in registers. The region function is
+ * alwaysinline: hsacc's group function calls it once per state, with the
+ * state a constant, so that each copy keeps only its region's code. stdout
+ * gets one line "<kernel> <context bytes per work-item> <barriers>" per
+ * kernel cut so; a kernel it
+ * cannot cut gets a note on stderr (it keeps one fiber per work-item) and
+ * no line.
+ *
+ * How (LLVM Language Reference Manual for the IR's rules):
+ *   1. the functions that reach a barrier get alwaysinline and the
+ *      module's "always-inline" and SROA passes run (LLVMRunPasses);
+ *   2. in the region function, phi nodes and values used outside the block
+ *      that defines them become stack slots (allocas of the entry block,
+ *      as LLVM's reg2mem makes them), so that cutting the control flow at
+ *      a barrier breaks no SSA dominance;
+ *   3. the entry block switches on `state`; each barrier's block ends in
+ *      `ret k`, the rest of it is the block state k enters;
+ *   4. backward liveness of the slots from each block a state enters: a
+ *      slot read there before it is written, or whose address is used
+ *      otherwise than by a load or store, lives in the context (offsets by
+ *      the module's data layout, LLVMABISizeOfType / alignment).
+ * Exit status 0, or 1 after a message (unreadable input, invalid result).
+ */
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The barriers cl/workitem.c defines, Itanium-mangled as clang mangles
+ * opencl-c.h's overloads. */
+static const char *const barrier_names[] = {
+    "_Z7barrierj",                           /* barrier(cl_mem_fence_flags) */
+    "_Z18work_group_barrierj",               /* work_group_barrier(flags) */
+    "_Z18work_group_barrierj12memory_scope", /* work_group_barrier(flags, scope) */
+};
+#define WRAPPER_PREFIX "__hsacl_wrap_"
+#define REGION_PREFIX  "__hsacl_region_"
+/* opencl-c-base.h, and clang's __OPENCL_MEMORY_SCOPE_DEVICE */
+#define CLK_GLOBAL_MEM_FENCE 0x02
+#define MEMORY_SCOPE_DEVICE  2
+/* The runtime's context buffer is 64-byte aligned (hsa/cl_program.c). */
+#define CONTEXT_ALIGN_MAX 64u
+#define CONTEXT_ALIGN_MIN 16u
+
+static LLVMContextRef ctx;
+static LLVMModuleRef mod;
+static LLVMTargetDataRef layout;
+
+static void die(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("hsacl-barriers: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  exit(1);
+}
+
+static void *xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p) die("out of memory");
+  return p;
+}
+
+/* ---- pointer -> index map (open addressing) ---------------------------- */
+
+struct index_map {
+  const void **keys;
+  uint32_t *values;
+  size_t mask;
+};
+
+static void map_init(struct index_map *m, size_t n) {
+  size_t cap = 16;
+  while (cap < 2 * n) cap *= 2;
+  m->keys = xcalloc(cap, sizeof *m->keys);
+  m->values = xcalloc(cap, sizeof *m->values);
+  m->mask = cap - 1;
+}
+
+static size_t map_slot(const struct index_map *m, const void *key) {
+  size_t h = ((uintptr_t)key >> 4) * 0x9e3779b97f4a7c15ull;
+  for (size_t i = h & m->mask;; i = (i + 1) & m->mask)
+    if (!m->keys[i] || m->keys[i] == key) return i;
+}
+
+static void map_put(struct index_map *m, const void *key, uint32_t value) {
+  size_t i = map_slot(m, key);
+  m->keys[i] = key;
+  m->values[i] = value;
+}
+
+/* The value of `key`, or -1. */
+static int64_t map_get(const struct index_map *m, const void *key) {
+  size_t i = map_slot(m, key);
+  return m->keys[i] ? (int64_t)m->values[i] : -1;
+}
+
+static void map_free(struct index_map *m) {
+  free(m->keys);
+  free(m->values);
+}
+
+/* ---- which functions reach a barrier ------------------------------------- */
+
+struct call_graph {
+  uint32_t count;
+  LLVMValueRef *fns;
+  struct index_map index;
+  uint32_t **callees; /* per function: indexes of the functions it calls directly */
+  uint32_t *callee_count;
+  bool *reaches;   /* calls a barrier, directly or not */
+  bool *recursive; /* among the functions that reach a barrier, on a cycle */
+};
+
+static bool is_barrier(LLVMValueRef fn) {
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  for (size_t i = 0; i < sizeof barrier_names / sizeof *barrier_names; i++)
+    if (strcmp(name, barrier_names[i]) == 0) return true;
+  return false;
+}
+
+/* The function a call instruction calls, or NULL (indirect, inline asm). */
+static LLVMValueRef direct_callee(LLVMValueRef call) {
+  LLVMValueRef c = LLVMGetCalledValue(call);
+  return c && LLVMIsAFunction(c) ? c : NULL;
+}
+
+static bool reaches_from(const struct call_graph *g, uint32_t from, uint32_t target, bool *seen) {
+  for (uint32_t i = 0; i < g->callee_count[from]; i++) {
+    uint32_t c = g->callees[from][i];
+    if (c == target) return true;
+    if (seen[c] || !g->reaches[c]) continue;
+    seen[c] = true;
+    if (reaches_from(g, c, target, seen)) return true;
+  }
+  return false;
+}
+
+static void call_graph_build(struct call_graph *g) {
+  g->count = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) g->count++;
+  g->fns = xcalloc(g->count, sizeof *g->fns);
+  g->callees = xcalloc(g->count, sizeof *g->callees);
+  g->callee_count = xcalloc(g->count, sizeof *g->callee_count);
+  g->reaches = xcalloc(g->count, sizeof *g->reaches);
+  g->recursive = xcalloc(g->count, sizeof *g->recursive);
+  map_init(&g->index, g->count);
+  uint32_t n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) {
+    map_put(&g->index, f, n);
+    g->fns[n++] = f;
+  }
+  for (uint32_t i = 0; i < g->count; i++) {
+    uint32_t cap = 0;
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(g->fns[i]); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in)) {
+        LLVMValueRef callee = LLVMIsACallInst(in) ? direct_callee(in) : NULL;
+        if (!callee) continue;
+        if (is_barrier(callee)) g->reaches[i] = true;
+        if (g->callee_count[i] == cap) {
+          cap = cap ? 2 * cap : 8;
+          g->callees[i] = realloc(g->callees[i], cap * sizeof **g->callees);
+          if (!g->callees[i]) die("out of memory");
+        }
+        g->callees[i][g->callee_count[i]++] = (uint32_t)map_get(&g->index, callee);
+      }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < g->count; i++)
+      for (uint32_t c = 0; c < g->callee_count[i] && !g->reaches[i]; c++)
+        if (g->reaches[g->callees[i][c]] && !is_barrier(g->fns[g->callees[i][c]]))
+          g->reaches[i] = changed = true;
+  }
+  bool *seen = xcalloc(g->count, sizeof *seen);
+  for (uint32_t i = 0; i < g->count; i++) {
+    if (!g->reaches[i]) continue;
+    memset(seen, 0, g->count * sizeof *seen);
+    g->recursive[i] = reaches_from(g, i, i, seen);
+  }
+  free(seen);
+}
+
+static bool has_fn_attr(LLVMValueRef fn, const char *name) {
+  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  return LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind) != NULL;
+}
+
+/* Why the functions reaching a barrier from `from` cannot all be inlined
+ * (NULL: they can), into why[]. */
+static const char *why_not_inlinable(const struct call_graph *g, uint32_t from, bool *seen,
+                                     char *why, size_t size) {
+  for (uint32_t i = 0; i < g->callee_count[from]; i++) {
+    uint32_t c = g->callees[from][i];
+    if (seen[c] || !g->reaches[c] || is_barrier(g->fns[c])) continue;
+    seen[c] = true;
+    size_t len;
+    const char *name = LLVMGetValueName2(g->fns[c], &len);
+    if (g->recursive[c]) {
+      snprintf(why, size, "a barrier in %s, which is recursive", name);
+      return why;
+    }
+    if (has_fn_attr(g->fns[c], "noinline")) {
+      snprintf(why, size, "a barrier in %s, which is marked noinline", name);
+      return why;
+    }
+    if (why_not_inlinable(g, c, seen, why, size)) return why;
+  }
+  return NULL;
+}
+
+static void add_fn_attr(LLVMValueRef fn, const char *name) {
+  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
+}
+
+/* ---- the region function --------------------------------------------------- */
+
+static void note(const char *kernel, const char *why) {
+  fprintf(stderr, "hsacl-barriers: note: kernel %s keeps one fiber per work-item: %s\n", kernel,
+          why);
+}
+
+/* int32_t __hsacl_region_<kernel>(int32_t, char *, const void *, void *)
+ * calling the wrapper, with the wrapper's function attributes (target
+ * features: the inliner inlines a callee only into a caller whose
+ * features include its own). */
+static LLVMValueRef region_create(LLVMValueRef wrapper, const char *kernel) {
+  LLVMTypeRef wty = LLVMGlobalGetValueType(wrapper);
+  if (LLVMCountParamTypes(wty) != 2)
+    die("%s: the wrapper does not take (kernarg, group segment)", kernel);
+  LLVMTypeRef wparams[2];
+  LLVMGetParamTypes(wty, wparams);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+  LLVMTypeRef params[4] = {i32, LLVMPointerTypeInContext(ctx, 0), wparams[0], wparams[1]};
+  char name[512];
+  snprintf(name, sizeof name, REGION_PREFIX "%s", kernel);
+  LLVMValueRef region = LLVMAddFunction(mod, name, LLVMFunctionType(i32, params, 4, 0));
+  unsigned n = LLVMGetAttributeCountAtIndex(wrapper, LLVMAttributeFunctionIndex);
+  LLVMAttributeRef *attrs = xcalloc(n, sizeof *attrs);
+  LLVMGetAttributesAtIndex(wrapper, LLVMAttributeFunctionIndex, attrs);
+  for (unsigned i = 0; i < n; i++) {
+    if (LLVMIsEnumAttribute(attrs[i])) {
+      unsigned kind = LLVMGetEnumAttributeKind(attrs[i]);
+      if (kind == LLVMGetEnumAttributeKindForName("alwaysinline", 12) ||
+          kind == LLVMGetEnumAttributeKindForName("noinline", 8))
+        continue;
+    }
+    LLVMAddAttributeAtIndex(region, LLVMAttributeFunctionIndex, attrs[i]);
+  }
+  free(attrs);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, region, "entry"));
+  LLVMValueRef args[2] = {LLVMGetParam(region, 2), LLVMGetParam(region, 3)};
+  LLVMBuildCall2(b, wty, wrapper, args, 2, "");
+  LLVMBuildRet(b, LLVMConstInt(i32, (unsigned long long)-1, true));
+  LLVMDisposeBuilder(b);
+  return region;
+}
+
+static bool is_lifetime_marker(LLVMValueRef in) {
+  LLVMValueRef callee = LLVMIsACallInst(in) ? direct_callee(in) : NULL;
+  size_t len;
+  return callee && strncmp(LLVMGetValueName2(callee, &len), "llvm.lifetime.", 14) == 0;
+}
+
+/* What keeps the inlined region from being cut (NULL: nothing), into why[]. */
+static const char *region_check(const struct call_graph *g, LLVMValueRef region, char *why,
+                                size_t size) {
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
+  for (LLVMBasicBlockRef b = entry; b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in)) {
+      if (LLVMIsAAllocaInst(in) && (b != entry || !LLVMIsAConstant(LLVMGetOperand(in, 0)))) {
+        snprintf(why, size, "a stack allocation of run-time size");
+        return why;
+      }
+      if (LLVMIsAInvokeInst(in) || LLVMIsACallBrInst(in)) {
+        snprintf(why, size, "an invoke or callbr instruction");
+        return why;
+      }
+      if (!LLVMIsACallInst(in)) continue;
+      LLVMValueRef callee = direct_callee(in);
+      if (!callee) {
+        if (!LLVMIsAInlineAsm(LLVMGetCalledValue(in))) {
+          snprintf(why, size, "an indirect call");
+          return why;
+        }
+        continue;
+      }
+      int64_t c = map_get(&g->index, callee);
+      size_t len;
+      if (c >= 0 && g->reaches[c] && !is_barrier(callee)) {
+        snprintf(why, size, "a call of %s, which reaches a barrier, was not inlined",
+                 LLVMGetValueName2(callee, &len));
+        return why;
+      }
+    }
+  return NULL;
+}
+
+static void delete_lifetime_markers(LLVMValueRef region) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(region); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(b), next; in; in = next) {
+      next = LLVMGetNextInstruction(in);
+      if (is_lifetime_marker(in)) LLVMInstructionEraseFromParent(in);
+    }
+}
+
+/* A new stack slot for values of type `ty`, at the top of the entry block. */
+static LLVMValueRef new_slot(LLVMBuilderRef b, LLVMValueRef region, LLVMTypeRef ty) {
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
+  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+  return LLVMBuildAlloca(b, ty, "");
+}
+
+/* Every phi node becomes a slot: stored at the end of each predecessor,
+ * loaded where the phi was (LLVM's DemotePHIToStack does the same). */
+static void demote_phis(LLVMBuilderRef b, LLVMValueRef region) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(region); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb), next; in && LLVMIsAPHINode(in); in = next) {
+      next = LLVMGetNextInstruction(in);
+      LLVMTypeRef ty = LLVMTypeOf(in);
+      LLVMValueRef slot = new_slot(b, region, ty);
+      for (unsigned i = 0; i < LLVMCountIncoming(in); i++) {
+        LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(in, i)));
+        LLVMBuildStore(b, LLVMGetIncomingValue(in, i), slot);
+      }
+      LLVMValueRef first = LLVMGetFirstInstruction(bb);
+      while (LLVMIsAPHINode(first)) first = LLVMGetNextInstruction(first);
+      LLVMPositionBuilderBefore(b, first);
+      LLVMValueRef load = LLVMBuildLoad2(b, ty, slot, "");
+      LLVMReplaceAllUsesWith(in, load);
+      LLVMInstructionEraseFromParent(in);
+    }
+}
+
+/* Every instruction used in another block than its own (allocas of the
+ * entry block aside) becomes a slot: stored after it, loaded before each
+ * such use (LLVM's DemoteRegToStack). */
+static void demote_values_across_blocks(LLVMBuilderRef b, LLVMValueRef region) {
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
+  LLVMValueRef *users = NULL;
+  size_t cap = 0;
+  for (LLVMBasicBlockRef bb = entry; bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+      if (bb == entry && LLVMIsAAllocaInst(in)) continue;
+      size_t n = 0;
+      for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMGetInstructionParent(user) == bb) continue;
+        if (n == cap) {
+          cap = cap ? 2 * cap : 16;
+          users = realloc(users, cap * sizeof *users);
+          if (!users) die("out of memory");
+        }
+        users[n++] = user;
+      }
+      if (!n) continue;
+      LLVMTypeRef ty = LLVMTypeOf(in);
+      LLVMValueRef slot = new_slot(b, region, ty);
+      LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(in));
+      LLVMBuildStore(b, in, slot);
+      for (size_t i = 0; i < n; i++) {
+        bool done = false; /* a user listed twice (two operands) is rewritten once */
+        for (size_t j = 0; j < i && !done; j++) done = users[j] == users[i];
+        if (done) continue;
+        LLVMPositionBuilderBefore(b, users[i]);
+        LLVMValueRef load = LLVMBuildLoad2(b, ty, slot, "");
+        for (int op = 0; op < LLVMGetNumOperands(users[i]); op++)
+          if (LLVMGetOperand(users[i], (unsigned)op) == in)
+            LLVMSetOperand(users[i], (unsigned)op, load);
+      }
+    }
+  free(users);
+}
+
+/* Moves `from` and the instructions after it, into `to`. */
+static void move_tail(LLVMBuilderRef b, LLVMValueRef from, LLVMBasicBlockRef to) {
+  LLVMPositionBuilderAtEnd(b, to);
+  for (LLVMValueRef in = from, next; in; in = next) {
+    next = LLVMGetNextInstruction(in);
+    LLVMInstructionRemoveFromParent(in);
+    LLVMInsertIntoBuilder(b, in);
+  }
+}
+
+static bool const_u64(LLVMValueRef v, uint64_t *out) {
+  if (!LLVMIsAConstantInt(v)) return false;
+  *out = LLVMConstIntGetZExtValue(v);
+  return true;
+}
+
+/* The fence barrier `call` implies (cl/workitem.c's barrier_wait): device
+ * scope with global memory: for the other cores; otherwise a compiler
+ * barrier (all work-items of a group run on one core). An argument that is
+ * not a constant gets the stronger one. */
+static void build_barrier_fence(LLVMBuilderRef b, LLVMValueRef call) {
+  size_t len;
+  const char *name = LLVMGetValueName2(direct_callee(call), &len);
+  bool device = false;
+  if (strcmp(name, "_Z18work_group_barrierj12memory_scope") == 0) {
+    uint64_t flags, scope;
+    device = !const_u64(LLVMGetOperand(call, 0), &flags) ||
+             !const_u64(LLVMGetOperand(call, 1), &scope) ||
+             (scope >= MEMORY_SCOPE_DEVICE && (flags & CLK_GLOBAL_MEM_FENCE));
+  }
+  LLVMBuildFence(b, LLVMAtomicOrderingSequentiallyConsistent, !device, "");
+}
+
+/* ---- slots live across a barrier -------------------------------------------- */
+
+struct bitset_rows {
+  uint32_t words;
+  uint64_t *bits;
+};
+
+static uint64_t *row(struct bitset_rows *r, uint32_t i) { return r->bits + (size_t)i * r->words; }
+static void bit_set(uint64_t *row, uint32_t i) { row[i / 64] |= 1ull << (i % 64); }
+static bool bit_get(const uint64_t *row, uint32_t i) { return row[i / 64] >> (i % 64) & 1; }
+
+/* Whether `in` loads from or stores to `slot` itself, the whole of it for
+ * a store (*whole). */
+static bool slot_access(LLVMValueRef in, LLVMValueRef slot, uint64_t slot_size, bool *whole) {
+  *whole = false;
+  if (LLVMIsALoadInst(in)) return LLVMGetOperand(in, 0) == slot;
+  if (LLVMIsAStoreInst(in) && LLVMGetOperand(in, 1) == slot) {
+    *whole = LLVMABISizeOfType(layout, LLVMTypeOf(LLVMGetOperand(in, 0))) == slot_size;
+    return true;
+  }
+  return false;
+}
+
+/* Whether the address of `slot` is used otherwise than to load from it or
+ * store to it. */
+static bool slot_escapes(LLVMValueRef slot) {
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user)) continue;
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot &&
+        LLVMGetOperand(user, 0) != slot)
+      continue;
+    return true;
+  }
+  return false;
+}
+
+static uint64_t slot_size(LLVMValueRef slot) {
+  uint64_t count = LLVMConstIntGetZExtValue(LLVMGetOperand(slot, 0));
+  return LLVMABISizeOfType(layout, LLVMGetAllocatedType(slot)) * count;
+}
+
+/* Marks in_context[s] for every slot read, before being written whole, on
+ * some path from a block in `starts` (backward liveness). */
+static void live_across(LLVMValueRef region, LLVMValueRef *slots, uint32_t nslots,
+                        LLVMBasicBlockRef *starts, uint32_t nstarts, bool *in_context) {
+  uint32_t nblocks = LLVMCountBasicBlocks(region);
+  LLVMBasicBlockRef *blocks = xcalloc(nblocks, sizeof *blocks);
+  LLVMGetBasicBlocks(region, blocks);
+  struct index_map block_index, slot_index;
+  map_init(&block_index, nblocks);
+  map_init(&slot_index, nslots);
+  for (uint32_t i = 0; i < nblocks; i++) map_put(&block_index, blocks[i], i);
+  for (uint32_t s = 0; s < nslots; s++) map_put(&slot_index, slots[s], s);
+  uint64_t *sizes = xcalloc(nslots, sizeof *sizes);
+  for (uint32_t s = 0; s < nslots; s++) sizes[s] = slot_size(slots[s]);
+  uint32_t words = (nslots + 63) / 64;
+  struct bitset_rows uses = {words, xcalloc((size_t)nblocks * words, 8)};
+  struct bitset_rows kills = {words, xcalloc((size_t)nblocks * words, 8)};
+  struct bitset_rows live = {words, xcalloc((size_t)nblocks * words, 8)};
+  for (uint32_t i = 0; i < nblocks; i++)
+    for (LLVMValueRef in = LLVMGetFirstInstruction(blocks[i]); in;
+         in = LLVMGetNextInstruction(in)) {
+      LLVMValueRef ptr = LLVMIsALoadInst(in)    ? LLVMGetOperand(in, 0)
+                         : LLVMIsAStoreInst(in) ? LLVMGetOperand(in, 1)
+                                                : NULL;
+      int64_t s = ptr ? map_get(&slot_index, ptr) : -1;
+      bool whole;
+      if (s < 0 || !slot_access(in, slots[s], sizes[s], &whole)) continue;
+      if (whole)
+        bit_set(row(&kills, i), (uint32_t)s);
+      else if (!bit_get(row(&kills, i), (uint32_t)s))
+        bit_set(row(&uses, i), (uint32_t)s); /* a load, or a partial store: reads what was there */
+    }
+  /* live_in(b) = uses(b) | (union of live_in(successors) & ~kills(b)) */
+  uint64_t *out = xcalloc(words, 8);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = nblocks; i-- > 0;) {
+      memset(out, 0, words * 8);
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(blocks[i]);
+      for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++) {
+        const uint64_t *succ =
+            row(&live, (uint32_t)map_get(&block_index, LLVMGetSuccessor(term, k)));
+        for (uint32_t w = 0; w < words; w++) out[w] |= succ[w];
+      }
+      uint64_t *in = row(&live, i);
+      for (uint32_t w = 0; w < words; w++) {
+        uint64_t v = row(&uses, i)[w] | (out[w] & ~row(&kills, i)[w]);
+        if (v != in[w]) in[w] = v, changed = true;
+      }
+    }
+  }
+  for (uint32_t k = 0; k < nstarts; k++) {
+    const uint64_t *in = row(&live, (uint32_t)map_get(&block_index, starts[k]));
+    for (uint32_t s = 0; s < nslots; s++)
+      if (bit_get(in, s)) in_context[s] = true;
+  }
+  free(out);
+  free(uses.bits);
+  free(kills.bits);
+  free(live.bits);
+  free(sizes);
+  map_free(&block_index);
+  map_free(&slot_index);
+  free(blocks);
+}
+
+/* Moves the slots that must outlive a call into the context; returns the
+ * context's bytes per work-item, or -1 after writing why[]. */
+static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasicBlockRef *starts,
+                                uint32_t nstarts, char *why, size_t size) {
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
+  uint32_t nslots = 0;
+  for (LLVMValueRef in = LLVMGetFirstInstruction(entry); in; in = LLVMGetNextInstruction(in))
+    nslots += LLVMIsAAllocaInst(in) != NULL;
+  LLVMValueRef *slots = xcalloc(nslots, sizeof *slots);
+  nslots = 0;
+  for (LLVMValueRef in = LLVMGetFirstInstruction(entry); in; in = LLVMGetNextInstruction(in))
+    if (LLVMIsAAllocaInst(in)) slots[nslots++] = in;
+  bool *in_context = xcalloc(nslots, sizeof *in_context);
+  for (uint32_t s = 0; s < nslots; s++) in_context[s] = slot_escapes(slots[s]);
+  live_across(region, slots, nslots, starts, nstarts, in_context);
+  uint64_t offset = 0, align_max = CONTEXT_ALIGN_MIN;
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+  LLVMValueRef context = LLVMGetParam(region, 1);
+  int64_t result = 0;
+  for (uint32_t s = 0; s < nslots; s++) {
+    if (!in_context[s]) continue;
+    uint64_t align = LLVMGetAlignment(slots[s]);
+    uint64_t abi = LLVMABIAlignmentOfType(layout, LLVMGetAllocatedType(slots[s]));
+    if (abi > align) align = abi;
+    if (align > CONTEXT_ALIGN_MAX) {
+      snprintf(why, size, "a private variable aligned to %llu bytes (at most %u)",
+               (unsigned long long)align, CONTEXT_ALIGN_MAX);
+      result = -1;
+      break;
+    }
+    if (align > align_max) align_max = align;
+    offset = (offset + align - 1) / align * align;
+    LLVMPositionBuilderBefore(b, slots[s]);
+    LLVMValueRef at = LLVMConstInt(i64, offset, false);
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(b, i8, context, &at, 1, "");
+    offset += slot_size(slots[s]);
+    LLVMReplaceAllUsesWith(slots[s], p);
+    LLVMInstructionEraseFromParent(slots[s]);
+  }
+  if (result == 0) {
+    result = (int64_t)((offset + align_max - 1) / align_max * align_max);
+    if (result > INT32_MAX) {
+      snprintf(why, size, "%lld bytes of private data live across barriers", (long long)result);
+      result = -1;
+    }
+  }
+  if (result >= 0) {
+    /* The context is the work-item's own: nothing else points into it. */
+    LLVMAddAttributeAtIndex(
+        region, 2, LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
+    LLVMAddAttributeAtIndex(
+        region, 2,
+        LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("align", 5), align_max));
+  }
+  free(in_context);
+  free(slots);
+  return result;
+}
+
+/* Cuts the inlined region at its barriers (steps 2-4 above); returns the
+ * context's bytes per work-item, or -1 after writing why[]. */
+static int64_t region_cut(LLVMValueRef region, uint32_t *barrier_count, char *why, size_t size) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  delete_lifetime_markers(region);
+  demote_phis(b, region);
+  /* The entry block keeps its allocas alone; the code goes to `body`. */
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(ctx, region, "body");
+  LLVMMoveBasicBlockAfter(body, entry);
+  LLVMPositionBuilderAtEnd(b, body);
+  for (LLVMValueRef in = LLVMGetFirstInstruction(entry), next; in; in = next) {
+    next = LLVMGetNextInstruction(in);
+    if (LLVMIsAAllocaInst(in)) continue;
+    LLVMInstructionRemoveFromParent(in);
+    LLVMInsertIntoBuilder(b, in);
+  }
+  /* The barriers, numbered in block order from 1. */
+  uint32_t n = 0, cap = 0;
+  LLVMValueRef *barriers = NULL;
+  for (LLVMBasicBlockRef bb = body; bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+      LLVMValueRef callee = LLVMIsACallInst(in) ? direct_callee(in) : NULL;
+      if (!callee || !is_barrier(callee)) continue;
+      if (n == cap) {
+        cap = cap ? 2 * cap : 8;
+        barriers = realloc(barriers, cap * sizeof *barriers);
+        if (!barriers) die("out of memory");
+      }
+      barriers[n++] = in;
+    }
+  LLVMBasicBlockRef *starts = xcalloc(n + 1, sizeof *starts);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+  for (uint32_t k = 0; k < n; k++) {
+    LLVMValueRef call = barriers[k];
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(call);
+    starts[k] = LLVMAppendBasicBlockInContext(ctx, region, "after.barrier");
+    move_tail(b, LLVMGetNextInstruction(call), starts[k]);
+    LLVMPositionBuilderAtEnd(b, bb);
+    build_barrier_fence(b, call);
+    LLVMBuildRet(b, LLVMConstInt(i32, k + 1, false));
+    LLVMInstructionEraseFromParent(call);
+  }
+  demote_values_across_blocks(b, region);
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef sw = LLVMBuildSwitch(b, LLVMGetParam(region, 0), body, n);
+  for (uint32_t k = 0; k < n; k++) LLVMAddCase(sw, LLVMConstInt(i32, k + 1, false), starts[k]);
+  int64_t stride = place_in_context(b, region, starts, n, why, size);
+  *barrier_count = n;
+  free(starts);
+  free(barriers);
+  LLVMDisposeBuilder(b);
+  return stride;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: hsacl-barriers IN.bc OUT.bc\n");
+    return 2;
+  }
+  ctx = LLVMContextCreate();
+  LLVMMemoryBufferRef buf;
+  char *msg = NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(argv[1], &buf, &msg)) die("%s: %s", argv[1], msg);
+  if (LLVMParseBitcodeInContext2(ctx, buf, &mod)) die("%s: not LLVM bitcode", argv[1]);
+  LLVMDisposeMemoryBuffer(buf);
+  layout = LLVMGetModuleDataLayout(mod);
+
+  struct call_graph g;
+  call_graph_build(&g);
+  /* The kernels whose wrapper reaches a barrier get a region function. */
+  LLVMValueRef *regions = xcalloc(g.count, sizeof *regions);
+  const char **kernels = xcalloc(g.count, sizeof *kernels);
+  uint32_t nregions = 0;
+  bool *seen = xcalloc(g.count, sizeof *seen);
+  char why[600];
+  for (uint32_t i = 0; i < g.count; i++) {
+    size_t len;
+    const char *name = LLVMGetValueName2(g.fns[i], &len);
+    if (!g.reaches[i] || LLVMIsDeclaration(g.fns[i]) ||
+        strncmp(name, WRAPPER_PREFIX, strlen(WRAPPER_PREFIX)))
+      continue;
+    const char *kernel = name + strlen(WRAPPER_PREFIX);
+    memset(seen, 0, g.count * sizeof *seen);
+    if (why_not_inlinable(&g, i, seen, why, sizeof why)) {
+      note(kernel, why);
+      continue;
+    }
+    kernels[nregions] = kernel;
+    regions[nregions++] = region_create(g.fns[i], kernel);
+  }
+  for (uint32_t i = 0; i < g.count; i++)
+    if (g.reaches[i] && !is_barrier(g.fns[i]) && !g.recursive[i] &&
+        !has_fn_attr(g.fns[i], "noinline") && !LLVMIsDeclaration(g.fns[i]))
+      add_fn_attr(g.fns[i], "alwaysinline");
+  if (nregions) {
+    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(mod, "always-inline,function(sroa)", NULL, opts);
+    if (err) die("inlining: %s", LLVMGetErrorMessage(err));
+    LLVMDisposePassBuilderOptions(opts);
+  }
+  for (uint32_t r = 0; r < nregions; r++) {
+    int64_t stride = -1;
+    uint32_t barrier_count = 0;
+    if (!region_check(&g, regions[r], why, sizeof why))
+      stride = region_cut(regions[r], &barrier_count, why, sizeof why);
+    if (stride < 0) {
+      note(kernels[r], why);
+      LLVMDeleteFunction(regions[r]);
+      continue;
+    }
+    if (LLVMVerifyFunction(regions[r], LLVMPrintMessageAction))
+      die("kernel %s: the cut region is not valid IR (a bug of this tool)", kernels[r]);
+    add_fn_attr(regions[r], "alwaysinline");
+    printf("%s %lld %u\n", kernels[r], (long long)stride, barrier_count);
+  }
+  if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
+    die("the module is not valid IR: %s", msg);
+  if (LLVMWriteBitcodeToFile(mod, argv[2])) die("cannot write %s", argv[2]);
+  if (fflush(stdout) != 0) die("cannot write the kernel list");
+  return 0;
+}
