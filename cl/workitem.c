@@ -43,7 +43,6 @@
  */
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "cl/cpu_abi.h"
 
@@ -149,35 +148,6 @@ __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void 
       }
 }
 
-/* The FP control slot of hsacl_switch for the current MXCSR and x87
- * control word: MXCSR in the low 4 bytes, the control word above. */
-static uint64_t fp_control_now(void) {
-  uint32_t mxcsr;
-  uint16_t x87_cw;
-  __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
-  __asm__ volatile("fnstcw %0" : "=m"(x87_cw));
-  return (uint64_t)x87_cw << 32 | mxcsr;
-}
-
-static void fp_control_set(uint64_t v) {
-  uint32_t mxcsr = (uint32_t)v;
-  uint16_t x87_cw = (uint16_t)(v >> 32);
-  __asm__ volatile("ldmxcsr %0" : : "m"(mxcsr));
-  __asm__ volatile("fldcw %0" : : "m"(x87_cw));
-}
-
-/* The control bits of fp_control_now: MXCSR's status flags (bits 0-5,
- * Intel SDM vol. 1, 10.2.3) aside. */
-#define FP_CONTROL_BITS 0x0000ffffffffffc0ull
-
-/* A work-item's floating-point modes are its own across barriers, as a
- * fiber's are (hsacl_switch): the modes of the work-items that changed
- * them, kept from one region to the next; the others run with the modes
- * the runtime called __hsacl_run_group with. */
-static uint64_t fp_item_control[HSACL_MAX_ITEMS];
-static uint8_t fp_item_own[HSACL_MAX_ITEMS];
-static uint32_t fp_items_owning;
-
 /* Runs every work-item of the current group from region `state` to the
  * next barrier, x fastest, as __hsacl_for_items. 6.13.8: a barrier must
  * be reached by all work-items of the group or by none, so each must stop
@@ -186,25 +156,16 @@ __attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, v
                                                           char *context, uint32_t stride,
                                                           hsacl_region_fn region, int32_t state) {
   int32_t next = 0;
-  uint32_t item = 0;
-  uint64_t group_fp = fp_control_now();
+  uint32_t ran = 0;
   for (uint32_t z = 0; z < item_count[2]; z++)
     for (uint32_t y = 0; y < item_count[1]; y++)
-      for (uint32_t x = 0; x < item_count[0]; x++, item++) {
+      for (uint32_t x = 0; x < item_count[0]; x++) {
         local_id[0] = x;
         local_id[1] = y;
         local_id[2] = z;
-        if (fp_items_owning && fp_item_own[item]) fp_control_set(fp_item_control[item]);
         int32_t reached = region(state, context, kernarg, group_segment);
-        uint64_t fp = fp_control_now();
-        if (((fp ^ group_fp) & FP_CONTROL_BITS) || fp_item_own[item]) {
-          fp_items_owning += !fp_item_own[item];
-          fp_item_own[item] = 1;
-          fp_item_control[item] = fp;
-          fp_control_set(group_fp);
-        }
         context += stride;
-        if (item == 0)
+        if (ran++ == 0)
           next = reached;
         else if (reached != next)
           return HSACL_REGIONS_DIVERGED;
@@ -227,6 +188,16 @@ static void fiber_main(void) {
   fibers[self].state = FIBER_DONE;
   hsacl_switch(&fibers[self].sp, scheduler_sp);
   __builtin_unreachable();
+}
+
+/* The FP control slot of hsacl_switch for the current MXCSR and x87
+ * control word: MXCSR in the low 4 bytes, the control word above. */
+static uint64_t fp_control_now(void) {
+  uint32_t mxcsr;
+  uint16_t x87_cw;
+  __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+  __asm__ volatile("fnstcw %0" : "=m"(x87_cw));
+  return (uint64_t)x87_cw << 32 | mxcsr;
 }
 
 /* A new fiber's stack: hsacl_switch loads the FP control slot, pops six
@@ -281,10 +252,6 @@ EXPORT void __hsacl_run_group(struct hsacl_group *g) {
     if (!g->context && g->kernel->context_stride) {
       g->status = HSACL_NO_STACK;
       return;
-    }
-    if (fp_items_owning) { /* the previous group's */
-      memset(fp_item_own, 0, sizeof fp_item_own);
-      fp_items_owning = 0;
     }
     mode = MODE_REGIONS;
     resume(0);
