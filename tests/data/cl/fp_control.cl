@@ -33,6 +33,16 @@ static float opaque(float v) {
   return v;
 }
 
+/* Not inlined: tools/hsacc keeps the kernel on one fiber per work-item
+ * (kernels it cuts at their barriers run item after item on one stack,
+ * where later items follow item 0's modes as they do without barriers:
+ * OpenCL C itself cannot change them), so that the fiber switch's saving
+ * of the modes is what is tested. */
+__attribute__((noinline)) void two_barriers(void) {
+  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
 __kernel void fp_control(__global uint *out, float num, float den, uint change, uint barriers) {
   size_t g = get_global_id(0);
 #if defined(__x86_64__)
@@ -43,10 +53,7 @@ __kernel void fp_control(__global uint *out, float num, float den, uint change, 
     __asm__ volatile("fldcw %0" : : "m"(cw));
   }
 #endif
-  if (barriers) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  if (barriers) two_barriers();
   float q = opaque(opaque(num) / den);
   out[4 * g] = as_uint(q);
 #if defined(__x86_64__)
