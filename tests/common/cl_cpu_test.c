@@ -20,6 +20,7 @@
 #include "hsa/cl_program.h"
 #include "hsa/loader/elf_format.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 #include "support/gpu_kernel.h"
 #include "tests/common/hsa_test_util.h"
 
@@ -194,7 +195,7 @@ TEST(cl_cpu_barrier_straight_line) {
   struct gpu_kernel k;
   load(&e, "barriers", "barrier_straight.kd", &k);
   const uint32_t sizes[][2] = {{1024, 256}, {1000, 128}, {7, 7}, {4096, 1024}, {3, 1}};
-  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+  for (size_t s = 0; s < countof(sizes); s++) {
     uint32_t n = sizes[s][0], wg = sizes[s][1];
     uint32_t *in = buffer(&e, n * 4), *out = buffer(&e, n * 4);
     for (uint32_t i = 0; i < n; i++) in[i] = i * 2654435761u;
@@ -297,7 +298,7 @@ static char printed[64][32];
 static uint32_t printed_count, printed_lost;
 
 static void record_output(const char *s, size_t n) {
-  if (printed_count == sizeof printed / sizeof printed[0] || n >= sizeof printed[0]) {
+  if (printed_count == countof(printed) || n >= sizeof printed[0]) {
     printed_lost++;
     return;
   }
@@ -552,7 +553,7 @@ TEST(cl_cpu_bad_files_are_refused_for_the_cpu_agent) {
   uint8_t *copy = malloc(cpu_size);
   ASSERT_NOT_NULL(copy);
   const size_t fields[] = {4, 16, 32, 54, 56};
-  for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+  for (size_t f = 0; f < countof(fields); f++) {
     memcpy(copy, cpu, cpu_size);
     copy[fields[f]] ^= 0x5a;
     copy[fields[f] + 1] ^= 0x33;
