@@ -3,10 +3,14 @@
  * plugs into.
  *
  * An agent is a struct agent (its address is the hsa_agent_t handle) with
- * a small ops table. Two kinds exist:
+ * a small ops table. Three kinds exist:
  *   - CPU agents (hsa/cpu_agent.c): cores that run AQL packets.
  *   - GPU agents (hsa/gpu_agent*.c): drivers/amdgpu's narrow interface
  *     gives them hardware queues, doorbells and ISA facts.
+ *   - the placement agent (hsa/placement.c, hsa_ext_placement.h): stands
+ *     for the CPU and GPU agents and forwards each packet of its queues to
+ *     one of them. It is not in the agent list (hsa_iterate_agents), but
+ *     agent_from_handle finds it.
  *
  * What an implementation provides (struct agent_ops):
  *   queue_attach  - called by hsa_queue_create once the runtime has built the

@@ -68,8 +68,8 @@ hsa_status_t loader_load(struct executable *exec, const struct agent *agent, con
                          size_t size, const char *options, struct loaded_code_object **out);
 /* Frees the segments of a loaded code object (executable destroy). */
 void loader_unload(struct loaded_code_object *lco);
-/* HSA_EXTENSION_AMD_LOADER's functions (amd_loader_ext.c), a
- * hsa_ven_amd_loader_1_03_pfn_t (hsa/hsa_ven_amd_loader.h). */
+/* HSA_EXTENSION_AMD_LOADER's functions (hsa/loader/amd_loader_ext.c), a
+ * hsa_ven_amd_loader_1_03_pfn_t (<hsa/hsa_ven_amd_loader.h>). */
 extern const struct hsa_ven_amd_loader_1_03_pfn_s amd_loader_extension_table;
 
 /* ---- Provided by executable_symbol.c, for the loader ------------------------- */

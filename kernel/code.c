@@ -12,6 +12,7 @@
 #include "kernel/frames.h"
 #include "kernel/vm.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 #define LOG_TAG "code"
 
@@ -57,7 +58,7 @@ static const struct export exports[] = {
 #undef EXPORT
 
 void *plat_import(const char *name) {
-  for (size_t i = 0; i < sizeof exports / sizeof exports[0]; i++)
+  for (size_t i = 0; i < countof(exports); i++)
     if (strcmp(exports[i].name, name) == 0) return exports[i].address;
   return NULL;
 }

@@ -22,7 +22,7 @@
 
 #define CPU_MAX 64 /* cores the kernel can run; the GDT has one TSS each */
 
-/* GDT selectors (kernel/gdt.c). */
+/* GDT selectors (kernel/cpu.c). */
 #define GDT_KERNEL_CODE 0x08
 #define GDT_KERNEL_DATA 0x10
 #define GDT_TSS_FIRST   0x18 /* core i's TSS at GDT_TSS_FIRST + 16 * i */

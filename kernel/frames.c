@@ -7,6 +7,7 @@
 #include "kernel/kernel.h"
 #include "lib/lock.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 #define LOG_TAG    "frames"
 #define MAX_RANGES 512
@@ -18,8 +19,6 @@ static struct frame_range storage[MAX_RANGES], firmware_code_storage[MAX_RANGES]
 static struct frame_pool pool, firmware_code;
 static struct spinlock lock = SPINLOCK_INIT;
 static uint64_t ram_bytes; /* all RAM of the map, whoever uses it */
-
-static uint64_t round_up(uint64_t v) { return (v + FRAME_SIZE - 1) & ~(FRAME_SIZE - 1); }
 
 static void add_type(const struct boot_info *info, uint32_t type, struct frame_pool *to,
                      const char *what, const char *note) {
@@ -72,7 +71,7 @@ void frames_reclaim_boot_services(const struct boot_info *info) {
 
 uint64_t frames_alloc_below(uint64_t size, uint64_t align, uint64_t limit) {
   if (align < FRAME_SIZE) align = FRAME_SIZE;
-  size = round_up(size);
+  size = ALIGN_UP(size, FRAME_SIZE);
   uint64_t flags = spin_lock_irqsave(&lock);
   uint64_t base = frame_pool_alloc(&pool, size, align, limit);
   bool from_firmware_code = false;
@@ -92,9 +91,9 @@ uint64_t frames_alloc(uint64_t size, uint64_t align) {
 void frames_free(uint64_t base, uint64_t size) {
   uint64_t flags = spin_lock_irqsave(&lock);
   /* Freed memory has been handed out, so cleared if it ever was code. */
-  int rc = frame_pool_overlaps(&firmware_code, base, round_up(size))
+  int rc = frame_pool_overlaps(&firmware_code, base, ALIGN_UP(size, FRAME_SIZE))
                ? -1
-               : frame_pool_add(&pool, base, round_up(size));
+               : frame_pool_add(&pool, base, ALIGN_UP(size, FRAME_SIZE));
   spin_unlock_irqrestore(&lock, flags);
   if (rc != 0)
     log_error("frames_free(0x%llx, %llu): not an allocated block (double free?) or table full",

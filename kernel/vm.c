@@ -11,6 +11,7 @@
 #include "kernel/kstack.h"
 #include "lib/lock.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 #define LOG_TAG "vm"
 
@@ -113,7 +114,7 @@ void vm_init(const struct boot_info *info) {
   map_or_panic(ADDR(__data_start), ADDR(__data_end) - ADDR(__data_start), VM_RAM, "kernel data");
   /* 3. The boot file system read-only; page 0 and the guard pages unmapped. */
   map_or_panic((uint64_t)(uintptr_t)info->bootfs,
-               (info->bootfs->total_size + FRAME_SIZE - 1) & ~(FRAME_SIZE - 1), VM_READONLY,
+               ALIGN_UP(info->bootfs->total_size, FRAME_SIZE), VM_READONLY,
                "the boot file system");
   map_or_panic(0, FRAME_SIZE, 0, "page 0");
   kstack_for_each(unmap_guard, NULL);
@@ -147,8 +148,8 @@ static int change(uint64_t base, uint64_t size, unsigned attrs, const char *what
 }
 
 int vm_map_mmio(uint64_t phys, uint64_t size) {
-  uint64_t base = phys & ~(FRAME_SIZE - 1);
-  uint64_t end = (phys + size + FRAME_SIZE - 1) & ~(FRAME_SIZE - 1);
+  uint64_t base = ALIGN_DOWN(phys, FRAME_SIZE);
+  uint64_t end = ALIGN_UP(phys + size, FRAME_SIZE);
   if (size == 0 || end <= base) {
     log_error("vm_map_mmio(0x%llx, %llu): empty or wrapping range", (unsigned long long)phys,
               (unsigned long long)size);

@@ -88,7 +88,7 @@ $(HSA_PROGRAMS_IMAGE_TESTS): FORCE
 	  echo '}'; \
 	  echo 'static void need_cpu_and_gpu_agents(void) {'; \
 	  echo '  unsigned kinds = 0;'; \
-	  echo '  if (hsa_init() != HSA_STATUS_SUCCESS) test_fail(__FILE__, __LINE__, "hsa_init");'; \
+	  echo '  ASSERT_MSG(hsa_init() == HSA_STATUS_SUCCESS, "hsa_init");'; \
 	  echo '  hsa_iterate_agents(note_agent, &kinds);'; \
 	  echo '  hsa_shut_down();'; \
 	  echo '  if (!(kinds & 1u << HSA_DEVICE_TYPE_CPU) || !(kinds & 1u << HSA_DEVICE_TYPE_GPU))'; \

@@ -53,7 +53,7 @@ done
 [ $# -ge 1 ] || usage
 efi=$1; shift
 # The boot options as one line; a word with blanks is quoted for the
-# kernel's parser (kernel/options.h), which has no escape for '"'.
+# kernel's parser (lib/options.h), which has no escape for '"'.
 cmdline=""
 for word in "$@"; do
   case $word in

@@ -20,11 +20,11 @@ files=$(git ls-files | grep -E '\.(c|h|S|s|mk|sh|py|lds|md|cl|hip)$|(^|/)Makefil
 for f in $files; do
   [ "$f" = tools/check-references.sh ] && continue
   # path references
-  grep -nE "(^|[^A-Za-z0-9_./<\$(-])($top)/[A-Za-z0-9_.-]" "$f" 2>/dev/null |
+  grep -nE "(^|[^A-Za-z0-9_./<\$-])($top)/[A-Za-z0-9_.-]" "$f" 2>/dev/null |
     grep -viE 'linux|rocr|rocm|llvm|pocl|gnu-efi|gnuefi|qemu/(hw|include)|debian|/usr/|tinygrad|kfd' |
     while IFS= read -r line; do
       n=${line%%:*}; text=${line#*:}
-      for p in $(printf '%s\n' "$text" | grep -oE "(^|[^A-Za-z0-9_./<\$(-])($top)/[A-Za-z0-9_./*%$(){}-]*" |
+      for p in $(printf '%s\n' "$text" | grep -oE "(^|[^A-Za-z0-9_./<\$-])($top)/[A-Za-z0-9_./*%$(){}-]*" |
                  sed -E "s/^[^a-z]//"); do
         case $p in *'*'*|*'%'*|*'$'*|*'('*|*'{'*) continue ;; esac
         p=${p%.}; p=${p%/}

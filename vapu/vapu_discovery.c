@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "vapu/vapu_internal.h"
+#include "lib/util.h"
 
 #define DISCOVERY_TMR_OFFSET (64u << 10)
 #define BINARY_SIGNATURE 0x28211407u
@@ -98,7 +99,7 @@ void vapu_discovery_write(struct vapu *v) {
   uint16_t ip_offset = 64;
   size_t ip_size = write_ip_table(v->chip, bin + ip_offset);
   put16(bin + ip_offset + 16, (uint16_t)(ip_offset + IP_HEADER_BYTES)); /* die_info[0].die_offset */
-  uint16_t gc_offset = (uint16_t)((ip_offset + ip_size + 15) & ~15u);
+  uint16_t gc_offset = (uint16_t)ALIGN_UP(ip_offset + ip_size, 16);
   write_gc_info(v->chip, bin + gc_offset);
   uint16_t total = (uint16_t)(gc_offset + GC_INFO_V1_0_BYTES);
 

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "vapu/vapu_internal.h"
+#include "lib/util.h"
 
 #define RESPONSE 0x80000000u
 #define RING_TYPE_KM 2u
@@ -138,7 +139,7 @@ static uint32_t load_ip_fw(struct vapu *v, const uint32_t *args, uint32_t *resp)
     return TEE_ERROR_BAD_FORMAT;
   }
   if (v->config.faults.psp_firmware_status) return v->config.faults.psp_firmware_status;
-  uint64_t at = (v->psp.tmr_used + 0xfff) & ~0xfffull;
+  uint64_t at = ALIGN_UP(v->psp.tmr_used, 0x1000);
   if (at + size > v->psp.tmr_size) {
     log_error("LOAD_IP_FW type %u: %u bytes do not fit in the TMR", type, size);
     return TEE_ERROR_BAD_PARAMETERS;

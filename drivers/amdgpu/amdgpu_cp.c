@@ -74,9 +74,11 @@ static int cp_init_hw(struct amdgpu_device *dev) {
   grbm_select(dev, 0, 0, 0, 0);
   WREG(dev, REG_GC_CP_PQ_WPTR_POLL_CNTL,
        RREG(dev, REG_GC_CP_PQ_WPTR_POLL_CNTL) & ~CP_PQ_WPTR_POLL_CNTL__EN);
-  /* Byte offsets of the first and last 64-bit doorbell the MEC takes. */
-  WREG(dev, REG_GC_CP_MEC_DOORBELL_RANGE_LOWER, (DOORBELL64_KIQ * 2) << 2);
-  WREG(dev, REG_GC_CP_MEC_DOORBELL_RANGE_UPPER, (DOORBELL64_USERQUEUE_END * 2) << 2);
+  /* The first and last 64-bit doorbell the MEC takes, as dword indices. */
+  WREG(dev, REG_GC_CP_MEC_DOORBELL_RANGE_LOWER,
+       REG_FIELD(CP_MEC_DOORBELL_RANGE_LOWER__DOORBELL_RANGE_LOWER, DOORBELL64_KIQ * 2));
+  WREG(dev, REG_GC_CP_MEC_DOORBELL_RANGE_UPPER,
+       REG_FIELD(CP_MEC_DOORBELL_RANGE_UPPER__DOORBELL_RANGE_UPPER, DOORBELL64_USERQUEUE_END * 2));
   WREG(dev, REG_GC_CP_PQ_STATUS, RREG(dev, REG_GC_CP_PQ_STATUS) | CP_PQ_STATUS__DOORBELL_ENABLE);
   WREG(dev, REG_GC_COMPUTE_TMPRING_SIZE, 0);
   set_pipe_interrupts(dev, true);

@@ -24,6 +24,7 @@
 #include "drivers/amdgpu/regs/nbio_7_0.h"
 #include "lib/plat.h"
 #include "lib/lock.h"
+#include "lib/util.h"
 
 #define LOCAL_RESERVED_TOP (1ull << 20) /* firmware area at the top of the carve-out (discovery table) */
 #define GART_SIZE (32ull << 20)           /* VMID 0 range for driver structures */
@@ -421,8 +422,8 @@ void gmc_gart_unmap(struct amdgpu_device *dev, uint64_t mc_address, size_t size)
 
 int amdgpu_map_system_range(struct amdgpu_device *dev, const void *start, size_t size) {
   if (!dev || !start || !size) return -EINVAL;
-  uint64_t s = (uint64_t)(uintptr_t)start & ~0xfffull;
-  uint64_t e = ((uint64_t)(uintptr_t)start + size + 0xfff) & ~0xfffull;
+  uint64_t s = ALIGN_DOWN((uint64_t)(uintptr_t)start, 0x1000);
+  uint64_t e = ALIGN_UP((uint64_t)(uintptr_t)start + size, 0x1000);
   uint64_t flags = spin_lock_irqsave(&dev->gmc.map_lock);
   int r = map_ram_range(dev, s, e - s);
   if (!r && dev->gmc.hw_up) r = gmc_flush_compute_vmids(dev);

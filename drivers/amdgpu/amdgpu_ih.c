@@ -74,7 +74,7 @@ static int ih_init_hw(struct amdgpu_device *dev) {
     WREG(dev, REG_IH_CHICKEN, RREG(dev, REG_IH_CHICKEN) | IH_CHICKEN__MC_SPACE_GPA_ENABLE);
 
   WREG(dev, REG_IH_RB_BASE, (uint32_t)(ring >> 8));
-  WREG(dev, REG_IH_RB_BASE_HI, (uint32_t)(ring >> 40) & 0xff);
+  WREG(dev, REG_IH_RB_BASE_HI, REG_FIELD(IH_RB_BASE_HI__ADDR, ring >> 40));
   uint32_t cntl = RREG(dev, REG_IH_RB_CNTL);
   /* MSI is edge-triggered: the IH sends the next one only when the read
    * pointer write re-arms it (RPTR_REARM, which Linux sets exactly when it
@@ -89,7 +89,7 @@ static int ih_init_hw(struct amdgpu_device *dev) {
   WREG(dev, REG_IH_RB_CNTL, cntl | IH_RB_CNTL__WPTR_OVERFLOW_CLEAR);
   WREG(dev, REG_IH_RB_CNTL, cntl);
   WREG(dev, REG_IH_RB_WPTR_ADDR_LO, (uint32_t)wb);
-  WREG(dev, REG_IH_RB_WPTR_ADDR_HI, (uint32_t)(wb >> 32) & 0xffff);
+  WREG(dev, REG_IH_RB_WPTR_ADDR_HI, REG_FIELD(IH_RB_WPTR_ADDR_HI__ADDR, wb >> 32));
   WREG(dev, REG_IH_RB_WPTR, 0);
   WREG(dev, REG_IH_RB_RPTR, 0);
   WREG(dev, REG_IH_DOORBELL_RPTR, 0); /* rptr by register, not doorbell */

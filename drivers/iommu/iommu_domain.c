@@ -7,7 +7,7 @@
  * device reaches is: change the table or the DTE, queue the invalidation of
  * what the IOMMU may have cached (INVALIDATE_DEVTAB_ENTRY, _IOMMU_PAGES),
  * then COMPLETION_WAIT (iommu_flush) before relying on it, as Linux does
- * (drivers/iommu/amd/iommu.c, domain_flush_pages + domain_flush_complete).
+ * (Linux drivers/iommu/amd/iommu.c, domain_flush_pages + domain_flush_complete).
  */
 #define LOG_TAG "iommu"
 

@@ -26,6 +26,7 @@
 #include "drivers/iommu/amd_iommu_regs.h"
 #include "drivers/iommu/iommu_unit.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 /* How long an announced entry may stay unwritten (erratum 732); Linux
  * waits up to LOOP_TIMEOUT microseconds. */
@@ -134,7 +135,7 @@ static void handle_entry(struct iommu_unit *u, uint32_t head) {
   iommu_event_decode(raw, &e);
   uint64_t n = ++u->counts.by_code[e.code % IOMMU_EVENT_CODES];
   u->counts.total++;
-  if (n <= EVENTS_PRINTED || (n & (n - 1)) == 0) {
+  if (n <= EVENTS_PRINTED || IS_POW2(n)) {
     char line[320];
     iommu_event_format(&e, line, sizeof line);
     log_error("IOMMU %u event: %s%s", u->index, line,

@@ -15,6 +15,7 @@
 #include "drivers/iommu/iommu_memory.h"
 #include "drivers/iommu/iommu_unit.h"
 #include "drivers/iommu/ivrs.h"
+#include "lib/util.h"
 
 #define IOMMU_MAX_DEVICES 64
 /* The kernel protects 4 stacks per core (kernel/cpu.h CPU_MAX = 64) and a
@@ -119,7 +120,7 @@ bool iommu_system_failed(void);
 static inline uint64_t iommu_page_down(uint64_t v) { return v & ~0xfffull; }
 /* Rounds up to 4 KiB, saturating at the last page of the address space. */
 static inline uint64_t iommu_page_up(uint64_t v) {
-  return v > ~0xfffull ? ~0xfffull : (v + 0xfff) & ~0xfffull;
+  return v > ~0xfffull ? ~0xfffull : ALIGN_UP(v, 0x1000);
 }
 
 /* The system iommu.h works on (NULL before iommu_init). */

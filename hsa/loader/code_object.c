@@ -294,8 +294,6 @@ static enum loader_status read_sections(struct parse_ctx *c) {
 
 /* ---- The metadata note ------------------------------------------------------ */
 
-static uint64_t align4(uint64_t x) { return (x + 3) & ~3ull; }
-
 /* Walks the notes of SHT_NOTE section `index`; sets *desc and *desc_size to an
  * NT_AMDGPU_METADATA descriptor. Notes are namesz, descsz, type, then name
  * and descriptor each padded to 4 bytes (AMDGPUUsage "Note Records"). */
@@ -309,8 +307,8 @@ static enum loader_status scan_notes(struct parse_ctx *c, uint32_t index, const 
       return BAD(c, "note section %s: truncated note header at +0x%llx", section_name(c, index),
                  (unsigned long long)pos);
     uint32_t namesz = RD32(p + pos), descsz = RD32(p + pos + 4), type = RD32(p + pos + 8);
-    uint64_t name_at = pos + 12, desc_at = name_at + align4(namesz);
-    uint64_t next = desc_at + align4(descsz);
+    uint64_t name_at = pos + 12, desc_at = name_at + ALIGN_UP((uint64_t)namesz, 4);
+    uint64_t next = desc_at + ALIGN_UP((uint64_t)descsz, 4);
     if (next > s->size)
       return BAD(c, "note section %s: note at +0x%llx (namesz %u, descsz %u) runs past the section",
                  section_name(c, index), (unsigned long long)pos, namesz, descsz);

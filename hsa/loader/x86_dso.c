@@ -16,6 +16,7 @@
 #include "hsa/loader/elf_format.h"
 #include "hsa/loader/report.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 
 #define LOG_TAG "loader"
 
@@ -174,7 +175,7 @@ static enum loader_status parse_segments(struct parse *p, uint64_t phoff, uint32
       return BAD(p, "segment %u is writable and executable", i);
     d->segments[d->segment_count++] =
         (struct dso_segment){.vaddr = vaddr, .memsz = memsz, .offset = off, .filesz = filesz, .flags = flags};
-    uint64_t end = (vaddr + memsz + PAGE - 1) & ~(PAGE - 1);
+    uint64_t end = ALIGN_UP(vaddr + memsz, PAGE);
     if (end > d->span) d->span = end;
   }
   if (d->segment_count == 0 || d->span == 0) return BAD(p, "no PT_LOAD segment");
@@ -358,7 +359,7 @@ enum loader_status x86_dso_load(const void *data, size_t size, const char *sourc
     /* Each page gets the union of the permissions of the segments on it. */
     for (uint32_t s = 0; s < d->segment_count; s++) {
       const struct dso_segment *g = &d->segments[s];
-      uint64_t start = g->vaddr & ~(PAGE - 1), end = (g->vaddr + g->memsz + PAGE - 1) & ~(PAGE - 1);
+      uint64_t start = ALIGN_DOWN(g->vaddr, PAGE), end = ALIGN_UP(g->vaddr + g->memsz, PAGE);
       unsigned prot = PLAT_PROT_READ;
       for (uint32_t o = 0; o < d->segment_count; o++) {
         const struct dso_segment *h = &d->segments[o];

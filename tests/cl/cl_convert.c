@@ -160,9 +160,8 @@ TEST(CL_TEST_NAME(cl_convert_every_pair_mode_and_saturation)) {
           long double got = load(out + (k * N + i) * d->size, d);
           bool ok = isnan(want) ? isnan(got) : got == want && (want != 0 || !d->is_fp ||
                                                                signbit(got) == signbit(want));
-          if (!ok)
-            test_fail(__FILE__, __LINE__, "convert_%s%s%s((%s)%La) = %La, want %La", d->name,
-                      k >= 5 ? "_sat" : "", mode_names[k % 5], s->name, v, got, want);
+          ASSERT_MSG(ok, "convert_%s%s%s((%s)%La) = %La, want %La", d->name, k >= 5 ? "_sat" : "",
+                     mode_names[k % 5], s->name, v, got, want);
         }
     }
   }

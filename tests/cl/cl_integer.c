@@ -85,11 +85,12 @@ static const char *op_names[NOPS] = {"abs", "abs_diff", "add_sat", "sub_sat", "h
       for (int i = 0; i < N; i++) {                                            \
         i128 want = ref_op(k, a[i], b[i], c[i], BITS, S);                      \
         CT got = out[k * N + i];                                               \
-        if ((i128)got != wrap(want, BITS, S))                                   \
-          test_fail(__FILE__, __LINE__, "%s(%s 0x%llx, 0x%llx, 0x%llx) = 0x%llx, want 0x%llx", \
-                    op_names[k], #T, (unsigned long long)a[i], (unsigned long long)b[i], \
-                    (unsigned long long)c[i], (unsigned long long)got,       \
-                    (unsigned long long)wrap(want, BITS, S));                  \
+        ASSERT_MSG((i128)got == wrap(want, BITS, S),                             \
+                   "%s(%s 0x%llx, 0x%llx, 0x%llx) = 0x%llx, want 0x%llx",      \
+                   op_names[k], #T, (unsigned long long)a[i],                  \
+                   (unsigned long long)b[i], (unsigned long long)c[i],         \
+                   (unsigned long long)got,                                    \
+                   (unsigned long long)wrap(want, BITS, S));                   \
       }                                                                        \
   }
 

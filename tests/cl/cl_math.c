@@ -201,10 +201,10 @@ static bool check(const char *f, enum cl_type t, long double x, long double y, l
 }
 #define CHECK_WORST(w, f, t, bound)                                            \
   do {                                                                         \
-    if ((w).err > (bound))                                                     \
-      test_fail(__FILE__, __LINE__, "%s(%s): %.3g ulp > %g at x=%La y=%La: ref %La got %La", f, \
-                t == CL_FLOAT ? "float" : t == CL_DOUBLE ? "double" : "half", (w).err, \
-                (double)(bound), (w).x, (w).y, (w).ref, (w).got);              \
+    ASSERT_MSG(!((w).err > (bound)),                                           \
+               "%s(%s): %.3g ulp > %g at x=%La y=%La: ref %La got %La", f,    \
+               t == CL_FLOAT ? "float" : t == CL_DOUBLE ? "double" : "half", \
+               (w).err, (double)(bound), (w).x, (w).y, (w).ref, (w).got);     \
   } while (0)
 
 static const char *type_name(enum cl_type t) {
@@ -248,7 +248,7 @@ TEST(CL_TEST_NAME(cl_math_one_argument_within_bounds)) {
 #undef M2
 #undef M2I
   free(xf), free(rf), free(xd), free(rd), free(xh), free(rh);
-  if (failures[0]) test_fail(__FILE__, __LINE__, "%s", failures);
+  ASSERT_MSG(!failures[0], "%s", failures);
 }
 
 TEST(CL_TEST_NAME(cl_math_two_arguments_within_bounds)) {
@@ -311,7 +311,7 @@ TEST(CL_TEST_NAME(cl_math_two_arguments_within_bounds)) {
 #undef M2I
   free(af), free(bf), free(rf), free(ad), free(bd), free(rd), free(ah), free(bh), free(rh);
   free(nf), free(nd), free(nh);
-  if (failures[0]) test_fail(__FILE__, __LINE__, "%s", failures);
+  ASSERT_MSG(!failures[0], "%s", failures);
 }
 
 /* fma is correctly rounded (0 ulp): against the host's fmaf/fma (glibc's
@@ -361,15 +361,12 @@ TEST(CL_TEST_NAME(cl_math_fma_correctly_rounded)) {
         !(cl_ld_to_half(eh) == rh[i] || (isnan(eh) && isnan(cl_half_to_ld(rh[i])))))
       bad_h = i;
   }
-  if (bad_f >= 0)
-    test_fail(__FILE__, __LINE__, "fma(%a, %a, %a) = %a, want %a", af[bad_f], bf[bad_f], cf[bad_f],
-              rf[bad_f], fmaf(af[bad_f], bf[bad_f], cf[bad_f]));
-  if (bad_d >= 0)
-    test_fail(__FILE__, __LINE__, "fma(%a, %a, %a) = %a, want %a", ad[bad_d], bd[bad_d], cd[bad_d],
-              rd[bad_d], fma(ad[bad_d], bd[bad_d], cd[bad_d]));
-  if (bad_h >= 0)
-    test_fail(__FILE__, __LINE__, "fma(half 0x%x, 0x%x, 0x%x) = 0x%x", ah[bad_h], bh[bad_h],
-              ch[bad_h], rh[bad_h]);
+  ASSERT_MSG(bad_f < 0, "fma(%a, %a, %a) = %a, want %a", af[bad_f], bf[bad_f], cf[bad_f], rf[bad_f],
+             fmaf(af[bad_f], bf[bad_f], cf[bad_f]));
+  ASSERT_MSG(bad_d < 0, "fma(%a, %a, %a) = %a, want %a", ad[bad_d], bd[bad_d], cd[bad_d], rd[bad_d],
+             fma(ad[bad_d], bd[bad_d], cd[bad_d]));
+  ASSERT_MSG(bad_h < 0, "fma(half 0x%x, 0x%x, 0x%x) = 0x%x", ah[bad_h], bh[bad_h], ch[bad_h],
+             rh[bad_h]);
   free(af), free(bf), free(cf), free(rf), free(ad), free(bd), free(cd), free(rd);
   free(ah), free(bh), free(ch), free(rh);
 }

@@ -71,12 +71,12 @@ TEST(cl_relational_scalar_one_vector_minus_one) {
       long double ha = cl_half_to_ld(cl_ld_to_half(a[i])), hb = cl_half_to_ld(cl_ld_to_half(b[i]));
       int want_h = k == 12 ? isnormal((double)ha) && fabsl(ha) >= 0x1p-14L
                            : rel_ref(k, (double)ha, (double)hb, 0);
-      if (out_s[k * N + i] != want_f || out_v[k * N + i] != -want_f ||
-          outd_s[k * N + i] != want_d || outd_v[k * N + i] != -want_d ||
-          outh_v[k * N + i] != -want_h)
-        test_fail(__FILE__, __LINE__, "relational %d (%a, %a): %d %d %d %ld %d, want %d/%d/%d", k,
-                  a[i], b[i], out_s[k * N + i], out_v[k * N + i], outd_s[k * N + i],
-                  outd_v[k * N + i], outh_v[k * N + i], want_f, want_d, want_h);
+      ASSERT_MSG(out_s[k * N + i] == want_f && out_v[k * N + i] == -want_f &&
+                     outd_s[k * N + i] == want_d && outd_v[k * N + i] == -want_d &&
+                     outh_v[k * N + i] == -want_h,
+                 "relational %d (%a, %a): %d %d %d %ld %d, want %d/%d/%d", k, a[i], b[i],
+                 out_s[k * N + i], out_v[k * N + i], outd_s[k * N + i], outd_v[k * N + i],
+                 outh_v[k * N + i], want_f, want_d, want_h);
     }
 }
 

@@ -21,6 +21,7 @@
 #include "hsa/loader/elf_format.h"
 #include "hsa/runtime.h"
 #include "lib/plat.h"
+#include "lib/util.h"
 #include "support/gpu_kernel.h"
 #include "tests/common/hsa_test_util.h"
 
@@ -227,7 +228,7 @@ static void check_reversed(const char *symbol, bool cut) {
   load(&e, "barriers", symbol, &k);
   if (cut_at_barriers(&k) != cut) FAIL("%s was %scut at its barriers", symbol, cut ? "not " : "");
   const uint32_t sizes[][2] = {{1024, 256}, {1000, 128}, {7, 7}, {4096, 1024}, {3, 1}};
-  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+  for (size_t s = 0; s < countof(sizes); s++) {
     uint32_t n = sizes[s][0], wg = sizes[s][1];
     uint32_t *in = buffer(&e, n * 4), *out = buffer(&e, n * 4);
     for (uint32_t i = 0; i < n; i++) in[i] = i * 2654435761u;
@@ -418,7 +419,7 @@ static char printed[64][32];
 static uint32_t printed_count, printed_lost;
 
 static void record_output(const char *s, size_t n) {
-  if (printed_count == sizeof printed / sizeof printed[0] || n >= sizeof printed[0]) {
+  if (printed_count == countof(printed) || n >= sizeof printed[0]) {
     printed_lost++;
     return;
   }
@@ -706,7 +707,7 @@ TEST(cl_cpu_bad_files_are_refused_for_the_cpu_agent) {
   /* Corrupt headers. */
   uint8_t *copy = cpu_part_copy(&part);
   const size_t fields[] = {4, 16, 32, 54, 56};
-  for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+  for (size_t f = 0; f < countof(fields); f++) {
     memcpy(copy, cpu, cpu_size);
     copy[fields[f]] ^= 0x5a;
     copy[fields[f] + 1] ^= 0x33;

@@ -3,6 +3,7 @@
  * naming what is wrong; none may crash or leak (ASan/UBSan watch). Field
  * offsets: System V gABI (ELF header, program and section headers, symbols,
  * RELA entries, notes). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,8 +13,11 @@
 #include "tests/host/loader_test_util.h"
 
 /* Copies `file`, lets `patch` break it, and expects a refusal naming `what`. */
-static void expect_refused(const uint8_t *image, size_t size, const char *what, int line,
-                           void (*patch)(uint8_t *copy, uint64_t arg), uint64_t arg) {
+/* NULL if the patched copy of `image` is refused with a message naming
+ * `what`, else what went wrong (in msg). */
+static const char *refusal_problem(const uint8_t *image, size_t size, const char *what,
+                                   void (*patch)(uint8_t *copy, uint64_t arg), uint64_t arg,
+                                   char *msg, size_t msg_size) {
   uint8_t *copy = malloc(size);
   memcpy(copy, image, size);
   patch(copy, arg);
@@ -23,14 +27,22 @@ static void expect_refused(const uint8_t *image, size_t size, const char *what, 
   free(copy);
   if (st == LOADER_OK) loader_code_object_destroy(co);
   if (st != LOADER_ERROR_INVALID_CODE_OBJECT)
-    test_fail(__FILE__, line, "expected a refusal naming \"%s\", got \"%s\" (%s)", what,
-              loader_status_name(st), why);
-  if (!strstr(why, what))
-    test_fail(__FILE__, line, "message \"%s\" does not name \"%s\"", why, what);
+    snprintf(msg, msg_size, "expected a refusal naming \"%s\", got \"%s\" (%s)", what,
+             loader_status_name(st), why);
+  else if (!strstr(why, what))
+    snprintf(msg, msg_size, "message \"%s\" does not name \"%s\"", why, what);
+  else
+    return NULL;
+  return msg;
 }
 
-#define REFUSED(image, size, what, patch, arg) \
-  expect_refused(image, size, what, __LINE__, patch, arg)
+/* Fails at the caller's line. */
+#define REFUSED(image, size, what, patch, arg)                                                \
+  do {                                                                                        \
+    char msg_[512];                                                                           \
+    const char *problem_ = refusal_problem(image, size, what, patch, arg, msg_, sizeof msg_); \
+    ASSERT_MSG(!problem_, "%s", problem_);                                                    \
+  } while (0)
 
 TEST(loader_malformed_every_truncation_refused) {
   size_t size;

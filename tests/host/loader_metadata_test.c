@@ -80,26 +80,42 @@ static size_t write_metadata(struct writer *w, const struct variant *v) {
   return w->n;
 }
 
-static void expect_refused(const struct variant *v, const char *what, int line) {
+/* NULL if the metadata `v` describes is refused with a message naming
+ * `what` and so is every shorter prefix of it, else what went wrong (in
+ * msg). */
+static const char *refusal_problem(const struct variant *v, const char *what, char *msg,
+                                   size_t msg_size) {
   struct writer w;
   struct loader_metadata md;
   char why[200] = "";
   size_t n = write_metadata(&w, v);
   if (loader_metadata_parse(w.buf, n, &md, why, sizeof why)) {
     loader_metadata_free(&md);
-    test_fail(__FILE__, line, "accepted; expected a refusal naming \"%s\"", what);
+    snprintf(msg, msg_size, "accepted; expected a refusal naming \"%s\"", what);
+    return msg;
   }
-  if (!strstr(why, what)) test_fail(__FILE__, line, "\"%s\" does not name \"%s\"", why, what);
+  if (!strstr(why, what)) {
+    snprintf(msg, msg_size, "\"%s\" does not name \"%s\"", why, what);
+    return msg;
+  }
   /* Every shorter prefix is refused too (and leaks nothing); without its
    * trailing byte the map is whole again. */
   for (size_t cut = 0; cut < n - v->trailing_byte; cut++) {
     if (loader_metadata_parse(w.buf, cut, &md, why, sizeof why)) {
       loader_metadata_free(&md);
-      test_fail(__FILE__, line, "a %zu-byte prefix was accepted", cut);
+      snprintf(msg, msg_size, "a %zu-byte prefix was accepted", cut);
+      return msg;
     }
   }
+  return NULL;
 }
-#define REFUSED(v, what) expect_refused(&(v), what, __LINE__)
+/* Fails at the caller's line. */
+#define REFUSED(v, what)                                                   \
+  do {                                                                     \
+    char msg_[400];                                                        \
+    const char *problem_ = refusal_problem(&(v), what, msg_, sizeof msg_); \
+    ASSERT_MSG(!problem_, "%s", problem_);                                 \
+  } while (0)
 
 TEST(loader_metadata_parses_kernel_and_args) {
   struct writer w;

@@ -1,4 +1,4 @@
-/* Tests of the ticket spinlock (kernel/spinlock.h) with host threads: mutual
+/* Tests of the ticket spinlock (lib/lock.h) with host threads: mutual
  * exclusion under contention, trylock, and the locked state. */
 #include <pthread.h>
 

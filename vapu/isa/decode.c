@@ -5,8 +5,9 @@
  * Encodings and field positions: AMD "Vega Instruction Set Architecture"
  * ch. 12 "Microcode Formats" (SOP2 12.1.1 ... MUBUF 12.9.1); checked against
  * LLVM's AMDGPU disassembler by the llvm-objdump cross-check suite
- * (tests/vapu_isa_objdump.sh). An encoding or opcode we have no table entry
- * for, or an operand the hardware does not define, is an illegal instruction.
+ * (tests/host/vapu_isa_objdump_test.c, mk/vapu-isa.mk). An encoding or
+ * opcode we have no table entry for, or an operand the hardware does not
+ * define, is an illegal instruction.
  */
 #include <stdio.h>
 

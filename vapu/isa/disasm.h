@@ -1,7 +1,7 @@
 /*
  * disasm.h - the decoder as a disassembler of mnemonics: what the
- * llvm-objdump cross-check (tests/host/vapu_isa_objdump.c) and error reports
- * use to name an instruction the way LLVM's AMDGPU disassembler does.
+ * llvm-objdump cross-check (tests/host/vapu_isa_objdump_test.c) and error
+ * reports use to name an instruction the way LLVM's AMDGPU disassembler does.
  */
 #ifndef VAPU_ISA_DISASM_H
 #define VAPU_ISA_DISASM_H

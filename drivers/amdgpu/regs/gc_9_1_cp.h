@@ -55,7 +55,11 @@
 #define CP_MEC_CNTL__MEC_ME1_HALT                      0x40000000u
 #define GC_CP_MEC_DOORBELL_RANGE_LOWER                 0x105c /* byte offset in the doorbell BAR */
 #define GC_CP_MEC_DOORBELL_RANGE_UPPER                 0x105d
-#define CP_MEC_DOORBELL_RANGE__MASK                    0x0FFFFFFCu
+/* The range's dword index (Linux gc_9_1_sh_mask.h, byte offset bits [27:2]). */
+#define CP_MEC_DOORBELL_RANGE_LOWER__DOORBELL_RANGE_LOWER_SHIFT 2
+#define CP_MEC_DOORBELL_RANGE_LOWER__DOORBELL_RANGE_LOWER_MASK  0x0FFFFFFCu
+#define CP_MEC_DOORBELL_RANGE_UPPER__DOORBELL_RANGE_UPPER_SHIFT 2
+#define CP_MEC_DOORBELL_RANGE_UPPER__DOORBELL_RANGE_UPPER_MASK  0x0FFFFFFCu
 #define GC_CP_PQ_WPTR_POLL_CNTL                        0x1083
 #define GC_CP_PQ_WPTR_POLL_CNTL1                       0x1084 /* one bit per queue of the MEC */
 #define CP_PQ_WPTR_POLL_CNTL__EN                       0x80000000u /* reset 0: polling off */

@@ -19,6 +19,13 @@
 #define IH_DOORBELL_RPTR      0x0087
 #define IH_CHICKEN            0x018c
 
+/* The high address bits (Linux osssys_4_0_sh_mask.h IH_RB_BASE_HI__ADDR,
+ * IH_RB_WPTR_ADDR_HI__ADDR). */
+#define IH_RB_BASE_HI__ADDR_SHIFT          0
+#define IH_RB_BASE_HI__ADDR_MASK           0x000000FFu
+#define IH_RB_WPTR_ADDR_HI__ADDR_SHIFT     0
+#define IH_RB_WPTR_ADDR_HI__ADDR_MASK      0x0000FFFFu
+
 #define IH_RB_CNTL__RB_ENABLE              0x00000001u
 #define IH_RB_CNTL__RB_SIZE_SHIFT          1 /* log2(ring size in dwords) */
 #define IH_RB_CNTL__RB_SIZE_MASK           0x0000003Eu
