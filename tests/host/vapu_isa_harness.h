@@ -3,7 +3,7 @@
  * over an identity range map (every byte a kernel may touch is registered,
  * anything else faults), a minimal command processor that runs one dispatch
  * work-group by work-group, kernels built from hand-written assembly
- * (tests/data/vapu_isa/*.s, assembled at build time) and from the corpus
+ * (the .s files of tests/data/vapu_isa/, assembled at build time) and from the corpus
  * (tests/kernels/, loaded with the product loader).
  */
 #ifndef TESTS_HOST_VAPU_ISA_HARNESS_H
