@@ -96,11 +96,23 @@ static void *stack_take(void) {
   return s;
 }
 
+static int by_address(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* In address order: each stack freed then joins its neighbour freed just
+ * before, so the platform's free ranges stay few. The image's frame
+ * allocator records at most 512 of them; thousands of stacks freed in
+ * any order made it drop ranges (memory lost until reboot) and broke the
+ * large blocks later carve-outs need. */
 void cl_programs_fini(void) {
   struct cl_programs *c = &rt.cl_programs;
   lock_acquire(&c->stack_pool_lock);
-  while (c->stack_pool_count)
-    plat_code_free(c->stack_pool[--c->stack_pool_count], CL_GUARD_BYTES + CL_STACK_BYTES);
+  qsort(c->stack_pool, c->stack_pool_count, sizeof c->stack_pool[0], by_address);
+  for (uint32_t i = 0; i < c->stack_pool_count; i++)
+    plat_code_free(c->stack_pool[i], CL_GUARD_BYTES + CL_STACK_BYTES);
+  c->stack_pool_count = 0;
   lock_release(&c->stack_pool_lock);
 }
 
