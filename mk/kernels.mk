@@ -111,6 +111,16 @@ HSACC_LIBS := $(CL_LIB_DIR)/hsacl-workitem.bc $(if $(CL_BUILTIN_SRCS),$(CL_BUILT
 HSACC      := HSACC_LIBDIR=$(abspath $(CL_LIB_DIR)) HSACL_BARRIERS=$(abspath $(HSACL_BARRIERS)) tools/hsacc
 HSACC_DEPS := tools/hsacc $(HSACC_LIBS) $(HSACL_BARRIERS)
 
+# tools/hsacc's command line, output and refusals (tests/hsacc/run.sh), with
+# the libraries and the barrier pass built here, as the corpus uses them; the
+# cases about building them from the repository unset HSACC_LIBDIR and
+# HSACL_BARRIERS themselves.
+TEST_SUITES += hsacc
+.PHONY: suite-hsacc
+suite-hsacc: $(HSACC_DEPS)
+	$(Q)HSACC_LIBDIR=$(abspath $(CL_LIB_DIR)) HSACL_BARRIERS=$(abspath $(HSACL_BARRIERS)) \
+	    tests/hsacc/run.sh '$(or $(TESTS),*)'
+
 # The OpenCL C corpus through tools/hsacc, every variant (HSACC_CORPUS_SRCS,
 # above):
 #   $(KERNELS_DIR)/hsacc/<name>.<opt>.v<cov>.hsaco

@@ -8,8 +8,3 @@ TESTS_IMAGE_SRCS  := $(sort $(wildcard tests/image/*.c))
 # (make VAPU=no, mk/image.mk) runs the others.
 TESTS_VAPU_SRCS := $(wildcard tests/common/amdgpu_*.c tests/common/vapu_*.c tests/image/amdgpu_*.c)
 
-# tools/hsacc's command line, output and refusals (tests/hsacc/run.sh).
-TEST_SUITES += hsacc
-.PHONY: suite-hsacc
-suite-hsacc:
-	$(Q)tests/hsacc/run.sh '$(or $(TESTS),*)'

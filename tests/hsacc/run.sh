@@ -2,6 +2,9 @@
 # tests/hsacc/run.sh - tools/hsacc's command line, output and refusals
 # (suite hsacc): every case prints [PASS]/[FAIL] and the run ends with the
 # runner's total line. Usage: tests/hsacc/run.sh [pattern]
+# The Makefile's suite-hsacc sets HSACC_LIBDIR and HSACL_BARRIERS to what it
+# built; the cases that are about building them from the repository unset
+# them.
 set -u
 HSACC=${HSACC:-tools/hsacc}
 BUNDLER=${BUNDLER:-clang-offload-bundler-19}
@@ -38,11 +41,13 @@ refused() {
   return 0
 }
 
+# Without HSACC_LIBDIR and HSACL_BARRIERS, as a user calls it: hsacc builds
+# the libraries and the barrier pass from the repository.
 hsacc_builds_one_bundle_for_every_agent() {
   src ok.cl <<'K'
 __kernel void k(__global int *o) { o[get_global_id(0)] = SCALE * (int)get_global_id(0); }
 K
-  "$HSACC" -O3 -mcode-object-version=4 -DSCALE=3 -o "$tmp/ok.hsaco" "$tmp/ok.cl" || return 1
+  env -u HSACC_LIBDIR -u HSACL_BARRIERS "$HSACC" -O3 -mcode-object-version=4 -DSCALE=3 -o "$tmp/ok.hsaco" "$tmp/ok.cl" || return 1
   ids=$("$BUNDLER" -list -type=bc -input="$tmp/ok.hsaco" | sort | tr '\n' ' ')
   [ "$ids" = "hipv4-amdgcn-amd-amdhsa--gfx902 hipv4-amdgcn-amd-amdhsa--gfx90c host-x86_64-unknown-linux-gnu- " ] ||
     { echo "entries: $ids"; return 1; }
@@ -229,6 +234,10 @@ K
   "$HSACC" -O5 -o "$tmp/x" "$tmp/ok2.cl" 2>&1 | grep -q "unsupported optimisation level" || return 1
   "$HSACC" -mcode-object-version=6 -o "$tmp/x" "$tmp/ok2.cl" 2>&1 | grep -q "unsupported" || return 1
   "$HSACC" "$tmp/ok2.cl" 2>&1 | grep -q "no output file" || return 1
+  HSACC_LIBDIR="$tmp/nolib" "$HSACC" -o "$tmp/x" "$tmp/ok2.cl" 2>&1 |
+    grep -q "$tmp/nolib/hsacl-workitem.bc is missing" || { echo "no message for a bad HSACC_LIBDIR"; return 1; }
+  HSACL_BARRIERS="$tmp/nobar" "$HSACC" -o "$tmp/x" "$tmp/ok2.cl" 2>&1 |
+    grep -q "$tmp/nobar: no such program" || { echo "no message for a bad HSACL_BARRIERS"; return 1; }
   [ ! -e "$tmp/x" ]
 }
 
