@@ -8,13 +8,21 @@
 
 #include <string.h>
 
+_Static_assert(PL_SIZE_CLASSES <= 64, "measured_classes has a bit per size class");
+
 uint32_t pl_size_class(uint64_t items) {
-  uint32_t c = 0;
-  while (items > 1 && c + 1 < PL_SIZE_CLASSES) {
-    items >>= 1;
-    c++;
-  }
-  return c;
+  uint32_t c = items > 1 ? 63 - (uint32_t)__builtin_clzll(items) : 0;
+  return c < PL_SIZE_CLASSES ? c : PL_SIZE_CLASSES - 1;
+}
+
+/* The measured class nearest above (below) class c, or -1. */
+static int measured_above(const struct pl_history *h, int c) {
+  uint64_t m = c < 0 ? 0 : h->measured_classes & ~((2ull << c) - 1);
+  return m ? __builtin_ctzll(m) : -1;
+}
+static int measured_below(const struct pl_history *h, int c) {
+  uint64_t m = c < 0 ? 0 : h->measured_classes & ((1ull << c) - 1);
+  return m ? 63 - __builtin_clzll(m) : -1;
 }
 
 /* A point (mean items, mean time) of a measured class. */
@@ -51,22 +59,12 @@ static double line_at(struct point a, struct point b, double x) {
 }
 
 bool pl_predict(const struct pl_history *h, uint64_t items, uint64_t *ns) {
-  /* The measured classes nearest below and above the size (two each, for
-   * extrapolation at the ends). */
-  int below = -1, below2 = -1, above = -1, above2 = -1;
   uint32_t own = pl_size_class(items);
-  if (h->cls[own].count) {
+  if (h->measured_classes >> own & 1) {
     struct point p = class_point(&h->cls[own]);
     /* Inside its own class: that class's mean, moved along the line to the
      * neighbouring measured class on the side of the size. */
-    int other = -1;
-    if ((double)items >= p.items) {
-      for (int c = (int)own + 1; c < PL_SIZE_CLASSES && other < 0; c++)
-        if (h->cls[c].count) other = c;
-    } else {
-      for (int c = (int)own - 1; c >= 0 && other < 0; c--)
-        if (h->cls[c].count) other = c;
-    }
+    int other = (double)items >= p.items ? measured_above(h, (int)own) : measured_below(h, (int)own);
     double y = p.ns;
     if (other >= 0) {
       struct point q = class_point(&h->cls[other]);
@@ -75,20 +73,10 @@ bool pl_predict(const struct pl_history *h, uint64_t items, uint64_t *ns) {
     *ns = (uint64_t)(y + 0.5);
     return true;
   }
-  for (int c = (int)own - 1; c >= 0 && below2 < 0; c--)
-    if (h->cls[c].count) {
-      if (below < 0)
-        below = c;
-      else
-        below2 = c;
-    }
-  for (int c = (int)own + 1; c < PL_SIZE_CLASSES && above2 < 0; c++)
-    if (h->cls[c].count) {
-      if (above < 0)
-        above = c;
-      else
-        above2 = c;
-    }
+  /* The measured classes nearest below and above the size (two each, for
+   * extrapolation at the ends). */
+  int below = measured_below(h, (int)own), below2 = measured_below(h, below);
+  int above = measured_above(h, (int)own), above2 = measured_above(h, above);
   double x = (double)items, y;
   if (below >= 0 && above >= 0)
     y = line_at(class_point(&h->cls[below]), class_point(&h->cls[above]), x);
@@ -246,6 +234,7 @@ void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64
   c->recent_next = (c->recent_next + 1) % PL_RECENT;
   if (c->recent_count < PL_RECENT) c->recent_count++;
   c->median_ns = recent_median(c);
+  h->measured_classes |= 1ull << (c - h->cls);
   h->measured++;
   h->total_ns += ns;
   h->total_items += items;

@@ -35,6 +35,10 @@ struct pl_class {
 
 struct pl_history {
   struct pl_class cls[PL_SIZE_CLASSES];
+  /* Bit c: cls[c] holds a measurement (pl_record). A prediction finds the
+   * measured classes nearest its size from this word, not by walking the
+   * classes (a cache line each), as it runs before every dispatch. */
+  uint64_t measured_classes;
   uint64_t dispatches, measured, explored, total_ns, total_items;
 };
 

@@ -69,6 +69,15 @@ TEST(placement_model_size_classes_and_predictions) {
   pl_record(&m, 0, 10000, 1000);
   ASSERT_TRUE(pl_predict(&m.agent[0], 100000, &ns));
   ASSERT_EQ(ns, 1000);
+  /* Inside a measured class: its mean, moved along the line to the nearest
+   * measured class on the size's side (none below: the mean's time). */
+  pl_reset(&m);
+  pl_record(&m, 0, 600, 600);
+  pl_record(&m, 0, 100000, 50500);
+  ASSERT_TRUE(pl_predict(&m.agent[0], 900, &ns));
+  ASSERT_EQ(ns, 751); /* 600 + 300 * 49900 / 99400 */
+  ASSERT_TRUE(pl_predict(&m.agent[0], 550, &ns));
+  ASSERT_EQ(ns, 600);
   /* Invalid agents are ignored. */
   pl_record(&m, PL_MAX_AGENTS, 1, 1);
 }
