@@ -10,7 +10,7 @@ void frame_pool_init(struct frame_pool *p, struct frame_range *storage, size_t c
 }
 
 static int insert_at(struct frame_pool *p, size_t i, struct frame_range r) {
-  if (p->count == p->capacity) return -1;
+  if (p->count == p->capacity) return FRAME_POOL_FULL;
   memmove(&p->ranges[i + 1], &p->ranges[i], (p->count - i) * sizeof r);
   p->ranges[i] = r;
   p->count++;
@@ -25,11 +25,11 @@ static void remove_at(struct frame_pool *p, size_t i) {
 int frame_pool_add(struct frame_pool *p, uint64_t base, uint64_t size) {
   uint64_t end = base + size;
   if (size == 0) return 0;
-  if ((base | size) & (FRAME_SIZE - 1) || end < base) return -1;
+  if ((base | size) & (FRAME_SIZE - 1) || end < base) return FRAME_POOL_MISALIGNED;
   size_t i = 0; /* first range that starts at or after `base` */
   while (i < p->count && p->ranges[i].base < base) i++;
-  if (i > 0 && p->ranges[i - 1].end > base) return -1;
-  if (i < p->count && p->ranges[i].base < end) return -1;
+  if (i > 0 && p->ranges[i - 1].end > base) return FRAME_POOL_OVERLAP;
+  if (i < p->count && p->ranges[i].base < end) return FRAME_POOL_OVERLAP;
   bool join_prev = i > 0 && p->ranges[i - 1].end == base;
   bool join_next = i < p->count && p->ranges[i].base == end;
   if (join_prev && join_next) {

@@ -28,9 +28,15 @@ struct frame_pool {
 
 void frame_pool_init(struct frame_pool *p, struct frame_range *storage, size_t capacity);
 
+/* Why frame_pool_add refused a range. */
+enum frame_pool_add_error {
+  FRAME_POOL_MISALIGNED = -1, /* not whole pages, or wraps around */
+  FRAME_POOL_OVERLAP = -2,    /* some of it is free already */
+  FRAME_POOL_FULL = -3,       /* the range array has no room for another range */
+};
+
 /* Adds [base, base + size) to the free set (page aligned, not free yet).
- * Returns 0, or -1 when the range is misaligned, overlaps free memory, or
- * the range array is full. */
+ * Returns 0 or an enum frame_pool_add_error. */
 int frame_pool_add(struct frame_pool *p, uint64_t base, uint64_t size);
 
 /* Takes `size` bytes (a multiple of FRAME_SIZE) aligned to `align` (a power

@@ -20,15 +20,30 @@ static struct frame_pool pool, firmware_code;
 static struct spinlock lock = SPINLOCK_INIT;
 static uint64_t ram_bytes; /* all RAM of the map, whoever uses it */
 
+static const char *add_error_text(int rc) {
+  switch (rc) {
+    case FRAME_POOL_MISALIGNED:
+      return "not whole pages";
+    case FRAME_POOL_OVERLAP:
+      return "free already (overlapping ranges, or a double free)";
+    case FRAME_POOL_FULL:
+      return "no room in the free-range table (MAX_RANGES)";
+    default:
+      return "refused";
+  }
+}
+
 static void add_type(const struct boot_info *info, uint32_t type, struct frame_pool *to,
                      const char *what, const char *note) {
   uint64_t added = 0;
   for (uint32_t i = 0; i < info->mem_count; i++) {
     const struct boot_mem_range *r = &info->mem[i];
     if (r->type != type) continue;
-    if (frame_pool_add(to, r->base, r->pages * FRAME_SIZE) != 0)
-      log_error("memory map range 0x%llx+0x%llx (type %u) not usable: overlaps or table full",
-                (unsigned long long)r->base, (unsigned long long)(r->pages * FRAME_SIZE), type);
+    int rc = frame_pool_add(to, r->base, r->pages * FRAME_SIZE);
+    if (rc != 0)
+      log_error("memory map range 0x%llx+0x%llx (type %u) not usable: %s",
+                (unsigned long long)r->base, (unsigned long long)(r->pages * FRAME_SIZE), type,
+                add_error_text(rc));
     else
       added += r->pages * FRAME_SIZE;
   }
@@ -92,12 +107,12 @@ void frames_free(uint64_t base, uint64_t size) {
   uint64_t flags = spin_lock_irqsave(&lock);
   /* Freed memory has been handed out, so cleared if it ever was code. */
   int rc = frame_pool_overlaps(&firmware_code, base, ALIGN_UP(size, FRAME_SIZE))
-               ? -1
+               ? FRAME_POOL_OVERLAP
                : frame_pool_add(&pool, base, ALIGN_UP(size, FRAME_SIZE));
   spin_unlock_irqrestore(&lock, flags);
   if (rc != 0)
-    log_error("frames_free(0x%llx, %llu): not an allocated block (double free?) or table full",
-              (unsigned long long)base, (unsigned long long)size);
+    log_error("frames_free(0x%llx, %llu): %s", (unsigned long long)base, (unsigned long long)size,
+              add_error_text(rc));
 }
 
 int frames_claim(uint64_t base, uint64_t size) {

@@ -17,9 +17,9 @@ TEST(frame_pool_add_coalesces_and_rejects_overlap) {
   ASSERT_EQ(pool.count, 1);
   ASSERT_EQ_U(pool.ranges[0].base, 4 * MiB);
   ASSERT_EQ_U(pool.ranges[0].end, 7 * MiB);
-  ASSERT_EQ(frame_pool_add(&pool, 6 * MiB, FRAME_SIZE), -1);     /* double free */
-  ASSERT_EQ(frame_pool_add(&pool, 3 * MiB, 2 * MiB), -1);        /* overlaps the start */
-  ASSERT_EQ(frame_pool_add(&pool, 4 * MiB + 1, FRAME_SIZE), -1); /* misaligned */
+  ASSERT_EQ(frame_pool_add(&pool, 6 * MiB, FRAME_SIZE), FRAME_POOL_OVERLAP); /* double free */
+  ASSERT_EQ(frame_pool_add(&pool, 3 * MiB, 2 * MiB), FRAME_POOL_OVERLAP); /* overlaps the start */
+  ASSERT_EQ(frame_pool_add(&pool, 4 * MiB + 1, FRAME_SIZE), FRAME_POOL_MISALIGNED);
   ASSERT_EQ_U(frame_pool_free_bytes(&pool), 3 * MiB);
 }
 
@@ -65,7 +65,7 @@ TEST(frame_pool_table_full_is_an_error) {
   frame_pool_init(&pool, storage, 2);
   ASSERT_EQ(frame_pool_add(&pool, 2 * MiB, MiB), 0);
   ASSERT_EQ(frame_pool_add(&pool, 8 * MiB, MiB), 0);
-  ASSERT_EQ(frame_pool_add(&pool, 16 * MiB, MiB), -1);
+  ASSERT_EQ(frame_pool_add(&pool, 16 * MiB, MiB), FRAME_POOL_FULL);
   /* A split that needs a third range fails and leaves the pool intact. */
   ASSERT_EQ(frame_pool_claim(&pool, 2 * MiB + FRAME_SIZE, FRAME_SIZE), -1);
   ASSERT_EQ_U(frame_pool_free_bytes(&pool), 2 * MiB);
@@ -85,8 +85,8 @@ TEST(frame_pool_claim_either_takes_a_run_across_both_sets) {
   ASSERT_EQ(frame_pool_claim_either(&pool, &other, 8 * MiB, FRAME_SIZE, &from_other), 0);
   ASSERT_FALSE(from_other);
   /* Across: the rest of 8 MiB, all of the other's 9 MiB, half of 10 MiB. */
-  ASSERT_EQ(frame_pool_claim_either(&pool, &other, 8 * MiB + FRAME_SIZE,
-                                    5 * MiB / 2 - FRAME_SIZE, &from_other),
+  ASSERT_EQ(frame_pool_claim_either(&pool, &other, 8 * MiB + FRAME_SIZE, 5 * MiB / 2 - FRAME_SIZE,
+                                    &from_other),
             0);
   ASSERT_TRUE(from_other);
   ASSERT_EQ_U(frame_pool_free_bytes(&pool), MiB / 2);
