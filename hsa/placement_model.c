@@ -30,17 +30,24 @@ struct point {
   double items, ns;
 };
 
-static uint64_t recent_median(const struct pl_class *c) {
-  uint64_t v[PL_RECENT];
+/* Puts `ns` into the class's recent times in place of the oldest once
+ * there are PL_RECENT, keeping `sorted` in order (a step per time moved:
+ * this runs for every measured dispatch), and returns their median. */
+static uint64_t recent_add(struct pl_class *c, uint64_t ns) {
   uint32_t n = c->recent_count;
-  memcpy(v, c->recent, n * sizeof v[0]);
-  for (uint32_t i = 1; i < n; i++) /* insertion sort: at most 8 */
-    for (uint32_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-      uint64_t t = v[j];
-      v[j] = v[j - 1];
-      v[j - 1] = t;
-    }
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  if (n == PL_RECENT) { /* the oldest leaves sorted[] */
+    uint64_t oldest = c->recent[c->recent_next];
+    uint32_t i = 0;
+    while (c->sorted[i] != oldest) i++;
+    for (n--; i < n; i++) c->sorted[i] = c->sorted[i + 1];
+  }
+  uint32_t j = n;
+  for (; j > 0 && c->sorted[j - 1] > ns; j--) c->sorted[j] = c->sorted[j - 1];
+  c->sorted[j] = ns;
+  c->recent_count = ++n;
+  c->recent[c->recent_next] = ns;
+  c->recent_next = (c->recent_next + 1) % PL_RECENT;
+  return n % 2 ? c->sorted[n / 2] : (c->sorted[n / 2 - 1] + c->sorted[n / 2]) / 2;
 }
 
 static struct point class_point(const struct pl_class *c) {
@@ -64,7 +71,8 @@ bool pl_predict(const struct pl_history *h, uint64_t items, uint64_t *ns) {
     struct point p = class_point(&h->cls[own]);
     /* Inside its own class: that class's mean, moved along the line to the
      * neighbouring measured class on the side of the size. */
-    int other = (double)items >= p.items ? measured_above(h, (int)own) : measured_below(h, (int)own);
+    int other =
+        (double)items >= p.items ? measured_above(h, (int)own) : measured_below(h, (int)own);
     double y = p.ns;
     if (other >= 0) {
       struct point q = class_point(&h->cls[other]);
@@ -105,8 +113,8 @@ static double slowdown_of(const struct pl_candidate *c) {
  * (slowed while others have work queued), when it ends (*own), and when
  * every agent's queued work ends (*span): the others' work that overlaps
  * the run is slowed by their own factors. */
-static void finish_if_chosen(const struct pl_candidate *c, uint32_t n, uint32_t i, uint64_t predicted,
-                             double *run, double *own, double *span) {
+static void finish_if_chosen(const struct pl_candidate *c, uint32_t n, uint32_t i,
+                             uint64_t predicted, double *run, double *own, double *span) {
   bool others = false;
   for (uint32_t j = 0; j < n; j++) others |= j != i && c[j].queued_ns > c[i].queued_ns;
   *run = (double)predicted * (others ? slowdown_of(&c[i]) : 1);
@@ -144,8 +152,7 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
     if (!known[i] || !within[i]) continue;
     const struct pl_class *k = &m->agent[i].cls[cls];
     uint64_t fastest = predicted[i];
-    for (uint32_t r = 0; r < k->recent_count; r++)
-      if (k->recent[r] < fastest) fastest = k->recent[r];
+    if (k->recent_count && k->sorted[0] < fastest) fastest = k->sorted[0];
     if (fastest < best_fastest) best_fastest = fastest;
   }
   /* Exploration: an allowed agent (within the bound, or with nothing known
@@ -230,10 +237,7 @@ void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64
   c->count++;
   c->sum_items += items;
   c->sum_ns += ns;
-  c->recent[c->recent_next] = ns;
-  c->recent_next = (c->recent_next + 1) % PL_RECENT;
-  if (c->recent_count < PL_RECENT) c->recent_count++;
-  c->median_ns = recent_median(c);
+  c->median_ns = recent_add(c, ns);
   h->measured_classes |= 1ull << (c - h->cls);
   h->measured++;
   h->total_ns += ns;

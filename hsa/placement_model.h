@@ -19,8 +19,8 @@
  * time: a wider gap is not noise that more samples could close, and each
  * sample costs the gap. */
 #define PL_EXPLORE_NEAR 4
-#define PL_RECENT          8  /* a class predicts the median of its last 8 times */
-#define PL_EXPLORE_MAX     16 /* explorations per kernel and agent, at most */
+#define PL_RECENT       8  /* a class predicts the median of its last 8 times */
+#define PL_EXPLORE_MAX  16 /* explorations per kernel and agent, at most */
 
 struct pl_class {
   uint32_t count;
@@ -29,6 +29,7 @@ struct pl_class {
   /* The last PL_RECENT times: their median is the class's time, so that a
    * few outliers (a core taken away, a wake-up) do not decide for long. */
   uint64_t recent[PL_RECENT];
+  uint64_t sorted[PL_RECENT]; /* the same times in ascending order */
   uint32_t recent_count, recent_next;
   uint64_t median_ns; /* of recent[], kept by pl_record: a prediction only reads it */
 };

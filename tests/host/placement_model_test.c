@@ -161,7 +161,7 @@ TEST(placement_model_the_barrier_bit_makes_earlier_work_wait_everywhere) {
   struct pl_kernel_model m;
   pl_reset(&m);
   int counts[2] = {0}, explored = 0;
-  drive(&m, 256, 10, both, counts, &explored); /* CPU 2.5 us, GPU 20 us: the CPU */
+  drive(&m, 256, 10, both, counts, &explored);                  /* CPU 2.5 us, GPU 20 us: the CPU */
   struct pl_candidate c[2] = {{true, 700000, 1}, {true, 0, 1}}; /* the CPU is busy for 700 us */
   ASSERT_EQ(pl_choose(&m, 256, c, 2, 0).agent, 1);
   /* With the barrier bit the packet waits for the queue's earlier packets
@@ -343,4 +343,30 @@ TEST(placement_model_exploration_counts_dispatches_not_yet_measured) {
   ASSERT_EQ(c.agent, 1);
   ASSERT_TRUE(c.explored);
   pl_drop(&m, PL_MAX_AGENTS, 1); /* invalid agent: ignored */
+}
+
+/* A class's time is the median of its last PL_RECENT times, repeated
+ * values and all, whatever order they come in. */
+TEST(placement_model_class_time_is_the_median_of_the_last_times) {
+  static const uint64_t times[] = {50, 10, 50, 90, 10, 10, 70,  30,  50, 20, 90, 90, 5,  60,
+                                   60, 60, 1,  2,  3,  4,  100, 100, 7,  50, 50, 10, 10, 10};
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  const struct pl_class *c = &m.agent[0].cls[pl_size_class(1000)];
+  for (uint32_t t = 0; t < sizeof times / sizeof times[0]; t++) {
+    pl_record(&m, 0, 1000, times[t]);
+    uint32_t n = t + 1 < PL_RECENT ? t + 1 : PL_RECENT;
+    uint64_t last[PL_RECENT];
+    for (uint32_t i = 0; i < n; i++) last[i] = times[t + 1 - n + i];
+    for (uint32_t i = 1; i < n; i++)
+      for (uint32_t j = i; j > 0 && last[j - 1] > last[j]; j--) {
+        uint64_t x = last[j];
+        last[j] = last[j - 1];
+        last[j - 1] = x;
+      }
+    uint64_t median = n % 2 ? last[n / 2] : (last[n / 2 - 1] + last[n / 2]) / 2;
+    if (c->median_ns != median)
+      FAIL("after %u times: median %llu, expected %llu", t + 1, (unsigned long long)c->median_ns,
+           (unsigned long long)median);
+  }
 }
