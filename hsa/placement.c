@@ -193,11 +193,16 @@ static void pending_sub(const struct record *r) {
   saturating_sub(&r->pq->pending_ns[r->agent], r->pending_ns);
 }
 
-/* Takes *link's record off the in-flight list onto the free list. */
+/* Takes *link's record off the in-flight list onto the free list, its
+ * signal armed again: here, where the harvest has just read that signal,
+ * rather than when the record is next taken, on a dispatch's path, where
+ * the line would still be the agent's (a cross-core miss). */
 static void record_release(struct record **link) {
   struct record *r = *link;
   *link = r->next;
   if (!*link) pl.inflight_tail = link;
+  __atomic_store_n(&r->signal->amd.value, 1, __ATOMIC_RELAXED);
+  r->signal->amd.start_ts = r->signal->amd.end_ts = 0;
   r->next = pl.free_records;
   pl.free_records = r;
 }
@@ -308,11 +313,7 @@ static struct record *record_take_locked(void) {
       r->measure = (struct placement_measure){PLACEMENT_MEASURE_MAGIC, signal_handle(r->signal)};
     if (r) pl.record_count++;
   }
-  if (r) {
-    __atomic_store_n(&r->signal->amd.value, 1, __ATOMIC_RELAXED);
-    r->signal->amd.start_ts = r->signal->amd.end_ts = 0;
-    r->measured = false;
-  }
+  if (r) r->measured = false; /* its signal is armed (record_release, signal_create) */
   return r;
 }
 
