@@ -23,6 +23,12 @@ int plat_code_protect(void *p, size_t size, unsigned prot) {
   return 0;
 }
 
+int plat_code_protect_each(void *p, size_t count, size_t stride, size_t size, unsigned prot) {
+  for (size_t i = 0; i < count; i++)
+    if (plat_code_protect((uint8_t *)p + i * stride, size, prot) != 0) return -1;
+  return 0;
+}
+
 void plat_code_free(void *p, size_t size) {
   if (p) munmap(p, size);
 }

@@ -41,6 +41,8 @@
 
 #define CL_STACK_BYTES         (64u * 1024)
 #define CL_GUARD_BYTES         4096u
+#define CL_STACK_STRIDE        (CL_GUARD_BYTES + CL_STACK_BYTES) /* a guard page below each */
+#define CL_STACKS_PER_REGION   16u                               /* 1.06 MiB a region */
 #define CL_PRIVATE_SEGMENT_MAX (CL_STACK_BYTES / 2)
 #define CL_MAX_LOCAL_ARGS      64
 
@@ -78,12 +80,12 @@ static void stack_release(void *s) {
   if (!s) return;
   struct cl_programs *c = &rt.cl_programs;
   lock_acquire(&c->stack_pool_lock);
-  bool kept = c->stack_pool_count < CL_STACK_POOL_MAX;
-  if (kept) c->stack_pool[c->stack_pool_count++] = s;
+  c->stack_pool[c->stack_pool_count++] = s; /* room for every stack (runtime.h) */
   lock_release(&c->stack_pool_lock);
-  if (!kept) plat_code_free(s, CL_GUARD_BYTES + CL_STACK_BYTES);
 }
 
+/* A stack from the pool, or from a new region whose other stacks go to the
+ * pool; NULL when out of memory. */
 static void *stack_take(void) {
   struct cl_programs *c = &rt.cl_programs;
   void *s = NULL;
@@ -91,28 +93,48 @@ static void *stack_take(void) {
   if (c->stack_pool_count) s = c->stack_pool[--c->stack_pool_count];
   lock_release(&c->stack_pool_lock);
   if (s) return s;
-  s = plat_code_alloc(CL_GUARD_BYTES + CL_STACK_BYTES);
-  if (s) plat_code_protect(s, CL_GUARD_BYTES, 0); /* best effort: a guard where pages can be */
-  return s;
+  struct cl_stack_region *r = malloc(sizeof *r);
+  uint8_t *base = r ? plat_code_alloc(CL_STACKS_PER_REGION * CL_STACK_STRIDE) : NULL;
+  if (!base) {
+    free(r);
+    return NULL;
+  }
+  /* Best effort: a guard below each stack where pages can be protected. */
+  plat_code_protect_each(base, CL_STACKS_PER_REGION, CL_STACK_STRIDE, CL_GUARD_BYTES, 0);
+  lock_acquire(&c->stack_pool_lock);
+  void **pool =
+      realloc(c->stack_pool, (c->stack_pool_capacity + CL_STACKS_PER_REGION) * sizeof *pool);
+  if (pool) {
+    c->stack_pool = pool;
+    c->stack_pool_capacity += CL_STACKS_PER_REGION;
+    *r = (struct cl_stack_region){c->stack_regions, base, CL_STACKS_PER_REGION};
+    c->stack_regions = r;
+    for (uint32_t i = 1; i < CL_STACKS_PER_REGION; i++)
+      pool[c->stack_pool_count++] = base + i * CL_STACK_STRIDE;
+  }
+  lock_release(&c->stack_pool_lock);
+  if (!pool) {
+    plat_code_free(base, CL_STACKS_PER_REGION * CL_STACK_STRIDE);
+    free(r);
+    return NULL;
+  }
+  return base;
 }
 
-static int by_address(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* In address order: each stack freed then joins its neighbour freed just
- * before, so the platform's free ranges stay few. The image's frame
- * allocator records at most 512 of them; thousands of stacks freed in
- * any order made it drop ranges (memory lost until reboot) and broke the
- * large blocks later carve-outs need. */
+/* Whole regions: the platform gets back a few large blocks, not thousands
+ * of stacks (the image's frame allocator records at most 512 free ranges). */
 void cl_programs_fini(void) {
   struct cl_programs *c = &rt.cl_programs;
   lock_acquire(&c->stack_pool_lock);
-  qsort(c->stack_pool, c->stack_pool_count, sizeof c->stack_pool[0], by_address);
-  for (uint32_t i = 0; i < c->stack_pool_count; i++)
-    plat_code_free(c->stack_pool[i], CL_GUARD_BYTES + CL_STACK_BYTES);
-  c->stack_pool_count = 0;
+  for (struct cl_stack_region *r = c->stack_regions, *next; r; r = next) {
+    next = r->next;
+    plat_code_free(r->base, (size_t)r->count * CL_STACK_STRIDE);
+    free(r);
+  }
+  c->stack_regions = NULL;
+  free(c->stack_pool);
+  c->stack_pool = NULL;
+  c->stack_pool_count = c->stack_pool_capacity = 0;
   lock_release(&c->stack_pool_lock);
 }
 

@@ -25,17 +25,24 @@ struct cl_program;
 struct loaded_code_object;
 
 /* cl_program.c: the OpenCL C programs loaded for CPU agents, newest first
- * (executables_fini unloads them), and the work-item stacks of programs
- * unloaded, kept for the next ones: making a stack (pages, a guard page: a
- * TLB shootdown in the image) costs more than a dispatch. cl_programs_fini
- * frees the stacks. */
-#define CL_STACK_POOL_MAX 4096u
+ * (executables_fini unloads them), and the work-item stacks. Stacks are
+ * made a region at a time (pages and their guard pages: one TLB shootdown
+ * in the image for the region, which costs more than a dispatch), handed
+ * out from the pool and back to it when their program is unloaded, for the
+ * next ones; the pool has room for every stack of the regions.
+ * cl_programs_fini frees the regions. */
+struct cl_stack_region {
+  struct cl_stack_region *next;
+  void *base;
+  uint32_t count;
+};
 struct cl_programs {
   struct lock lock;
   struct cl_program *list;
   struct lock stack_pool_lock;
-  uint32_t stack_pool_count;
-  void *stack_pool[CL_STACK_POOL_MAX];
+  struct cl_stack_region *stack_regions;
+  uint32_t stack_pool_count, stack_pool_capacity;
+  void **stack_pool;
 };
 
 /* hsa/loader/loaded_code_object.c: the code objects loaded into

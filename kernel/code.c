@@ -25,11 +25,15 @@ void *plat_code_alloc(size_t size) {
 }
 
 int plat_code_protect(void *p, size_t size, unsigned prot) {
+  return plat_code_protect_each(p, 1, size, size, prot);
+}
+
+int plat_code_protect_each(void *p, size_t count, size_t stride, size_t size, unsigned prot) {
   unsigned attrs = 0;
   if (prot)
     attrs = PT_PRESENT | PT_CACHE_WB | (prot & PLAT_PROT_WRITE ? PT_WRITE : 0) |
             (prot & PLAT_PROT_EXEC ? PT_EXEC : 0);
-  return vm_set_code_attrs((uint64_t)(uintptr_t)p, size, attrs);
+  return vm_set_code_attrs_each((uint64_t)(uintptr_t)p, count, stride, size, attrs);
 }
 
 void plat_code_free(void *p, size_t size) {

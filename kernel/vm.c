@@ -135,16 +135,24 @@ static bool overlaps(uint64_t a, uint64_t a_end, uint64_t b, uint64_t b_end) {
   return a < b_end && b < a_end;
 }
 
-/* Runs one change under the lock, then flushes. */
-static int change(uint64_t base, uint64_t size, unsigned attrs, const char *what) {
+/* Changes `count` ranges of `size` bytes, `stride` apart from `base`, under
+ * the lock, then flushes once: a flush reaches every core (an interrupt
+ * each), so a batch of ranges costs one instead of one per range. */
+static int change_each(uint64_t base, uint64_t count, uint64_t stride, uint64_t size,
+                       unsigned attrs, const char *what) {
   uint64_t flags = spin_lock_irqsave(&lock);
-  int rc = pt_map(&ctx, base, size, attrs);
+  int rc = 0;
+  for (uint64_t i = 0; i < count && rc == 0; i++) rc = pt_map(&ctx, base + i * stride, size, attrs);
   spin_unlock_irqrestore(&lock, flags);
   if (rc != 0)
     log_error("%s 0x%llx+0x%llx: bad range or out of page-table memory", what,
               (unsigned long long)base, (unsigned long long)size);
   flush_tlb();
   return rc;
+}
+
+static int change(uint64_t base, uint64_t size, unsigned attrs, const char *what) {
+  return change_each(base, 1, size, size, attrs, what);
 }
 
 int vm_map_mmio(uint64_t phys, uint64_t size) {
@@ -181,18 +189,27 @@ int vm_set_attrs(uint64_t addr, uint64_t size, unsigned attrs) {
 }
 
 int vm_set_code_attrs(uint64_t addr, uint64_t size, unsigned attrs) {
-  if ((addr | size) & (FRAME_SIZE - 1) || size == 0 || addr + size < addr) {
-    log_error("vm_set_code_attrs(0x%llx, %llu): not page aligned", (unsigned long long)addr,
-              (unsigned long long)size);
+  return vm_set_code_attrs_each(addr, 1, size, size, attrs);
+}
+
+int vm_set_code_attrs_each(uint64_t addr, uint64_t count, uint64_t stride, uint64_t size,
+                           unsigned attrs) {
+  if ((addr | size | stride) & (FRAME_SIZE - 1) || size == 0 || count == 0 || stride < size ||
+      (count > 1 && stride > (UINT64_MAX - size) / (count - 1)) ||
+      addr + (count - 1) * stride + size < addr) {
+    log_error("vm_set_code_attrs(0x%llx, %llu x %llu, stride %llu): not page aligned, or wraps",
+              (unsigned long long)addr, (unsigned long long)count, (unsigned long long)size,
+              (unsigned long long)stride);
     return -1;
   }
+  uint64_t end = addr + (count - 1) * stride + size;
   if (((attrs & PT_EXEC) && (attrs & PT_WRITE)) ||
-      overlaps(addr, addr + size, ADDR(ImageBase), ADDR(__image_end))) {
+      overlaps(addr, end, ADDR(ImageBase), ADDR(__image_end))) {
     log_error("vm_set_code_attrs(0x%llx, %llu, 0x%x): refused (W^X, or the kernel image)",
-              (unsigned long long)addr, (unsigned long long)size, attrs);
+              (unsigned long long)addr, (unsigned long long)(end - addr), attrs);
     return -1;
   }
-  return change(addr, size, attrs, "vm_set_code_attrs");
+  return change_each(addr, count, stride, size, attrs, "vm_set_code_attrs");
 }
 
 int vm_unmap(uint64_t addr, uint64_t size) {

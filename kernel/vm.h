@@ -54,6 +54,10 @@ int vm_set_attrs(uint64_t addr, uint64_t size, unsigned attrs);
  * executable is allowed, never together with writable (W^X), and never
  * inside the kernel image. */
 int vm_set_code_attrs(uint64_t addr, uint64_t size, unsigned attrs);
+/* The same for `count` ranges of `size` bytes, `stride` apart from addr
+ * (stride >= size), with one TLB flush for all. */
+int vm_set_code_attrs_each(uint64_t addr, uint64_t count, uint64_t stride, uint64_t size,
+                           unsigned attrs);
 
 /* Unmaps [addr, addr + size): a guard page. */
 int vm_unmap(uint64_t addr, uint64_t size);

@@ -81,12 +81,15 @@ void plat_protected_free(void *p);
  * bytes (a multiple of 4096), page aligned, zeroed, read/write, never
  * executable until plat_code_protect says so; NULL when out of memory.
  * plat_code_protect gives page-aligned [p, p + size) the PLAT_PROT_* set
- * (0: no access, a guard page); 0 or -1 (logged). */
+ * (0: no access, a guard page); 0 or -1 (logged). plat_code_protect_each
+ * does it to `count` ranges of `size` bytes `stride` apart from p at once
+ * (the image flushes the TLBs of every core once, not once per range). */
 #define PLAT_PROT_READ  1u
 #define PLAT_PROT_WRITE 2u
 #define PLAT_PROT_EXEC  4u
 void *plat_code_alloc(size_t size);
 int plat_code_protect(void *p, size_t size, unsigned prot);
+int plat_code_protect_each(void *p, size_t count, size_t stride, size_t size, unsigned prot);
 void plat_code_free(void *p, size_t size);
 /* The address of the C library function `name` that loaded code may call
  * (host: the process's, dlsym; image: the image's table of exports,

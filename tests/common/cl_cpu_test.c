@@ -189,6 +189,7 @@ TEST(cl_cpu_unloaded_programs_stacks_are_kept_until_shut_down) {
   env_close(&e);
   /* The next runtime starts without them. */
   ASSERT_EQ_U(rt.cl_programs.stack_pool_count, 0);
+  ASSERT_NULL(rt.cl_programs.stack_regions);
 }
 
 TEST(cl_cpu_kernel_symbol_answers_for_the_cpu_agent) {

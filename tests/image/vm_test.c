@@ -107,3 +107,26 @@ TEST(vm_map_mmio_above_the_map) {
   ASSERT_EQ(vm_map_mmio((uint64_t)(uintptr_t)__text_start, 4096), -1);
   ASSERT_EQ(vm_map_mmio(bar, 0), -1);
 }
+
+/* Guard pages for a batch of stacks (plat_code_protect_each, the CPU
+ * agents' work-item stacks): every range of the batch changes, the pages
+ * between them do not, and bad batches are refused. */
+TEST(vm_set_code_attrs_each_changes_every_range_of_a_batch) {
+  uint64_t base = frames_alloc(6 * 4096, 4096), ps;
+  ASSERT_NE(base, 0);
+  ASSERT_EQ(vm_set_code_attrs_each(base, 3, 2 * 4096, 4096, 0), 0);
+  for (uint64_t i = 0; i < 6; i++) {
+    unsigned a = vm_query(base + i * 4096, &ps);
+    test_context("page %llu", (unsigned long long)i);
+    ASSERT_EQ(a & (PT_PRESENT | PT_WRITE), i % 2 ? PT_PRESENT | PT_WRITE : 0);
+  }
+  ASSERT_EQ(vm_set_code_attrs_each(base, 0, 4096, 4096, 0), -1);     /* no range */
+  ASSERT_EQ(vm_set_code_attrs_each(base, 2, 4096, 8192, 0), -1);     /* overlapping */
+  ASSERT_EQ(vm_set_code_attrs_each(base, 2, 4096 + 8, 4096, 0), -1); /* misaligned stride */
+  ASSERT_EQ(vm_set_code_attrs_each(base, 2, 8192, 4096, VM_RAM | PT_EXEC), -1); /* W+X */
+  ASSERT_EQ(vm_set_code_attrs_each((uint64_t)(uintptr_t)__text_start, 2, 8192, 4096, 0), -1);
+  ASSERT_EQ(vm_set_code_attrs_each(base, UINT64_MAX / 4096, 8192, 4096, 0), -1); /* wraps */
+  ASSERT_EQ(vm_set_code_attrs(base, 6 * 4096, VM_RAM), 0);
+  *(volatile uint64_t *)(uintptr_t)base = 7;
+  frames_free(base, 6 * 4096);
+}
