@@ -19,8 +19,8 @@
  * time: a wider gap is not noise that more samples could close, and each
  * sample costs the gap. */
 #define PL_EXPLORE_NEAR 4
-#define PL_RECENT       8  /* a class predicts the median of its last 8 times */
-#define PL_EXPLORE_MAX  16 /* explorations per kernel and agent, at most */
+#define PL_RECENT          8  /* a class predicts the median of its last 8 times */
+#define PL_EXPLORE_MAX     16 /* explorations per kernel and agent, at most */
 
 struct pl_class {
   uint32_t count;

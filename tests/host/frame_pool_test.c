@@ -85,8 +85,8 @@ TEST(frame_pool_claim_either_takes_a_run_across_both_sets) {
   ASSERT_EQ(frame_pool_claim_either(&pool, &other, 8 * MiB, FRAME_SIZE, &from_other), 0);
   ASSERT_FALSE(from_other);
   /* Across: the rest of 8 MiB, all of the other's 9 MiB, half of 10 MiB. */
-  ASSERT_EQ(frame_pool_claim_either(&pool, &other, 8 * MiB + FRAME_SIZE, 5 * MiB / 2 - FRAME_SIZE,
-                                    &from_other),
+  ASSERT_EQ(frame_pool_claim_either(&pool, &other, 8 * MiB + FRAME_SIZE,
+                                    5 * MiB / 2 - FRAME_SIZE, &from_other),
             0);
   ASSERT_TRUE(from_other);
   ASSERT_EQ_U(frame_pool_free_bytes(&pool), MiB / 2);

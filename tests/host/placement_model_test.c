@@ -161,7 +161,7 @@ TEST(placement_model_the_barrier_bit_makes_earlier_work_wait_everywhere) {
   struct pl_kernel_model m;
   pl_reset(&m);
   int counts[2] = {0}, explored = 0;
-  drive(&m, 256, 10, both, counts, &explored);                  /* CPU 2.5 us, GPU 20 us: the CPU */
+  drive(&m, 256, 10, both, counts, &explored); /* CPU 2.5 us, GPU 20 us: the CPU */
   struct pl_candidate c[2] = {{true, 700000, 1}, {true, 0, 1}}; /* the CPU is busy for 700 us */
   ASSERT_EQ(pl_choose(&m, 256, c, 2, 0).agent, 1);
   /* With the barrier bit the packet waits for the queue's earlier packets
