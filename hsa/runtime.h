@@ -13,6 +13,7 @@
 #include <hsa/hsa_ext_amd.h>
 
 #include "hsa/event.h"
+#include "hsa/isa.h"
 #include "hsa/memory.h"
 #include "hsa/object_set.h"
 #include "hsa/signal_state.h"
@@ -94,6 +95,7 @@ struct runtime {
   struct system_events system_events; /* system_event.c */
   struct loaded_code_objects loaded;  /* hsa/loader/loaded_code_object.c */
   struct cl_programs cl_programs;     /* cl_program.c */
+  struct isa_table isas;              /* isa.c */
 };
 
 extern struct runtime rt;

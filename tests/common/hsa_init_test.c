@@ -80,6 +80,7 @@ static void assert_runtime_holds_nothing(int cycle) {
   ASSERT_EQ(rt.system_events.count, 0);
   ASSERT_NULL(rt.system_events.posted.wake);
   ASSERT_FALSE(rt.gpu_driver_up);
+  ASSERT_EQ_U(rt.isas.count, 0);
 }
 
 static hsa_status_t ignore_system_event(const hsa_amd_event_t *event, void *data) {
