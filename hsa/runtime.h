@@ -16,6 +16,7 @@
 #include "hsa/isa.h"
 #include "hsa/memory.h"
 #include "hsa/object_set.h"
+#include "hsa/placement.h"
 #include "hsa/signal_state.h"
 #include "lib/lock.h"
 
@@ -96,6 +97,7 @@ struct runtime {
   struct loaded_code_objects loaded;  /* hsa/loader/loaded_code_object.c */
   struct cl_programs cl_programs;     /* cl_program.c */
   struct isa_table isas;              /* isa.c */
+  struct placement_state placement;   /* placement.c */
 };
 
 extern struct runtime rt;

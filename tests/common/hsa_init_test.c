@@ -81,6 +81,14 @@ static void assert_runtime_holds_nothing(int cycle) {
   ASSERT_NULL(rt.system_events.posted.wake);
   ASSERT_FALSE(rt.gpu_driver_up);
   ASSERT_EQ_U(rt.isas.count, 0);
+  ASSERT_FALSE(rt.placement.ready);
+  ASSERT_EQ_U(rt.placement.count, 0);
+  ASSERT_NULL(rt.placement.kernels);
+  ASSERT_NULL(rt.placement.inflight);
+  ASSERT_NULL(rt.placement.free_records);
+  ASSERT_EQ_U(rt.placement.record_count, 0);
+  ASSERT_NULL(rt.placement.splits);
+  ASSERT_NULL(rt.placement.queues);
 }
 
 static hsa_status_t ignore_system_event(const hsa_amd_event_t *event, void *data) {
