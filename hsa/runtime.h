@@ -81,6 +81,9 @@ struct runtime {
   struct agent *agents[RUNTIME_MAX_AGENTS];
   uint32_t agent_count;
   bool gpu_driver_up; /* gpu_agent.c: amdgpu_init succeeded, amdgpu_fini at shut-down */
+  /* gpu_agent_queue.c: when gpu_agents_watchdog last asked the driver to
+   * check the queues' time limits (plat_now_ns). */
+  _Atomic uint64_t gpu_watchdog_ns;
   struct object_set signals, signal_groups, queues, executables, readers, symbols;
   struct object_set code_objects; /* hsa/loader/code_object_v1.c: HSA 1.0 code objects */
   /* Notified whenever a signal that somebody waits on changes. */

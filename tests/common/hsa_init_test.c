@@ -80,6 +80,7 @@ static void assert_runtime_holds_nothing(int cycle) {
   ASSERT_EQ(rt.system_events.count, 0);
   ASSERT_NULL(rt.system_events.posted.wake);
   ASSERT_FALSE(rt.gpu_driver_up);
+  ASSERT_EQ_U(atomic_load(&rt.gpu_watchdog_ns), 0);
   ASSERT_EQ_U(rt.isas.count, 0);
   ASSERT_FALSE(rt.placement.ready);
   ASSERT_EQ_U(rt.placement.count, 0);
