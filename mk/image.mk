@@ -55,7 +55,7 @@ IMAGE_CORE_SRCS    := $(sort $(BOOT_SRCS) $(KERNEL_SRCS) $(KERNEL_PORTABLE_SRCS)
 IMAGE_RUNTIME_SRCS := $(sort $(IOMMU_PORTABLE_SRCS) $(AMDGPU_SRCS) $(VAPU_SRCS) \
                       $(HSA_SRCS))
 IMAGE_RUNTIME_LIB  := $(EFI_DIR)/libruntime.a
-IMAGE_TEST_SRCS := $(LIB_TEST_SRCS) $(TESTS_IMAGE_SRCS) $(TESTS_COMMON_SRCS) $(SUPPORT_SRCS) kernel/test_main.c
+IMAGE_TEST_SRCS := $(LIB_TEST_SRCS) $(TESTS_IMAGE_SRCS) $(TESTS_COMMON_SRCS) $(SUPPORT_SRCS) kernel/test_image_main.c
 IMAGE_APPS      := $(patsubst apps/%/,%,$(sort $(dir $(wildcard apps/*/main.c))))
 
 # Images for boards, without the virtual APU (the model is for QEMU and the
