@@ -167,7 +167,7 @@ FUZZ_AQL_SEED_DIR := $(BUILD)/fuzz/aql-seeds
 FUZZ_SRCS_fuzz_aql  := $(RUNTIME_HOST_SRCS) support/gpu_kernel.c
 FUZZ_SEEDS_fuzz_aql := $(addprefix $(FUZZ_AQL_SEED_DIR)/,dispatch.aql barrier_and.aql barrier_or.aql \
                          barrier_value.aql mix.aql)
-$(FUZZ_SEEDS_fuzz_aql) &: tests/fuzz/aql_seed.py
+$(FUZZ_SEEDS_fuzz_aql) &: tools/fuzz-aql-seeds.py
 	$(Q)python3 $< $(FUZZ_AQL_SEED_DIR)
 $(BUILD)/fuzz/fuzz_aql: FUZZ_CFLAGS += -DFUZZ_GPU_FILES_DIR='"$(abspath $(BUILD)/vapu-firmware)"' \
                                      -DFUZZ_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"'
