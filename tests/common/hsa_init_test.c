@@ -128,10 +128,8 @@ static void load_and_dispatch_once(hsa_amd_memory_pool_t pool, bool has_gpu) {
   struct corpus_alloc alloc = {hsa_test_pool_alloc, hsa_test_pool_free, &pool};
   struct corpus_dispatch d;
   ASSERT_TRUE(corpus_setup(corpus_kernel_by_file("vector_add"), &alloc, &d));
-  void *kernarg = hsa_test_pool_alloc(&pool, k.kernarg_size);
+  void *kernarg = corpus_kernarg(&d, k.kernarg_size);
   ASSERT_NOT_NULL(kernarg);
-  memset(kernarg, 0, k.kernarg_size);
-  ASSERT_NE(corpus_pack_args(&d, kernarg, k.kernarg_size), 0);
   hsa_signal_t done;
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
   hsa_kernel_dispatch_packet_t p;
