@@ -278,4 +278,5 @@ hsa_status_t gpu_agents_create(void) {
 void gpu_driver_stop(void) {
   if (rt.gpu_driver_up) amdgpu_fini();
   rt.gpu_driver_up = false;
+  atomic_store(&rt.gpu_watchdog_ns, 0);
 }

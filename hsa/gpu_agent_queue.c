@@ -374,10 +374,9 @@ hsa_status_t hsa_queue_set_time_limit(hsa_queue_t *queue, uint64_t limit_ns) {
  * has one. */
 #define WATCHDOG_PERIOD_NS 5000000ull
 void gpu_agents_watchdog(uint64_t now_ns) {
-  static _Atomic uint64_t last;
-  uint64_t prev = atomic_load_explicit(&last, memory_order_relaxed);
+  uint64_t prev = atomic_load_explicit(&rt.gpu_watchdog_ns, memory_order_relaxed);
   if (now_ns - prev < WATCHDOG_PERIOD_NS ||
-      !atomic_compare_exchange_strong(&last, &prev, now_ns))
+      !atomic_compare_exchange_strong(&rt.gpu_watchdog_ns, &prev, now_ns))
     return;
   for (uint32_t i = 0; i < agent_count(); i++) {
     struct agent *a = agent_at(i);

@@ -4,8 +4,10 @@
  * Entries: the GPUs of the embedded APUs this project targets:
  * gfx902 (Raven/Picasso), gfx90c (Renoir), gfx1036, gfx1103, each with the
  * target IDs ROCr's ISA registry gives it (ROCR-Runtime core/runtime/
- * isa.cpp, IsaRegistry::GetSupportedIsas: gfx902 and gfx90c have XNACK, so
- * "gfxN", "gfxN:xnack-" and "gfxN:xnack+"; gfx10.3 and gfx11 have none).
+ * isa.cpp, IsaRegistry::GetSupportedIsas): "gfxN", "gfxN:xnack-" and
+ * "gfxN:xnack+" for a processor with XNACK, "gfxN" alone otherwise. Which
+ * processor has XNACK is the loader's processor table's to say
+ * (hsa/loader/target_id.c); hsa_init builds the ISAs from it.
  * Wavefront sizes: gfx9 runs wave64 only; gfx10+ run wave32 natively (LLVM
  * AMDGPUUsage, "Processors" table).
  *
@@ -30,26 +32,53 @@ PLAT_OPTION(hsa_xnack, "HSA_XNACK",
             "1: GPU agents run with XNACK (page-fault replay) on, 0: off; default on for "
             "gfx902/gfx90c, as ROCr on Linux");
 
-#define ISA_PREFIX "amdgcn-amd-amdhsa--"
-#define GFX9(processor, features, xnack) \
-  {ISA_PREFIX processor features, processor, 64, true, xnack}
-#define GFX10_3(processor) {ISA_PREFIX processor, processor, 32, true, LOADER_FEATURE_UNSUPPORTED}
-
-static const struct isa isas[] = {
-    GFX9("gfx902", "", LOADER_FEATURE_ANY),
-    GFX9("gfx902", ":xnack-", LOADER_FEATURE_OFF),
-    GFX9("gfx902", ":xnack+", LOADER_FEATURE_ON),
-    GFX9("gfx90c", "", LOADER_FEATURE_ANY),
-    GFX9("gfx90c", ":xnack-", LOADER_FEATURE_OFF),
-    GFX9("gfx90c", ":xnack+", LOADER_FEATURE_ON),
-    GFX10_3("gfx1036"),
-    GFX10_3("gfx1103"),
+/* The GPUs, each with its wavefront size; which target IDs each has comes
+ * from the loader's processor model (hsa/loader/target_id.c), so that the
+ * ISAs and what the loader accepts never disagree. */
+struct gpu_isa {
+  const char *processor;
+  uint32_t wavefront_size;
 };
-#define ISA_COUNT (countof(isas))
+static const struct gpu_isa gpus[] = {
+    {"gfx902", 64},
+    {"gfx90c", 64},
+    {"gfx1036", 32},
+    {"gfx1103", 32},
+};
+_Static_assert(countof(gpus) * 3 <= ISA_TABLE_MAX, "three target IDs per GPU at most");
+
+static void isa_add(const struct gpu_isa *gpu, const struct loader_isa *target) {
+  struct isa *isa = &rt.isas.entries[rt.isas.count++];
+  loader_isa_name(target, isa->name, sizeof isa->name);
+  isa->processor = gpu->processor;
+  isa->wavefront_size = gpu->wavefront_size;
+  isa->fast_f16 = true;
+  isa->xnack = target->xnack;
+}
+
+/* ROCr's registry order: the plain name (XNACK any), then ":xnack-" and
+ * ":xnack+" for a processor that has the feature. */
+void isas_init(void) {
+  for (size_t i = 0; i < countof(gpus); i++) {
+    struct loader_isa target;
+    if (!loader_isa_from_name(gpus[i].processor, &target)) {
+      log_error("ISA %s: not a processor the loader knows", gpus[i].processor);
+      continue;
+    }
+    isa_add(&gpus[i], &target);
+    if (target.xnack == LOADER_FEATURE_UNSUPPORTED) continue;
+    target.xnack = LOADER_FEATURE_OFF;
+    isa_add(&gpus[i], &target);
+    target.xnack = LOADER_FEATURE_ON;
+    isa_add(&gpus[i], &target);
+  }
+}
+
+void isas_fini(void) { memset(&rt.isas, 0, sizeof rt.isas); }
 
 const struct isa *isa_from_handle(hsa_isa_t handle) {
-  for (size_t i = 0; i < ISA_COUNT; i++)
-    if (handle.handle == (uint64_t)(uintptr_t)&isas[i]) return &isas[i];
+  for (uint32_t i = 0; i < rt.isas.count; i++)
+    if (handle.handle == (uint64_t)(uintptr_t)&rt.isas.entries[i]) return &rt.isas.entries[i];
   return NULL;
 }
 
@@ -63,10 +92,12 @@ int isa_xnack_requested(void) {
 
 const struct isa *isa_find(const char *processor) {
   enum loader_feature xnack = isa_xnack_requested() == 0 ? LOADER_FEATURE_OFF : LOADER_FEATURE_ON;
-  for (size_t i = 0; i < ISA_COUNT; i++)
-    if (strcmp(isas[i].processor, processor) == 0 &&
-        (isas[i].xnack == LOADER_FEATURE_UNSUPPORTED || isas[i].xnack == xnack))
-      return &isas[i];
+  for (uint32_t i = 0; i < rt.isas.count; i++) {
+    const struct isa *isa = &rt.isas.entries[i];
+    if (strcmp(isa->processor, processor) == 0 &&
+        (isa->xnack == LOADER_FEATURE_UNSUPPORTED || isa->xnack == xnack))
+      return isa;
+  }
   return NULL;
 }
 
@@ -83,9 +114,9 @@ bool isa_compatible(const struct isa *code_object, const struct isa *agent) {
 hsa_status_t hsa_isa_from_name(const char *name, hsa_isa_t *isa) {
   RETURN_IF_NOT_INITIALIZED();
   if (!name || !isa) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  for (size_t i = 0; i < ISA_COUNT; i++)
-    if (strcmp(isas[i].name, name) == 0) {
-      *isa = isa_handle(&isas[i]);
+  for (uint32_t i = 0; i < rt.isas.count; i++)
+    if (strcmp(rt.isas.entries[i].name, name) == 0) {
+      *isa = isa_handle(&rt.isas.entries[i]);
       return HSA_STATUS_SUCCESS;
     }
   return HSA_STATUS_ERROR_INVALID_ISA_NAME;

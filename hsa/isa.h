@@ -1,8 +1,9 @@
 /*
  * isa.h - instruction set architectures the runtime knows (HSA Runtime PRM
  * 1.2, 2.8). An hsa_isa_t handle is the address of a struct isa in the
- * table in isa.c. GPU agents point agent->isa at their entry; CPU agents
- * have none (as in ROCr).
+ * runtime's table (rt.isas), which hsa_init builds (isas_init) and the last
+ * hsa_shut_down empties. GPU agents point agent->isa at their entry; CPU
+ * agents have none (as in ROCr).
  *
  * Names are ROCr's: "amdgcn-amd-amdhsa--" and an LLVM target ID, the
  * processor and the state of its target features. A processor with XNACK
@@ -18,13 +19,25 @@
 
 #include "hsa/loader/target_id.h"
 
+#define ISA_NAME_MAX  64 /* "amdgcn-amd-amdhsa--gfx1103:sramecc+:xnack+" fits */
+#define ISA_TABLE_MAX 12
+
 struct isa {
-  const char *name;      /* "amdgcn-amd-amdhsa--gfx902:xnack+" */
+  char name[ISA_NAME_MAX]; /* "amdgcn-amd-amdhsa--gfx902:xnack+" */
   const char *processor; /* "gfx902" */
   uint32_t wavefront_size; /* hsa_wavefront_get_info */
   bool fast_f16;
   enum loader_feature xnack; /* as the name says (hsa/loader/target_id.h) */
 };
+
+struct isa_table {
+  struct isa entries[ISA_TABLE_MAX];
+  uint32_t count;
+};
+
+/* hsa_init: the ISAs of every GPU the runtime knows; hsa_shut_down: none. */
+void isas_init(void);
+void isas_fini(void);
 
 const struct isa *isa_from_handle(hsa_isa_t handle);
 static inline hsa_isa_t isa_handle(const struct isa *isa) {

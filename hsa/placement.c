@@ -105,7 +105,7 @@ struct split_record {
 
 struct pl_queue;
 
-struct record {
+struct pl_record {
   struct placement_measure measure; /* a CPU agent completes measure.signal = signal */
   struct signal *signal;
   struct pl_kernel *kernel; /* NULL once the kernel is gone or reset */
@@ -116,7 +116,7 @@ struct record {
   bool others_busy;    /* other agents had work queued when it was forwarded */
   uint64_t forwarded_ns;
   bool measured;
-  struct record *next;
+  struct pl_record *next;
 };
 
 struct pl_queue {
@@ -128,35 +128,17 @@ struct pl_queue {
   struct signal *counter[PL_MAX_AGENTS];
   uint64_t marks[PL_MAX_AGENTS];
   bool since_mark[PL_MAX_AGENTS];
-  uint64_t pending_ns[PL_MAX_AGENTS]; /* this queue's part of pl.pending_ns (pl.lock) */
+  /* Its share of the agents' pending work (under rt.placement.lock). */
+  uint64_t pending_ns[PL_MAX_AGENTS];
   uint64_t owed[PL_MAX_AGENTS][PL_MAX_AGENTS];   /* [b][a]: mark of a that b must wait for */
   uint64_t waited[PL_MAX_AGENTS][PL_MAX_AGENTS]; /* [b][a]: the one b waits for already */
   uint64_t last_write[PL_MAX_AGENTS];            /* written, not yet rung: index + 1 */
-  uint64_t last_end[PL_MAX_AGENTS];              /* of its last measured dispatch (pl.lock) */
+  /* The end of its last measured dispatch (under rt.placement.lock). */
+  uint64_t last_end[PL_MAX_AGENTS];
   uint64_t read_seen[PL_MAX_AGENTS];             /* forward queues' read index, as last read */
   int last_agent;
-  struct pl_queue *next; /* pl.queues */
+  struct pl_queue *next; /* rt.placement.queues */
 };
-
-static struct {
-  bool ready;
-  bool log;
-  struct agent agent;
-  struct agent *real[PL_MAX_AGENTS];
-  uint32_t count;
-  struct lock lock; /* kernels, models, records, pending */
-  struct pl_kernel *kernels;
-  struct record *inflight, *free_records; /* in flight: oldest first */
-  struct record **inflight_tail;
-  uint32_t record_count;
-  struct split_record *splits;
-  struct pl_queue *queues; /* live placement queues */
-  uint64_t pending_ns[PL_MAX_AGENTS];
-  /* How much slower each agent runs while others have work (all kernels):
-   * on the host the virtual APU's interpreter and the CPU agents share the
-   * cores; on a board the agents share memory bandwidth and power. */
-  double slowdown[PL_MAX_AGENTS];
-} pl = {.lock = LOCK_INIT, .inflight_tail = &pl.inflight};
 
 static uint32_t kind_of(const struct agent *a) {
   return a->device_type == HSA_DEVICE_TYPE_GPU ? HSA_EXT_PLACEMENT_KIND_GPU
@@ -166,30 +148,32 @@ static uint32_t kind_of(const struct agent *a) {
 /* ---- The agent -------------------------------------------------------------- */
 
 struct agent *placement_agent_from_handle(uint64_t handle) {
-  return pl.ready && handle == (uint64_t)(uintptr_t)&pl.agent ? &pl.agent : NULL;
+  return rt.placement.ready && handle == (uint64_t)(uintptr_t)&rt.placement.agent
+             ? &rt.placement.agent
+             : NULL;
 }
 
-bool placement_is_agent(const struct agent *agent) { return agent && agent == &pl.agent; }
-uint32_t placement_agent_count(void) { return pl.ready ? pl.count : 0; }
+bool placement_is_agent(const struct agent *agent) { return agent && agent == &rt.placement.agent; }
+uint32_t placement_agent_count(void) { return rt.placement.ready ? rt.placement.count : 0; }
 struct agent *placement_agent_at(uint32_t index) {
-  return index < pl.count ? pl.real[index] : NULL;
+  return index < rt.placement.count ? rt.placement.real[index] : NULL;
 }
 
 hsa_status_t hsa_ext_placement_agent(hsa_agent_t *agent) {
   RETURN_IF_NOT_INITIALIZED();
   if (!agent) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  *agent = agent_handle(&pl.agent);
+  *agent = agent_handle(&rt.placement.agent);
   return HSA_STATUS_SUCCESS;
 }
 
-/* ---- Records and harvest (pl.lock held) ------------------------------------------ */
+/* ---- Records and harvest (rt.placement.lock held) ------------------------------------------ */
 
 static void saturating_sub(uint64_t *from, uint64_t ns) { *from -= ns < *from ? ns : *from; }
 
 /* A record's dispatch is measured or never will be: its predicted work is
  * no longer pending. */
-static void pending_sub(const struct record *r) {
-  saturating_sub(&pl.pending_ns[r->agent], r->pending_ns);
+static void pending_sub(const struct pl_record *r) {
+  saturating_sub(&rt.placement.pending_ns[r->agent], r->pending_ns);
   saturating_sub(&r->pq->pending_ns[r->agent], r->pending_ns);
 }
 
@@ -197,14 +181,14 @@ static void pending_sub(const struct record *r) {
  * signal armed again: here, where the harvest has just read that signal,
  * rather than when the record is next taken, on a dispatch's path, where
  * the line would still be the agent's (a cross-core miss). */
-static void record_release(struct record **link) {
-  struct record *r = *link;
+static void record_release(struct pl_record **link) {
+  struct pl_record *r = *link;
   *link = r->next;
-  if (!*link) pl.inflight_tail = link;
+  if (!*link) rt.placement.inflight_tail = link;
   __atomic_store_n(&r->signal->amd.value, 1, __ATOMIC_RELAXED);
   r->signal->amd.start_ts = r->signal->amd.end_ts = 0;
-  r->next = pl.free_records;
-  pl.free_records = r;
+  r->next = rt.placement.free_records;
+  rt.placement.free_records = r;
 }
 
 /* What a dispatch cost its agent: from when the agent could start it (it
@@ -212,7 +196,7 @@ static void record_release(struct record **link) {
  * its end, so that the launch (doorbell, packet fetch, set-up) counts as
  * well as the execution between the agent's own time stamps. Records are
  * harvested oldest first, so the previous end is known. */
-static uint64_t service_ns(struct record *r, uint64_t end) {
+static uint64_t service_ns(struct pl_record *r, uint64_t end) {
   uint64_t *last = &r->pq->last_end[r->agent];
   uint64_t from = r->forwarded_ns > *last ? r->forwarded_ns : *last;
   if (end > *last) *last = end;
@@ -220,9 +204,9 @@ static uint64_t service_ns(struct record *r, uint64_t end) {
 }
 
 static void harvest_locked(void) {
-  struct record **link = &pl.inflight;
+  struct pl_record **link = &rt.placement.inflight;
   while (*link) {
-    struct record *r = *link;
+    struct pl_record *r = *link;
     if (__atomic_load_n(&r->signal->amd.value, __ATOMIC_ACQUIRE) > 0) {
       link = &r->next;
       continue;
@@ -238,18 +222,18 @@ static void harvest_locked(void) {
          * time alone it stands for, and teaches the agent's slowdown. */
         uint64_t alone_ns = ns;
         if (r->others_busy && r->predicted_ns) {
-          alone_ns = (uint64_t)((double)ns / pl.slowdown[r->agent] + 0.5);
-          pl_slowdown_update(&pl.slowdown[r->agent], ns, r->predicted_ns);
+          alone_ns = (uint64_t)((double)ns / rt.placement.slowdown[r->agent] + 0.5);
+          pl_slowdown_update(&rt.placement.slowdown[r->agent], ns, r->predicted_ns);
         }
         pl_record(&r->kernel->model, r->agent, r->items, alone_ns);
-        if (pl.log)
+        if (rt.placement.log)
           log_info(
               "%s: %llu items on agent %u (%s): predicted %llu ns, measured %llu ns "
               "(%llu ns between its time stamps)%s, slowdown now %.2f",
-              r->kernel->name, (unsigned long long)r->items, pl.real[r->agent]->node,
-              pl.real[r->agent]->name, (unsigned long long)r->predicted_ns, (unsigned long long)ns,
-              (unsigned long long)(end - start), r->others_busy ? " with others busy" : "",
-              pl.slowdown[r->agent]);
+              r->kernel->name, (unsigned long long)r->items, rt.placement.real[r->agent]->node,
+              rt.placement.real[r->agent]->name, (unsigned long long)r->predicted_ns,
+              (unsigned long long)ns, (unsigned long long)(end - start),
+              r->others_busy ? " with others busy" : "", rt.placement.slowdown[r->agent]);
       }
     }
     record_release(link);
@@ -265,7 +249,7 @@ static void split_free(struct split_record *r) {
  * kernel's statistics. `pq`: also those of that queue, done or not (its
  * forward queues are gone). */
 static void harvest_splits_locked(const struct pl_queue *gone) {
-  struct split_record **link = &pl.splits;
+  struct split_record **link = &rt.placement.splits;
   while (*link) {
     struct split_record *r = *link;
     bool done =
@@ -282,7 +266,7 @@ static void harvest_splits_locked(const struct pl_queue *gone) {
       uint64_t end = r->parts->amd.end_ts;
       if (r->best_single_ns && end > r->forwarded_ns && end - r->forwarded_ns > r->best_single_ns) {
         r->kernel->split_slower |= 1ull << pl_size_class(r->items);
-        if (pl.log)
+        if (rt.placement.log)
           log_info(
               "%s: %llu items split took %llu ns, one agent was predicted %llu ns: "
               "not split at this size again",
@@ -291,19 +275,19 @@ static void harvest_splits_locked(const struct pl_queue *gone) {
       }
       r->kernel->split_dispatches++;
       r->kernel->split_groups[r->gpu_agent] += r->gpu_groups;
-      for (uint32_t a = 0; a < pl.count; a++)
+      for (uint32_t a = 0; a < rt.placement.count; a++)
         r->kernel->split_groups[a] +=
-            atomic_load(&r->split.groups[pl.real[a]->node % RUNTIME_MAX_AGENTS]);
+            atomic_load(&r->split.groups[rt.placement.real[a]->node % RUNTIME_MAX_AGENTS]);
     }
     split_free(r);
   }
 }
 
-static struct record *record_take_locked(void) {
-  struct record *r = pl.free_records;
+static struct pl_record *record_take_locked(void) {
+  struct pl_record *r = rt.placement.free_records;
   if (r) {
-    pl.free_records = r->next;
-  } else if (pl.record_count < RECORDS_MAX) {
+    rt.placement.free_records = r->next;
+  } else if (rt.placement.record_count < RECORDS_MAX) {
     r = calloc(1, sizeof *r);
     if (r && signal_create(AMD_SIGNAL_KIND_USER, 1, 0, &r->signal) != HSA_STATUS_SUCCESS) {
       free(r);
@@ -311,7 +295,7 @@ static struct record *record_take_locked(void) {
     }
     if (r)
       r->measure = (struct placement_measure){PLACEMENT_MEASURE_MAGIC, signal_handle(r->signal)};
-    if (r) pl.record_count++;
+    if (r) rt.placement.record_count++;
   }
   if (r) r->measured = false; /* its signal is armed (record_release, signal_create) */
   return r;
@@ -330,9 +314,9 @@ static struct record *record_take_locked(void) {
  * object v4 kernels set to read their sizes. And there must be a CPU part. */
 static bool kernel_splittable(const struct pl_kernel *k) {
   bool gpu = false, cpu = false;
-  for (uint32_t a = 0; a < pl.count; a++) {
+  for (uint32_t a = 0; a < rt.placement.count; a++) {
     if (!k->object[a]) continue;
-    if (kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU) {
+    if (kind_of(rt.placement.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU) {
       cpu = true;
       continue;
     }
@@ -354,77 +338,78 @@ uint64_t placement_kernel_create(const char *name, const uint64_t objects[PL_MAX
   memcpy(k->object, objects, sizeof k->object);
   k->kinds = HSA_EXT_PLACEMENT_KIND_ANY;
   k->splittable = kernel_splittable(k);
-  lock_acquire(&pl.lock);
-  k->next = pl.kernels;
-  pl.kernels = k;
-  lock_release(&pl.lock);
+  lock_acquire(&rt.placement.lock);
+  k->next = rt.placement.kernels;
+  rt.placement.kernels = k;
+  lock_release(&rt.placement.lock);
   return (uint64_t)(uintptr_t)k;
 }
 
 static struct pl_kernel *kernel_find_locked(uint64_t object) {
-  for (struct pl_kernel *k = pl.kernels; k; k = k->next)
+  for (struct pl_kernel *k = rt.placement.kernels; k; k = k->next)
     if ((uint64_t)(uintptr_t)k == object) return k;
   return NULL;
 }
 
 void placement_kernel_free(uint64_t kernel_object) {
-  lock_acquire(&pl.lock);
-  struct pl_kernel **link = &pl.kernels;
+  lock_acquire(&rt.placement.lock);
+  struct pl_kernel **link = &rt.placement.kernels;
   while (*link && (uint64_t)(uintptr_t)*link != kernel_object) link = &(*link)->next;
   struct pl_kernel *k = *link;
   if (k) {
     *link = k->next;
-    for (struct record *r = pl.inflight; r; r = r->next)
+    for (struct pl_record *r = rt.placement.inflight; r; r = r->next)
       if (r->kernel == k) r->kernel = NULL;
-    for (struct split_record *r = pl.splits; r; r = r->next)
+    for (struct split_record *r = rt.placement.splits; r; r = r->next)
       if (r->kernel == k) r->kernel = NULL;
   }
-  lock_release(&pl.lock);
+  lock_release(&rt.placement.lock);
   free(k);
 }
 
 hsa_status_t hsa_ext_placement_kernel_set_policy(uint64_t kernel_object, uint32_t kinds,
                                                  uint64_t latency_bound_ns) {
   RETURN_IF_NOT_INITIALIZED();
-  lock_acquire(&pl.lock);
+  lock_acquire(&rt.placement.lock);
   struct pl_kernel *k = kernel_find_locked(kernel_object);
   bool any = false;
-  for (uint32_t i = 0; k && i < pl.count; i++) any |= k->object[i] && (kind_of(pl.real[i]) & kinds);
+  for (uint32_t i = 0; k && i < rt.placement.count; i++)
+    any |= k->object[i] && (kind_of(rt.placement.real[i]) & kinds);
   if (any) {
     k->kinds = kinds;
     k->latency_bound_ns = latency_bound_ns;
   }
-  lock_release(&pl.lock);
+  lock_release(&rt.placement.lock);
   return any ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }
 
 hsa_status_t hsa_ext_placement_kernel_set_split(uint64_t kernel_object, uint32_t mode) {
   RETURN_IF_NOT_INITIALIZED();
-  lock_acquire(&pl.lock);
+  lock_acquire(&rt.placement.lock);
   struct pl_kernel *k = kernel_find_locked(kernel_object);
   bool ok = k && mode <= HSA_EXT_PLACEMENT_SPLIT_ALWAYS &&
             (mode != HSA_EXT_PLACEMENT_SPLIT_ALWAYS || k->splittable);
   if (ok) k->split_mode = mode;
-  lock_release(&pl.lock);
+  lock_release(&rt.placement.lock);
   return ok ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }
 
 hsa_status_t hsa_ext_placement_reset(uint64_t kernel_object) {
   RETURN_IF_NOT_INITIALIZED();
-  lock_acquire(&pl.lock);
+  lock_acquire(&rt.placement.lock);
   struct pl_kernel *k = kernel_object ? kernel_find_locked(kernel_object) : NULL;
-  for (struct record *r = pl.inflight; r; r = r->next)
+  for (struct pl_record *r = rt.placement.inflight; r; r = r->next)
     if (r->kernel && (!kernel_object || r->kernel == k)) r->kernel = NULL;
-  for (struct split_record *r = pl.splits; r; r = r->next)
+  for (struct split_record *r = rt.placement.splits; r; r = r->next)
     if (r->kernel && (!kernel_object || r->kernel == k)) r->kernel = NULL;
-  for (struct pl_kernel *j = pl.kernels; j; j = j->next)
+  for (struct pl_kernel *j = rt.placement.kernels; j; j = j->next)
     if (!kernel_object || j == k) {
       pl_reset(&j->model);
       j->split_dispatches = 0;
       j->split_slower = 0;
       memset(j->split_groups, 0, sizeof j->split_groups);
     }
-  lock_release(&pl.lock);
+  lock_release(&rt.placement.lock);
   return kernel_object && !k ? HSA_STATUS_ERROR_INVALID_ARGUMENT : HSA_STATUS_SUCCESS;
 }
 
@@ -433,17 +418,17 @@ hsa_status_t hsa_ext_placement_kernel_stats(uint64_t kernel_object,
                                             uint32_t capacity, uint32_t *count) {
   RETURN_IF_NOT_INITIALIZED();
   if (!count || (capacity && !stats)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  lock_acquire(&pl.lock);
+  lock_acquire(&rt.placement.lock);
   harvest_locked();
   harvest_splits_locked(NULL);
   struct pl_kernel *k = kernel_find_locked(kernel_object);
   uint32_t n = 0;
-  for (uint32_t i = 0; k && i < pl.count; i++) {
+  for (uint32_t i = 0; k && i < rt.placement.count; i++) {
     if (!k->object[i]) continue;
     if (n < capacity) {
       const struct pl_history *h = &k->model.agent[i];
       stats[n] = (hsa_ext_placement_agent_stats_t){
-          .agent = agent_handle(pl.real[i]),
+          .agent = agent_handle(rt.placement.real[i]),
           .dispatches = h->dispatches,
           .measured = h->measured,
           .explored = h->explored,
@@ -455,7 +440,7 @@ hsa_status_t hsa_ext_placement_kernel_stats(uint64_t kernel_object,
     }
     n++;
   }
-  lock_release(&pl.lock);
+  lock_release(&rt.placement.lock);
   if (!k) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   *count = n;
   return HSA_STATUS_SUCCESS;
@@ -463,22 +448,22 @@ hsa_status_t hsa_ext_placement_kernel_stats(uint64_t kernel_object,
 
 bool placement_hidden_target(uint64_t kernel_object, const hsa_queue_t *queue, uint64_t *part,
                              const hsa_queue_t **part_queue) {
-  lock_acquire(&pl.lock);
+  lock_acquire(&rt.placement.lock);
   struct pl_kernel *k = kernel_find_locked(kernel_object);
   int chosen = -1;
-  for (uint32_t a = 0; k && a < pl.count; a++) {
+  for (uint32_t a = 0; k && a < rt.placement.count; a++) {
     if (!k->object[a]) continue;
     /* The GPU part's layout: the CPU part reads the same arguments. */
-    if (chosen < 0 || (kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU &&
-                       kind_of(pl.real[chosen]) != HSA_EXT_PLACEMENT_KIND_GPU))
+    if (chosen < 0 || (kind_of(rt.placement.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU &&
+                       kind_of(rt.placement.real[chosen]) != HSA_EXT_PLACEMENT_KIND_GPU))
       chosen = (int)a;
   }
   if (chosen >= 0) *part = k->object[chosen];
-  lock_release(&pl.lock);
+  lock_release(&rt.placement.lock);
   if (chosen < 0) return false;
   *part_queue = queue;
   struct queue *q = queue_from_hsa(queue);
-  if (queue && object_set_contains(&rt.queues, q) && q->agent == &pl.agent &&
+  if (queue && object_set_contains(&rt.queues, q) && q->agent == &rt.placement.agent &&
       q->doorbell->ring_arg) {
     struct pl_queue *pq = q->doorbell->ring_arg;
     *part_queue = pq->fwd[chosen];
@@ -523,7 +508,7 @@ static hsa_status_t emit(struct pl_queue *pq, uint32_t a, const void *packet, ui
     if (!deadline) deadline = now + FORWARD_SPACE_WAIT_NS;
     if (now > deadline) {
       log_error("queue %llu: the forward queue of agent %u has not drained in %llu ms",
-                (unsigned long long)pq->q->amd.hsa_queue.id, pl.real[a]->node,
+                (unsigned long long)pq->q->amd.hsa_queue.id, rt.placement.real[a]->node,
                 (unsigned long long)(FORWARD_SPACE_WAIT_NS / 1000000));
       return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
     }
@@ -553,7 +538,7 @@ static hsa_status_t mark(struct pl_queue *pq, uint32_t a) {
 /* Before a packet goes to agent b: the marks it owes, and with the barrier
  * bit every other agent's work so far. */
 static hsa_status_t order_before(struct pl_queue *pq, uint32_t b, bool barrier) {
-  for (uint32_t a = 0; a < pl.count; a++) {
+  for (uint32_t a = 0; a < rt.placement.count; a++) {
     if (a == b || !pq->fwd[a]) continue;
     if (barrier) {
       if (pq->since_mark[a]) {
@@ -579,10 +564,10 @@ static hsa_status_t order_before(struct pl_queue *pq, uint32_t b, bool barrier) 
 }
 
 static bool agent_allowed(const struct pl_queue *pq, uint32_t a, uint32_t kinds) {
-  return pq->fwd[a] && (kind_of(pl.real[a]) & kinds & atomic_load(&pq->kinds));
+  return pq->fwd[a] && (kind_of(rt.placement.real[a]) & kinds & atomic_load(&pq->kinds));
 }
 
-/* Whether to split this dispatch (pl.lock held): the kernel allows it,
+/* Whether to split this dispatch (rt.placement.lock held): the kernel allows it,
  * a GPU agent and a CPU agent may run it, the grid has 2 slices or more,
  * and either the program asks for it or every agent taking part is
  * measured at this size, idle, and predicted to finish it sooner together
@@ -593,9 +578,9 @@ static bool want_split(struct pl_kernel *k, const struct pl_candidate *c, uint64
                        uint64_t slices, double *gpu_share, uint64_t *best_ns) {
   if (!k->splittable || k->split_mode == HSA_EXT_PLACEMENT_SPLIT_NEVER || slices < 2) return false;
   bool gpu = false, cpu = false;
-  for (uint32_t a = 0; a < pl.count; a++)
+  for (uint32_t a = 0; a < rt.placement.count; a++)
     if (c[a].allowed) {
-      if (kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU)
+      if (kind_of(rt.placement.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU)
         gpu = true;
       else
         cpu = true;
@@ -604,9 +589,9 @@ static bool want_split(struct pl_kernel *k, const struct pl_candidate *c, uint64
   bool known = true, idle = true;
   double gpu_rate = 0, rate = 0, best = 0;
   uint32_t cls = pl_size_class(items);
-  for (uint32_t a = 0; a < pl.count; a++) {
+  for (uint32_t a = 0; a < rt.placement.count; a++) {
     if (!c[a].allowed) continue;
-    bool is_gpu = kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU;
+    bool is_gpu = kind_of(rt.placement.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU;
     uint64_t ns;
     const struct pl_history *h = &k->model.agent[a];
     if (!pl_predict(h, items, &ns) || ns == 0) {
@@ -653,9 +638,9 @@ static hsa_status_t forward_split(struct pl_queue *pq, hsa_kernel_dispatch_packe
   if (gpu_slices == 0) return HSA_STATUS_SUCCESS;
   int gpu = -1;
   uint32_t cpus = 0;
-  for (uint32_t a = 0; a < pl.count; a++) {
+  for (uint32_t a = 0; a < rt.placement.count; a++) {
     if (!c[a].allowed) continue;
-    if (kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU) {
+    if (kind_of(rt.placement.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU) {
       if (gpu < 0) gpu = (int)a;
     } else {
       cpus++;
@@ -679,24 +664,25 @@ static hsa_status_t forward_split(struct pl_queue *pq, hsa_kernel_dispatch_packe
   r->best_single_ns = best_single_ns;
   r->forwarded_ns = plat_now_ns();
   *forwarded = true;
-  if (pl.log)
+  if (rt.placement.log)
     log_info(
         "%s: %llu work-groups split: %llu on agent %u (%s), the rest in chunks on %u CPU agents",
-        k->name, (unsigned long long)total, (unsigned long long)r->gpu_groups, pl.real[gpu]->node,
-        pl.real[gpu]->name, cpus);
+        k->name, (unsigned long long)total, (unsigned long long)r->gpu_groups,
+        rt.placement.real[gpu]->node, rt.placement.real[gpu]->name, cpus);
   bool barrier = header >> HSA_PACKET_HEADER_BARRIER & 1;
   uint32_t release = header >> HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE & 3;
   hsa_status_t st = HSA_STATUS_SUCCESS;
   /* Every part's agent waits for what it owes before any part starts, so
    * that the parts do not wait for each other. */
-  for (uint32_t a = 0; a < pl.count && st == HSA_STATUS_SUCCESS; a++)
-    if (c[a].allowed && (kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU || (int)a == gpu))
+  for (uint32_t a = 0; a < rt.placement.count && st == HSA_STATUS_SUCCESS; a++)
+    if (c[a].allowed &&
+        (kind_of(rt.placement.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU || (int)a == gpu))
       st = order_before(pq, a, barrier);
   hsa_signal_t done = p->completion_signal;
   int last_cpu = -1;
-  for (uint32_t a = 0; a < pl.count && st == HSA_STATUS_SUCCESS; a++) {
+  for (uint32_t a = 0; a < rt.placement.count && st == HSA_STATUS_SUCCESS; a++) {
     if (!c[a].allowed) continue;
-    bool is_gpu = kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU;
+    bool is_gpu = kind_of(rt.placement.real[a]) == HSA_EXT_PLACEMENT_KIND_GPU;
     if (is_gpu && (int)a != gpu) continue;
     hsa_kernel_dispatch_packet_t part = *p;
     part.kernel_object = k->object[a];
@@ -727,10 +713,10 @@ static hsa_status_t forward_split(struct pl_queue *pq, hsa_kernel_dispatch_packe
     r->chain_index = pq->last_write[last_cpu] - 1;
   }
   pq->last_agent = last_cpu;
-  lock_acquire(&pl.lock);
-  r->next = pl.splits;
-  pl.splits = r;
-  lock_release(&pl.lock);
+  lock_acquire(&rt.placement.lock);
+  r->next = rt.placement.splits;
+  rt.placement.splits = r;
+  lock_release(&rt.placement.lock);
   return st;
 }
 
@@ -738,10 +724,10 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
                                      uint16_t header) {
   bool barrier = header >> HSA_PACKET_HEADER_BARRIER & 1;
   uint64_t items = (uint64_t)p->grid_size_x * p->grid_size_y * p->grid_size_z;
-  lock_acquire(&pl.lock);
+  lock_acquire(&rt.placement.lock);
   struct pl_kernel *k = kernel_find_locked(p->kernel_object);
   if (!k) {
-    lock_release(&pl.lock);
+    lock_release(&rt.placement.lock);
     log_warn("queue %llu: kernel object 0x%llx is not a placement kernel",
              (unsigned long long)pq->q->amd.hsa_queue.id, (unsigned long long)p->kernel_object);
     return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
@@ -749,16 +735,16 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
   struct pl_candidate c[PL_MAX_AGENTS] = {0};
   bool any = false;
   uint64_t earlier_ns = 0; /* this queue's work before the packet, the longest agent's */
-  for (uint32_t a = 0; a < pl.count; a++) {
+  for (uint32_t a = 0; a < rt.placement.count; a++) {
     c[a].allowed = k->object[a] && agent_allowed(pq, a, k->kinds);
-    c[a].queued_ns = pl.pending_ns[a];
-    c[a].slowdown = pl.slowdown[a];
+    c[a].queued_ns = rt.placement.pending_ns[a];
+    c[a].slowdown = rt.placement.slowdown[a];
     any |= c[a].allowed;
     if (pq->pending_ns[a] > earlier_ns) earlier_ns = pq->pending_ns[a];
   }
-  if (barrier) pl_after_earlier(c, pl.count, earlier_ns);
+  if (barrier) pl_after_earlier(c, rt.placement.count, earlier_ns);
   if (!any) {
-    lock_release(&pl.lock);
+    lock_release(&rt.placement.lock);
     log_warn("queue %llu: kernel %s has no code for the agents this queue and kernel allow",
              (unsigned long long)pq->q->amd.hsa_queue.id, k->name);
     return HSA_STATUS_ERROR_INVALID_ISA;
@@ -772,16 +758,16 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     harvest_splits_locked(NULL);
     uint64_t best_ns = 0;
     if (want_split(k, c, items, slices, &gpu_share, &best_ns)) {
-      lock_release(&pl.lock);
+      lock_release(&rt.placement.lock);
       bool forwarded;
       hsa_status_t st = forward_split(pq, p, header, k, c, gpu_share, best_ns, &forwarded);
       if (forwarded || st != HSA_STATUS_SUCCESS) return st;
-      lock_acquire(&pl.lock);
+      lock_acquire(&rt.placement.lock);
     }
   }
-  struct pl_choice choice = pl_choose(&k->model, items, c, pl.count, k->latency_bound_ns);
+  struct pl_choice choice = pl_choose(&k->model, items, c, rt.placement.count, k->latency_bound_ns);
   uint32_t a = (uint32_t)choice.agent;
-  struct record *r = record_take_locked();
+  struct pl_record *r = record_take_locked();
   if (r) {
     r->kernel = k;
     r->pq = pq;
@@ -789,26 +775,28 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     r->items = items;
     r->predicted_ns = choice.predicted_ns;
     r->others_busy = false;
-    for (uint32_t b = 0; b < pl.count; b++) r->others_busy |= b != a && pl.pending_ns[b] > 0;
+    for (uint32_t b = 0; b < rt.placement.count; b++)
+      r->others_busy |= b != a && rt.placement.pending_ns[b] > 0;
     r->forwarded_ns = plat_now_ns();
     r->next = NULL;
-    *pl.inflight_tail = r;
-    pl.inflight_tail = &r->next;
+    *rt.placement.inflight_tail = r;
+    rt.placement.inflight_tail = &r->next;
     /* Its agent is busy until the work queued before it, and what it
      * waits for, is done, and then for its own time. */
-    r->pending_ns = c[a].queued_ns - pl.pending_ns[a] + choice.run_ns;
-    pl.pending_ns[a] += r->pending_ns;
+    r->pending_ns = c[a].queued_ns - rt.placement.pending_ns[a] + choice.run_ns;
+    rt.placement.pending_ns[a] += r->pending_ns;
     pq->pending_ns[a] += r->pending_ns;
   }
-  if (pl.log)
-    log_info("%s: %llu items -> agent %u (%s)%s, predicted %llu ns%s (%llu ns with the others "
-             "running), queued there %llu ns",
-             k->name, (unsigned long long)items, pl.real[a]->node, pl.real[a]->name,
-             choice.explored ? " to explore" : "", (unsigned long long)choice.predicted_ns,
-             choice.predicted ? "" : " (nothing known yet)", (unsigned long long)choice.run_ns,
-             (unsigned long long)c[a].queued_ns);
+  if (rt.placement.log)
+    log_info(
+        "%s: %llu items -> agent %u (%s)%s, predicted %llu ns%s (%llu ns with the others "
+        "running), queued there %llu ns",
+        k->name, (unsigned long long)items, rt.placement.real[a]->node, rt.placement.real[a]->name,
+        choice.explored ? " to explore" : "", (unsigned long long)choice.predicted_ns,
+        choice.predicted ? "" : " (nothing known yet)", (unsigned long long)choice.run_ns,
+        (unsigned long long)c[a].queued_ns);
   uint64_t object = k->object[a];
-  lock_release(&pl.lock);
+  lock_release(&rt.placement.lock);
 
   hsa_status_t st = order_before(pq, a, barrier);
   if (st != HSA_STATUS_SUCCESS) return st;
@@ -818,7 +806,7 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
    * (its time stamps are the dispatch's, as on the GPU's own queue) and a
    * barrier-AND behind it, which completes once the dispatch has, ends the
    * record; a dispatch without a signal ends the record itself. */
-  bool cpu = kind_of(pl.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU;
+  bool cpu = kind_of(rt.placement.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU;
   p->reserved2 = r && cpu ? (uint64_t)(uintptr_t)&r->measure : 0;
   bool record_behind = r && !cpu && p->completion_signal.handle;
   if (r && !cpu && !record_behind) p->completion_signal = signal_handle(r->signal);
@@ -839,16 +827,17 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
 static hsa_status_t forward_barrier(struct pl_queue *pq, const void *packet, uint16_t header) {
   int a = pq->last_agent;
   if (a < 0 || !agent_allowed(pq, (uint32_t)a, HSA_EXT_PLACEMENT_KIND_ANY))
-    for (a = 0; a < (int)pl.count && !agent_allowed(pq, (uint32_t)a, HSA_EXT_PLACEMENT_KIND_ANY);
+    for (a = 0;
+         a < (int)rt.placement.count && !agent_allowed(pq, (uint32_t)a, HSA_EXT_PLACEMENT_KIND_ANY);
          a++)
       ;
-  if (a >= (int)pl.count) return HSA_STATUS_ERROR_INVALID_ISA;
+  if (a >= (int)rt.placement.count) return HSA_STATUS_ERROR_INVALID_ISA;
   bool barrier = header >> HSA_PACKET_HEADER_BARRIER & 1;
   hsa_status_t st = order_before(pq, (uint32_t)a, barrier);
   if (st == HSA_STATUS_SUCCESS) st = emit(pq, (uint32_t)a, packet, header);
   if (st == HSA_STATUS_SUCCESS) st = mark(pq, (uint32_t)a);
   if (st != HSA_STATUS_SUCCESS) return st;
-  for (uint32_t b = 0; b < pl.count; b++)
+  for (uint32_t b = 0; b < rt.placement.count; b++)
     if (b != (uint32_t)a) pq->owed[b][a] = pq->marks[a];
   pq->last_agent = a;
   return HSA_STATUS_SUCCESS;
@@ -891,7 +880,7 @@ static void forward(struct signal *s, int64_t value) {
     memcpy(packet, slot, sizeof packet);
     hsa_status_t st = forward_packet(pq, packet, header);
     if (st != HSA_STATUS_SUCCESS) {
-      for (uint32_t a = 0; a < pl.count; a++)
+      for (uint32_t a = 0; a < rt.placement.count; a++)
         if (pq->fwd[a]) ring_forward_queue(pq, a);
       lock_release(&pq->lock);
       queue_report_error(q, st);
@@ -901,14 +890,14 @@ static void forward(struct signal *s, int64_t value) {
                      __ATOMIC_RELAXED);
     __atomic_store_n(&q->amd.read_dispatch_id, read + 1, __ATOMIC_RELEASE);
   }
-  for (uint32_t a = 0; a < pl.count; a++)
+  for (uint32_t a = 0; a < rt.placement.count; a++)
     if (pq->fwd[a]) ring_forward_queue(pq, a);
   lock_release(&pq->lock);
   /* The agents run what was forwarded while the measurements of earlier
    * dispatches are taken in: not on a dispatch's path. */
-  lock_acquire(&pl.lock);
+  lock_acquire(&rt.placement.lock);
   harvest_locked();
-  lock_release(&pl.lock);
+  lock_release(&rt.placement.lock);
 }
 
 /* ---- Queue hooks (agent_ops) ---------------------------------------------------- */
@@ -921,18 +910,18 @@ static void forward_queue_error(hsa_status_t status, hsa_queue_t *source, void *
 }
 
 static void release_forward_queues(struct pl_queue *pq) {
-  for (uint32_t a = 0; a < pl.count; a++) {
+  for (uint32_t a = 0; a < rt.placement.count; a++) {
     if (pq->fwd[a]) queue_destroy(queue_from_hsa(pq->fwd[a]));
     pq->fwd[a] = NULL;
     if (pq->counter[a]) signal_destroy(pq->counter[a]);
     pq->counter[a] = NULL;
   }
   /* Its dispatches that were still in flight are measured never. */
-  lock_acquire(&pl.lock);
+  lock_acquire(&rt.placement.lock);
   harvest_splits_locked(pq);
-  struct record **link = &pl.inflight;
+  struct pl_record **link = &rt.placement.inflight;
   while (*link) {
-    struct record *r = *link;
+    struct pl_record *r = *link;
     if (r->pq != pq) {
       link = &r->next;
       continue;
@@ -944,7 +933,7 @@ static void release_forward_queues(struct pl_queue *pq) {
     record_release(link);
   }
   harvest_locked();
-  lock_release(&pl.lock);
+  lock_release(&rt.placement.lock);
 }
 
 static hsa_status_t pl_queue_update(struct agent *agent, struct queue *q);
@@ -958,8 +947,8 @@ static hsa_status_t pl_queue_attach(struct agent *agent, struct queue *q) {
   pq->last_agent = -1;
   atomic_store(&pq->kinds, HSA_EXT_PLACEMENT_KIND_ANY);
   hsa_status_t st = HSA_STATUS_SUCCESS;
-  for (uint32_t a = 0; a < pl.count && st == HSA_STATUS_SUCCESS; a++) {
-    struct agent *r = pl.real[a];
+  for (uint32_t a = 0; a < rt.placement.count && st == HSA_STATUS_SUCCESS; a++) {
+    struct agent *r = rt.placement.real[a];
     uint32_t size = q->amd.hsa_queue.size;
     if (size < r->queue_min_size) size = r->queue_min_size;
     st = hsa_queue_create(agent_handle(r), size, HSA_QUEUE_TYPE_MULTI, forward_queue_error, pq,
@@ -979,10 +968,10 @@ static hsa_status_t pl_queue_attach(struct agent *agent, struct queue *q) {
   }
   q->doorbell->ring_arg = pq;
   q->doorbell->ring = forward;
-  lock_acquire(&pl.lock);
-  pq->next = pl.queues;
-  pl.queues = pq;
-  lock_release(&pl.lock);
+  lock_acquire(&rt.placement.lock);
+  pq->next = rt.placement.queues;
+  rt.placement.queues = pq;
+  lock_release(&rt.placement.lock);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -993,11 +982,11 @@ static void pl_queue_detach(struct agent *agent, struct queue *q) {
   lock_acquire(&pq->lock);
   pq->detached = true;
   lock_release(&pq->lock);
-  lock_acquire(&pl.lock);
-  struct pl_queue **link = &pl.queues;
+  lock_acquire(&rt.placement.lock);
+  struct pl_queue **link = &rt.placement.queues;
   while (*link && *link != pq) link = &(*link)->next;
   if (*link) *link = pq->next;
-  lock_release(&pl.lock);
+  lock_release(&rt.placement.lock);
   q->doorbell->ring = NULL;
   q->doorbell->ring_arg = NULL;
   release_forward_queues(pq);
@@ -1009,7 +998,7 @@ static hsa_status_t pl_queue_update(struct agent *agent, struct queue *q) {
   struct pl_queue *pq = q->doorbell->ring_arg;
   if (!pq) return HSA_STATUS_ERROR_INVALID_QUEUE;
   hsa_status_t first = HSA_STATUS_SUCCESS;
-  for (uint32_t a = 0; a < pl.count; a++) {
+  for (uint32_t a = 0; a < rt.placement.count; a++) {
     if (!pq->fwd[a]) continue;
     uint32_t mask[QUEUE_MAX_CU_MASK_WORDS];
     for (int w = 0; w < QUEUE_MAX_CU_MASK_WORDS; w++)
@@ -1028,7 +1017,7 @@ static hsa_status_t pl_queue_update(struct agent *agent, struct queue *q) {
 hsa_status_t hsa_ext_placement_queue_set_kinds(hsa_queue_t *queue, uint32_t kinds) {
   RETURN_IF_NOT_INITIALIZED();
   struct queue *q = queue_from_hsa(queue);
-  if (!queue || !object_set_contains(&rt.queues, q) || q->agent != &pl.agent)
+  if (!queue || !object_set_contains(&rt.queues, q) || q->agent != &rt.placement.agent)
     return HSA_STATUS_ERROR_INVALID_QUEUE;
   if (!(kinds & HSA_EXT_PLACEMENT_KIND_ANY)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   struct pl_queue *pq = q->doorbell->ring_arg;
@@ -1055,7 +1044,7 @@ static const struct agent_ops placement_ops = {
 /* ---- Set-up ----------------------------------------------------------------------- */
 
 void placement_init(void) {
-  struct agent *a = &pl.agent;
+  struct agent *a = &rt.placement.agent;
   memset(a, 0, sizeof *a);
   a->ops = &placement_ops;
   a->device_type = HSA_EXT_PLACEMENT_DEVICE_TYPE;
@@ -1069,12 +1058,11 @@ void placement_init(void) {
   a->queue_min_size = 64;
   a->queue_max_size = 1u << 16;
   a->compute_units = 0;
-  pl.count = 0;
-  pl.queues = NULL;
-  for (uint32_t i = 0; i < agent_count() && pl.count < PL_MAX_AGENTS; i++) {
+  rt.placement.inflight_tail = &rt.placement.inflight;
+  for (uint32_t i = 0; i < agent_count() && rt.placement.count < PL_MAX_AGENTS; i++) {
     struct agent *r = agent_at(i);
     if (!(r->features & HSA_AGENT_FEATURE_KERNEL_DISPATCH)) continue;
-    pl.real[pl.count++] = r;
+    rt.placement.real[rt.placement.count++] = r;
     /* CU masks set on a placement queue go to every agent's queue: their
      * bits reach as far as the largest agent's. */
     if (r->compute_units > a->compute_units) a->compute_units = r->compute_units;
@@ -1089,45 +1077,46 @@ void placement_init(void) {
       a->wavefront_size = r->wavefront_size;
     }
   }
-  memset(pl.pending_ns, 0, sizeof pl.pending_ns);
-  for (uint32_t i = 0; i < PL_MAX_AGENTS; i++) pl.slowdown[i] = 1;
-  pl.log = plat_option("placement_log") != NULL;
-  pl.ready = true;
+  memset(rt.placement.pending_ns, 0, sizeof rt.placement.pending_ns);
+  for (uint32_t i = 0; i < PL_MAX_AGENTS; i++) rt.placement.slowdown[i] = 1;
+  rt.placement.log = plat_option("placement_log") != NULL;
+  rt.placement.ready = true;
 }
 
 void placement_queues_fini(void) {
   for (;;) {
-    lock_acquire(&pl.lock);
-    struct pl_queue *pq = pl.queues;
-    lock_release(&pl.lock);
+    lock_acquire(&rt.placement.lock);
+    struct pl_queue *pq = rt.placement.queues;
+    lock_release(&rt.placement.lock);
     if (!pq) return;
     queue_destroy(pq->q); /* detaches: off the list */
   }
 }
 
 void placement_fini(void) {
-  lock_acquire(&pl.lock);
-  pl.ready = false;
-  struct record *lists[2] = {pl.inflight, pl.free_records};
+  lock_acquire(&rt.placement.lock);
+  rt.placement.ready = false;
+  struct pl_record *lists[2] = {rt.placement.inflight, rt.placement.free_records};
   for (int l = 0; l < 2; l++)
     while (lists[l]) {
-      struct record *r = lists[l];
+      struct pl_record *r = lists[l];
       lists[l] = r->next;
       signal_destroy(r->signal);
       free(r);
     }
-  pl.inflight = pl.free_records = NULL;
-  pl.inflight_tail = &pl.inflight;
-  while (pl.splits) {
-    struct split_record *r = pl.splits;
-    pl.splits = r->next;
+  while (rt.placement.splits) {
+    struct split_record *r = rt.placement.splits;
+    rt.placement.splits = r->next;
     split_free(r);
   }
-  pl.record_count = 0;
-  while (pl.kernels) { /* executables_fini freed theirs; none should be left */
-    struct pl_kernel *k = pl.kernels;
-    pl.kernels = k->next;
+  while (rt.placement.kernels) { /* executables_fini freed theirs; none should be left */
+    struct pl_kernel *k = rt.placement.kernels;
+    rt.placement.kernels = k->next;
     free(k);
   }
-  lock_release(&pl.lock);
+  lock_release(&rt.placement.lock);
+  /* Back to the state before the first hsa_init: what the lists held is
+   * freed, the queues went before (placement_queues_fini), and a free lock
+   * is all zero too. */
+  rt.placement = (struct placement_state){0};
 }

@@ -10,9 +10,37 @@
 
 #include <hsa/hsa.h>
 
+#include "hsa/agent.h"
 #include "hsa/placement_model.h"
+#include "lib/lock.h"
 
-struct agent;
+struct pl_kernel;
+struct pl_record;
+struct pl_queue;
+struct split_record;
+
+/* placement.c's state (rt.placement): the agent, the real agents behind it,
+ * the placement kernels, the measurement records and the live placement
+ * queues. All zero before hsa_init; placement_fini brings it back there. */
+struct placement_state {
+  bool ready;
+  bool log;
+  struct agent agent;
+  struct agent *real[PL_MAX_AGENTS];
+  uint32_t count;
+  struct lock lock; /* kernels, models, records, pending */
+  struct pl_kernel *kernels;
+  struct pl_record *inflight, *free_records; /* in flight: oldest first */
+  struct pl_record **inflight_tail;
+  uint32_t record_count;
+  struct split_record *splits;
+  struct pl_queue *queues; /* live placement queues */
+  uint64_t pending_ns[PL_MAX_AGENTS];
+  /* How much slower each agent runs while others have work (all kernels):
+   * on the host the virtual APU's interpreter and the CPU agents share the
+   * cores; on a board the agents share memory bandwidth and power. */
+  double slowdown[PL_MAX_AGENTS];
+};
 
 /* hsa_init, after every real agent registered: the placement agent stands
  * for them. hsa_shut_down, after the queues and executables went. */

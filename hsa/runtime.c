@@ -56,10 +56,12 @@ static void runtime_stop(void) {
   signals_fini();
   signal_groups_fini();
   memory_fini();
-  gpu_driver_stop(); /* last: the GPU's local pool memory was given back above */
+  gpu_driver_stop(); /* the GPU's local pool memory was given back above */
+  isas_fini();       /* last: the agents pointed at them */
 }
 
 static hsa_status_t runtime_start(void) {
+  isas_init();                              /* before the GPU agents pick theirs */
   hsa_status_t st = memory_init();          /* the system memory pools */
   if (st == HSA_STATUS_SUCCESS) st = gpu_driver_start();  /* the GPUs drivers/amdgpu finds */
   if (st == HSA_STATUS_SUCCESS) st = cpu_agents_create(); /* cores that run AQL */

@@ -13,8 +13,10 @@
 #include <hsa/hsa_ext_amd.h>
 
 #include "hsa/event.h"
+#include "hsa/isa.h"
 #include "hsa/memory.h"
 #include "hsa/object_set.h"
+#include "hsa/placement.h"
 #include "hsa/signal_state.h"
 #include "lib/lock.h"
 
@@ -86,6 +88,9 @@ struct runtime {
   struct agent *agents[RUNTIME_MAX_AGENTS];
   uint32_t agent_count;
   bool gpu_driver_up; /* gpu_agent.c: amdgpu_init succeeded, amdgpu_fini at shut-down */
+  /* gpu_agent_queue.c: when gpu_agents_watchdog last asked the driver to
+   * check the queues' time limits (plat_now_ns). */
+  _Atomic uint64_t gpu_watchdog_ns;
   struct object_set signals, signal_groups, queues, executables, readers, symbols;
   struct object_set code_objects; /* hsa/loader/code_object_v1.c: HSA 1.0 code objects */
   /* Notified whenever a signal that somebody waits on changes. */
@@ -101,6 +106,8 @@ struct runtime {
   struct system_events system_events; /* system_event.c */
   struct loaded_code_objects loaded;  /* hsa/loader/loaded_code_object.c */
   struct cl_programs cl_programs;     /* cl_program.c */
+  struct isa_table isas;              /* isa.c */
+  struct placement_state placement;   /* placement.c */
 };
 
 extern struct runtime rt;

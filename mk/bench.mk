@@ -75,7 +75,7 @@ BENCH_PLACEMENT := $(HOST_DIR)/bin/bench-placement
 # One CPU agent by default: with two, an empty dispatch through placement
 # alternates between them (equal predictions) and wakes the idle one.
 BENCH_PLACEMENT_CPU_AGENTS ?= 1
-$(BENCH_PLACEMENT): $(call host_obj,bench/placement.c bench/stats.c support/gpu_kernel.c) $(HOST_RUNTIME_LIB)
+$(BENCH_PLACEMENT): $(call host_obj,bench/placement_queue.c bench/stats.c support/gpu_kernel.c) $(HOST_RUNTIME_LIB)
 	@mkdir -p $(dir $@)
 	@echo "LD      $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $^ -o $@ $(HOST_LDLIBS)

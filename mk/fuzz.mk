@@ -36,9 +36,9 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_fuzz_%)
 	@echo "FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRCS_fuzz_$*) -o $@
 
-$(FUZZ_DIR)/notes/%.msgpack: $(KERNELS_DIR)/%.co tests/fuzz/metadata_seed.py
+$(FUZZ_DIR)/notes/%.msgpack: $(KERNELS_DIR)/%.co tools/fuzz-metadata-seed.py
 	@mkdir -p $(dir $@)
-	$(Q)python3 tests/fuzz/metadata_seed.py $< $@
+	$(Q)python3 tools/fuzz-metadata-seed.py $< $@
 
 # Keep the extracted notes: they are the metadata target's seeds.
 .SECONDARY: $(FUZZ_SEEDS_fuzz_metadata)

@@ -116,7 +116,8 @@ suite-image-gpu-corpus: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES) $(GPU_IMAGE_KE
 	$(Q)qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp 4 --timeout $(GPU_IMAGE_TIMEOUT) \
 	    --log $(BUILD)/test-logs/image-gpu-corpus.serial.log \
 	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) --add kernels=$(KERNELS_DIR) \
-	    $(BUILD)/test.efi vapu=raven $(GPU_IMAGE_ARGS) 'test=$(or $(TESTS),$(GPU_IMAGE_TESTS))'
+	    $(BUILD)/test.efi vapu=raven test_expect_iommu=on $(GPU_IMAGE_ARGS) \
+	    'test=$(or $(TESTS),$(GPU_IMAGE_TESTS))'
 # The chip suites carry the corpus on their ESP too.
 $(addprefix suite-image-vapu-,$(AMDGPU_IMAGE_CHIPS)): $(GPU_IMAGE_KERNELS)
 
@@ -167,7 +168,7 @@ FUZZ_AQL_SEED_DIR := $(BUILD)/fuzz/aql-seeds
 FUZZ_SRCS_fuzz_aql  := $(RUNTIME_HOST_SRCS) support/gpu_kernel.c
 FUZZ_SEEDS_fuzz_aql := $(addprefix $(FUZZ_AQL_SEED_DIR)/,dispatch.aql barrier_and.aql barrier_or.aql \
                          barrier_value.aql mix.aql)
-$(FUZZ_SEEDS_fuzz_aql) &: tests/fuzz/aql_seed.py
+$(FUZZ_SEEDS_fuzz_aql) &: tools/fuzz-aql-seeds.py
 	$(Q)python3 $< $(FUZZ_AQL_SEED_DIR)
 $(BUILD)/fuzz/fuzz_aql: FUZZ_CFLAGS += -DFUZZ_GPU_FILES_DIR='"$(abspath $(BUILD)/vapu-firmware)"' \
                                      -DFUZZ_KERNELS_DIR='"$(abspath $(KERNELS_DIR))"'

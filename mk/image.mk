@@ -55,7 +55,7 @@ IMAGE_CORE_SRCS    := $(sort $(BOOT_SRCS) $(KERNEL_SRCS) $(KERNEL_PORTABLE_SRCS)
 IMAGE_RUNTIME_SRCS := $(sort $(IOMMU_PORTABLE_SRCS) $(AMDGPU_SRCS) $(VAPU_SRCS) \
                       $(HSA_SRCS))
 IMAGE_RUNTIME_LIB  := $(EFI_DIR)/libruntime.a
-IMAGE_TEST_SRCS := $(LIB_TEST_SRCS) $(TESTS_IMAGE_SRCS) $(TESTS_COMMON_SRCS) $(SUPPORT_SRCS) kernel/test_main.c
+IMAGE_TEST_SRCS := $(LIB_TEST_SRCS) $(TESTS_IMAGE_SRCS) $(TESTS_COMMON_SRCS) $(SUPPORT_SRCS) kernel/test_image_main.c
 IMAGE_APPS      := $(patsubst apps/%/,%,$(sort $(dir $(wildcard apps/*/main.c))))
 
 # Images for boards, without the virtual APU (the model is for QEMU and the
@@ -198,7 +198,8 @@ TEST_BUILD_DEPS += $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
 # $(call image_test_boot,cores)
 image_test_boot = qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp $(1) \
     --timeout $(IMAGE_TEST_TIMEOUT) --log $(BUILD)/test-logs/image-smp$(1).serial.log \
-    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) $(BUILD)/test.efi 'test=$(or $(TESTS),*)'
+    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) $(BUILD)/test.efi test_expect_iommu=on \
+    'test=$(or $(TESTS),*)'
 
 .PHONY: suite-image-smp1 suite-image-smp4
 suite-image-smp1: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES)
@@ -217,7 +218,7 @@ suite-image-novapu: $(BUILD)/test-novapu.efi $(IMAGE_TEST_GEN_FILES)
 	    --log $(BUILD)/test-logs/image-novapu.serial.log \
 	    --expect-log 'this image is built without the virtual APU' \
 	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) $(BUILD)/test-novapu.efi vapu=raven \
-	    'test=$(or $(TESTS),*)'
+	    test_expect_iommu=on 'test=$(or $(TESTS),*)'
 
 # One boot of the failure paths: an unknown boot option is a clear error and
 # ends the run with status 120 (kernel/exit.h) before any test runs; and

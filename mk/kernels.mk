@@ -150,10 +150,11 @@ hsacc-kernels: $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
 kernels: hsacc-kernels
 TEST_BUILD_DEPS += $(HSACC_CORPUS) $(HSACC_TEST_KERNELS)
 
-# The OpenCL C tests on the CPU agents (tests/common/cl_*.c) read them
-# from the build folder on the host, from \data\cl-kernels on the image tests'
-# ESP (a copy in the generated tree every image test suite carries).
-CL_TEST_SRCS := $(wildcard tests/common/cl_*.c)
+# The OpenCL C tests on the CPU agents (tests/common/cl_*.c), and the init
+# cycle's dispatch (tests/common/hsa_init_test.c), read them from the build
+# folder on the host, from \data\cl-kernels on the image tests' ESP (a copy
+# in the generated tree every image test suite carries).
+CL_TEST_SRCS := $(wildcard tests/common/cl_*.c) tests/common/hsa_init_test.c
 # Which corpus kernels wait for the built-in library: a generated header,
 # rewritten only when its line changes, so that the tests are rebuilt when
 # the library comes or goes.

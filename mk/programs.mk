@@ -113,4 +113,5 @@ suite-image-programs: $(BUILD)/test.efi $(IMAGE_TEST_GEN_FILES) $(PROGRAM_KERNEL
 	$(Q)qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp 4 --timeout $(PROGRAMS_IMAGE_TIMEOUT) \
 	    --log $(BUILD)/test-logs/image-programs.serial.log \
 	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) --add kernels=$(PROGRAM_KERNELS_DIR) \
-	    $(BUILD)/test.efi vapu=raven 'test=$(or $(TESTS),hsa_program_*$(comma)hsa_signal_event_gpu_*)'
+	    $(BUILD)/test.efi vapu=raven test_expect_iommu=on \
+	    'test=$(or $(TESTS),hsa_program_*$(comma)hsa_signal_event_gpu_*)'

@@ -11,10 +11,9 @@
  * gfx90c = Renoir family). Shader array sizes of the Raven family are the
  * full dies' (1 SE x 1 SH; 11, 11 and 3 CUs) since their gpu_info firmware
  * is optional here; Renoir reads its own from the discovery GC table.
- * GFXOFF status: Raven's PWR_MISC_CNTL_STATUS (pwr_10_0_offset.h 0x0183 in
- * PWR segment 0, 0x16A00 in vega10_ip_offset.h; smu10_is_gfx_on), Renoir's
- * SMUIO_GFX_MISC_CNTL (smuio_12_0_0_offset.h 0x00c8 in SMUIO segment 0,
- * 0x16800 in renoir_ip_offset.h; smu_v12_0_get_gfxoff_status).
+ * GFXOFF status: Raven's PWR_MISC_CNTL_STATUS (smu10_is_gfx_on), Renoir's
+ * SMUIO_GFX_MISC_CNTL (smu_v12_0_get_gfxoff_status); regs/pwr_10_0.h and
+ * regs/smuio_12_0.h give their sources.
  * Golden settings: Linux gfx_v9_0.c gfx_v9_0_init_golden_registers (Raven2
  * by rev_id >= 8, Renoir without the common tables). RLC firmware:
  * Linux gfx_v9_0.c gfx_v9_0_init_rlc_microcode (Picasso's _rlc_am4 for
@@ -27,6 +26,8 @@
 #include <stddef.h>
 
 #include "drivers/amdgpu/amdgpu_dev.h"
+#include "drivers/amdgpu/regs/pwr_10_0.h"
+#include "drivers/amdgpu/regs/smuio_12_0.h"
 #include "lib/util.h"
 
 #define PCI_VENDOR_ATI 0x1002
@@ -34,15 +35,13 @@
 
 enum { CHIP_RAVEN, CHIP_PICASSO, CHIP_RAVEN2, CHIP_RENOIR, CHIP_GREEN_SARDINE };
 
-#define RAVEN_FAMILY                                                                            \
-  .gfx_target = "gfx902", .gfx_version = 0x090002, .ati_rev_may_be_raven2 = true,            \
-  .shader_engines = 1, .sh_per_se = 1, .gfxoff_status_reg = 0x16B83,                         \
-  .gfxoff_status_name = "PWR PWR_MISC_CNTL_STATUS"
-#define RENOIR_FAMILY                                                                           \
-  .gfx_target = "gfx90c", .gfx_version = 0x09000c, .uses_discovery = true,                   \
-  .gfxoff_status_reg = 0x168C8, .gfxoff_status_name = "SMUIO SMUIO_GFX_MISC_CNTL",          \
-  .golden = AMDGPU_GOLDEN_RN, .aperture_high_erratum = true,                                 \
-  .mmhub_invalidate_semaphore = true, .ih_mc_space_gpa = true
+#define RAVEN_FAMILY                                                              \
+  .gfx_target = "gfx902", .gfx_version = 0x090002, .ati_rev_may_be_raven2 = true, \
+  .shader_engines = 1, .sh_per_se = 1, .gfxoff_status = REG_PWR_MISC_CNTL_STATUS_FIXED
+#define RENOIR_FAMILY                                                         \
+  .gfx_target = "gfx90c", .gfx_version = 0x09000c, .uses_discovery = true,    \
+  .gfxoff_status = REG_SMUIO_GFX_MISC_CNTL_FIXED, .golden = AMDGPU_GOLDEN_RN, \
+  .aperture_high_erratum = true, .mmhub_invalidate_semaphore = true, .ih_mc_space_gpa = true
 
 static const struct amdgpu_chip_info chips[] = {
     [CHIP_RAVEN] = {.name = "raven", RAVEN_FAMILY, .cu_per_sh = 11, .golden = AMDGPU_GOLDEN_RV1,
@@ -83,6 +82,7 @@ const struct amdgpu_chip_info *amdgpu_chip_lookup(uint16_t device_id, uint8_t at
 }
 
 const char *amdgpu_ip_name(enum amdgpu_ip ip) {
-  static const char *const names[IP_COUNT] = {"GC", "MMHUB", "NBIO", "HDP", "OSSSYS", "MP0", "MP1", "SDMA0"};
-  return (unsigned)ip < IP_COUNT ? names[ip] : "?";
+  static const char *const names[IP_NAMED_COUNT] = {"GC",  "MMHUB", "NBIO",  "HDP", "OSSSYS",
+                                                    "MP0", "MP1",   "SDMA0", "PWR", "SMUIO"};
+  return (unsigned)ip < IP_NAMED_COUNT ? names[ip] : "?";
 }

@@ -58,8 +58,7 @@ struct amdgpu_chip_info {
   bool raven2_ip_versions; /* the fixed IP table with Raven2's versions */
   bool ati_rev_may_be_raven2; /* an ATI revision strap >= 8 makes the part a Raven2 */
   uint32_t shader_engines, sh_per_se, cu_per_sh; /* when no discovery GC table */
-  uint32_t gfxoff_status_reg; /* absolute dword index holding PWR_GFXOFF_STATUS [2:1] */
-  const char *gfxoff_status_name; /* its block and register, as the trace names them */
+  struct amdgpu_reg gfxoff_status;               /* the register holding PWR_GFXOFF_STATUS */
   enum amdgpu_golden_set golden;
   bool rlc_am4_firmware;      /* <chip>_rlc_am4.bin on AM4 PCI revisions */
   bool rlc_kicker_firmware;   /* <chip>_kicker_rlc.bin with a newer SMU firmware */

@@ -11,7 +11,9 @@
 
 #include "drivers/amdgpu/amdgpu_dev.h"
 #include "drivers/amdgpu/regs/mp_10_0.h"
+#include "drivers/amdgpu/regs/pwr_10_0.h"
 #include "drivers/amdgpu/regs/smu_msg.h"
+#include "drivers/amdgpu/regs/smuio_12_0.h"
 #include "lib/plat.h"
 
 #define SMU_TIMEOUT_US 1000000
@@ -70,13 +72,21 @@ int smu_send_message(struct amdgpu_device *dev, uint32_t message, uint32_t argum
  * smu10_is_gfx_on; smu_v12_0_gfx_off_control waits up to 500 ms). The RLC
  * steps GFXOFF and power gating need (amdgpu_rlc.c) are not done for the
  * same reason. */
-#define GFX_ON_TIMEOUT_US 500000
-#define PWR_GFXOFF_STATUS(v) (((v) >> 1) & 3u)
+#define GFX_ON_TIMEOUT_US    500000
 #define PWR_GFXOFF_STATUS_ON 2u
 
-static bool gfx_on(struct amdgpu_device *dev) {
-  return PWR_GFXOFF_STATUS(amdgpu_rreg(dev, dev->chip->gfxoff_status_reg)) == PWR_GFXOFF_STATUS_ON;
+/* Both chips' status registers hold the field at the same bits. */
+_Static_assert(PWR_MISC_CNTL_STATUS__PWR_GFXOFF_STATUS_MASK ==
+                       SMUIO_GFX_MISC_CNTL__PWR_GFXOFF_STATUS_MASK &&
+                   PWR_MISC_CNTL_STATUS__PWR_GFXOFF_STATUS_SHIFT ==
+                       SMUIO_GFX_MISC_CNTL__PWR_GFXOFF_STATUS_SHIFT,
+               "PWR_GFXOFF_STATUS moved");
+static uint32_t gfxoff_status(struct amdgpu_device *dev) {
+  return REG_GET_FIELD(RREG(dev, dev->chip->gfxoff_status),
+                       PWR_MISC_CNTL_STATUS__PWR_GFXOFF_STATUS);
 }
+
+static bool gfx_on(struct amdgpu_device *dev) { return gfxoff_status(dev) == PWR_GFXOFF_STATUS_ON; }
 
 static int keep_gfx_on(struct amdgpu_device *dev) {
   if (gfx_on(dev)) return 0;
@@ -90,7 +100,7 @@ static int keep_gfx_on(struct amdgpu_device *dev) {
   while (!gfx_on(dev)) {
     if (plat_now_ns() > deadline) {
       log_error("the graphics core is not on %u ms after DisableGfxOff (PWR_GFXOFF_STATUS %u)",
-                GFX_ON_TIMEOUT_US / 1000, PWR_GFXOFF_STATUS(amdgpu_rreg(dev, dev->chip->gfxoff_status_reg)));
+                GFX_ON_TIMEOUT_US / 1000, gfxoff_status(dev));
       return -ETIMEDOUT;
     }
     plat_sleep_ns(100000);

@@ -47,7 +47,7 @@ $(addprefix suite-image-vapu-,$(AMDGPU_IMAGE_CHIPS)): suite-image-vapu-%: $(BUIL
 	    --log $(BUILD)/test-logs/image-vapu-$*.serial.log \
 	    $(foreach t,$(IMAGE_TEST_ESP_TREES),--tree $(t)) --add kernels=$(KERNELS_DIR) \
 	    $(AMDGPU_IMAGE_LOG_CHECKS) --expect-log '$* up in' \
-	    $(BUILD)/test.efi vapu=$* $(GPU_LOCAL_POOL_$*) \
+	    $(BUILD)/test.efi vapu=$* $(GPU_LOCAL_POOL_$*) test_expect_iommu=on \
 	    'test=$(or $(TESTS),$(or $(AMDGPU_IMAGE_TESTS_$*),$(AMDGPU_IMAGE_TESTS_OTHER)))'
 
 # Synthetic firmware with the real header formats (never real firmware, never

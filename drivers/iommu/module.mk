@@ -27,7 +27,7 @@ TEST_SUITES += image-iommu-policy
 suite-image-iommu-policy: $(BUILD)/test.efi
 	$(Q)qemu/boot.sh --tests $(if $(TESTS),--allow-empty) --smp 2 --memory 256M \
 	    --timeout $(IMAGE_TEST_TIMEOUT) --log $(BUILD)/test-logs/image-iommu-policy.serial.log \
-	    $(BUILD)/test.efi 'test=$(or $(TESTS),iommu_*$(comma)kmem_*)'
+	    $(BUILD)/test.efi test_expect_iommu=on 'test=$(or $(TESTS),iommu_*$(comma)kmem_*)'
 
 # libFuzzer target for the IVRS parser (mk/fuzz.mk), seeded with the
 # tables recorded from QEMU.

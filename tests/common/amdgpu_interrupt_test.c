@@ -157,9 +157,10 @@ TEST(amdgpu_ih_recovers_from_every_overflow) {
   amdgpu_device_remove(dev);
 }
 
-/* The IH takes a ring at a GPU MC address too (IH_RB_CNTL.MC_SPACE 4, what
- * Linux uses without bus addresses), translated by the MM hub: the same
- * ring through the GART still brings interrupts. */
+/* The IH takes a ring at a GPU MC address too (IH_RB_CNTL.MC_SPACE
+ * IH_MC_SPACE_MC_ADDRESS, what Linux uses without bus addresses),
+ * translated by the MM hub: the same ring through the GART still brings
+ * interrupts. */
 TEST(amdgpu_ih_ring_in_gpu_address_space_still_interrupts) {
   struct amdgpu_fault_log log;
   struct amdgpu_device *dev = amdgpu_test_bring_up(VAPU_RAVEN, &log);
@@ -173,10 +174,11 @@ TEST(amdgpu_ih_ring_in_gpu_address_space_still_interrupts) {
   uint32_t cntl = RREG(dev, REG_IH_RB_CNTL);
   WREG(dev, REG_IH_RB_CNTL, cntl & ~IH_RB_CNTL__RB_ENABLE);
   WREG(dev, REG_IH_RB_BASE, (uint32_t)(ring_mc >> 8));
-  WREG(dev, REG_IH_RB_BASE_HI, (uint32_t)(ring_mc >> 40) & 0xff);
+  WREG(dev, REG_IH_RB_BASE_HI, REG_FIELD(IH_RB_BASE_HI__ADDR, ring_mc >> 40));
   WREG(dev, REG_IH_RB_WPTR_ADDR_LO, (uint32_t)wb_mc);
-  WREG(dev, REG_IH_RB_WPTR_ADDR_HI, (uint32_t)(wb_mc >> 32) & 0xffff);
-  WREG(dev, REG_IH_RB_CNTL, (cntl & ~IH_RB_CNTL__MC_SPACE_MASK) | 4u << IH_RB_CNTL__MC_SPACE_SHIFT);
+  WREG(dev, REG_IH_RB_WPTR_ADDR_HI, REG_FIELD(IH_RB_WPTR_ADDR_HI__ADDR, wb_mc >> 32));
+  WREG(dev, REG_IH_RB_CNTL,
+       (cntl & ~IH_RB_CNTL__MC_SPACE_MASK) | REG_FIELD(IH_RB_CNTL__MC_SPACE, IH_MC_SPACE_MC_ADDRESS));
   for (int i = 0; i < 3; i++) {
     ASSERT_TRUE(post_eop(v, (uint32_t)i));
     ASSERT_EQ(amdgpu_test_wait_count(&eops, i + 1), i + 1);

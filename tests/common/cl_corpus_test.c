@@ -107,10 +107,8 @@ static void run_variant(struct env *e, const struct corpus_kernel *ck, const cha
   struct corpus_alloc alloc = {hsa_test_pool_alloc, hsa_test_pool_free, &e->pool};
   struct corpus_dispatch d;
   ASSERT_TRUE(corpus_setup(ck, &alloc, &d));
-  void *kernarg = hsa_test_pool_alloc(&e->pool, k.kernarg_size ? k.kernarg_size : 16);
+  void *kernarg = corpus_kernarg(&d, k.kernarg_size);
   ASSERT_NOT_NULL(kernarg);
-  memset(kernarg, 0, k.kernarg_size);
-  ASSERT_NE(corpus_pack_args(&d, kernarg, k.kernarg_size), 0);
   dispatch(e, &k, &d, kernarg, false, path);
   if (!corpus_check(&d, why, sizeof why)) FAIL("%s: %s", path, why);
   corpus_release(&d);
@@ -177,10 +175,8 @@ TEST(cl_corpus_one_kernarg_for_the_gpu_then_the_cpu) {
       ASSERT_NOT_NULL(saved[b] = malloc(d.buffer_sizes[b]));
       memcpy(saved[b], d.buffers[b], d.buffer_sizes[b]);
     }
-    void *kernarg = hsa_test_pool_alloc(&g.pool, kg.kernarg_size);
+    void *kernarg = corpus_kernarg(&d, kg.kernarg_size);
     ASSERT_NOT_NULL(kernarg);
-    memset(kernarg, 0, kg.kernarg_size);
-    ASSERT_NE(corpus_pack_args(&d, kernarg, kg.kernarg_size), 0);
     dispatch(&g, &kg, &d, kernarg, true, path);
     if (!corpus_check(&d, why, sizeof why)) FAIL("GPU: %s: %s", path, why);
     void *gpu_out[CORPUS_MAX_BUFFERS] = {0};

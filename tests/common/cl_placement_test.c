@@ -186,10 +186,8 @@ TEST(placement_corpus_through_a_placement_queue_gives_the_references) {
       struct corpus_alloc alloc = {hsa_test_pool_alloc, hsa_test_pool_free, &e.pool};
       struct corpus_dispatch d;
       ASSERT_TRUE(corpus_setup(ck, &alloc, &d));
-      void *kernarg = hsa_test_pool_alloc(&e.pool, k.kernarg_size ? k.kernarg_size : 16);
+      void *kernarg = corpus_kernarg(&d, k.kernarg_size);
       ASSERT_NOT_NULL(kernarg);
-      memset(kernarg, 0, k.kernarg_size);
-      ASSERT_NE(corpus_pack_args(&d, kernarg, k.kernarg_size), 0);
       hsa_signal_t done;
       HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
       hsa_kernel_dispatch_packet_t p;
@@ -578,10 +576,8 @@ TEST(placement_split_corpus_kernels_give_the_references_with_both_kinds_working)
     ASSERT_TRUE(corpus_setup(ck, &alloc, &d));
     uint32_t slow = d.dims - 1;
     uint32_t slices = (d.grid[slow] + d.workgroup[slow] - 1) / d.workgroup[slow];
-    void *kernarg = hsa_test_pool_alloc(&e.pool, k.kernarg_size);
+    void *kernarg = corpus_kernarg(&d, k.kernarg_size);
     ASSERT_NOT_NULL(kernarg);
-    memset(kernarg, 0, k.kernarg_size);
-    ASSERT_NE(corpus_pack_args(&d, kernarg, k.kernarg_size), 0);
     hsa_signal_t done;
     HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
     hsa_kernel_dispatch_packet_t p;

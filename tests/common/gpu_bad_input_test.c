@@ -102,10 +102,8 @@ static hsa_status_t run_corpus(struct env *e, const char *file, packet_change_fn
   struct corpus_alloc a = {alloc, release, &e->pool};
   struct corpus_dispatch d;
   ASSERT_TRUE(corpus_setup(corpus_kernel_by_file(file), &a, &d));
-  void *kernarg = alloc(&e->pool, k.kernarg_size);
+  void *kernarg = corpus_kernarg(&d, k.kernarg_size);
   ASSERT_NOT_NULL(kernarg);
-  memset(kernarg, 0, k.kernarg_size);
-  ASSERT_NE(corpus_pack_args(&d, kernarg, k.kernarg_size), 0);
   hsa_kernel_dispatch_packet_t p;
   gpu_kernel_packet(&k, d.dims, d.grid, d.workgroup, 0, kernarg, (hsa_signal_t){0}, &p);
   hsa_status_t st = dispatch(e, &p, k.kernarg_size, change, &d);

@@ -54,10 +54,8 @@ static void run_variant(struct gpu_env *env, const struct corpus_kernel *ck, con
   struct corpus_alloc alloc = {hsa_test_pool_alloc, hsa_test_pool_free, &pool};
   struct corpus_dispatch d;
   ASSERT_TRUE(corpus_setup(ck, &alloc, &d));
-  void *kernarg = hsa_test_pool_alloc(&pool, k.kernarg_size ? k.kernarg_size : 16);
+  void *kernarg = corpus_kernarg(&d, k.kernarg_size);
   ASSERT_NOT_NULL(kernarg);
-  memset(kernarg, 0, k.kernarg_size);
-  ASSERT_NE(corpus_pack_args(&d, kernarg, k.kernarg_size), 0);
 
   hsa_signal_t done;
   ASSERT_EQ(hsa_signal_create(1, 0, NULL, &done), HSA_STATUS_SUCCESS);

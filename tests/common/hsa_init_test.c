@@ -5,15 +5,19 @@
  * check: init/shut_down pairing and repetition, API use before init,
  * timestamp monotonicity and frequency, attribute values).
  */
+#include <hsa/hsa_ext_placement.h>
 #include <hsa/hsa_ven_amd_loader.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "hsa/memory.h"
 #include "hsa/runtime.h"
 #include "lib/plat.h"
+#include "support/gpu_kernel.h"
 
 #include "tests/common/hsa_test_util.h"
+#include "tests/common/kernel_corpus.h"
 #include "lib/util.h"
 
 /* A failed test leaves without its hsa_shut_down: start from zero. */
@@ -80,6 +84,16 @@ static void assert_runtime_holds_nothing(int cycle) {
   ASSERT_EQ(rt.system_events.count, 0);
   ASSERT_NULL(rt.system_events.posted.wake);
   ASSERT_FALSE(rt.gpu_driver_up);
+  ASSERT_EQ_U(atomic_load(&rt.gpu_watchdog_ns), 0);
+  ASSERT_EQ_U(rt.isas.count, 0);
+  ASSERT_FALSE(rt.placement.ready);
+  ASSERT_EQ_U(rt.placement.count, 0);
+  ASSERT_NULL(rt.placement.kernels);
+  ASSERT_NULL(rt.placement.inflight);
+  ASSERT_NULL(rt.placement.free_records);
+  ASSERT_EQ_U(rt.placement.record_count, 0);
+  ASSERT_NULL(rt.placement.splits);
+  ASSERT_NULL(rt.placement.queues);
 }
 
 static hsa_status_t ignore_system_event(const hsa_amd_event_t *event, void *data) {
@@ -92,6 +106,43 @@ static bool never_runs(hsa_signal_value_t value, void *arg) {
   (void)value;
   (void)arg;
   return false;
+}
+
+/* vector_add, built by tools/hsacc for every agent, loaded for the
+ * placement agent (a part per real agent and the placement kernel) and
+ * run once through a placement queue, checked against the corpus's
+ * reference. The executable, its reader and loaded code objects, the
+ * placement kernel and its measurement record, the placement queue and
+ * its forward queues are all left to hsa_shut_down. */
+static void load_and_dispatch_once(hsa_amd_memory_pool_t pool, bool has_gpu) {
+  hsa_agent_t placement;
+  HSA_ASSERT_OK(hsa_ext_placement_agent(&placement));
+  char path[512], why[256];
+  snprintf(path, sizeof path, "%s/hsacc/vector_add.O2.v4.hsaco", CL_TEST_KERNELS_DIR);
+  struct gpu_kernel k;
+  if (gpu_kernel_load(placement, path, "vector_add.kd", NULL, NULL, &k, why, sizeof why))
+    FAIL("%s", why);
+  hsa_queue_t *q;
+  HSA_ASSERT_OK(hsa_queue_create(placement, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                                 UINT32_MAX, &q));
+  struct corpus_alloc alloc = {hsa_test_pool_alloc, hsa_test_pool_free, &pool};
+  struct corpus_dispatch d;
+  ASSERT_TRUE(corpus_setup(corpus_kernel_by_file("vector_add"), &alloc, &d));
+  void *kernarg = corpus_kernarg(&d, k.kernarg_size);
+  ASSERT_NOT_NULL(kernarg);
+  hsa_signal_t done;
+  HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
+  hsa_kernel_dispatch_packet_t p;
+  gpu_kernel_packet(&k, d.dims, d.grid, d.workgroup, 0, kernarg, done, &p);
+  hsa_test_submit(q, &p, hsa_test_header(HSA_PACKET_TYPE_KERNEL_DISPATCH, true));
+  ASSERT_EQ(hsa_test_wait_eq(done, 0), 0);
+  if (!corpus_check(&d, why, sizeof why)) FAIL("%s: %s", path, why);
+  corpus_release(&d);
+  ASSERT_NOT_NULL(rt.cl_programs.list);         /* the CPU agents' part */
+  if (has_gpu) ASSERT_NOT_NULL(rt.loaded.list); /* the GPU's */
+  ASSERT_NOT_NULL(rt.placement.kernels);
+  ASSERT_NOT_NULL(rt.placement.queues);
+  ASSERT_GT(rt.placement.record_count, 0);
 }
 
 TEST(hsa_init_repeated_cycles_leave_nothing_behind) {
@@ -121,6 +172,7 @@ TEST(hsa_init_repeated_cycles_leave_nothing_behind) {
     hsa_agent_t gpu = {0};
     hsa_iterate_agents(find_gpu, &gpu);
     if (gpu.handle) HSA_ASSERT_OK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 0, 0, &q));
+    load_and_dispatch_once(hsa_test_kernarg_pool(agents[0]), gpu.handle != 0);
     /* A handler still waiting, a system event handler (with its delivery
      * signal and handler) and the queue of async copies: all left to
      * hsa_shut_down. */

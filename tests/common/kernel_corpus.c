@@ -501,6 +501,15 @@ size_t corpus_pack_args(const struct corpus_dispatch *d, void *kernarg, size_t s
   return at;
 }
 
+void *corpus_kernarg(const struct corpus_dispatch *d, size_t size) {
+  void *kernarg = d->alloc.alloc(d->alloc.ctx, size ? size : 16);
+  if (!kernarg) return NULL;
+  memset(kernarg, 0, size);
+  if (corpus_pack_args(d, kernarg, size) != 0) return kernarg;
+  d->alloc.free(d->alloc.ctx, kernarg);
+  return NULL;
+}
+
 bool corpus_check(const struct corpus_dispatch *d, char *why, size_t why_size) {
   for (uint32_t b = 0; b < d->buffer_count; b++) {
     if (!d->expected[b]) continue;

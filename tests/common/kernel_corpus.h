@@ -14,7 +14,7 @@
  *
  *   struct corpus_dispatch d;
  *   corpus_setup(&corpus_kernels[i], &alloc, &d);
- *   size_t n = corpus_pack_args(&d, kernarg, kernarg_size);   // explicit args
+ *   void *kernarg = corpus_kernarg(&d, kernarg_size);   // explicit args packed
  *   ... fill hidden args (hsa_metal_kernarg_fill_hidden), dispatch d.grid /
  *       d.workgroup in d.dims dimensions, wait ...
  *   corpus_check(&d, why, sizeof why);
@@ -116,6 +116,12 @@ bool corpus_setup(const struct corpus_kernel *k, const struct corpus_alloc *allo
  * size, as clang lays out kernarg segments). Returns the bytes used, 0 if
  * `size` is too small. */
 size_t corpus_pack_args(const struct corpus_dispatch *d, void *kernarg, size_t size);
+
+/* A kernarg segment of `size` bytes (16 if `size` is 0) from the
+ * dispatch's allocator, zeroed, the explicit arguments packed in it; NULL
+ * when the allocation fails or the arguments do not fit. Freed through the
+ * allocator (d->alloc.free). */
+void *corpus_kernarg(const struct corpus_dispatch *d, size_t size);
 
 /* Compares outputs with the reference; on a difference says where in `why`. */
 bool corpus_check(const struct corpus_dispatch *d, char *why, size_t why_size);

@@ -24,9 +24,10 @@
 #include "lib/util.h"
 
 /* The mode each suite's boot asks for, stated by the suite itself (its
- * make rule), not read back from the iommu= option this test checks. */
+ * make rule, every image suite's), not read back from the iommu= option
+ * this test checks, nor guessed when the suite does not say. */
 PLAT_OPTION(test_expect_iommu, "test_expect_iommu",
-            "tests: the IOMMU mode the boot's iommu= option must give (off|passthrough|on; default on)");
+            "tests: the IOMMU mode the boot's iommu= option must give (off|passthrough|on)");
 
 TEST(iommu_mode_follows_boot_option) {
   const char *expect = plat_option("test_expect_iommu");
@@ -34,8 +35,8 @@ TEST(iommu_mode_follows_boot_option) {
                                       [IOMMU_MODE_ON] = "on"};
   enum iommu_mode mode = iommu_mode();
   ASSERT_MSG((unsigned)mode < countof(names) && names[mode], "unknown mode %d", (int)mode);
-  const char *want = expect ? expect : "on";
-  ASSERT_STR_EQ(names[mode], want);
+  ASSERT_MSG(expect, "test_expect_iommu is not set: the suite's boot options must state the mode");
+  ASSERT_STR_EQ(names[mode], expect);
 }
 
 TEST(iommu_ivrs_matches_the_qemu_machine) {

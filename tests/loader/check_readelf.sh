@@ -13,7 +13,7 @@ sorted_expected=$(mktemp)
 trap 'rm -f "$sorted_expected"' EXIT
 for co in "$dir"/*.co; do
   name=loader_readelf_$(basename "$co" .co)
-  expected=$(llvm-readelf-19 -h -s --notes --wide "$co" | python3 "$(dirname "$0")/readelf_facts.py") || {
+  expected=$(llvm-readelf-19 -h -s --notes --wide "$co" | python3 "$(dirname "$0")/../../tools/readelf-facts.py") || {
     echo "[FAIL] $name: llvm-readelf-19 output not understood"; status=1; continue; }
   actual=$("$dump" "$co" 2>&1) || { echo "[FAIL] $name: $actual"; status=1; continue; }
   printf '%s\n' "$expected" | sort > "$sorted_expected"

@@ -41,7 +41,10 @@
 #define IH_RB_CNTL__MC_SPACE_SHIFT         28
 #define IH_RB_CNTL__MC_SPACE_MASK          0x70000000u
 #define IH_RB_CNTL__WPTR_OVERFLOW_CLEAR    0x80000000u
-#define IH_MC_SPACE_BUS_ADDRESS            1 /* Linux vega10_ih_rb_cntl: use_bus_addr ? 1 : 4 */
+/* MC_SPACE values (Linux vega10_ih.c vega10_ih_rb_cntl: use_bus_addr ? 1 : 4):
+ * the ring at a bus address, or at a GPU MC address (the MM hub translates). */
+#define IH_MC_SPACE_BUS_ADDRESS            1
+#define IH_MC_SPACE_MC_ADDRESS             4
 
 #define IH_RB_WPTR__RB_OVERFLOW            0x00000001u
 #define IH_RB_WPTR__OFFSET_MASK            0x0003FFFCu

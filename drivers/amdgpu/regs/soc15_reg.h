@@ -14,7 +14,24 @@
 
 #include <stdint.h>
 
-enum amdgpu_ip { IP_GC, IP_MMHUB, IP_NBIO, IP_HDP, IP_OSSSYS, IP_MP0, IP_MP1, IP_SDMA0, IP_COUNT };
+/* The blocks before IP_COUNT have their bases in the device's IP table
+ * (the fixed table or discovery); PWR and SMUIO, of which the driver reads
+ * one status register each, have none: their registers are fixed
+ * constants (SOC15_REG_FIXED). */
+enum amdgpu_ip {
+  IP_GC,
+  IP_MMHUB,
+  IP_NBIO,
+  IP_HDP,
+  IP_OSSSYS,
+  IP_MP0,
+  IP_MP1,
+  IP_SDMA0,
+  IP_COUNT,
+  IP_PWR = IP_COUNT,
+  IP_SMUIO,
+  IP_NAMED_COUNT,
+};
 
 struct amdgpu_reg {
   enum amdgpu_ip ip;
@@ -24,9 +41,10 @@ struct amdgpu_reg {
 #define SOC15_REG(ip_, seg_, offset_) ((struct amdgpu_reg){.ip = (ip_), .seg = (seg_), .offset = (offset_)})
 
 /* A register read before the IP bases are known (the revision strap, the
- * IP discovery table's reads, as Linux amdgpu_discovery.c does them) is at
- * a fixed dword index: its segment's base, the same on every chip this
- * driver supports, plus its offset. Such a constant has seg
+ * IP discovery table's reads, as Linux amdgpu_discovery.c does them), or
+ * one of a block without bases here (PWR, SMUIO: each read on the chips
+ * whose segment base its header names), is at a fixed dword index: its
+ * segment's base plus its offset. Such a constant has seg
  * SOC15_SEG_FIXED and the whole index as its offset. */
 #define SOC15_SEG_FIXED 0xff
 #define SOC15_REG_FIXED(ip_, base_, offset_)                                                     \

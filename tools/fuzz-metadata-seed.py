@@ -1,4 +1,4 @@
-"""metadata_seed.py CODE_OBJECT OUT - writes the descriptor of the
+"""fuzz-metadata-seed.py CODE_OBJECT OUT - writes the descriptor of the
 NT_AMDGPU_METADATA note (owner "AMDGPU", type 32; AMDGPUUsage "Note
 Records") of an ELF64 code object to OUT: a seed for fuzz_metadata. Section
 and note layouts: System V gABI."""

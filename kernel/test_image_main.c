@@ -1,4 +1,4 @@
-/* test_main.c - main() of the test image (build/test.efi): runs the TEST()
+/* test_image_main.c - main() of the test image (build/test.efi): runs the TEST()
  * cases linked into it (tests/image, tests/common) whose names match the
  * `test=` boot option; every test when it is absent or empty. A CPU
  * exception inside a test is reported and handed back to the runner. */

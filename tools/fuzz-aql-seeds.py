@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""aql_seed.py OUTDIR - seed inputs of fuzz_aql: well-formed AQL packet
+"""fuzz-aql-seeds.py OUTDIR - seed inputs of fuzz_aql: well-formed AQL packet
 sequences (HSA PRM 1.2, 2.8 layouts), one file each, which the fuzzer
 mutates: a kernel dispatch, barrier-AND and barrier-OR with dependencies,
 an AMD barrier-value packet, and a mix."""

@@ -1,9 +1,9 @@
-"""readelf_facts.py - turns `llvm-readelf-19 -h -s --notes --wide` of one
+"""readelf-facts.py - turns `llvm-readelf-19 -h -s --notes --wide` of one
 AMDGPU code object (on stdin) into the lines loader-dump prints (see
-tests/loader/loader_dump.c), for check_readelf.sh to compare. The metadata
-comes from the YAML that llvm-readelf prints for NT_AMDGPU_METADATA; only the
-YAML subset LLVM writes (block maps and sequences, plain or quoted scalars)
-is read."""
+tests/loader/loader_dump.c), for tests/loader/check_readelf.sh to compare.
+The metadata comes from the YAML that llvm-readelf prints for
+NT_AMDGPU_METADATA; only the YAML subset LLVM writes (block maps and
+sequences, plain or quoted scalars) is read."""
 import re
 import sys
 
