@@ -16,6 +16,9 @@ EFI_CC       ?= gcc
 EFI_LD       ?= ld
 OBJCOPY      ?= objcopy
 
+# Jobs for the build `make test` starts (mk/test.mk): every core.
+JOBS         ?= $(shell nproc)
+
 # Quiet rules unless V=1.
 ifeq ($(V),1)
 Q :=
