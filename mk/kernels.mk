@@ -108,7 +108,8 @@ $(HSACL_BARRIERS): tools/hsacl-barriers.c
 	    $(shell llvm-config-19 --ldflags --libs)
 
 HSACC_LIBS := $(CL_LIB_DIR)/hsacl-workitem.bc $(if $(CL_BUILTIN_SRCS),$(CL_BUILTIN_BC))
-HSACC      := HSACC_LIBDIR=$(abspath $(CL_LIB_DIR)) HSACL_BARRIERS=$(abspath $(HSACL_BARRIERS)) tools/hsacc
+HSACC_ENV  := HSACC_LIBDIR=$(abspath $(CL_LIB_DIR)) HSACL_BARRIERS=$(abspath $(HSACL_BARRIERS))
+HSACC      := $(HSACC_ENV) tools/hsacc
 HSACC_DEPS := tools/hsacc $(HSACC_LIBS) $(HSACL_BARRIERS)
 
 # tools/hsacc's command line, output and refusals (tests/hsacc/run.sh), with
@@ -118,8 +119,7 @@ HSACC_DEPS := tools/hsacc $(HSACC_LIBS) $(HSACL_BARRIERS)
 TEST_SUITES += hsacc
 .PHONY: suite-hsacc
 suite-hsacc: $(HSACC_DEPS)
-	$(Q)HSACC_LIBDIR=$(abspath $(CL_LIB_DIR)) HSACL_BARRIERS=$(abspath $(HSACL_BARRIERS)) \
-	    tests/hsacc/run.sh '$(or $(TESTS),*)'
+	$(Q)$(HSACC_ENV) tests/hsacc/run.sh '$(or $(TESTS),*)'
 
 # The OpenCL C corpus through tools/hsacc, every variant (HSACC_CORPUS_SRCS,
 # above):
