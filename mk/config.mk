@@ -16,8 +16,12 @@ EFI_CC       ?= gcc
 EFI_LD       ?= ld
 OBJCOPY      ?= objcopy
 
-# Jobs for the build `make test` starts (mk/test.mk): every core.
+# Jobs for the builds `make run` and `make test` start: every core. In a
+# recipe, $(SUBMAKE_JOBS) is -j$(JOBS) when make was started without -j (as
+# the README and CI start it) and nothing under make -jN, whose jobs the
+# sub-make then shares.
 JOBS         ?= $(shell nproc)
+SUBMAKE_JOBS  = $$(case " $$MAKEFLAGS" in *" -j"*|*--jobserver*) ;; *) echo -j$(JOBS) ;; esac)
 
 # Quiet rules unless V=1.
 ifeq ($(V),1)

@@ -157,7 +157,9 @@ image: $(BUILD)/$(IMAGE_NAME).efi $(BUILD)/$(IMAGE_NAME).img $(EFI_DIR)/$(IMAGE_
 # Boots a copy of the ESP with ARGS as its \cmdline.txt; QEMU_SMP, QEMU_TIMEOUT adjust.
 QEMU_SMP     ?= 4
 QEMU_TIMEOUT ?= 120
-run: image
+# The image is built on every core (SUBMAKE_JOBS, mk/config.mk).
+run:
+	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) image
 	$(Q)qemu/boot.sh --smp $(QEMU_SMP) --timeout $(QEMU_TIMEOUT) \
 	    --log $(BUILD)/run/$(IMAGE_NAME).serial.log --esp-from $(BUILD)/$(IMAGE_NAME).img \
 	    $(foreach t,$(RUN_ESP_TREES),--tree $(t)) $(BUILD)/$(IMAGE_NAME).efi $(ARGS)

@@ -8,13 +8,11 @@ TEST_BUILD_DEPS += $(HOST_UNIT_TESTS)
 # Default time limit for one suite, seconds; QEMU boots have their own.
 SUITE_TIMEOUT ?= 900
 
-# The build runs JOBS jobs at once (mk/config.mk) when make itself was
-# started without -j, as `make test` and CI start it; under make -jN the
-# sub-make shares its jobs instead. The suites then run one at a time.
+# The build on every core (SUBMAKE_JOBS, mk/config.mk), then the suites one
+# at a time.
 .PHONY: test test-build suite-host-unit
 test:
-	$(Q)$(MAKE) --no-print-directory $$(case " $$MAKEFLAGS" in *" -j"*|*--jobserver*) ;; \
-	    *) echo -j$(JOBS) ;; esac) test-build
+	$(Q)$(MAKE) --no-print-directory $(SUBMAKE_JOBS) test-build
 	$(Q)SUITE_TIMEOUT=$(SUITE_TIMEOUT) tests/run-suites.sh $(BUILD)/test-logs \
 	    "$(MAKE) --no-print-directory -s" $(TEST_SUITES)
 
