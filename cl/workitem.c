@@ -18,11 +18,12 @@
  * read is internal data whose address is never taken: the optimiser can
  * keep it in registers across the kernel's own stores.
  *
- * Execution of one work-group (__hsacl_run_group) of a kernel tools/hsacc
- * cut at its barriers (hsacl_kernel.group): on item 0's stack, the kernel's
- * group function, __hsacl_for_region below for one region after the
- * other. Of any other kernel: work-item 0 runs on a
- * fiber. If it returns without reaching a barrier, no work-item of the
+ * Execution of one work-group (__hsacl_run_group) of a kernel with a group
+ * function (hsacl_kernel.group: tools/hsacc cut the kernel at its barriers,
+ * or it reaches none): on item 0's stack, the kernel's group function,
+ * __hsacl_for_region below for one region after the other (or
+ * __hsacl_for_items from item 0). Of any other kernel: work-item 0 runs
+ * on a fiber. If it returns without reaching a barrier, no work-item of the
  * group reaches one (6.13.8: a barrier must be encountered by all
  * work-items of a work-group or by none), and the others run one after the
  * other on the same stack in the kernel's own loop, __hsacl_items_<kernel>
@@ -129,6 +130,15 @@ static void set_item(uint32_t item) {
 
 static void run_current(void) { group->kernel->entry(group->kernarg, group->group_segment); }
 
+/* What the runtime guarantees of the geometry, told to the optimiser of the
+ * loops below: a packet has 1 to 3 dimensions (HSA Runtime PRM 1.2,
+ * 2.5.2, hsa_kernel_dispatch_packet_t.setup), so the work-item functions'
+ * test of their dimension index (d < dims) folds away for index 0 rather
+ * than leaving a select in every kernel's index arithmetic. */
+__attribute__((always_inline)) static inline void assume_geometry(void) {
+  __builtin_assume(dims >= 1 && dims <= 3);
+}
+
 /* Runs work-items first .. items - 1 of the current group one after the
  * other, x fastest (6.13.1's linear id order), calling `body` for each:
  * the loop of tools/hsacc's __hsacl_items_<kernel>, which passes its own
@@ -136,6 +146,7 @@ static void run_current(void) { group->kernel->entry(group->kernarg, group->grou
  * and the kernel's body is inlined too. */
 __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void *group_segment,
                                                       uint32_t first, hsacl_wrapper_fn body) {
+  assume_geometry();
   uint32_t id[3];
   item_id(first, id);
   for (uint32_t z = id[2]; z < item_count[2]; z++, id[1] = 0)
@@ -155,6 +166,7 @@ __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void 
 __attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, void *group_segment,
                                                           char *context, uint32_t stride,
                                                           hsacl_region_fn region, int32_t state) {
+  assume_geometry();
   int32_t next = 0;
   uint32_t ran = 0;
   for (uint32_t z = 0; z < item_count[2]; z++)

@@ -59,7 +59,7 @@ struct cl_kernel {
   int32_t global_offset_arg;
   uint32_t local_arg_count;
   uint32_t context_stride;                /* bytes per work-item; 0 without a group function */
-  bool cut;                               /* has a group function: no fiber per work-item */
+  bool cut;                               /* cut at its barriers: no fiber per work-item */
   uint32_t local_args[CL_MAX_LOCAL_ARGS]; /* kernarg offsets of the __local pointers */
   _Atomic uint32_t error; /* hsa_status_t of the first failed work-group */
   char symbol[72];        /* "name.kd" */
@@ -230,8 +230,9 @@ static hsa_status_t read_tables(struct cl_program *pr, const char *source) {
   for (uint32_t k = 0; k < pr->kernel_count; k++) {
     struct cl_kernel *ck = &pr->kernels[k];
     uint32_t align = t[k].kernarg_segment_align;
-    if (t[k].name && !t[k].items) {
-      log_error("%s: kernel %s has no work-item loop (hsacl_kernel.items; rebuild with tools/hsacc)",
+    if (t[k].name && !t[k].items && !t[k].group) {
+      log_error("%s: kernel %s has neither a work-group function nor a work-item loop "
+                "(hsacl_kernel.group, .items; rebuild with tools/hsacc)",
                 source, t[k].name);
       return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
     }
@@ -259,7 +260,7 @@ static hsa_status_t read_tables(struct cl_program *pr, const char *source) {
     ck->global_offset_arg = t[k].global_offset_arg;
     ck->local_arg_count = t[k].local_arg_count;
     ck->context_stride = t[k].context_stride;
-    ck->cut = t[k].group != NULL;
+    ck->cut = t[k].group != NULL && t[k].barrier_count > 0;
     for (uint32_t a = 0; a < ck->local_arg_count; a++) {
       ck->local_args[a] = t[k].local_args[a];
       if ((uint64_t)ck->local_args[a] + 4 > t[k].kernarg_segment_size) {
@@ -382,6 +383,13 @@ const hsa_cpu_kernel_descriptor_t *cl_kernel_from_object(uint64_t kernel_object)
 hsa_status_t cl_kernel_check_dispatch(const hsa_cpu_kernel_descriptor_t *kernel,
                                       const hsa_kernel_dispatch_packet_t *p,
                                       uint32_t group_segment_limit) {
+  /* The kernel's group function takes the kernarg as aligned so
+   * (cl/cpu_abi.h, hsacl_items_fn). */
+  if ((uintptr_t)p->kernarg_address % MIN_KERNARG_ALIGNMENT) {
+    log_error("%s: kernarg at %p is not %u-byte aligned", kernel->name, p->kernarg_address,
+              MIN_KERNARG_ALIGNMENT);
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
   /* The packet's size is the whole group segment, static part included
    * (HSA Runtime PRM 1.2, 2.6.1), as for a GPU kernel. */
   if (kernel->group_segment_size > group_segment_limit || p->group_segment_size > group_segment_limit) {

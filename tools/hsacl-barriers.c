@@ -24,7 +24,8 @@
  * alwaysinline: hsacc's group function calls it once per state, with the
  * state a constant, so that each copy keeps only its region's code. stdout
  * gets one line "<kernel> <context bytes per work-item> <barriers>" per
- * kernel cut so; a kernel it
+ * kernel cut so, and "<kernel> 0 0" per kernel that reaches no barrier
+ * (hsacc runs its work-items in one loop from item 0); a kernel it
  * cannot cut gets a note on stderr (it keeps one fiber per work-item) and
  * no line.
  *
@@ -676,7 +677,8 @@ int main(int argc, char **argv) {
 
   struct call_graph g;
   call_graph_build(&g);
-  /* The kernels whose wrapper reaches a barrier get a region function. */
+  /* The kernels whose wrapper reaches a barrier get a region function;
+   * the others are listed as they are. */
   LLVMValueRef *regions = xcalloc(g.count, sizeof *regions);
   const char **kernels = xcalloc(g.count, sizeof *kernels);
   uint32_t nregions = 0;
@@ -685,10 +687,13 @@ int main(int argc, char **argv) {
   for (uint32_t i = 0; i < g.count; i++) {
     size_t len;
     const char *name = LLVMGetValueName2(g.fns[i], &len);
-    if (!g.reaches[i] || LLVMIsDeclaration(g.fns[i]) ||
-        strncmp(name, WRAPPER_PREFIX, strlen(WRAPPER_PREFIX)))
+    if (LLVMIsDeclaration(g.fns[i]) || strncmp(name, WRAPPER_PREFIX, strlen(WRAPPER_PREFIX)))
       continue;
     const char *kernel = name + strlen(WRAPPER_PREFIX);
+    if (!g.reaches[i]) {
+      printf("%s 0 0\n", kernel);
+      continue;
+    }
     memset(seen, 0, g.count * sizeof *seen);
     if (why_not_inlinable(&g, i, seen, why, sizeof why)) {
       note(kernel, why);
