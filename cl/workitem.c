@@ -161,14 +161,17 @@ __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void 
 
 /* Runs every work-item of the current group from region `state` to the
  * next barrier, x fastest, as __hsacl_for_items. 6.13.8: a barrier must
- * be reached by all work-items of the group or by none, so each must stop
- * at the same barrier (return the same state) as the first. */
+ * be reached by all work-items of the group or by none, so all must stop
+ * at the same barrier (return the same state): the lowest and the highest
+ * state reached must be one. Kept as reductions rather than a test that
+ * leaves the loop at the first work-item that differs, so that the loop
+ * has one exit, as the vectoriser wants it, and folds away when the
+ * region's end is the same for all (a constant). */
 __attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, void *group_segment,
                                                           char *context, uint32_t stride,
                                                           hsacl_region_fn region, int32_t state) {
   assume_geometry();
-  int32_t next = 0;
-  uint32_t ran = 0;
+  int32_t lowest = INT32_MAX, highest = INT32_MIN;
   for (uint32_t z = 0; z < item_count[2]; z++)
     for (uint32_t y = 0; y < item_count[1]; y++)
       for (uint32_t x = 0; x < item_count[0]; x++) {
@@ -177,12 +180,10 @@ __attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, v
         local_id[2] = z;
         int32_t reached = region(state, context, kernarg, group_segment);
         context += stride;
-        if (ran++ == 0)
-          next = reached;
-        else if (reached != next)
-          return HSACL_REGIONS_DIVERGED;
+        lowest = reached < lowest ? reached : lowest;
+        highest = reached > highest ? reached : highest;
       }
-  return next;
+  return lowest == highest ? lowest : HSACL_REGIONS_DIVERGED;
 }
 
 /* Where a fiber starts (through the `ret` of hsacl_switch); never returns. */
