@@ -401,6 +401,32 @@ static void demote_phis(LLVMBuilderRef b, LLVMValueRef region) {
     }
 }
 
+/* The users of `in` outside its block, each once (a user of two operands
+ * is listed once), into *users (grown as needed); returns their count. */
+static size_t users_elsewhere(LLVMValueRef in, LLVMValueRef **users, size_t *cap) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(in);
+  size_t n = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    bool listed = LLVMGetInstructionParent(user) == bb;
+    for (size_t k = 0; k < n && !listed; k++) listed = (*users)[k] == user;
+    if (listed) continue;
+    if (n == *cap) {
+      *cap = *cap ? 2 * *cap : 16;
+      *users = realloc(*users, *cap * sizeof **users);
+      if (!*users) die("out of memory");
+    }
+    (*users)[n++] = user;
+  }
+  return n;
+}
+
+/* `user`'s operands that are `in`, made `by`. */
+static void replace_operand(LLVMValueRef user, LLVMValueRef in, LLVMValueRef by) {
+  for (int op = 0; op < LLVMGetNumOperands(user); op++)
+    if (LLVMGetOperand(user, (unsigned)op) == in) LLVMSetOperand(user, (unsigned)op, by);
+}
+
 /* Every instruction used in another block than its own (allocas of the
  * entry block aside) becomes a slot: stored after it, loaded before each
  * such use (LLVM's DemoteRegToStack). */
@@ -411,31 +437,15 @@ static void demote_values_across_blocks(LLVMBuilderRef b, LLVMValueRef region) {
   for (LLVMBasicBlockRef bb = entry; bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
       if (bb == entry && LLVMIsAAllocaInst(in)) continue;
-      size_t n = 0;
-      for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (LLVMGetInstructionParent(user) == bb) continue;
-        if (n == cap) {
-          cap = cap ? 2 * cap : 16;
-          users = realloc(users, cap * sizeof *users);
-          if (!users) die("out of memory");
-        }
-        users[n++] = user;
-      }
+      size_t n = users_elsewhere(in, &users, &cap);
       if (!n) continue;
       LLVMTypeRef ty = LLVMTypeOf(in);
       LLVMValueRef slot = new_slot(b, region, ty);
       LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(in));
       LLVMBuildStore(b, in, slot);
       for (size_t i = 0; i < n; i++) {
-        bool done = false; /* a user listed twice (two operands) is rewritten once */
-        for (size_t j = 0; j < i && !done; j++) done = users[j] == users[i];
-        if (done) continue;
         LLVMPositionBuilderBefore(b, users[i]);
-        LLVMValueRef load = LLVMBuildLoad2(b, ty, slot, "");
-        for (int op = 0; op < LLVMGetNumOperands(users[i]); op++)
-          if (LLVMGetOperand(users[i], (unsigned)op) == in)
-            LLVMSetOperand(users[i], (unsigned)op, load);
+        replace_operand(users[i], in, LLVMBuildLoad2(b, ty, slot, ""));
       }
     }
   free(users);
@@ -498,26 +508,10 @@ static void remake_values_across_blocks(LLVMBuilderRef b, LLVMValueRef region) {
     for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
       unsigned count = 0;
       if (LLVMIsAAllocaInst(in) || !remakeable(in, region, &count)) continue;
-      size_t n = 0;
-      for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (LLVMGetInstructionParent(user) == bb) continue;
-        if (n == cap) {
-          cap = cap ? 2 * cap : 16;
-          users = realloc(users, cap * sizeof *users);
-          if (!users) die("out of memory");
-        }
-        users[n++] = user;
-      }
+      size_t n = users_elsewhere(in, &users, &cap);
       for (size_t i = 0; i < n; i++) {
-        bool done = false; /* a user listed twice (two operands) is rewritten once */
-        for (size_t j = 0; j < i && !done; j++) done = users[j] == users[i];
-        if (done) continue;
         LLVMPositionBuilderBefore(b, users[i]);
-        LLVMValueRef copy = remake(b, in);
-        for (int op = 0; op < LLVMGetNumOperands(users[i]); op++)
-          if (LLVMGetOperand(users[i], (unsigned)op) == in)
-            LLVMSetOperand(users[i], (unsigned)op, copy);
+        replace_operand(users[i], in, remake(b, in));
       }
     }
   free(users);
