@@ -594,6 +594,18 @@ TEST(cl_cpu_too_much_local_or_private_memory_is_refused_at_dispatch) {
   set_u32(ka, 8, k.group_size + wg * 4);
   ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){wg, 1, 1}, (uint32_t[3]){wg, 1, 1}, k.group_size + wg * 4, ka),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  /* The same arguments, valid, in a kernarg 8 bytes off the 16-byte
+   * alignment HSA asks (HSA Runtime PRM 1.2, 2.9.6), which the CPU code
+   * relies on; nothing runs. */
+  reopen_queue(&e);
+  set_u32(ka, 8, k.group_size);
+  uint8_t *off = buffer(&e, k.kernarg_size + 16);
+  memcpy(off + 8, ka, k.kernarg_size);
+  memset(out, 0xff, wg * 4);
+  ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){wg, 1, 1}, (uint32_t[3]){wg, 1, 1}, k.group_size + wg * 4, off + 8),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  for (uint32_t i = 0; i < wg; i++) ASSERT_EQ(out[i], 0xffffffffu);
+  hsa_amd_memory_pool_free(off);
   gpu_kernel_release(&k);
   reopen_queue(&e);
   load(&e, "limits", "private_too_big.kd", &k);
