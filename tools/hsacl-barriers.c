@@ -165,20 +165,20 @@ struct call_graph {
   bool *recursive; /* among the functions that reach a barrier, on a cycle */
 };
 
-static bool is_barrier(LLVMValueRef fn) {
+static bool named_one_of(LLVMValueRef fn, const char *const *names, size_t count) {
   size_t len;
   const char *name = LLVMGetValueName2(fn, &len);
-  for (size_t i = 0; i < sizeof barrier_names / sizeof *barrier_names; i++)
-    if (strcmp(name, barrier_names[i]) == 0) return true;
+  for (size_t i = 0; i < count; i++)
+    if (strcmp(name, names[i]) == 0) return true;
   return false;
 }
 
+static bool is_barrier(LLVMValueRef fn) {
+  return named_one_of(fn, barrier_names, sizeof barrier_names / sizeof *barrier_names);
+}
+
 static bool is_workitem_fn(LLVMValueRef fn) {
-  size_t len;
-  const char *name = LLVMGetValueName2(fn, &len);
-  for (size_t i = 0; i < sizeof workitem_names / sizeof *workitem_names; i++)
-    if (strcmp(name, workitem_names[i]) == 0) return true;
-  return false;
+  return named_one_of(fn, workitem_names, sizeof workitem_names / sizeof *workitem_names);
 }
 
 /* The function a call instruction calls, or NULL (indirect, inline asm). */
