@@ -50,6 +50,11 @@ struct cl_instance {
   void *stacks[HSACL_MAX_ITEMS]; /* CL_GUARD_BYTES + CL_STACK_BYTES each, on demand */
   char *context;                 /* work-item contexts of a cut kernel, 64-byte aligned */
   size_t context_size;
+  /* The grid and work-group sizes of the last group this core ran, and
+   * the group counts they give: a dispatch's groups follow one another on
+   * a core, so the three divisions are made once per dispatch rather than
+   * once per group. */
+  uint32_t counted_grid[3], counted_wg[3], counted_groups[3];
 };
 
 struct cl_kernel {
@@ -501,7 +506,12 @@ static void cl_kernel_run_group(const hsa_cpu_dispatch_t *d) {
     g.local_size[i] = d->workgroup_size[i];
     g.item_count[i] = d->item_count[i];
     g.group_id[i] = d->workgroup_id[i];
-    g.num_groups[i] = (d->grid_size[i] + d->workgroup_size[i] - 1) / d->workgroup_size[i];
+    if (in->counted_grid[i] != d->grid_size[i] || in->counted_wg[i] != d->workgroup_size[i]) {
+      in->counted_grid[i] = d->grid_size[i];
+      in->counted_wg[i] = d->workgroup_size[i];
+      in->counted_groups[i] = (d->grid_size[i] + d->workgroup_size[i] - 1) / d->workgroup_size[i];
+    }
+    g.num_groups[i] = in->counted_groups[i];
     g.global_offset[i] = offset[i];
   }
   if (k->context_stride)
