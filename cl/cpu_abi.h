@@ -30,8 +30,9 @@
 #include <stdint.h>
 
 /* 2: struct hsacl_kernel has `items`. 3: `group` and `context_stride`,
- * struct hsacl_group `context`. */
-#define HSACL_ABI_VERSION 3u
+ * struct hsacl_group `context`. 4: `items` is NULL when `group` is not;
+ * `barrier_count`. */
+#define HSACL_ABI_VERSION 4u
 /* Work-items of one work-group at most (the CPU agents' workgroup_max_size). */
 #define HSACL_MAX_ITEMS 1024u
 
@@ -41,10 +42,22 @@ typedef void (*hsacl_wrapper_fn)(const void *kernarg, void *group_segment);
 
 /* Runs work-items `first` .. last of the work-group __hsacl_run_group is
  * running, one after the other, the kernel's body inlined in the loop
- * (tools/hsacc makes one per kernel, __hsacl_items_<kernel>); for the
- * work-items after item 0 when item 0 returned without a barrier. */
-typedef void (*hsacl_items_fn)(const void *kernarg, void *group_segment, uint32_t first);
-/* cl/workitem.c's loop that tools/hsacc's __hsacl_items_<kernel> calls with
+ * (tools/hsacc makes one per kernel without a group function,
+ * __hsacl_items_<kernel>); for the work-items after item 0 when item 0
+ * returned without a barrier.
+ * tools/hsacc defines it, and hsacl_group_fn below, with the parameter
+ * `const uint8_t kernarg[restrict static N]` aligned to 16 bytes, N the
+ * end of the explicit arguments: the kernarg segment is read-only while
+ * the kernel runs (HSA Programmer's Reference Manual 1.2, "Kernarg
+ * segment"; LLVM AMDGPUUsage, "Address Spaces": a constant address space),
+ * so no store of the kernel's aliases it; it is at least 16-byte aligned
+ * (HSA Runtime PRM 1.2, 2.9.6; the runtime refuses a dispatch whose
+ * kernarg is not); and the wrapper reads all N bytes for every work-item.
+ * So each argument may be read before the loop, once per group, rather
+ * than once per work-item after every store of the kernel. */
+typedef void (*hsacl_items_fn)(const uint8_t *kernarg, void *group_segment, uint32_t first);
+/* cl/workitem.c's loop that tools/hsacc's __hsacl_items_<kernel> (and the
+ * group function of a kernel without a barrier, from item 0) calls with
  * its kernel's wrapper (always inlined; internal once linked). */
 void __hsacl_for_items(const void *kernarg, void *group_segment, uint32_t first,
                        hsacl_wrapper_fn body);
@@ -57,10 +70,12 @@ typedef int32_t (*hsacl_region_fn)(int32_t state, char *context, const void *ker
 /* Runs the work-group __hsacl_run_group is running, region by region
  * (tools/hsacc makes one per kernel it cut, __hsacl_group_<kernel>: a
  * switch on the state, each case __hsacl_for_region with that state, so
- * that the region function inlined there keeps only that region's code);
+ * that the region function inlined there keeps only that region's code;
+ * and one per kernel that reaches no barrier: __hsacl_for_items from item
+ * 0, a single region);
  * `context`: the kernel's context_stride bytes for each work-item, 64-byte
  * aligned. Returns an enum hsacl_status. */
-typedef uint32_t (*hsacl_group_fn)(const void *kernarg, void *group_segment, char *context);
+typedef uint32_t (*hsacl_group_fn)(const uint8_t *kernarg, void *group_segment, char *context);
 /* cl/workitem.c's loop over the work-items of the group for one region
  * (always inlined; internal once linked): the state every work-item
  * reached, or HSACL_REGIONS_DIVERGED. */
@@ -71,7 +86,7 @@ int32_t __hsacl_for_region(const void *kernarg, void *group_segment, char *conte
 struct hsacl_kernel {
   const char *name; /* the kernel's name; its symbol is name + ".kd" */
   hsacl_wrapper_fn entry;
-  hsacl_items_fn items;
+  hsacl_items_fn items;          /* NULL when `group` is not */
   uint32_t kernarg_segment_size; /* the GPU code object's, hidden args included */
   uint32_t kernarg_segment_align;
   uint32_t group_segment_size;   /* .group_segment_fixed_size (kernel-scope __local) */
@@ -79,8 +94,9 @@ struct hsacl_kernel {
   int32_t global_offset_arg;     /* kernarg offset of hidden_global_offset_x, -1: none */
   uint32_t local_arg_count;      /* __local pointer arguments (dynamic_shared_pointer) */
   const uint32_t *local_args;    /* their kernarg offsets: 4-byte group segment offsets */
-  hsacl_group_fn group;          /* NULL: one fiber per work-item */
+  hsacl_group_fn group;          /* NULL: item 0 on a fiber, then `items` or fibers */
   uint32_t context_stride;       /* context bytes per work-item, a multiple of 16 */
+  uint32_t barrier_count;        /* barriers `group` was cut at; 0: the kernel reaches none */
 };
 
 /* Why __hsacl_run_group stopped early (hsacl_group.status). */

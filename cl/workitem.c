@@ -18,11 +18,12 @@
  * read is internal data whose address is never taken: the optimiser can
  * keep it in registers across the kernel's own stores.
  *
- * Execution of one work-group (__hsacl_run_group) of a kernel tools/hsacc
- * cut at its barriers (hsacl_kernel.group): on item 0's stack, the kernel's
- * group function, __hsacl_for_region below for one region after the
- * other. Of any other kernel: work-item 0 runs on a
- * fiber. If it returns without reaching a barrier, no work-item of the
+ * Execution of one work-group (__hsacl_run_group) of a kernel with a group
+ * function (hsacl_kernel.group: tools/hsacc cut the kernel at its barriers,
+ * or it reaches none): the kernel's group function, called on item 0's
+ * stack, __hsacl_for_region below for one region after the other (or
+ * __hsacl_for_items from item 0). Of any other kernel: work-item 0 runs
+ * on a fiber. If it returns without reaching a barrier, no work-item of the
  * group reaches one (6.13.8: a barrier must be encountered by all
  * work-items of a work-group or by none), and the others run one after the
  * other on the same stack in the kernel's own loop, __hsacl_items_<kernel>
@@ -63,7 +64,7 @@ enum memory_scope {
 EXPORT const uint32_t __hsacl_abi_version = HSACL_ABI_VERSION;
 
 enum fiber_state { FIBER_NEW, FIBER_RUNNING, FIBER_WAITING, FIBER_DONE };
-enum group_mode { MODE_FIRST_ITEM, MODE_PLAIN_LOOP, MODE_FIBERS, MODE_REGIONS };
+enum group_mode { MODE_FIRST_ITEM, MODE_PLAIN_LOOP, MODE_FIBERS };
 
 struct fiber {
   void *sp;
@@ -111,6 +112,31 @@ __asm__(".text\n"
         "  ret\n"
         ".size hsacl_switch, .-hsacl_switch\n");
 
+/* Calls fn(kernarg, group_segment, context) with the stack pointer at
+ * `top` (16-byte aligned: the call leaves the return address below it,
+ * as the System V AMD64 ABI, 3.2.2, has it at a function's entry), and
+ * returns its result on the caller's stack. rbp, callee-saved (3.2.1),
+ * keeps the caller's stack pointer across the call. */
+uint32_t hsacl_call_on_stack(hsacl_group_fn fn, const void *kernarg, void *group_segment,
+                             char *context, void *top);
+__asm__(".text\n"
+        ".globl hsacl_call_on_stack\n"
+        ".hidden hsacl_call_on_stack\n"
+        ".type hsacl_call_on_stack,@function\n"
+        "hsacl_call_on_stack:\n"
+        "  pushq %rbp\n"
+        "  movq %rsp, %rbp\n"
+        "  movq %r8, %rsp\n"
+        "  movq %rdi, %rax\n"
+        "  movq %rsi, %rdi\n"
+        "  movq %rdx, %rsi\n"
+        "  movq %rcx, %rdx\n"
+        "  callq *%rax\n"
+        "  movq %rbp, %rsp\n"
+        "  popq %rbp\n"
+        "  ret\n"
+        ".size hsacl_call_on_stack, .-hsacl_call_on_stack\n");
+
 /* The local id of item `item` (x fastest, 6.13.1's linear id order). */
 static void item_id(uint32_t item, uint32_t id[3]) {
   id[0] = item % item_count[0];
@@ -129,6 +155,15 @@ static void set_item(uint32_t item) {
 
 static void run_current(void) { group->kernel->entry(group->kernarg, group->group_segment); }
 
+/* What the runtime guarantees of the geometry, told to the optimiser of the
+ * loops below: a packet has 1 to 3 dimensions (HSA Runtime PRM 1.2,
+ * 2.5.2, hsa_kernel_dispatch_packet_t.setup), so the work-item functions'
+ * test of their dimension index (d < dims) folds away for index 0 rather
+ * than leaving a select in every kernel's index arithmetic. */
+__attribute__((always_inline)) static inline void assume_geometry(void) {
+  __builtin_assume(dims >= 1 && dims <= 3);
+}
+
 /* Runs work-items first .. items - 1 of the current group one after the
  * other, x fastest (6.13.1's linear id order), calling `body` for each:
  * the loop of tools/hsacc's __hsacl_items_<kernel>, which passes its own
@@ -136,6 +171,7 @@ static void run_current(void) { group->kernel->entry(group->kernarg, group->grou
  * and the kernel's body is inlined too. */
 __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void *group_segment,
                                                       uint32_t first, hsacl_wrapper_fn body) {
+  assume_geometry();
   uint32_t id[3];
   item_id(first, id);
   for (uint32_t z = id[2]; z < item_count[2]; z++, id[1] = 0)
@@ -150,13 +186,17 @@ __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void 
 
 /* Runs every work-item of the current group from region `state` to the
  * next barrier, x fastest, as __hsacl_for_items. 6.13.8: a barrier must
- * be reached by all work-items of the group or by none, so each must stop
- * at the same barrier (return the same state) as the first. */
+ * be reached by all work-items of the group or by none, so all must stop
+ * at the same barrier (return the same state): the lowest and the highest
+ * state reached must be one. Kept as reductions rather than a test that
+ * leaves the loop at the first work-item that differs, so that the loop
+ * has one exit, as the vectoriser wants it, and folds away when the
+ * region's end is the same for all (a constant). */
 __attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, void *group_segment,
                                                           char *context, uint32_t stride,
                                                           hsacl_region_fn region, int32_t state) {
-  int32_t next = 0;
-  uint32_t ran = 0;
+  assume_geometry();
+  int32_t lowest = INT32_MAX, highest = INT32_MIN;
   for (uint32_t z = 0; z < item_count[2]; z++)
     for (uint32_t y = 0; y < item_count[1]; y++)
       for (uint32_t x = 0; x < item_count[0]; x++) {
@@ -165,25 +205,19 @@ __attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, v
         local_id[2] = z;
         int32_t reached = region(state, context, kernarg, group_segment);
         context += stride;
-        if (ran++ == 0)
-          next = reached;
-        else if (reached != next)
-          return HSACL_REGIONS_DIVERGED;
+        lowest = reached < lowest ? reached : lowest;
+        highest = reached > highest ? reached : highest;
       }
-  return next;
+  return lowest == highest ? lowest : HSACL_REGIONS_DIVERGED;
 }
 
 /* Where a fiber starts (through the `ret` of hsacl_switch); never returns. */
 static void fiber_main(void) {
   uint32_t self = current;
-  if (mode == MODE_REGIONS) {
-    group->status = group->kernel->group(group->kernarg, group->group_segment, group->context);
-  } else {
-    run_current();
-    if (self == 0 && mode == MODE_FIRST_ITEM) {
-      mode = MODE_PLAIN_LOOP;
-      group->kernel->items(group->kernarg, group->group_segment, 1);
-    }
+  run_current();
+  if (self == 0 && mode == MODE_FIRST_ITEM) {
+    mode = MODE_PLAIN_LOOP;
+    group->kernel->items(group->kernarg, group->group_segment, 1);
   }
   fibers[self].state = FIBER_DONE;
   hsacl_switch(&fibers[self].sp, scheduler_sp);
@@ -200,6 +234,23 @@ static uint64_t fp_control_now(void) {
   return (uint64_t)x87_cw << 32 | mxcsr;
 }
 
+/* Sets MXCSR and the x87 control word from a value of fp_control_now. */
+static void fp_control_set(uint64_t v) {
+  uint32_t mxcsr = (uint32_t)v;
+  uint16_t x87_cw = (uint16_t)(v >> 32);
+  __asm__ volatile("ldmxcsr %0" : : "m"(mxcsr));
+  __asm__ volatile("fldcw %0" : : "m"(x87_cw));
+}
+
+/* The top of work-item `item`'s stack, 16-byte aligned, or 0 if the
+ * runtime has none. */
+static uintptr_t stack_top(uint32_t item) {
+  size_t size = 0;
+  void *base = group->stack(group->stack_ctx, item, &size);
+  if (!base || size < 4096) return 0;
+  return ((uintptr_t)base + size) & ~(uintptr_t)15;
+}
+
 /* A new fiber's stack: hsacl_switch loads the FP control slot, pops six
  * registers and returns to fiber_main, which then finds rsp + 8 16-byte
  * aligned as a called function does (System V AMD64 ABI, 3.2.2). The slot
@@ -210,10 +261,8 @@ static uint64_t fp_control_now(void) {
  * 0x1f80, x87 control word 0x037f), which are the same unless the runtime
  * chose others. */
 static int fiber_init(uint32_t item) {
-  size_t size = 0;
-  void *base = group->stack(group->stack_ctx, item, &size);
-  if (!base || size < 4096) return -1;
-  uintptr_t top = ((uintptr_t)base + size) & ~(uintptr_t)15;
+  uintptr_t top = stack_top(item);
+  if (!top) return -1;
   uint64_t *sp = (uint64_t *)top;
   *--sp = 0;                               /* fiber_main's return address: none */
   *--sp = (uint64_t)(uintptr_t)fiber_main; /* hsacl_switch's ret */
@@ -244,17 +293,28 @@ EXPORT void __hsacl_run_group(struct hsacl_group *g) {
     global_offset[d] = g->global_offset[d];
   }
   items = item_count[0] * item_count[1] * item_count[2];
-  if (items == 0 || items > HSACL_MAX_ITEMS || fiber_init(0) != 0) {
+  if (items == 0 || items > HSACL_MAX_ITEMS) {
     g->status = HSACL_NO_STACK;
     return;
   }
   if (g->kernel->group) {
-    if (!g->context && g->kernel->context_stride) {
+    /* Called on item 0's stack rather than switched to as a fiber: no
+     * other stack is needed until it returns, so a call costs less than
+     * two switches. The modes are put back if the kernel changed them,
+     * as the switch back would. */
+    uintptr_t top = stack_top(0);
+    if (!top || (!g->context && g->kernel->context_stride)) {
       g->status = HSACL_NO_STACK;
       return;
     }
-    mode = MODE_REGIONS;
-    resume(0);
+    uint64_t fp = fp_control_now();
+    g->status = hsacl_call_on_stack(g->kernel->group, g->kernarg, g->group_segment, g->context,
+                                    (void *)top);
+    if (fp_control_now() != fp) fp_control_set(fp);
+    return;
+  }
+  if (fiber_init(0) != 0) {
+    g->status = HSACL_NO_STACK;
     return;
   }
   mode = MODE_FIRST_ITEM;

@@ -52,6 +52,11 @@ struct cl_instance {
   void *stacks[HSACL_MAX_ITEMS]; /* CL_GUARD_BYTES + CL_STACK_BYTES each, on demand */
   char *context;                 /* work-item contexts of a cut kernel, 64-byte aligned */
   size_t context_size;
+  /* The grid and work-group sizes of the last group this core ran, and
+   * the group counts they give: a dispatch's groups follow one another on
+   * a core, so the three divisions are made once per dispatch rather than
+   * once per group. */
+  uint32_t counted_grid[3], counted_wg[3], counted_groups[3];
 };
 
 struct cl_kernel {
@@ -61,7 +66,7 @@ struct cl_kernel {
   int32_t global_offset_arg;
   uint32_t local_arg_count;
   uint32_t context_stride;                /* bytes per work-item; 0 without a group function */
-  bool cut;                               /* has a group function: no fiber per work-item */
+  bool cut;                               /* cut at its barriers: no fiber per work-item */
   uint32_t local_args[CL_MAX_LOCAL_ARGS]; /* kernarg offsets of the __local pointers */
   _Atomic uint32_t error; /* hsa_status_t of the first failed work-group */
   char symbol[72];        /* "name.kd" */
@@ -252,8 +257,9 @@ static hsa_status_t read_tables(struct cl_program *pr, const char *source) {
   for (uint32_t k = 0; k < pr->kernel_count; k++) {
     struct cl_kernel *ck = &pr->kernels[k];
     uint32_t align = t[k].kernarg_segment_align;
-    if (t[k].name && !t[k].items) {
-      log_error("%s: kernel %s has no work-item loop (hsacl_kernel.items; rebuild with tools/hsacc)",
+    if (t[k].name && !t[k].items && !t[k].group) {
+      log_error("%s: kernel %s has neither a work-group function nor a work-item loop "
+                "(hsacl_kernel.group, .items; rebuild with tools/hsacc)",
                 source, t[k].name);
       return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
     }
@@ -281,7 +287,7 @@ static hsa_status_t read_tables(struct cl_program *pr, const char *source) {
     ck->global_offset_arg = t[k].global_offset_arg;
     ck->local_arg_count = t[k].local_arg_count;
     ck->context_stride = t[k].context_stride;
-    ck->cut = t[k].group != NULL;
+    ck->cut = t[k].group != NULL && t[k].barrier_count > 0;
     for (uint32_t a = 0; a < ck->local_arg_count; a++) {
       ck->local_args[a] = t[k].local_args[a];
       if ((uint64_t)ck->local_args[a] + 4 > t[k].kernarg_segment_size) {
@@ -404,6 +410,13 @@ const hsa_cpu_kernel_descriptor_t *cl_kernel_from_object(uint64_t kernel_object)
 hsa_status_t cl_kernel_check_dispatch(const hsa_cpu_kernel_descriptor_t *kernel,
                                       const hsa_kernel_dispatch_packet_t *p,
                                       uint32_t group_segment_limit) {
+  /* The kernel's group function takes the kernarg as aligned so
+   * (cl/cpu_abi.h, hsacl_items_fn). */
+  if ((uintptr_t)p->kernarg_address % MIN_KERNARG_ALIGNMENT) {
+    log_error("%s: kernarg at %p is not %u-byte aligned", kernel->name, p->kernarg_address,
+              MIN_KERNARG_ALIGNMENT);
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
   /* The packet's size is the whole group segment, static part included
    * (HSA Runtime PRM 1.2, 2.6.1), as for a GPU kernel. */
   if (kernel->group_segment_size > group_segment_limit || p->group_segment_size > group_segment_limit) {
@@ -515,7 +528,12 @@ static void cl_kernel_run_group(const hsa_cpu_dispatch_t *d) {
     g.local_size[i] = d->workgroup_size[i];
     g.item_count[i] = d->item_count[i];
     g.group_id[i] = d->workgroup_id[i];
-    g.num_groups[i] = (d->grid_size[i] + d->workgroup_size[i] - 1) / d->workgroup_size[i];
+    if (in->counted_grid[i] != d->grid_size[i] || in->counted_wg[i] != d->workgroup_size[i]) {
+      in->counted_grid[i] = d->grid_size[i];
+      in->counted_wg[i] = d->workgroup_size[i];
+      in->counted_groups[i] = (d->grid_size[i] + d->workgroup_size[i] - 1) / d->workgroup_size[i];
+    }
+    g.num_groups[i] = in->counted_groups[i];
     g.global_offset[i] = offset[i];
   }
   if (k->context_stride)

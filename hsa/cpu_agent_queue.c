@@ -5,7 +5,8 @@
  * Core 0 of the agent's workers (cpu_agent.h) is the packet processor:
  * it walks the agent's queues, runs barrier, agent-dispatch and vendor
  * packets itself and shares each kernel dispatch's work-groups with the
- * other cores (helpers) through a claim counter. Packets of one queue run
+ * other cores (helpers) through a claim counter, a run of work-groups per
+ * claim (CLAIMS_PER_CORE). Packets of one queue run
  * in order, one at a time, so the barrier bit always holds; a packet whose
  * dependencies are not met blocks only its queue.
  *
@@ -35,7 +36,19 @@
 
 /* ---- Kernel dispatch ----------------------------------------------------- */
 
-static void run_group(struct cpu_core *core, const struct dispatch_job *job, uint64_t g) {
+/* Claims a core makes of a dispatch's work-groups, about: each claim takes
+ * total / (cores * CLAIMS_PER_CORE) groups at once, at least one, so that
+ * the shared claim word is written a few dozen times per core rather than
+ * once per group (its cache line moves between the cores at each claim),
+ * while the last claims stay small enough that the cores finish close
+ * together. */
+#define CLAIMS_PER_CORE 32u
+
+/* Runs `count` work-groups of the job from linear index `g` (relative to
+ * job->first), x fastest: the ids of the first divided out, the others
+ * counted on. */
+static void run_groups_from(struct cpu_core *core, const struct dispatch_job *job, uint64_t g,
+                            uint64_t count) {
   const hsa_kernel_dispatch_packet_t *p = job->packet;
   g += job->first;
   hsa_cpu_dispatch_t d;
@@ -46,10 +59,6 @@ static void run_group(struct cpu_core *core, const struct dispatch_job *job, uin
   for (int i = 0; i < 3; i++) {
     d.grid_size[i] = grid[i];
     d.workgroup_size[i] = wg[i];
-    d.workgroup_id[i] = id[i];
-    d.global_offset[i] = id[i] * wg[i];
-    uint32_t left = grid[i] - d.global_offset[i];
-    d.item_count[i] = left < wg[i] ? left : wg[i];
   }
   d.kernarg = p->kernarg_address;
   d.dimensions = p->setup & 3;
@@ -57,7 +66,16 @@ static void run_group(struct cpu_core *core, const struct dispatch_job *job, uin
   d.group_segment_size = job->group_segment_size;
   d.core = core->index;
   d.packet = p;
-  job->kernel->entry(&d);
+  for (uint64_t n = 0; n < count; n++) {
+    for (int i = 0; i < 3; i++) {
+      d.workgroup_id[i] = id[i];
+      d.global_offset[i] = id[i] * wg[i];
+      uint32_t left = grid[i] - d.global_offset[i];
+      d.item_count[i] = left < wg[i] ? left : wg[i];
+    }
+    job->kernel->entry(&d);
+    for (int i = 0; i < 3 && ++id[i] == job->groups[i]; i++) id[i] = 0;
+  }
 }
 
 /* Runs work-groups of dispatch `generation` until none is left. */
@@ -65,14 +83,17 @@ static void claim_and_run(struct cpu_core *core, struct dispatch_job *job, uint3
   uint64_t ran = 0;
   for (;;) {
     uint64_t c = atomic_load_explicit(&job->claim, memory_order_acquire);
-    if ((uint32_t)(c >> 32) != generation ||
-        (c & 0xffffffffu) >= atomic_load_explicit(&job->total, memory_order_relaxed))
-      break;
-    if (!atomic_compare_exchange_weak_explicit(&job->claim, &c, c + 1, memory_order_acq_rel,
+    /* The claim word of this generation was published after the job's
+     * total (run_groups): read after it, the total is this dispatch's. */
+    uint64_t at = c & 0xffffffffu, total = atomic_load_explicit(&job->total, memory_order_relaxed);
+    if ((uint32_t)(c >> 32) != generation || at >= total) break;
+    uint64_t chunk = total / ((uint64_t)core->agent->cores * CLAIMS_PER_CORE);
+    uint64_t n = chunk == 0 ? 1 : total - at < chunk ? total - at : chunk;
+    if (!atomic_compare_exchange_weak_explicit(&job->claim, &c, c + n, memory_order_acq_rel,
                                                memory_order_acquire))
       continue;
-    run_group(core, job, c & 0xffffffffu);
-    ran++;
+    run_groups_from(core, job, at, n);
+    ran += n;
   }
   if (ran) atomic_fetch_add_explicit(&job->done, ran, memory_order_release);
 }
@@ -173,7 +194,7 @@ static void run_groups(struct cpu_agent *ca, uint64_t first, uint64_t total) {
   atomic_store_explicit(&job->total, total, memory_order_relaxed);
   struct cpu_core *self = &ca->core[0];
   if (total == 1 || ca->cores == 1) {
-    for (uint64_t g = 0; g < total; g++) run_group(self, job, g);
+    run_groups_from(self, job, 0, total);
     return;
   }
   /* Publish: fields first, then the claim word of the new generation. */

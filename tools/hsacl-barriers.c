@@ -15,29 +15,39 @@
  * the wrapper's body with everything it calls that reaches a barrier
  * inlined, cut at each barrier: it runs from its start (state 0) or from
  * after barrier k (state k) up to the next barrier k' (returns k') or the
- * end (returns -1). A barrier becomes the fence it implies (as
- * cl/workitem.c's barrier_wait makes it: a compiler barrier for the work-
- * group, a sequentially consistent fence for device scope with
- * CLK_GLOBAL_MEM_FENCE). Values that one piece leaves to another live in
- * the work-item's `context`; everything else stays local to the call, for
- * the optimiser to keep in registers. The region function is
+ * end (returns -1). A barrier becomes the fence it implies for the other
+ * cores (a sequentially consistent fence for device scope with
+ * CLK_GLOBAL_MEM_FENCE, as cl/workitem.c's barrier_wait makes it; none for
+ * the work-group, whose work-items run in one thread). Values that one
+ * piece leaves to another live in the work-item's `context`, but for those
+ * the next piece can compute again as cheaply (calls of the work-item
+ * functions, loads of the read-only kernarg, and arithmetic on them);
+ * everything else stays local to the call, for the optimiser to keep in
+ * registers. The region function is
  * alwaysinline: hsacc's group function calls it once per state, with the
  * state a constant, so that each copy keeps only its region's code. stdout
  * gets one line "<kernel> <context bytes per work-item> <barriers>" per
- * kernel cut so; a kernel it
+ * kernel cut so, and "<kernel> 0 0" per kernel that reaches no barrier
+ * (hsacc runs its work-items in one loop from item 0); a kernel it
  * cannot cut gets a note on stderr (it keeps one fiber per work-item) and
  * no line.
  *
  * How (LLVM Language Reference Manual for the IR's rules):
  *   1. the functions that reach a barrier get alwaysinline and the
- *      module's "always-inline" and SROA passes run (LLVMRunPasses);
- *   2. in the region function, phi nodes and values used outside the block
- *      that defines them become stack slots (allocas of the entry block,
- *      as LLVM's reg2mem makes them), so that cutting the control flow at
- *      a barrier breaks no SSA dominance;
+ *      module's "always-inline" and SROA passes run (LLVMRunPasses), the
+ *      work-item functions kept from inlining for the time (noinline) so
+ *      that their calls stay recognisable;
+ *   2. in the region function, phi nodes become stack slots (allocas of
+ *      the entry block, as LLVM's reg2mem makes them);
  *   3. the entry block switches on `state`; each barrier's block ends in
  *      `ret k`, the rest of it is the block state k enters;
- *   4. backward liveness of the slots from each block a state enters: a
+ *   4. a value used outside the block that defines it is made again before
+ *      each such use (a copy of the instructions that compute it) when
+ *      only calls of the work-item functions, loads from the kernarg and
+ *      arithmetic compute it from constants and the region's parameters:
+ *      it is the same for the work-item in every region. Any other such
+ *      value becomes a stack slot, so that the cut breaks no SSA dominance;
+ *   5. backward liveness of the slots from each block a state enters: a
  *      slot read there before it is written, or whose address is used
  *      otherwise than by a load or store, lives in the context (offsets by
  *      the module's data layout, LLVMABISizeOfType / alignment).
@@ -62,6 +72,18 @@ static const char *const barrier_names[] = {
     "_Z7barrierj",                           /* barrier(cl_mem_fence_flags) */
     "_Z18work_group_barrierj",               /* work_group_barrier(flags) */
     "_Z18work_group_barrierj12memory_scope", /* work_group_barrier(flags, scope) */
+};
+/* The work-item functions cl/workitem.c defines (OpenCL C 2.0 6.13.1),
+ * mangled the same way: pure functions of the work-group and the
+ * work-item, so that a call of one may be made again in a later region
+ * rather than its result kept in the context. */
+static const char *const workitem_names[] = {
+    "_Z12get_work_dimv",        "_Z15get_global_sizej",
+    "_Z14get_local_sizej",      "_Z23get_enqueued_local_sizej",
+    "_Z14get_num_groupsj",      "_Z12get_group_idj",
+    "_Z12get_local_idj",        "_Z17get_global_offsetj",
+    "_Z13get_global_idj",       "_Z20get_global_linear_idv",
+    "_Z19get_local_linear_idv",
 };
 #define WRAPPER_PREFIX "__hsacl_wrap_"
 #define REGION_PREFIX  "__hsacl_region_"
@@ -143,12 +165,20 @@ struct call_graph {
   bool *recursive; /* among the functions that reach a barrier, on a cycle */
 };
 
-static bool is_barrier(LLVMValueRef fn) {
+static bool named_one_of(LLVMValueRef fn, const char *const *names, size_t count) {
   size_t len;
   const char *name = LLVMGetValueName2(fn, &len);
-  for (size_t i = 0; i < sizeof barrier_names / sizeof *barrier_names; i++)
-    if (strcmp(name, barrier_names[i]) == 0) return true;
+  for (size_t i = 0; i < count; i++)
+    if (strcmp(name, names[i]) == 0) return true;
   return false;
+}
+
+static bool is_barrier(LLVMValueRef fn) {
+  return named_one_of(fn, barrier_names, sizeof barrier_names / sizeof *barrier_names);
+}
+
+static bool is_workitem_fn(LLVMValueRef fn) {
+  return named_one_of(fn, workitem_names, sizeof workitem_names / sizeof *workitem_names);
 }
 
 /* The function a call instruction calls, or NULL (indirect, inline asm). */
@@ -244,6 +274,11 @@ static const char *why_not_inlinable(const struct call_graph *g, uint32_t from, 
 static void add_fn_attr(LLVMValueRef fn, const char *name) {
   unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
   LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
+}
+
+static void remove_fn_attr(LLVMValueRef fn, const char *name) {
+  LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                 LLVMGetEnumAttributeKindForName(name, strlen(name)));
 }
 
 /* ---- the region function --------------------------------------------------- */
@@ -366,6 +401,32 @@ static void demote_phis(LLVMBuilderRef b, LLVMValueRef region) {
     }
 }
 
+/* The users of `in` outside its block, each once (a user of two operands
+ * is listed once), into *users (grown as needed); returns their count. */
+static size_t users_elsewhere(LLVMValueRef in, LLVMValueRef **users, size_t *cap) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(in);
+  size_t n = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    bool listed = LLVMGetInstructionParent(user) == bb;
+    for (size_t k = 0; k < n && !listed; k++) listed = (*users)[k] == user;
+    if (listed) continue;
+    if (n == *cap) {
+      *cap = *cap ? 2 * *cap : 16;
+      *users = realloc(*users, *cap * sizeof **users);
+      if (!*users) die("out of memory");
+    }
+    (*users)[n++] = user;
+  }
+  return n;
+}
+
+/* `user`'s operands that are `in`, made `by`. */
+static void replace_operand(LLVMValueRef user, LLVMValueRef in, LLVMValueRef by) {
+  for (int op = 0; op < LLVMGetNumOperands(user); op++)
+    if (LLVMGetOperand(user, (unsigned)op) == in) LLVMSetOperand(user, (unsigned)op, by);
+}
+
 /* Every instruction used in another block than its own (allocas of the
  * entry block aside) becomes a slot: stored after it, loaded before each
  * such use (LLVM's DemoteRegToStack). */
@@ -376,31 +437,81 @@ static void demote_values_across_blocks(LLVMBuilderRef b, LLVMValueRef region) {
   for (LLVMBasicBlockRef bb = entry; bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
       if (bb == entry && LLVMIsAAllocaInst(in)) continue;
-      size_t n = 0;
-      for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (LLVMGetInstructionParent(user) == bb) continue;
-        if (n == cap) {
-          cap = cap ? 2 * cap : 16;
-          users = realloc(users, cap * sizeof *users);
-          if (!users) die("out of memory");
-        }
-        users[n++] = user;
-      }
+      size_t n = users_elsewhere(in, &users, &cap);
       if (!n) continue;
       LLVMTypeRef ty = LLVMTypeOf(in);
       LLVMValueRef slot = new_slot(b, region, ty);
       LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(in));
       LLVMBuildStore(b, in, slot);
       for (size_t i = 0; i < n; i++) {
-        bool done = false; /* a user listed twice (two operands) is rewritten once */
-        for (size_t j = 0; j < i && !done; j++) done = users[j] == users[i];
-        if (done) continue;
         LLVMPositionBuilderBefore(b, users[i]);
-        LLVMValueRef load = LLVMBuildLoad2(b, ty, slot, "");
-        for (int op = 0; op < LLVMGetNumOperands(users[i]); op++)
-          if (LLVMGetOperand(users[i], (unsigned)op) == in)
-            LLVMSetOperand(users[i], (unsigned)op, load);
+        replace_operand(users[i], in, LLVMBuildLoad2(b, ty, slot, ""));
+      }
+    }
+  free(users);
+}
+
+/* ---- values made again rather than kept ----------------------------------- */
+
+#define REMAKE_MAX_INSTRUCTIONS 16 /* a copy longer than this is not cheap */
+
+/* Whether `v` is the same in every region of the work-item and cheap to
+ * compute again (step 4 above): counts the instructions a copy would take
+ * into *count. */
+static bool remakeable(LLVMValueRef v, LLVMValueRef region, unsigned *count) {
+  if (LLVMIsAConstant(v)) return true;
+  if (LLVMIsAArgument(v)) return v != LLVMGetParam(region, 0); /* the state is the region's */
+  if (!LLVMIsAInstruction(v) || ++*count > REMAKE_MAX_INSTRUCTIONS) return false;
+  if (LLVMIsALoadInst(v)) {
+    /* The kernarg is read-only while the kernel runs (cl/cpu_abi.h). */
+    if (LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic) return false;
+    LLVMValueRef p = LLVMGetOperand(v, 0);
+    while (LLVMIsAGetElementPtrInst(p)) {
+      for (int i = 1; i < LLVMGetNumOperands(p); i++)
+        if (!LLVMIsAConstantInt(LLVMGetOperand(p, (unsigned)i))) return false;
+      p = LLVMGetOperand(p, 0);
+    }
+    return p == LLVMGetParam(region, 2) && remakeable(LLVMGetOperand(v, 0), region, count);
+  }
+  if (LLVMIsACallInst(v)) {
+    LLVMValueRef callee = direct_callee(v);
+    if (!callee || !is_workitem_fn(callee)) return false;
+    for (unsigned i = 0; i < LLVMGetNumArgOperands(v); i++)
+      if (!remakeable(LLVMGetOperand(v, i), region, count)) return false;
+    return true;
+  }
+  /* Not freeze: a copy of one of poison may give another value. */
+  if (!LLVMIsACastInst(v) && !LLVMIsABinaryOperator(v) && !LLVMIsACmpInst(v) &&
+      !LLVMIsASelectInst(v) && !LLVMIsAGetElementPtrInst(v))
+    return false;
+  for (int i = 0; i < LLVMGetNumOperands(v); i++)
+    if (!remakeable(LLVMGetOperand(v, (unsigned)i), region, count)) return false;
+  return true;
+}
+
+/* A copy of remakeable `v` before the builder's position. */
+static LLVMValueRef remake(LLVMBuilderRef b, LLVMValueRef v) {
+  if (!LLVMIsAInstruction(v)) return v;
+  LLVMValueRef copy = LLVMInstructionClone(v);
+  int n = LLVMIsACallInst(v) ? (int)LLVMGetNumArgOperands(v) : LLVMGetNumOperands(v);
+  for (int i = 0; i < n; i++)
+    LLVMSetOperand(copy, (unsigned)i, remake(b, LLVMGetOperand(v, (unsigned)i)));
+  LLVMInsertIntoBuilder(b, copy);
+  return copy;
+}
+
+/* Step 4: every use of a remakeable value outside its block gets a copy. */
+static void remake_values_across_blocks(LLVMBuilderRef b, LLVMValueRef region) {
+  LLVMValueRef *users = NULL;
+  size_t cap = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(region); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+      unsigned count = 0;
+      if (LLVMIsAAllocaInst(in) || !remakeable(in, region, &count)) continue;
+      size_t n = users_elsewhere(in, &users, &cap);
+      for (size_t i = 0; i < n; i++) {
+        LLVMPositionBuilderBefore(b, users[i]);
+        replace_operand(users[i], in, remake(b, in));
       }
     }
   free(users);
@@ -422,21 +533,23 @@ static bool const_u64(LLVMValueRef v, uint64_t *out) {
   return true;
 }
 
-/* The fence barrier `call` implies (cl/workitem.c's barrier_wait): device
- * scope with global memory: for the other cores; otherwise a compiler
- * barrier (all work-items of a group run on one core). An argument that is
- * not a constant gets the stronger one. */
+/* The fence barrier `call` implies for the other cores: a sequentially
+ * consistent one for device scope with global memory (cl/workitem.c's
+ * barrier_wait), none for the work-group. The work-items of a group run
+ * one after the other in one thread, region after region (the group
+ * function's loops), so program order already puts every access of a
+ * region before those of the next, for the compiler as for the core: a
+ * compiler barrier here would only keep the optimiser from the loop over
+ * the work-items (no vector code, the work-item state stored for every
+ * work-item). An argument that is not a constant gets the fence. */
 static void build_barrier_fence(LLVMBuilderRef b, LLVMValueRef call) {
   size_t len;
   const char *name = LLVMGetValueName2(direct_callee(call), &len);
-  bool device = false;
-  if (strcmp(name, "_Z18work_group_barrierj12memory_scope") == 0) {
-    uint64_t flags, scope;
-    device = !const_u64(LLVMGetOperand(call, 0), &flags) ||
-             !const_u64(LLVMGetOperand(call, 1), &scope) ||
-             (scope >= MEMORY_SCOPE_DEVICE && (flags & CLK_GLOBAL_MEM_FENCE));
-  }
-  LLVMBuildFence(b, LLVMAtomicOrderingSequentiallyConsistent, !device, "");
+  if (strcmp(name, "_Z18work_group_barrierj12memory_scope") != 0) return;
+  uint64_t flags, scope;
+  if (!const_u64(LLVMGetOperand(call, 0), &flags) || !const_u64(LLVMGetOperand(call, 1), &scope) ||
+      (scope >= MEMORY_SCOPE_DEVICE && (flags & CLK_GLOBAL_MEM_FENCE)))
+    LLVMBuildFence(b, LLVMAtomicOrderingSequentiallyConsistent, false, "");
 }
 
 /* ---- slots live across a barrier -------------------------------------------- */
@@ -649,6 +762,7 @@ static int64_t region_cut(LLVMValueRef region, uint32_t *barrier_count, char *wh
     LLVMBuildRet(b, LLVMConstInt(i32, k + 1, false));
     LLVMInstructionEraseFromParent(call);
   }
+  remake_values_across_blocks(b, region);
   demote_values_across_blocks(b, region);
   LLVMPositionBuilderAtEnd(b, entry);
   LLVMValueRef sw = LLVMBuildSwitch(b, LLVMGetParam(region, 0), body, n);
@@ -676,7 +790,8 @@ int main(int argc, char **argv) {
 
   struct call_graph g;
   call_graph_build(&g);
-  /* The kernels whose wrapper reaches a barrier get a region function. */
+  /* The kernels whose wrapper reaches a barrier get a region function;
+   * the others are listed as they are. */
   LLVMValueRef *regions = xcalloc(g.count, sizeof *regions);
   const char **kernels = xcalloc(g.count, sizeof *kernels);
   uint32_t nregions = 0;
@@ -685,10 +800,13 @@ int main(int argc, char **argv) {
   for (uint32_t i = 0; i < g.count; i++) {
     size_t len;
     const char *name = LLVMGetValueName2(g.fns[i], &len);
-    if (!g.reaches[i] || LLVMIsDeclaration(g.fns[i]) ||
-        strncmp(name, WRAPPER_PREFIX, strlen(WRAPPER_PREFIX)))
+    if (LLVMIsDeclaration(g.fns[i]) || strncmp(name, WRAPPER_PREFIX, strlen(WRAPPER_PREFIX)))
       continue;
     const char *kernel = name + strlen(WRAPPER_PREFIX);
+    if (!g.reaches[i]) {
+      printf("%s 0 0\n", kernel);
+      continue;
+    }
     memset(seen, 0, g.count * sizeof *seen);
     if (why_not_inlinable(&g, i, seen, why, sizeof why)) {
       note(kernel, why);
@@ -701,6 +819,12 @@ int main(int argc, char **argv) {
     if (g.reaches[i] && !is_barrier(g.fns[i]) && !g.recursive[i] &&
         !has_fn_attr(g.fns[i], "noinline") && !LLVMIsDeclaration(g.fns[i]))
       add_fn_attr(g.fns[i], "alwaysinline");
+  /* Step 1: the work-item functions stay calls until the cut is made. */
+  for (uint32_t i = 0; i < g.count; i++)
+    if (is_workitem_fn(g.fns[i]) && !LLVMIsDeclaration(g.fns[i])) {
+      remove_fn_attr(g.fns[i], "alwaysinline");
+      add_fn_attr(g.fns[i], "noinline");
+    }
   if (nregions) {
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
     LLVMErrorRef err = LLVMRunPasses(mod, "always-inline,function(sroa)", NULL, opts);
@@ -722,6 +846,11 @@ int main(int argc, char **argv) {
     add_fn_attr(regions[r], "alwaysinline");
     printf("%s %lld %u\n", kernels[r], (long long)stride, barrier_count);
   }
+  for (uint32_t i = 0; i < g.count; i++)
+    if (is_workitem_fn(g.fns[i]) && !LLVMIsDeclaration(g.fns[i])) {
+      remove_fn_attr(g.fns[i], "noinline");
+      add_fn_attr(g.fns[i], "alwaysinline");
+    }
   if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
     die("the module is not valid IR: %s", msg);
   if (LLVMWriteBitcodeToFile(mod, argv[2])) die("cannot write %s", argv[2]);

@@ -595,6 +595,18 @@ TEST(cl_cpu_too_much_local_or_private_memory_is_refused_at_dispatch) {
   set_u32(ka, 8, k.group_size + wg * 4);
   ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){wg, 1, 1}, (uint32_t[3]){wg, 1, 1}, k.group_size + wg * 4, ka),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  /* The same arguments, valid, in a kernarg 8 bytes off the 16-byte
+   * alignment HSA asks (HSA Runtime PRM 1.2, 2.9.6), which the CPU code
+   * relies on; nothing runs. */
+  reopen_queue(&e);
+  set_u32(ka, 8, k.group_size);
+  uint8_t *off = buffer(&e, k.kernarg_size + 16);
+  memcpy(off + 8, ka, k.kernarg_size);
+  memset(out, 0xff, wg * 4);
+  ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){wg, 1, 1}, (uint32_t[3]){wg, 1, 1}, k.group_size + wg * 4, off + 8),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  for (uint32_t i = 0; i < wg; i++) ASSERT_EQ(out[i], 0xffffffffu);
+  hsa_amd_memory_pool_free(off);
   gpu_kernel_release(&k);
   reopen_queue(&e);
   load(&e, "limits", "private_too_big.kd", &k);
@@ -770,8 +782,9 @@ static uint64_t elf_dynamic_symbol(const uint8_t *f, const char *name) {
   FAIL("no dynamic symbol %s", name);
 }
 
-/* A CPU part of another interface version, or whose kernel table lacks a
- * kernel's work-item loop, is refused at load. */
+/* A CPU part of another interface version, or whose kernel table has
+ * neither a work-group function nor a work-item loop for a kernel, is
+ * refused at load. */
 TEST(cl_cpu_other_interface_versions_are_refused) {
   struct cl_env e;
   env_open(&e);
@@ -786,21 +799,24 @@ TEST(cl_cpu_other_interface_versions_are_refused) {
   ASSERT_EQ(*version, HSACL_ABI_VERSION);
   *version = 2;
   ASSERT_EQ(load_bytes(e.cpu, copy, cpu_size), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
-  /* The first kernel's `items` left null: its relocation made R_X86_64_NONE
-   * (psABI 4.4), the field zero. */
+  /* The first kernel's `group` and `items` left null (one of them is): their
+   * relocations made R_X86_64_NONE (psABI 4.4), the fields zero. */
   memcpy(copy, cpu, cpu_size);
-  uint64_t items = elf_dynamic_symbol(copy, "__hsacl_kernels") + offsetof(struct hsacl_kernel, items);
+  uint64_t table = elf_dynamic_symbol(copy, "__hsacl_kernels");
+  const uint64_t fields[] = {table + offsetof(struct hsacl_kernel, group),
+                             table + offsetof(struct hsacl_kernel, items)};
   const uint8_t *rela = elf_section_of_type(copy, ELF_SHT_RELA);
   ASSERT_NOT_NULL(rela);
   bool cleared = false;
   uint8_t *r = copy + elf_field(rela + 24, 8);
   for (uint64_t i = 0, n = elf_field(rela + 32, 8) / 24; i < n; i++, r += 24)
-    if (elf_field(r, 8) == items) {
-      memset(r + 8, 0, 16); /* r_info (type and symbol), r_addend */
-      cleared = true;
-    }
+    for (size_t f = 0; f < countof(fields); f++)
+      if (elf_field(r, 8) == fields[f]) {
+        memset(r + 8, 0, 16); /* r_info (type and symbol), r_addend */
+        cleared = true;
+      }
   ASSERT_TRUE(cleared);
-  memset(copy + elf_file_offset(copy, items), 0, 8);
+  for (size_t f = 0; f < countof(fields); f++) memset(copy + elf_file_offset(copy, fields[f]), 0, 8);
   ASSERT_EQ(load_bytes(e.cpu, copy, cpu_size), HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
   free(copy);
   free(part.file);
