@@ -158,12 +158,20 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
   /* Exploration: an allowed agent (within the bound, or with nothing known
    * yet) with too few measurements of this size class and explorations
    * left, and, past its first sample there, not far slower than the best
-   * (PL_EXPLORE_NEAR); the one with the fewest. */
+   * (PL_EXPLORE_NEAR); the one with the fewest. Past its first sample, an
+   * agent none of whose samples is measured yet waits for them while
+   * another agent's measurement of the class is in: its own is on the way
+   * (a GPU's lags the program's signal), and the next sample depends on it.
+   * Before any measurement (dispatches queued back to back) every agent
+   * takes its samples. */
+  bool class_measured = false;
+  for (uint32_t i = 0; i < n; i++) class_measured |= c[i].allowed && m->agent[i].cls[cls].count > 0;
   int explore = -1;
   for (uint32_t i = 0; i < n; i++) {
     const struct pl_history *h = &m->agent[i];
     uint32_t seen = h->cls[cls].count + h->cls[cls].inflight;
     if (!within[i] || h->explored >= PL_EXPLORE_MAX || seen >= PL_EXPLORE_SAMPLES) continue;
+    if (seen > 0 && h->cls[cls].count == 0 && class_measured) continue;
     if (seen > 0 && known[i] && predicted[i] / PL_EXPLORE_NEAR > best_fastest) continue;
     const struct pl_class *e = explore < 0 ? NULL : &m->agent[explore].cls[cls];
     if (!e || seen < e->count + e->inflight) explore = (int)i;

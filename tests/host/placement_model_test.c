@@ -370,3 +370,29 @@ TEST(placement_model_class_time_is_the_median_of_the_last_times) {
            (unsigned long long)median);
   }
 }
+
+/* A program that waits for each dispatch: the GPU's first sample is still
+ * being measured (its measurement lags the program's signal) when the next
+ * dispatch is placed, while the CPU's is in. The GPU is not sampled again
+ * blindly; the CPU takes its samples. */
+TEST(placement_model_an_agent_waits_for_its_first_sample_once_another_is_measured) {
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  struct pl_choice c = pl_choose(&m, 4096, both, 2, 0); /* CPU: agent 0 */
+  ASSERT_EQ(c.agent, 0);
+  pl_record(&m, 0, 4096, cpu_ns(4096));
+  c = pl_choose(&m, 4096, both, 2, 0);
+  ASSERT_EQ(c.agent, 1); /* the GPU's first sample, in flight from here on */
+  ASSERT_TRUE(c.explored);
+  for (int i = 0; i < 6; i++) {
+    c = pl_choose(&m, 4096, both, 2, 0);
+    test_context("dispatch %d", i);
+    ASSERT_EQ(c.agent, 0);
+    pl_record(&m, 0, 4096, cpu_ns(4096));
+  }
+  ASSERT_EQ(m.agent[1].explored, 1);
+  /* Its measurement in: far slower (PL_EXPLORE_NEAR), never sampled again. */
+  pl_record(&m, 1, 4096, gpu_ns(4096) * 100);
+  for (int i = 0; i < 6; i++) ASSERT_EQ(pl_choose(&m, 4096, both, 2, 0).agent, 0);
+  ASSERT_EQ(m.agent[1].explored, 1);
+}
