@@ -165,7 +165,7 @@ static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
   /* A share of a split dispatch (placement_split.h): chunks of the
    * work-groups the GPU does not run, until none is left. */
   struct placement_split *split = NULL;
-  if (q->forwarded && p->reserved2) {
+  if (q->forwarded_for && p->reserved2) {
     uint64_t magic = *(const uint64_t *)(uintptr_t)p->reserved2;
     if (magic == PLACEMENT_SPLIT_MAGIC)
       split = (struct placement_split *)(uintptr_t)p->reserved2;
@@ -340,7 +340,10 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
     uint8_t *slot = (uint8_t *)q->ring + (read & mask) * 64;
     uint16_t header = __atomic_load_n((uint16_t *)slot, __ATOMIC_ACQUIRE);
     if (((header >> HSA_PACKET_HEADER_TYPE) & 0xff) == HSA_PACKET_TYPE_INVALID) return result;
-    bool profile = atomic_load_explicit(&q->profiling, memory_order_relaxed);
+    /* A forward queue stamps the program's signals as its placement
+     * queue says; a placement measurement needs only the end. */
+    bool profile = atomic_load_explicit(
+        q->forwarded_for ? &q->forwarded_for->profiling : &q->profiling, memory_order_relaxed);
     uint64_t start = profile ? plat_now_ns() : 0;
     hsa_status_t err;
     enum packet_result pr = run_packet(ca, q, slot, header, &err);
@@ -351,13 +354,18 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
     }
     /* Every AQL packet type keeps its completion signal at byte 56. */
     hsa_signal_t done = *(const hsa_signal_t *)(slot + 56);
-    /* A placement queue's measurement of a forwarded dispatch
+    /* A placement queue's measurement of a forwarded dispatch, or a part
+     * of a split one, whose signal's end time is the split's end
      * (placement_split.h): read before the slot goes back. */
     hsa_signal_t measure = {0};
-    if (q->forwarded && ((header >> HSA_PACKET_HEADER_TYPE) & 0xff) == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
+    bool split_part = false;
+    if (q->forwarded_for &&
+        ((header >> HSA_PACKET_HEADER_TYPE) & 0xff) == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
       uint64_t extra = ((const hsa_kernel_dispatch_packet_t *)slot)->reserved2;
-      const struct placement_measure *m = (const struct placement_measure *)(uintptr_t)extra;
-      if (m && m->magic == PLACEMENT_MEASURE_MAGIC) measure = m->signal;
+      uint64_t magic = extra ? *(const uint64_t *)(uintptr_t)extra : 0;
+      if (magic == PLACEMENT_MEASURE_MAGIC)
+        measure = ((const struct placement_measure *)(uintptr_t)extra)->signal;
+      split_part = magic == PLACEMENT_SPLIT_MAGIC;
     }
     /* Hand the slot back (INVALID, then the read index) before completing,
      * as a hardware processor does: a waiter may reuse it at once. */
@@ -373,7 +381,7 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
         return SERVE_DROPPED;
       }
     }
-    uint64_t end = profile ? plat_now_ns() : 0;
+    uint64_t end = profile || measure.handle || split_part ? plat_now_ns() : 0;
     if (measure.handle) { /* first: a program that saw its signal finds the measurement */
       struct signal *m = signal_from_handle(measure);
       m->amd.start_ts = start;
@@ -382,10 +390,8 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
       __atomic_store_n(&m->amd.value, 0, __ATOMIC_RELEASE);
     }
     if (done.handle) {
-      if (profile) {
-        signal_from_handle(done)->amd.start_ts = start;
-        signal_from_handle(done)->amd.end_ts = end;
-      }
+      if (profile) signal_from_handle(done)->amd.start_ts = start;
+      if (profile || split_part) signal_from_handle(done)->amd.end_ts = end;
       signal_complete(done); /* release: the packet's writes first */
     }
     result = SERVE_PROGRESS;

@@ -3,7 +3,7 @@
  *
  * Design. A placement queue is an ordinary runtime queue (hsa/queue.c) whose
  * agent is the placement agent; attaching it creates one queue of its own
- * on every real agent ("forward queues", with profiling on) and points the
+ * on every real agent ("forward queues") and points the
  * doorbell's ring hook (signal.h) at forward(): the thread that stores to
  * the doorbell copies each valid packet out of the placement ring, hands
  * the slot back (INVALID, read index + 1) and writes the packet, with the
@@ -29,7 +29,8 @@
  * Within one forward queue the real agent keeps AQL's order itself.
  *
  * Measurements. A forwarded kernel dispatch ends an internal signal of a
- * record (its end time stamp is the agent's profiling time; what it cost
+ * record (its end time stamp is a GPU's profiling time, or the CPU agent's
+ * clock when it finished; what it cost
  * is counted from when the agent could start it, service_ns). On a GPU the
  * dispatch completes the program's completion signal, as on the GPU's own
  * queue, and a barrier-AND with the barrier bit behind it completes the
@@ -46,6 +47,7 @@
 #define LOG_TAG "placement"
 #include "hsa/placement.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,14 +228,19 @@ static void harvest_locked(void) {
           pl_slowdown_update(&rt.placement.slowdown[r->agent], ns, r->predicted_ns);
         }
         pl_record(&r->kernel->model, r->agent, r->items, alone_ns);
-        if (rt.placement.log)
+        if (rt.placement.log) {
+          char stamps[48] = ""; /* a CPU agent's measurement has no start unless profiled */
+          if (start)
+            snprintf(stamps, sizeof stamps, " (%llu ns between its time stamps)",
+                     (unsigned long long)(end - start));
           log_info(
-              "%s: %llu items on agent %u (%s): predicted %llu ns, measured %llu ns "
-              "(%llu ns between its time stamps)%s, slowdown now %.2f",
+              "%s: %llu items on agent %u (%s): predicted %llu ns, measured %llu ns%s%s, "
+              "slowdown now %.2f",
               r->kernel->name, (unsigned long long)r->items, rt.placement.real[r->agent]->node,
               rt.placement.real[r->agent]->name, (unsigned long long)r->predicted_ns,
-              (unsigned long long)ns, (unsigned long long)(end - start),
-              r->others_busy ? " with others busy" : "", rt.placement.slowdown[r->agent]);
+              (unsigned long long)ns, stamps, r->others_busy ? " with others busy" : "",
+              rt.placement.slowdown[r->agent]);
+        }
       }
     }
     record_release(link);
@@ -953,9 +960,13 @@ static hsa_status_t pl_queue_attach(struct agent *agent, struct queue *q) {
     if (size < r->queue_min_size) size = r->queue_min_size;
     st = hsa_queue_create(agent_handle(r), size, HSA_QUEUE_TYPE_MULTI, forward_queue_error, pq,
                           UINT32_MAX, UINT32_MAX, &pq->fwd[a]);
+    /* A GPU's measurement is its time stamps: profiling always on. A CPU
+     * agent takes a measurement's end itself and stamps the program's
+     * signals as the placement queue's profiling says (forwarded_for). */
     if (st == HSA_STATUS_SUCCESS) {
-      queue_from_hsa(pq->fwd[a])->forwarded = true;
-      st = hsa_amd_profiling_set_profiler_enabled(pq->fwd[a], 1);
+      queue_from_hsa(pq->fwd[a])->forwarded_for = q;
+      if (kind_of(r) != HSA_EXT_PLACEMENT_KIND_CPU)
+        st = hsa_amd_profiling_set_profiler_enabled(pq->fwd[a], 1);
     }
     if (st == HSA_STATUS_SUCCESS)
       st = signal_create(AMD_SIGNAL_KIND_USER, COUNTER_START, 0, &pq->counter[a]);

@@ -11,8 +11,9 @@
  * chunks from `next` until `end`, each chunk a share of what is left
  * (guided self-scheduling), so that an agent that finishes early takes
  * more. A forwarded dispatch packet names its split (or its measurement,
- * below) in `reserved2`; only forward queues (queue.h `forwarded`) are read
- * that way.
+ * below) in `reserved2`; only forward queues (queue.h `forwarded_for`) are
+ * read that way. Each part gives the parts' signal its end time (the
+ * latest is the split's), whether or not the program profiles.
  */
 #ifndef HSA_PLACEMENT_SPLIT_H
 #define HSA_PLACEMENT_SPLIT_H
@@ -29,9 +30,10 @@
 
 /* A forwarded dispatch measured without a packet behind it (CPU agents):
  * `reserved2` names this, and the processor gives `signal` the packet's
- * time stamps and the value 0 (a plain store: nothing waits on it, the
- * placement queue polls it) before it completes the packet's own
- * completion signal. */
+ * end time (and its start when the program profiles: a clock read less on
+ * the dispatch's path otherwise) and the value 0 (a plain store: nothing
+ * waits on it, the placement queue polls it) before it completes the
+ * packet's own completion signal. */
 struct placement_measure {
   uint64_t magic;
   hsa_signal_t signal;

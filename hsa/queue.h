@@ -40,7 +40,9 @@ struct queue {
   uint32_t cu_mask[QUEUE_MAX_CU_MASK_WORDS]; /* cores allowed to run its work */
   _Atomic bool profiling;                    /* fill start_ts/end_ts of completion signals */
   hsa_amd_queue_priority_t priority;
-  bool forwarded; /* a placement queue's forward queue (placement_split.h) */
+  /* A placement queue's forward queue: that placement queue (its
+   * profiling is this queue's; placement_split.h), else NULL. */
+  const struct queue *forwarded_for;
   struct signal_check completion_check; /* the processor's last validated completion signal */
   /* CPU agents point the doorbell here; a line of its own, since the
    * producer writes it for every packet. */

@@ -112,6 +112,21 @@ static void kind_counts(struct env *e, uint64_t object, uint64_t *cpu, uint64_t 
   (void)e;
 }
 
+/* Measured dispatches on the CPU agents, from the statistics (a query
+ * takes in what completed). */
+static uint64_t cpu_measured(uint64_t object) {
+  hsa_ext_placement_agent_stats_t s[MAX_STATS];
+  uint32_t n = 0;
+  HSA_ASSERT_OK(hsa_ext_placement_kernel_stats(object, s, MAX_STATS, &n));
+  uint64_t measured = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    hsa_device_type_t type;
+    HSA_ASSERT_OK(hsa_agent_get_info(s[i].agent, HSA_AGENT_INFO_DEVICE, &type));
+    if (type == HSA_DEVICE_TYPE_CPU) measured += s[i].measured;
+  }
+  return measured;
+}
+
 static hsa_status_t count_agent(hsa_agent_t agent, void *data) {
   struct {
     hsa_agent_t placement;
@@ -331,12 +346,15 @@ TEST(placement_pins_bans_and_queue_kinds_are_obeyed) {
   env_close(&e);
 }
 
-/* A dispatch's completion signal carries that dispatch's profiling time
- * stamps on whichever kind of agent ran it, as on the agent's own queue:
- * they lie between the submission and the completion the program saw and
- * span the kernel's execution (a grid that takes the virtual APU's
- * interpreter, or a CPU agent, well over PROFILED_MIN_NS), not a packet
- * the runtime placed behind it, which completes in microseconds. */
+/* With profiling on for the placement queue, a dispatch's completion
+ * signal carries that dispatch's profiling time stamps on whichever kind
+ * of agent ran it, as on the agent's own queue: they lie between the
+ * submission and the completion the program saw and span the kernel's
+ * execution (a grid that takes the virtual APU's interpreter, or a CPU
+ * agent, well over PROFILED_MIN_NS), not a packet the runtime placed
+ * behind it, which completes in microseconds. With profiling off, a CPU
+ * agent leaves them alone, as on its own queue (the placement still
+ * measures the dispatch: the decision's statistics count it). */
 #define PROFILED_ITEMS  (256u * 1024)
 #define PROFILED_MIN_NS 100000ull
 TEST(placement_completion_signal_carries_the_dispatchs_time_stamps) {
@@ -348,6 +366,7 @@ TEST(placement_completion_signal_carries_the_dispatchs_time_stamps) {
   hsa_signal_t done;
   HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
   const uint32_t kinds[2] = {HSA_EXT_PLACEMENT_KIND_CPU, HSA_EXT_PLACEMENT_KIND_GPU};
+  HSA_ASSERT_OK(hsa_amd_profiling_set_profiler_enabled(e.queue, 1));
   for (int pass = 0; pass < (e.has_gpu ? 2 : 1); pass++) {
     test_context("pinned to %s", pass ? "the GPU" : "the CPU agents");
     HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(v.k.object, kinds[pass], 0));
@@ -366,6 +385,20 @@ TEST(placement_completion_signal_carries_the_dispatchs_time_stamps) {
     ASSERT_GE(end - start, PROFILED_MIN_NS);
     ASSERT_EQ(v.c[n - 1], (float)(n - 1) + 1);
   }
+  test_context("profiling off, the CPU agents");
+  HSA_ASSERT_OK(hsa_amd_profiling_set_profiler_enabled(e.queue, 0));
+  HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(v.k.object, HSA_EXT_PLACEMENT_KIND_CPU, 0));
+  uint64_t measured_before = cpu_measured(v.k.object);
+  hsa_signal_t unprofiled;
+  HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &unprofiled));
+  submit(&e, &v.k, n, 256, v.ka, unprofiled, true);
+  HSA_ASSERT_OK(wait_done(&e, unprofiled));
+  hsa_amd_profiling_dispatch_time_t t;
+  HSA_ASSERT_OK(hsa_amd_profiling_get_dispatch_time(e.placement, unprofiled, &t));
+  ASSERT_EQ(t.start, 0);
+  ASSERT_EQ(t.end, 0);
+  ASSERT_EQ(cpu_measured(v.k.object), measured_before + 1);
+  HSA_ASSERT_OK(hsa_signal_destroy(unprofiled));
   HSA_ASSERT_OK(hsa_signal_destroy(done));
   vadd_close(&v);
   env_close(&e);
