@@ -357,14 +357,14 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
     /* A placement queue's measurement of a forwarded dispatch, or a part
      * of a split one, whose signal's end time is the split's end
      * (placement_split.h): read before the slot goes back. */
-    hsa_signal_t measure = {0};
+    const struct placement_measure *measure = NULL;
     bool split_part = false;
     if (q->forwarded_for &&
         ((header >> HSA_PACKET_HEADER_TYPE) & 0xff) == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
       uint64_t extra = ((const hsa_kernel_dispatch_packet_t *)slot)->reserved2;
       uint64_t magic = extra ? *(const uint64_t *)(uintptr_t)extra : 0;
       if (magic == PLACEMENT_MEASURE_MAGIC)
-        measure = ((const struct placement_measure *)(uintptr_t)extra)->signal;
+        measure = (const struct placement_measure *)(uintptr_t)extra;
       split_part = magic == PLACEMENT_SPLIT_MAGIC;
     }
     /* Hand the slot back (INVALID, then the read index) before completing,
@@ -381,9 +381,9 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
         return SERVE_DROPPED;
       }
     }
-    uint64_t end = profile || measure.handle || split_part ? plat_now_ns() : 0;
-    if (measure.handle) { /* first: a program that saw its signal finds the measurement */
-      struct signal *m = signal_from_handle(measure);
+    uint64_t end = profile || (measure && measure->timed) || split_part ? plat_now_ns() : 0;
+    if (measure) { /* first: a program that saw its signal finds the measurement */
+      struct signal *m = signal_from_handle(measure->signal);
       m->amd.start_ts = start;
       m->amd.end_ts = end;
       /* Only the placement queue's harvest polls it: no waiter to wake. */

@@ -118,6 +118,10 @@ struct pl_record {
   bool others_busy;    /* other agents had work queued when it was forwarded */
   uint64_t forwarded_ns;
   bool measured;
+  /* timed: its agent reads its clock for it (measure.timed). chained: its
+   * time is its own, its queue's earlier dispatches on that agent being
+   * timed too (their end is known, service_ns) or harvested. */
+  bool timed, chained;
   struct pl_record *next;
 };
 
@@ -137,6 +141,11 @@ struct pl_queue {
   uint64_t last_write[PL_MAX_AGENTS];            /* written, not yet rung: index + 1 */
   /* The end of its last measured dispatch (under rt.placement.lock). */
   uint64_t last_end[PL_MAX_AGENTS];
+  /* Per agent, under rt.placement.lock: its records not yet harvested;
+   * whether the last one was timed; whether the next must be (a timed
+   * dispatch that was not chained is no sample: the one after it is). */
+  uint32_t unharvested[PL_MAX_AGENTS];
+  bool last_timed[PL_MAX_AGENTS], chain_wanted[PL_MAX_AGENTS];
   uint64_t read_seen[PL_MAX_AGENTS];             /* forward queues' read index, as last read */
   int last_agent;
   struct pl_queue *next; /* rt.placement.queues */
@@ -187,6 +196,7 @@ static void record_release(struct pl_record **link) {
   struct pl_record *r = *link;
   *link = r->next;
   if (!*link) rt.placement.inflight_tail = link;
+  r->pq->unharvested[r->agent]--;
   __atomic_store_n(&r->signal->amd.value, 1, __ATOMIC_RELAXED);
   r->signal->amd.start_ts = r->signal->amd.end_ts = 0;
   r->next = rt.placement.free_records;
@@ -217,9 +227,10 @@ static void harvest_locked(void) {
       r->measured = true;
       pending_sub(r);
       uint64_t start = r->signal->amd.start_ts, end = r->signal->amd.end_ts;
-      uint64_t ns = service_ns(r, end);
-      if (r->kernel && end < start) pl_drop(&r->kernel->model, r->agent, r->items);
-      if (r->kernel && end >= start) {
+      uint64_t ns = r->timed ? service_ns(r, end) : 0;
+      bool sample = r->timed && r->chained && end >= start;
+      if (r->kernel && !sample) pl_drop(&r->kernel->model, r->agent, r->items);
+      if (r->kernel && sample) {
         /* A time taken while other agents ran goes into the history as the
          * time alone it stands for, and teaches the agent's slowdown. */
         uint64_t alone_ns = ns;
@@ -301,7 +312,8 @@ static struct pl_record *record_take_locked(void) {
       r = NULL;
     }
     if (r)
-      r->measure = (struct placement_measure){PLACEMENT_MEASURE_MAGIC, signal_handle(r->signal)};
+      r->measure = (struct placement_measure){.magic = PLACEMENT_MEASURE_MAGIC,
+                                              .signal = signal_handle(r->signal)};
     if (r) rt.placement.record_count++;
   }
   if (r) r->measured = false; /* its signal is armed (record_release, signal_create) */
@@ -774,8 +786,19 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
   }
   struct pl_choice choice = pl_choose(&k->model, items, c, rt.placement.count, k->latency_bound_ns);
   uint32_t a = (uint32_t)choice.agent;
+  bool cpu = kind_of(rt.placement.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU;
   struct pl_record *r = record_take_locked();
+  if (!r) pl_drop(&k->model, a, items); /* chosen, never measured */
   if (r) {
+    /* A CPU agent's time costs its dispatch two clock reads (here and
+     * there): timed as the model wants samples (pl_time_due), and the one
+     * after a timed dispatch whose time would not be its own. */
+    r->timed = !cpu || pl_time_due(&k->model, a, items) || pq->chain_wanted[a];
+    r->chained = r->timed && (pq->last_timed[a] || !pq->unharvested[a]);
+    if (r->timed) pq->chain_wanted[a] = !r->chained;
+    pq->last_timed[a] = r->timed;
+    pq->unharvested[a]++;
+    r->measure.timed = r->timed;
     r->kernel = k;
     r->pq = pq;
     r->agent = a;
@@ -784,7 +807,7 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     r->others_busy = false;
     for (uint32_t b = 0; b < rt.placement.count; b++)
       r->others_busy |= b != a && rt.placement.pending_ns[b] > 0;
-    r->forwarded_ns = plat_now_ns();
+    r->forwarded_ns = r->timed ? plat_now_ns() : 0;
     r->next = NULL;
     *rt.placement.inflight_tail = r;
     rt.placement.inflight_tail = &r->next;
@@ -813,7 +836,6 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
    * (its time stamps are the dispatch's, as on the GPU's own queue) and a
    * barrier-AND behind it, which completes once the dispatch has, ends the
    * record; a dispatch without a signal ends the record itself. */
-  bool cpu = kind_of(rt.placement.real[a]) == HSA_EXT_PLACEMENT_KIND_CPU;
   p->reserved2 = r && cpu ? (uint64_t)(uintptr_t)&r->measure : 0;
   bool record_behind = r && !cpu && p->completion_signal.handle;
   if (r && !cpu && !record_behind) p->completion_signal = signal_handle(r->signal);

@@ -252,6 +252,16 @@ void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64
   h->total_items += items;
 }
 
+bool pl_time_due(struct pl_kernel_model *m, uint32_t agent, uint64_t items) {
+  if (agent >= PL_MAX_AGENTS) return false;
+  struct pl_class *c = &m->agent[agent].cls[pl_size_class(items)];
+  if (c->recent_count < PL_RECENT || ++c->untimed >= PL_TIME_EVERY) {
+    c->untimed = 0;
+    return true;
+  }
+  return false;
+}
+
 void pl_drop(struct pl_kernel_model *m, uint32_t agent, uint64_t items) {
   if (agent >= PL_MAX_AGENTS) return;
   struct pl_class *c = &m->agent[agent].cls[pl_size_class(items)];

@@ -21,6 +21,10 @@
 #define PL_EXPLORE_NEAR 4
 #define PL_RECENT          8  /* a class predicts the median of its last 8 times */
 #define PL_EXPLORE_MAX     16 /* explorations per kernel and agent, at most */
+/* Timing a dispatch costs a CPU agent's dispatch its clock reads (a GPU's
+ * time stamps come free): once a class holds PL_RECENT times on an agent,
+ * one of its dispatches in PL_TIME_EVERY there is timed (pl_time_due). */
+#define PL_TIME_EVERY 8
 
 struct pl_class {
   uint32_t count;
@@ -32,6 +36,7 @@ struct pl_class {
   uint64_t sorted[PL_RECENT]; /* the same times in ascending order */
   uint32_t recent_count, recent_next;
   uint64_t median_ns; /* of recent[], kept by pl_record: a prediction only reads it */
+  uint32_t untimed;   /* dispatches since the last timed one (pl_time_due) */
 };
 
 struct pl_history {
@@ -91,6 +96,10 @@ void pl_after_earlier(struct pl_candidate *c, uint32_t n, uint64_t earlier_ns);
 void pl_slowdown_update(double *slowdown, uint64_t ns, uint64_t predicted_ns);
 /* A measurement: agent `agent` ran `items` work-items in `ns`. */
 void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64_t ns);
+/* Whether to time the dispatch of `items` work-items just chosen for
+ * `agent`: while the class holds fewer than PL_RECENT times there, every
+ * one; then one in PL_TIME_EVERY (it counts the dispatch). */
+bool pl_time_due(struct pl_kernel_model *m, uint32_t agent, uint64_t items);
 /* A dispatch chosen for `agent` that will never be measured. */
 void pl_drop(struct pl_kernel_model *m, uint32_t agent, uint64_t items);
 void pl_reset(struct pl_kernel_model *m);

@@ -19,6 +19,7 @@
 #define HSA_PLACEMENT_SPLIT_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <hsa/hsa.h>
@@ -29,14 +30,16 @@
 #define PLACEMENT_MEASURE_MAGIC 0x4552555341454d50ull /* "PMEASURE" */
 
 /* A forwarded dispatch measured without a packet behind it (CPU agents):
- * `reserved2` names this, and the processor gives `signal` the packet's
- * end time (and its start when the program profiles: a clock read less on
- * the dispatch's path otherwise) and the value 0 (a plain store: nothing
- * waits on it, the placement queue polls it) before it completes the
- * packet's own completion signal. */
+ * `reserved2` names this, and the processor gives `signal` the value 0 (a
+ * plain store: nothing waits on it, the placement queue polls it) before
+ * it completes the packet's own completion signal; if `timed`, first the
+ * packet's end time (and its start when the program profiles). Each time
+ * is a clock read on the dispatch's path: the placement queue asks for
+ * the samples it needs (placement_model.h, pl_time_due). */
 struct placement_measure {
   uint64_t magic;
   hsa_signal_t signal;
+  bool timed;
 };
 
 struct placement_split {

@@ -19,6 +19,7 @@
 #include <hsa/hsa_ext_placement.h>
 #include <hsa/hsa_kernarg_hidden.h>
 
+#include "hsa/placement_model.h"
 #include "lib/plat.h"
 #include "lib/test.h"
 #include "support/gpu_kernel.h"
@@ -399,6 +400,55 @@ TEST(placement_completion_signal_carries_the_dispatchs_time_stamps) {
   ASSERT_EQ(t.end, 0);
   ASSERT_EQ(cpu_measured(v.k.object), measured_before + 1);
   HSA_ASSERT_OK(hsa_signal_destroy(unprofiled));
+  HSA_ASSERT_OK(hsa_signal_destroy(done));
+  vadd_close(&v);
+  env_close(&e);
+}
+
+/* A CPU agent's clock reads cost its dispatches: once a size class is
+ * known there, the placement queue times a sample of them (PL_TIME_EVERY),
+ * waited for one by one or queued back to back, and every result is
+ * right. Without the sampling every dispatch would be measured. */
+#define SAMPLED_DISPATCHES (12 * PL_TIME_EVERY)
+TEST(placement_cpu_agents_time_a_sample_of_a_known_class) {
+  struct env e;
+  env_open(&e);
+  struct vadd v;
+  vadd_open(&e, &v, 256, 1);
+  HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(v.k.object, HSA_EXT_PLACEMENT_KIND_CPU, 0));
+  hsa_signal_t done;
+  HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
+  for (int i = 0; i < SAMPLED_DISPATCHES; i++) {
+    hsa_signal_store_relaxed(done, 1);
+    submit(&e, &v.k, v.n, 64, v.ka, done, false);
+    HSA_ASSERT_OK(wait_done(&e, done));
+  }
+  hsa_signal_store_relaxed(done, SAMPLED_DISPATCHES);
+  for (int i = 0; i < SAMPLED_DISPATCHES; i++) submit(&e, &v.k, v.n, 64, v.ka, done, false);
+  HSA_ASSERT_OK(wait_done(&e, done));
+  for (uint32_t i = 0; i < v.n; i++) ASSERT_EQ(v.c[i], (float)i + 1);
+  hsa_ext_placement_agent_stats_t s[MAX_STATS];
+  uint32_t n = 0;
+  HSA_ASSERT_OK(hsa_ext_placement_kernel_stats(v.k.object, s, MAX_STATS, &n));
+  uint64_t dispatches = 0, measured = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    hsa_device_type_t type;
+    HSA_ASSERT_OK(hsa_agent_get_info(s[i].agent, HSA_AGENT_INFO_DEVICE, &type));
+    if (type != HSA_DEVICE_TYPE_CPU) continue;
+    test_context("CPU agent %u: %llu dispatches, %llu measured", i,
+                 (unsigned long long)s[i].dispatches, (unsigned long long)s[i].measured);
+    dispatches += s[i].dispatches;
+    measured += s[i].measured;
+    /* The history fills, then a sample keeps coming: at least one per
+     * PL_TIME_EVERY dispatches (a sample whose time would include an
+     * unmeasured dispatch before it is taken again at once). */
+    if (s[i].dispatches >= PL_RECENT + 2 * PL_TIME_EVERY)
+      ASSERT_GE(s[i].measured, PL_RECENT + (s[i].dispatches - PL_RECENT) / PL_TIME_EVERY - 1);
+  }
+  test_context("all CPU agents: %llu dispatches, %llu measured", (unsigned long long)dispatches,
+               (unsigned long long)measured);
+  ASSERT_EQ(dispatches, 2 * SAMPLED_DISPATCHES);
+  ASSERT_LT(measured, dispatches / 2);
   HSA_ASSERT_OK(hsa_signal_destroy(done));
   vadd_close(&v);
   env_close(&e);

@@ -396,3 +396,26 @@ TEST(placement_model_an_agent_waits_for_its_first_sample_once_another_is_measure
   for (int i = 0; i < 6; i++) ASSERT_EQ(pl_choose(&m, 4096, both, 2, 0).agent, 0);
   ASSERT_EQ(m.agent[1].explored, 1);
 }
+
+/* Every dispatch of a class is timed until the class holds PL_RECENT times
+ * on that agent, then one in PL_TIME_EVERY, counted per agent and class;
+ * a reset starts over. */
+TEST(placement_model_a_known_class_is_timed_one_dispatch_in_every_few) {
+  struct pl_kernel_model m;
+  pl_reset(&m);
+  for (int i = 0; i < PL_RECENT; i++) {
+    test_context("dispatch %d while the class fills", i);
+    ASSERT_TRUE(pl_time_due(&m, 0, 4096));
+    pl_record(&m, 0, 4096, cpu_ns(4096));
+  }
+  int timed = 0;
+  for (int i = 0; i < 10 * PL_TIME_EVERY; i++) timed += pl_time_due(&m, 0, 4096);
+  ASSERT_EQ(timed, 10);
+  /* Another class and another agent fill their own histories first. */
+  ASSERT_TRUE(pl_time_due(&m, 0, 64));
+  ASSERT_TRUE(pl_time_due(&m, 1, 4096));
+  ASSERT_FALSE(pl_time_due(&m, PL_MAX_AGENTS, 4096));
+  pl_reset(&m);
+  ASSERT_TRUE(pl_time_due(&m, 0, 4096));
+  ASSERT_TRUE(pl_time_due(&m, 0, 4096));
+}

@@ -40,8 +40,10 @@
  * to the end time stamp the agent's profiling writes, so that the launch
  * cost counts); a class's time is the median of its last 8 measurements
  * (a few outliers do not decide), and a size between or beyond measured
- * classes is predicted along the line through them. The per-kernel statistics (hsa_ext_placement_kernel_stats) count
- * what was sent where and what was measured.
+ * classes is predicted along the line through them. On a CPU agent, whose
+ * clock reads cost the dispatch, a class that holds its 8 times is timed
+ * one dispatch in 8. The per-kernel statistics (hsa_ext_placement_kernel_stats)
+ * count what was sent where and what was measured.
  * Each dispatch goes where it is predicted to finish first: the predicted
  * time of the work already queued on that agent plus its own (earliest
  * finish time), counting what agents that share the machine do to each
