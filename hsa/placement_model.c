@@ -129,6 +129,16 @@ static void finish_if_chosen(const struct pl_candidate *c, uint32_t n, uint32_t 
   }
 }
 
+/* The choice counted: a dispatch sent to its agent, in flight there. */
+static struct pl_choice chosen(struct pl_kernel_model *m, uint32_t cls, struct pl_choice choice) {
+  if (choice.agent >= 0) {
+    m->agent[choice.agent].dispatches++;
+    m->agent[choice.agent].cls[cls].inflight++;
+    if (choice.explored) m->agent[choice.agent].explored++;
+  }
+  return choice;
+}
+
 struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const struct pl_candidate *c,
                            uint32_t n, uint64_t latency_bound_ns) {
   struct pl_choice best = {.agent = -1};
@@ -137,6 +147,13 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
   bool known[PL_MAX_AGENTS], within[PL_MAX_AGENTS];
   bool any_within = false;
   if (n > PL_MAX_AGENTS) n = PL_MAX_AGENTS;
+  struct pl_memo *memo = &m->memo;
+  bool same = memo->valid && memo->items == items && memo->n == n &&
+              memo->latency_bound_ns == latency_bound_ns;
+  for (uint32_t i = 0; same && i < n; i++)
+    same = memo->c[i].allowed == c[i].allowed && memo->c[i].queued_ns == c[i].queued_ns &&
+           memo->c[i].slowdown == c[i].slowdown;
+  if (same) return chosen(m, cls, memo->choice);
   for (uint32_t i = 0; i < n; i++) {
     known[i] = c[i].allowed && pl_predict(&m->agent[i], items, &predicted[i]);
     within[i] =
@@ -186,10 +203,7 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
       finish_if_chosen(c, n, (uint32_t)explore, predicted[explore], &run, &own, &span);
       best.run_ns = (uint64_t)(run + 0.5);
     }
-    m->agent[explore].explored++;
-    m->agent[explore].dispatches++;
-    m->agent[explore].cls[cls].inflight++;
-    return best;
+    return chosen(m, cls, best);
   }
   /* Earliest finish of everything queued, then of this dispatch, among the
    * agents within the bound if there are any. */
@@ -212,10 +226,14 @@ struct pl_choice pl_choose(struct pl_kernel_model *m, uint64_t items, const stru
     }
   }
   if (best.agent >= 0) {
-    m->agent[best.agent].dispatches++;
-    m->agent[best.agent].cls[cls].inflight++;
+    memo->valid = true;
+    memo->n = n;
+    memo->items = items;
+    memo->latency_bound_ns = latency_bound_ns;
+    memcpy(memo->c, c, n * sizeof *c);
+    memo->choice = best;
   }
-  return best;
+  return chosen(m, cls, best);
 }
 
 void pl_after_earlier(struct pl_candidate *c, uint32_t n, uint64_t earlier_ns) {
@@ -242,6 +260,7 @@ void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64
     c->sum_ns /= 2;
   }
   if (c->inflight) c->inflight--;
+  m->memo.valid = false;
   c->count++;
   c->sum_items += items;
   c->sum_ns += ns;
@@ -266,6 +285,9 @@ void pl_drop(struct pl_kernel_model *m, uint32_t agent, uint64_t items) {
   if (agent >= PL_MAX_AGENTS) return;
   struct pl_class *c = &m->agent[agent].cls[pl_size_class(items)];
   if (c->inflight) c->inflight--;
+  /* Fewer in flight may let exploration send it another sample; once the
+   * class holds PL_EXPLORE_SAMPLES measurements it never does. */
+  if (c->count < PL_EXPLORE_SAMPLES) m->memo.valid = false;
 }
 
 void pl_reset(struct pl_kernel_model *m) { memset(m, 0, sizeof *m); }

@@ -48,10 +48,6 @@ struct pl_history {
   uint64_t dispatches, measured, explored, total_ns, total_items;
 };
 
-struct pl_kernel_model {
-  struct pl_history agent[PL_MAX_AGENTS];
-};
-
 /* One agent as the decision sees it: may it run the dispatch, how much
  * predicted work is queued there already, and how much slower it runs
  * while other agents run (pl_slowdown_update; 0 or 1: not at all). */
@@ -61,12 +57,29 @@ struct pl_candidate {
   double slowdown;
 };
 
+/* The last choice pl_choose made without exploring: the same choice again
+ * for the same work-items, candidates and bound until something else it
+ * read changes (pl_record, pl_reset, and pl_drop while the class is still
+ * being explored clear `valid`). A stream of dispatches of one size then
+ * costs one decision between measurements, not one per dispatch. */
 struct pl_choice {
   int agent;             /* index into the candidates; -1: none allowed */
   bool explored;         /* sent there to measure it */
   bool predicted;        /* predicted_ns is a prediction (false: no data yet) */
   uint64_t predicted_ns; /* its predicted execution time, alone on the machine */
   uint64_t run_ns;       /* the same, slowed by the other agents' queued work */
+};
+struct pl_memo {
+  bool valid;
+  uint32_t n;
+  uint64_t items, latency_bound_ns;
+  struct pl_candidate c[PL_MAX_AGENTS];
+  struct pl_choice choice;
+};
+
+struct pl_kernel_model {
+  struct pl_history agent[PL_MAX_AGENTS];
+  struct pl_memo memo;
 };
 
 uint32_t pl_size_class(uint64_t items);
