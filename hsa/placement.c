@@ -37,12 +37,12 @@
  * record's (a dispatch without a signal completes the record's itself); a
  * CPU agent's processor sets the record's signal and completes the
  * program's itself (the packet names the record, placement_split.h).
- * Records are
- * harvested (the time goes to the kernel's model, placement_model.h) after
- * each doorbell's packets are forwarded (so a decision sees what had
- * completed by the previous doorbell), and on a statistics query or queue
- * destruction. When every record
- * is in flight a dispatch is forwarded as it is, unmeasured.
+ * Records are harvested (the time goes to the kernel's model,
+ * placement_model.h) after each doorbell's packets are forwarded, those at
+ * the front of the list that completed before a decision while much work
+ * is pending (so that it does not count finished work as queued:
+ * STALE_PENDING_NS), and on a statistics query or queue destruction. When every record is in flight
+ * a dispatch is forwarded as it is, unmeasured.
  */
 #define LOG_TAG "placement"
 #include "hsa/placement.h"
@@ -71,6 +71,13 @@ PLAT_OPTION(placement_log, "placement_log",
 #define RECORDS_MAX            1024
 #define COUNTER_START          ((hsa_signal_value_t)1 << 62)
 #define FORWARD_SPACE_WAIT_NS  (10ull * 1000 * 1000 * 1000) /* a forward queue that never drains */
+/* A decision first takes in the finished dispatches at the front of the
+ * in-flight list when an agent has this much predicted work pending: a
+ * finished dispatch still counted as queued (a program that waits for each
+ * one) makes its agent look up to twice as slow for the next, which sends
+ * it elsewhere; below this the record's cache line, read on every
+ * dispatch's path, would cost more than 1% of the work it corrects. */
+#define STALE_PENDING_NS 10000
 
 struct pl_kernel {
   uint32_t magic;
@@ -215,11 +222,16 @@ static uint64_t service_ns(struct pl_record *r, uint64_t end) {
   return end > from ? end - from : 0;
 }
 
-static void harvest_locked(void) {
+/* Takes in the measurements of the dispatches that completed: all of them,
+ * or (`front_only`) those at the front of the in-flight list, oldest first,
+ * up to the first still running (STALE_PENDING_NS): one record's signal
+ * read when the oldest is running, not the whole list. */
+static void harvest_locked(bool front_only) {
   struct pl_record **link = &rt.placement.inflight;
   while (*link) {
     struct pl_record *r = *link;
     if (__atomic_load_n(&r->signal->amd.value, __ATOMIC_ACQUIRE) > 0) {
+      if (front_only) return;
       link = &r->next;
       continue;
     }
@@ -438,7 +450,7 @@ hsa_status_t hsa_ext_placement_kernel_stats(uint64_t kernel_object,
   RETURN_IF_NOT_INITIALIZED();
   if (!count || (capacity && !stats)) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   lock_acquire(&rt.placement.lock);
-  harvest_locked();
+  harvest_locked(false);
   harvest_splits_locked(NULL);
   struct pl_kernel *k = kernel_find_locked(kernel_object);
   uint32_t n = 0;
@@ -744,6 +756,11 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
   bool barrier = header >> HSA_PACKET_HEADER_BARRIER & 1;
   uint64_t items = (uint64_t)p->grid_size_x * p->grid_size_y * p->grid_size_z;
   lock_acquire(&rt.placement.lock);
+  for (uint32_t a = 0; a < rt.placement.count; a++)
+    if (rt.placement.pending_ns[a] >= STALE_PENDING_NS) {
+      harvest_locked(true);
+      break;
+    }
   struct pl_kernel *k = kernel_find_locked(p->kernel_object);
   if (!k) {
     lock_release(&rt.placement.lock);
@@ -925,7 +942,7 @@ static void forward(struct signal *s, int64_t value) {
   /* The agents run what was forwarded while the measurements of earlier
    * dispatches are taken in: not on a dispatch's path. */
   lock_acquire(&rt.placement.lock);
-  harvest_locked();
+  harvest_locked(false);
   lock_release(&rt.placement.lock);
 }
 
@@ -961,7 +978,7 @@ static void release_forward_queues(struct pl_queue *pq) {
     }
     record_release(link);
   }
-  harvest_locked();
+  harvest_locked(false);
   lock_release(&rt.placement.lock);
 }
 

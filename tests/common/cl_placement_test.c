@@ -454,6 +454,49 @@ TEST(placement_cpu_agents_time_a_sample_of_a_known_class) {
   env_close(&e);
 }
 
+/* A program that waits for each dispatch: the one it waited for is not
+ * counted as work still queued on its agent when the next is placed (that
+ * would make the agent look twice as slow and send the next elsewhere),
+ * so on two CPU agents of about one speed, once both are measured, the
+ * dispatches stay where they run fastest rather than alternating. A grid
+ * that takes far longer than the read that checks (STALE_PENDING_NS). */
+#define STEADY_ITEMS  (1u << 20)
+#define STEADY_ROUNDS 12
+TEST(placement_a_waited_for_dispatch_is_not_counted_as_queued) {
+  struct env e;
+  env_open(&e);
+  hsa_agent_t cpus[2];
+  if (hsa_test_cpu_agents(cpus, 2) < 2) test_skip("needs two CPU agents");
+  struct vadd v;
+  vadd_open(&e, &v, STEADY_ITEMS, 1);
+  HSA_ASSERT_OK(hsa_ext_placement_kernel_set_policy(v.k.object, HSA_EXT_PLACEMENT_KIND_CPU, 0));
+  hsa_signal_t done;
+  HSA_ASSERT_OK(hsa_signal_create(1, 0, NULL, &done));
+  hsa_ext_placement_agent_stats_t s[MAX_STATS];
+  uint32_t n = 0;
+  uint64_t before[MAX_STATS] = {0};
+  for (int round = 0; round < 3 * PL_EXPLORE_SAMPLES + STEADY_ROUNDS; round++) {
+    if (round == 3 * PL_EXPLORE_SAMPLES) { /* both explored: count from here */
+      HSA_ASSERT_OK(hsa_ext_placement_kernel_stats(v.k.object, s, MAX_STATS, &n));
+      for (uint32_t i = 0; i < n; i++) before[i] = s[i].dispatches;
+    }
+    hsa_signal_store_relaxed(done, 1);
+    submit(&e, &v.k, v.n, 256, v.ka, done, false);
+    HSA_ASSERT_OK(wait_done(&e, done));
+  }
+  ASSERT_EQ(v.c[v.n - 1], (float)(v.n - 1) + 1);
+  HSA_ASSERT_OK(hsa_ext_placement_kernel_stats(v.k.object, s, MAX_STATS, &n));
+  uint64_t most = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (s[i].dispatches - before[i] > most) most = s[i].dispatches - before[i];
+  test_context("the busiest CPU agent took %llu of the last %d", (unsigned long long)most,
+               STEADY_ROUNDS);
+  ASSERT_GE(most, STEADY_ROUNDS - 2);
+  HSA_ASSERT_OK(hsa_signal_destroy(done));
+  vadd_close(&v);
+  env_close(&e);
+}
+
 /* x(i+1) = x(i) + 1 across alternating agents, with the barrier bit only:
  * every step reads what the step before wrote on the other agent. */
 TEST(placement_barrier_bit_orders_a_chain_across_agents) {
