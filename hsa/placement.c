@@ -41,8 +41,10 @@
  * placement_model.h) after each doorbell's packets are forwarded, those at
  * the front of the list that completed before a decision while much work
  * is pending (so that it does not count finished work as queued:
- * STALE_PENDING_NS), and on a statistics query or queue destruction. When every record is in flight
- * a dispatch is forwarded as it is, unmeasured.
+ * STALE_PENDING_NS), and on a statistics query or queue destruction. When
+ * every record is in flight a dispatch is forwarded as it is, unmeasured.
+ * A CPU agent's dispatch is timed only as the model asks (pl_time_due):
+ * its clock reads are on the dispatch's path.
  */
 #define LOG_TAG "placement"
 #include "hsa/placement.h"
