@@ -770,7 +770,7 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
              (unsigned long long)pq->q->amd.hsa_queue.id, (unsigned long long)p->kernel_object);
     return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
   }
-  struct pl_candidate c[PL_MAX_AGENTS] = {0};
+  struct pl_candidate c[PL_MAX_AGENTS]; /* the first rt.placement.count */
   bool any = false;
   uint64_t earlier_ns = 0; /* this queue's work before the packet, the longest agent's */
   for (uint32_t a = 0; a < rt.placement.count; a++) {
@@ -793,7 +793,7 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     const uint32_t grid[3] = {p->grid_size_x, p->grid_size_y, p->grid_size_z};
     const uint16_t wg[3] = {p->workgroup_size_x, p->workgroup_size_y, p->workgroup_size_z};
     uint64_t slices = wg[dims - 1] ? (grid[dims - 1] + wg[dims - 1] - 1) / wg[dims - 1] : 0;
-    harvest_splits_locked(NULL);
+    if (rt.placement.splits) harvest_splits_locked(NULL);
     uint64_t best_ns = 0;
     if (want_split(k, c, items, slices, &gpu_share, &best_ns)) {
       lock_release(&rt.placement.lock);
