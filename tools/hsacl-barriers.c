@@ -373,10 +373,15 @@ static void delete_lifetime_markers(LLVMValueRef region) {
     }
 }
 
-/* A new stack slot for values of type `ty`, at the top of the entry block. */
+/* A new stack slot for values of type `ty`, at the top of the entry block
+ * (which is empty while the cut is made if the kernel had no slot yet). */
 static LLVMValueRef new_slot(LLVMBuilderRef b, LLVMValueRef region, LLVMTypeRef ty) {
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
-  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+  LLVMValueRef first = LLVMGetFirstInstruction(entry);
+  if (first)
+    LLVMPositionBuilderBefore(b, first);
+  else
+    LLVMPositionBuilderAtEnd(b, entry);
   return LLVMBuildAlloca(b, ty, "");
 }
 
