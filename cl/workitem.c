@@ -191,9 +191,13 @@ __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void 
  * state reached must be one. Kept as reductions rather than a test that
  * leaves the loop at the first work-item that differs, so that the loop
  * has one exit, as the vectoriser wants it, and folds away when the
- * region's end is the same for all (a constant). */
+ * region's end is the same for all (a constant). The uniform values every
+ * work-item left in `uniform_out` are the next region's `uniform_in`
+ * (cl/cpu_abi.h, hsacl_region_fn). */
 __attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, void *group_segment,
                                                           char *context, uint32_t stride,
+                                                          char *uniform_in, char *uniform_out,
+                                                          uint32_t uniform_size,
                                                           hsacl_region_fn region, int32_t state) {
   assume_geometry();
   int32_t lowest = INT32_MAX, highest = INT32_MIN;
@@ -203,11 +207,12 @@ __attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, v
         local_id[0] = x;
         local_id[1] = y;
         local_id[2] = z;
-        int32_t reached = region(state, context, kernarg, group_segment);
+        int32_t reached = region(state, context, uniform_in, uniform_out, kernarg, group_segment);
         context += stride;
         lowest = reached < lowest ? reached : lowest;
         highest = reached > highest ? reached : highest;
       }
+  __builtin_memcpy(uniform_in, uniform_out, uniform_size);
   return lowest == highest ? lowest : HSACL_REGIONS_DIVERGED;
 }
 

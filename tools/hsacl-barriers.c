@@ -10,6 +10,7 @@
  * defines, OpenCL C 2.0 6.13.8), the pass adds
  *
  *   int32_t __hsacl_region_<kernel>(int32_t state, char *context,
+ *                                   const char *uniform_in, char *uniform_out,
  *                                   const void *kernarg, void *group_segment)
  *
  * the wrapper's body with everything it calls that reaches a barrier
@@ -23,14 +24,18 @@
  * the next piece can compute again as cheaply (calls of the work-item
  * functions, loads of the read-only kernarg, and arithmetic on them);
  * everything else stays local to the call, for the optimiser to keep in
- * registers. The region function is
- * alwaysinline: hsacc's group function calls it once per state, with the
- * state a constant, so that each copy keeps only its region's code. stdout
- * gets one line "<kernel> <context bytes per work-item> <barriers>" per
- * kernel cut so, and "<kernel> 0 0" per kernel that reaches no barrier
- * (hsacc runs its work-items in one loop from item 0); a kernel it
- * cannot cut gets a note on stderr (it keeps one fiber per work-item) and
- * no line.
+ * registers. Of the values in the context, those the same for every
+ * work-item of the group (a loop counter of a loop with a barrier, a value
+ * computed from the kernarg and the group id) are kept once for the group
+ * instead, where the optimiser sees that they do not change from one
+ * work-item to the next (cl/cpu_abi.h, hsacl_region_fn). The region
+ * function is alwaysinline: hsacc's group function calls it once per
+ * state, with the state a constant, so that each copy keeps only its
+ * region's code. stdout gets one line "<kernel> <context bytes per
+ * work-item> <barriers> <uniform bytes per group>" per kernel cut so, and
+ * "<kernel> 0 0 0" per kernel that reaches no barrier (hsacc runs its
+ * work-items in one loop from item 0); a kernel it cannot cut gets a note
+ * on stderr (it keeps one fiber per work-item) and no line.
  *
  * How (LLVM Language Reference Manual for the IR's rules):
  *   1. the functions that reach a barrier get alwaysinline and the
@@ -50,7 +55,18 @@
  *   5. backward liveness of the slots from each block a state enters: a
  *      slot read there before it is written, or whose address is used
  *      otherwise than by a load or store, lives in the context (offsets by
- *      the module's data layout, LLVMABISizeOfType / alignment).
+ *      the module's data layout, LLVMABISizeOfType / alignment);
+ *   6. which slots are uniform, the same for every work-item of the group
+ *      at every point of the region (a divergence analysis: post-dominators
+ *      and control dependence over the region's blocks, then a fixed point
+ *      over values and slots, uniform_slots below);
+ *   7. a uniform slot that lives across a barrier is kept in the group's
+ *      uniform areas rather than the context: copied from `uniform_in` at
+ *      the region's entry into a slot of the call's own, and from it to
+ *      `uniform_out` before each return. `uniform_in` does not change while
+ *      the work-items run the region one after the other, so each reads the
+ *      value of the region's start even after another wrote a new one; the
+ *      group function copies `uniform_out` to `uniform_in` between regions.
  * Exit status 0, or 1 after a message (unreadable input, invalid result).
  */
 #include <llvm-c/Analysis.h>
@@ -93,6 +109,16 @@ static const char *const workitem_names[] = {
 /* The runtime's context buffer is 64-byte aligned (hsa/cl_program.c). */
 #define CONTEXT_ALIGN_MAX 64u
 #define CONTEXT_ALIGN_MIN 16u
+/* The region function's parameters (cl/cpu_abi.h, hsacl_region_fn). */
+enum {
+  PARAM_STATE,
+  PARAM_CONTEXT,
+  PARAM_UNIFORM_IN,
+  PARAM_UNIFORM_OUT,
+  PARAM_KERNARG,
+  PARAM_GROUP_SEGMENT,
+  PARAM_COUNT
+};
 
 static LLVMContextRef ctx;
 static LLVMModuleRef mod;
@@ -112,6 +138,16 @@ static void *xcalloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size);
   if (!p) die("out of memory");
   return p;
+}
+
+/* Appends x to the array *v of *n (room for *cap), grown as needed. */
+static void push_u32(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x) {
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 8;
+    *v = realloc(*v, *cap * sizeof **v);
+    if (!*v) die("out of memory");
+  }
+  (*v)[(*n)++] = x;
 }
 
 /* ---- pointer -> index map (open addressing) ---------------------------- */
@@ -219,12 +255,7 @@ static void call_graph_build(struct call_graph *g) {
         LLVMValueRef callee = LLVMIsACallInst(in) ? direct_callee(in) : NULL;
         if (!callee) continue;
         if (is_barrier(callee)) g->reaches[i] = true;
-        if (g->callee_count[i] == cap) {
-          cap = cap ? 2 * cap : 8;
-          g->callees[i] = realloc(g->callees[i], cap * sizeof **g->callees);
-          if (!g->callees[i]) die("out of memory");
-        }
-        g->callees[i][g->callee_count[i]++] = (uint32_t)map_get(&g->index, callee);
+        push_u32(&g->callees[i], &g->callee_count[i], &cap, (uint32_t)map_get(&g->index, callee));
       }
   }
   for (bool changed = true; changed;) {
@@ -288,7 +319,8 @@ static void note(const char *kernel, const char *why) {
           why);
 }
 
-/* int32_t __hsacl_region_<kernel>(int32_t, char *, const void *, void *)
+/* int32_t __hsacl_region_<kernel>(int32_t, char *, const char *, char *,
+ *                                 const void *, void *)
  * calling the wrapper, with the wrapper's function attributes (target
  * features: the inliner inlines a callee only into a caller whose
  * features include its own). */
@@ -299,10 +331,11 @@ static LLVMValueRef region_create(LLVMValueRef wrapper, const char *kernel) {
   LLVMTypeRef wparams[2];
   LLVMGetParamTypes(wty, wparams);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
-  LLVMTypeRef params[4] = {i32, LLVMPointerTypeInContext(ctx, 0), wparams[0], wparams[1]};
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+  LLVMTypeRef params[PARAM_COUNT] = {i32, ptr, ptr, ptr, wparams[0], wparams[1]};
   char name[512];
   snprintf(name, sizeof name, REGION_PREFIX "%s", kernel);
-  LLVMValueRef region = LLVMAddFunction(mod, name, LLVMFunctionType(i32, params, 4, 0));
+  LLVMValueRef region = LLVMAddFunction(mod, name, LLVMFunctionType(i32, params, PARAM_COUNT, 0));
   unsigned n = LLVMGetAttributeCountAtIndex(wrapper, LLVMAttributeFunctionIndex);
   LLVMAttributeRef *attrs = xcalloc(n, sizeof *attrs);
   LLVMGetAttributesAtIndex(wrapper, LLVMAttributeFunctionIndex, attrs);
@@ -318,7 +351,8 @@ static LLVMValueRef region_create(LLVMValueRef wrapper, const char *kernel) {
   free(attrs);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, region, "entry"));
-  LLVMValueRef args[2] = {LLVMGetParam(region, 2), LLVMGetParam(region, 3)};
+  LLVMValueRef args[2] = {LLVMGetParam(region, PARAM_KERNARG),
+                          LLVMGetParam(region, PARAM_GROUP_SEGMENT)};
   LLVMBuildCall2(b, wty, wrapper, args, 2, "");
   LLVMBuildRet(b, LLVMConstInt(i32, (unsigned long long)-1, true));
   LLVMDisposeBuilder(b);
@@ -465,7 +499,7 @@ static void demote_values_across_blocks(LLVMBuilderRef b, LLVMValueRef region) {
  * into *count. */
 static bool remakeable(LLVMValueRef v, LLVMValueRef region, unsigned *count) {
   if (LLVMIsAConstant(v)) return true;
-  if (LLVMIsAArgument(v)) return v != LLVMGetParam(region, 0); /* the state is the region's */
+  if (LLVMIsAArgument(v)) return v != LLVMGetParam(region, PARAM_STATE); /* the region's own */
   if (!LLVMIsAInstruction(v) || ++*count > REMAKE_MAX_INSTRUCTIONS) return false;
   if (LLVMIsALoadInst(v)) {
     /* The kernarg is read-only while the kernel runs (cl/cpu_abi.h). */
@@ -476,7 +510,7 @@ static bool remakeable(LLVMValueRef v, LLVMValueRef region, unsigned *count) {
         if (!LLVMIsAConstantInt(LLVMGetOperand(p, (unsigned)i))) return false;
       p = LLVMGetOperand(p, 0);
     }
-    return p == LLVMGetParam(region, 2) && remakeable(LLVMGetOperand(v, 0), region, count);
+    return p == LLVMGetParam(region, PARAM_KERNARG) && remakeable(LLVMGetOperand(v, 0), region, count);
   }
   if (LLVMIsACallInst(v)) {
     LLVMValueRef callee = direct_callee(v);
@@ -665,10 +699,328 @@ static void live_across(LLVMValueRef region, LLVMValueRef *slots, uint32_t nslot
   free(blocks);
 }
 
-/* Moves the slots that must outlive a call into the context; returns the
+/* ---- slots the same for every work-item of the group ------------------------ */
+
+/* The work-item functions whose result differs between the work-items of
+ * a group (OpenCL C 2.0 6.13.1); the others answer for the whole group. */
+static const char *const varying_workitem_names[] = {
+    "_Z12get_local_idj",
+    "_Z13get_global_idj",
+    "_Z20get_global_linear_idv",
+    "_Z19get_local_linear_idv",
+};
+/* The group function's uniform areas (tools/hsacc) are 16-byte aligned,
+ * on item 0's stack, two of them: a slot aligned to more, or past this
+ * many bytes in all, stays in the work-items' contexts. */
+#define UNIFORM_ALIGN_MAX 16u
+#define UNIFORM_BYTES_MAX 512u
+
+/* The region's control flow graph with one more node, `exit` (= count),
+ * that every block without a successor (ret, unreachable) leads to. */
+struct cfg {
+  uint32_t count;
+  LLVMBasicBlockRef *blocks;
+  struct index_map index;
+  uint32_t **succ, *nsucc; /* per node; a block without one has `exit` */
+  uint32_t *ipdom;         /* immediate post-dominator, ipdom[exit] = exit */
+  uint32_t *cd_start, *cd; /* cd[cd_start[a] .. cd_start[a + 1]]: the blocks control dependent on a */
+};
+
+/* Post-dominators by the iterative algorithm of Cooper, Harvey and
+ * Kennedy ("A Simple, Fast Dominance Algorithm", 2001) on the reversed
+ * graph, then control dependence (Ferrante, Ottenstein and Warren, "The
+ * Program Dependence Graph and Its Use in Optimization", 1987): for each
+ * edge a -> c, the nodes from c up the post-dominator tree to ipdom(a),
+ * that one excluded, depend on a. False when a block cannot reach the
+ * exit (a loop without one): no post-dominator tree covers it. */
+static bool cfg_build(struct cfg *g, LLVMValueRef region) {
+  uint32_t n = LLVMCountBasicBlocks(region), exit = n;
+  g->count = n;
+  g->blocks = xcalloc(n, sizeof *g->blocks);
+  LLVMGetBasicBlocks(region, g->blocks);
+  map_init(&g->index, n);
+  for (uint32_t i = 0; i < n; i++) map_put(&g->index, g->blocks[i], i);
+  g->succ = xcalloc(n + 1, sizeof *g->succ);
+  g->nsucc = xcalloc(n + 1, sizeof *g->nsucc);
+  uint32_t **pred = xcalloc(n + 1, sizeof *pred), *npred = xcalloc(n + 1, sizeof *npred);
+  uint32_t *scap = xcalloc(n + 1, sizeof *scap), *pcap = xcalloc(n + 1, sizeof *pcap);
+  for (uint32_t i = 0; i < n; i++) {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[i]);
+    unsigned k = term ? LLVMGetNumSuccessors(term) : 0;
+    for (unsigned j = 0; j < k; j++)
+      push_u32(&g->succ[i], &g->nsucc[i], &scap[i],
+               (uint32_t)map_get(&g->index, LLVMGetSuccessor(term, j)));
+    if (!k) push_u32(&g->succ[i], &g->nsucc[i], &scap[i], exit);
+    for (uint32_t j = 0; j < g->nsucc[i]; j++) {
+      uint32_t s = g->succ[i][j];
+      push_u32(&pred[s], &npred[s], &pcap[s], i);
+    }
+  }
+  /* Post-order of a depth-first walk from the exit along reversed edges. */
+  uint32_t *order = xcalloc(n + 1, sizeof *order), *number = xcalloc(n + 1, sizeof *number);
+  uint32_t *stack = xcalloc(n + 1, sizeof *stack), *next = xcalloc(n + 1, sizeof *next);
+  bool *seen = xcalloc(n + 1, sizeof *seen);
+  uint32_t depth = 0, done = 0;
+  stack[depth++] = exit;
+  seen[exit] = true;
+  while (depth) {
+    uint32_t v = stack[depth - 1];
+    if (next[v] < npred[v]) {
+      uint32_t p = pred[v][next[v]++];
+      if (!seen[p]) seen[p] = true, stack[depth++] = p;
+    } else {
+      number[v] = done;
+      order[done++] = v;
+      depth--;
+    }
+  }
+  bool covered = done == n + 1;
+  g->ipdom = xcalloc(n + 1, sizeof *g->ipdom);
+  const uint32_t none = UINT32_MAX;
+  for (uint32_t i = 0; i <= n; i++) g->ipdom[i] = none;
+  g->ipdom[exit] = exit;
+  for (bool changed = covered; changed;) {
+    changed = false;
+    for (uint32_t k = done - 1; k-- > 0;) { /* reverse post-order, the exit (last) aside */
+      uint32_t v = order[k], best = none;
+      for (uint32_t j = 0; j < g->nsucc[v]; j++) {
+        uint32_t s = g->succ[v][j];
+        if (g->ipdom[s] == none) continue;
+        if (best == none) {
+          best = s;
+          continue;
+        }
+        uint32_t f1 = s, f2 = best;
+        while (f1 != f2) {
+          while (number[f1] < number[f2]) f1 = g->ipdom[f1];
+          while (number[f2] < number[f1]) f2 = g->ipdom[f2];
+        }
+        best = f1;
+      }
+      if (best != g->ipdom[v]) g->ipdom[v] = best, changed = true;
+    }
+  }
+  g->cd_start = xcalloc(n + 2, sizeof *g->cd_start);
+  g->cd = NULL;
+  uint32_t ncd = 0, cdcap = 0;
+  for (uint32_t a = 0; a < n; a++) {
+    g->cd_start[a] = ncd;
+    for (uint32_t j = 0; covered && j < g->nsucc[a] && g->nsucc[a] > 1; j++)
+      for (uint32_t r = g->succ[a][j]; r != g->ipdom[a]; r = g->ipdom[r])
+        push_u32(&g->cd, &ncd, &cdcap, r);
+  }
+  g->cd_start[n] = g->cd_start[n + 1] = ncd;
+  for (uint32_t i = 0; i <= n; i++) free(pred[i]);
+  free(pred), free(npred), free(scap), free(pcap);
+  free(order), free(number), free(stack), free(next), free(seen);
+  return covered;
+}
+
+static void cfg_free(struct cfg *g) {
+  for (uint32_t i = 0; i <= g->count; i++) free(g->succ[i]);
+  free(g->succ), free(g->nsucc), free(g->ipdom), free(g->cd_start), free(g->cd);
+  free(g->blocks);
+  map_free(&g->index);
+}
+
+struct uniformity {
+  LLVMValueRef region;
+  struct index_map slot_index;
+  bool *slot_uniform;
+  struct index_map value; /* instruction -> 1 uniform, 0 varying, this sweep */
+};
+
+/* Whether callee's declaration says it touches no memory (memory(none),
+ * LLVM Language Reference Manual, "Function Attributes"): the encoding of
+ * no effect on any location is 0. */
+static bool touches_no_memory(LLVMValueRef fn) {
+  LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                                   LLVMGetEnumAttributeKindForName("memory", 6));
+  return a && LLVMGetEnumAttributeValue(a) == 0;
+}
+
+/* Whether operand value `v` is the same for every work-item at the point
+ * of its use: constants, the state and the kernarg and group segment
+ * pointers, and instructions found so (earlier in the same block: every
+ * other value crosses blocks through a slot, step 4). */
+static bool uniform_value(const struct uniformity *u, LLVMValueRef v) {
+  if (LLVMIsAConstant(v)) return true;
+  if (LLVMIsAArgument(v))
+    return v == LLVMGetParam(u->region, PARAM_STATE) ||
+           v == LLVMGetParam(u->region, PARAM_KERNARG) ||
+           v == LLVMGetParam(u->region, PARAM_GROUP_SEGMENT);
+  return LLVMIsAInstruction(v) && map_get(&u->value, v) == 1;
+}
+
+static bool uniform_operands(const struct uniformity *u, LLVMValueRef in, int count) {
+  for (int i = 0; i < count; i++)
+    if (!uniform_value(u, LLVMGetOperand(in, (unsigned)i))) return false;
+  return true;
+}
+
+/* Whether instruction `in` computes the same value for every work-item
+ * that runs it, given the slots found uniform so far. Varying: the
+ * work-item's ids, loads but from the kernarg (read-only while the kernel
+ * runs, cl/cpu_abi.h) or a uniform slot, calls but of the group's
+ * work-item functions and of intrinsics that touch no memory, and
+ * anything computed from a varying value; freeze too (of poison, it may
+ * give each work-item another value). */
+static bool uniform_instruction(const struct uniformity *u, LLVMValueRef in) {
+  if (LLVMIsALoadInst(in)) {
+    if (LLVMGetVolatile(in) || LLVMGetOrdering(in) != LLVMAtomicOrderingNotAtomic) return false;
+    LLVMValueRef p = LLVMGetOperand(in, 0);
+    int64_t s = map_get(&u->slot_index, p);
+    if (s >= 0) return u->slot_uniform[s];
+    for (; LLVMIsAGetElementPtrInst(p); p = LLVMGetOperand(p, 0))
+      if (!uniform_operands(u, p, LLVMGetNumOperands(p))) return false;
+    return p == LLVMGetParam(u->region, PARAM_KERNARG);
+  }
+  if (LLVMIsACallInst(in)) {
+    LLVMValueRef callee = direct_callee(in);
+    if (!callee) return false;
+    bool group_wide = is_workitem_fn(callee) &&
+                      !named_one_of(callee, varying_workitem_names,
+                                    sizeof varying_workitem_names / sizeof *varying_workitem_names);
+    if (!group_wide && !(LLVMGetIntrinsicID(callee) && touches_no_memory(callee))) return false;
+    return uniform_operands(u, in, (int)LLVMGetNumArgOperands(in));
+  }
+  if (LLVMIsABinaryOperator(in) || LLVMIsAUnaryOperator(in) || LLVMIsACastInst(in) ||
+      LLVMIsACmpInst(in) || LLVMIsASelectInst(in) || LLVMIsAGetElementPtrInst(in) ||
+      LLVMIsAExtractValueInst(in) || LLVMIsAInsertValueInst(in) ||
+      LLVMIsAExtractElementInst(in) || LLVMIsAInsertElementInst(in) ||
+      LLVMIsAShuffleVectorInst(in))
+    return uniform_operands(u, in, LLVMGetNumOperands(in));
+  return false;
+}
+
+/* Whether block terminator `term` sends every work-item the same way. */
+static bool uniform_branch(const struct uniformity *u, LLVMValueRef term) {
+  if (LLVMIsABranchInst(term)) return !LLVMIsConditional(term) || uniform_value(u, LLVMGetCondition(term));
+  if (LLVMIsASwitchInst(term)) return uniform_value(u, LLVMGetOperand(term, 0));
+  return LLVMGetNumSuccessors(term) <= 1;
+}
+
+/* Step 6: which of the slots hold the same value for every work-item at
+ * every point of the region (uniform[s]), as an optimistic fixed point:
+ * every slot whose address is used only to load and store it starts
+ * uniform, and one becomes varying when a store gives it a varying value
+ * or a store in a divergent block writes it. A block is divergent when it
+ * is control dependent on a divergent branch: one whose condition is
+ * varying, or that is in a divergent block. The work-items of a group
+ * enter the region at the same state with the same uniform slots, so
+ * each runs the blocks that are not divergent in the same order, the same
+ * number of times, with the same uniform values (loops whose exit is
+ * varying make their blocks divergent: they depend on that exit); the
+ * slots stored only there agree at every point, the region's returns
+ * included. Nothing here relies on the kernel meeting 6.13.8: work-items
+ * that reach different barriers are caught by __hsacl_for_region. */
+static void uniform_slots(LLVMValueRef region, LLVMValueRef *slots, uint32_t nslots,
+                          bool *uniform) {
+  struct cfg g;
+  bool covered = cfg_build(&g, region);
+  struct uniformity u = {.region = region, .slot_uniform = uniform};
+  map_init(&u.slot_index, nslots);
+  for (uint32_t s = 0; s < nslots; s++) {
+    map_put(&u.slot_index, slots[s], s);
+    uniform[s] = covered && !slot_escapes(slots[s]);
+  }
+  size_t ninstr = 0;
+  for (uint32_t i = 0; i < g.count; i++)
+    for (LLVMValueRef in = LLVMGetFirstInstruction(g.blocks[i]); in; in = LLVMGetNextInstruction(in))
+      ninstr++;
+  map_init(&u.value, ninstr);
+  bool *divergent = xcalloc(g.count, sizeof *divergent);
+  bool *branch_divergent = xcalloc(g.count, sizeof *branch_divergent);
+  for (bool changed = covered; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < g.count; i++) {
+      for (LLVMValueRef in = LLVMGetFirstInstruction(g.blocks[i]); in;
+           in = LLVMGetNextInstruction(in)) {
+        map_put(&u.value, in, uniform_instruction(&u, in));
+        if (!LLVMIsAStoreInst(in)) continue;
+        int64_t s = map_get(&u.slot_index, LLVMGetOperand(in, 1));
+        if (s < 0 || !uniform[s]) continue;
+        if (divergent[i] || LLVMGetVolatile(in) ||
+            LLVMGetOrdering(in) != LLVMAtomicOrderingNotAtomic ||
+            !uniform_value(&u, LLVMGetOperand(in, 0)))
+          uniform[s] = false, changed = true;
+      }
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(g.blocks[i]);
+      if (branch_divergent[i] || !term || (!divergent[i] && uniform_branch(&u, term))) continue;
+      branch_divergent[i] = changed = true;
+      for (uint32_t k = g.cd_start[i]; k < g.cd_start[i + 1]; k++) divergent[g.cd[k]] = true;
+    }
+  }
+  free(divergent);
+  free(branch_divergent);
+  map_free(&u.value);
+  map_free(&u.slot_index);
+  cfg_free(&g);
+}
+
+static void add_param_attr(LLVMValueRef fn, unsigned param, const char *name, uint64_t value) {
+  LLVMAddAttributeAtIndex(
+      fn, param + 1, LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(name, strlen(name)), value));
+}
+
+/* Step 7: the uniform slots that live across a barrier (in_context[s] and
+ * uniform[s]) move out of the context into the group's uniform areas,
+ * each at one offset in both: the region copies the slot from
+ * `uniform_in` on entry and to `uniform_out` before each return, and the
+ * slot itself stays the call's own (for the optimiser, a value in a
+ * register). `uniform_in` is the same for every work-item of the region,
+ * whose loads from it the optimiser hoists out of the loop over the
+ * work-items; it is never written in the region, so a work-item that
+ * rewrote the value leaves the next work-item its value at the region's
+ * entry; __hsacl_for_region copies `uniform_out`, where every work-item
+ * left the same values, to `uniform_in` for the next region. Clears
+ * in_context[s] of each; returns the areas' size. */
+static uint32_t keep_uniform(LLVMBuilderRef b, LLVMValueRef region, LLVMValueRef *slots,
+                             uint32_t nslots, bool *in_context, const bool *uniform) {
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+  LLVMValueRef in_area = LLVMGetParam(region, PARAM_UNIFORM_IN);
+  LLVMValueRef out_area = LLVMGetParam(region, PARAM_UNIFORM_OUT);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
+  uint64_t offset = 0;
+  for (uint32_t s = 0; s < nslots; s++) {
+    if (!in_context[s] || !uniform[s] || LLVMConstIntGetZExtValue(LLVMGetOperand(slots[s], 0)) != 1)
+      continue;
+    LLVMTypeRef ty = LLVMGetAllocatedType(slots[s]);
+    uint64_t align = LLVMGetAlignment(slots[s]);
+    if (LLVMABIAlignmentOfType(layout, ty) > align) align = LLVMABIAlignmentOfType(layout, ty);
+    uint64_t at = (offset + align - 1) / align * align;
+    if (align > UNIFORM_ALIGN_MAX || at + slot_size(slots[s]) > UNIFORM_BYTES_MAX) continue;
+    offset = at + slot_size(slots[s]);
+    in_context[s] = false;
+    LLVMValueRef off = LLVMConstInt(i64, at, false);
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(entry));
+    LLVMValueRef v = LLVMBuildLoad2(b, ty, LLVMBuildInBoundsGEP2(b, i8, in_area, &off, 1, ""), "");
+    LLVMSetAlignment(v, (unsigned)align);
+    LLVMBuildStore(b, v, slots[s]);
+    for (LLVMBasicBlockRef bb = entry; bb; bb = LLVMGetNextBasicBlock(bb)) {
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+      if (!LLVMIsAReturnInst(term)) continue;
+      LLVMPositionBuilderBefore(b, term);
+      LLVMValueRef st = LLVMBuildStore(b, LLVMBuildLoad2(b, ty, slots[s], ""),
+                                       LLVMBuildInBoundsGEP2(b, i8, out_area, &off, 1, ""));
+      LLVMSetAlignment(st, (unsigned)align);
+    }
+  }
+  /* Each area is the group function's own, read (in) or written (out)
+   * alone in the call. */
+  add_param_attr(region, PARAM_UNIFORM_IN, "noalias", 0);
+  add_param_attr(region, PARAM_UNIFORM_IN, "align", UNIFORM_ALIGN_MAX);
+  add_param_attr(region, PARAM_UNIFORM_OUT, "noalias", 0);
+  add_param_attr(region, PARAM_UNIFORM_OUT, "align", UNIFORM_ALIGN_MAX);
+  return (uint32_t)offset;
+}
+
+/* Moves the slots that must outlive a call into the uniform areas (the
+ * uniform ones, *uniform_bytes of them) or the context; returns the
  * context's bytes per work-item, or -1 after writing why[]. */
 static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasicBlockRef *starts,
-                                uint32_t nstarts, char *why, size_t size) {
+                                uint32_t nstarts, uint32_t *uniform_bytes, char *why,
+                                size_t size) {
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
   uint32_t nslots = 0;
   for (LLVMValueRef in = LLVMGetFirstInstruction(entry); in; in = LLVMGetNextInstruction(in))
@@ -680,9 +1032,13 @@ static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasic
   bool *in_context = xcalloc(nslots, sizeof *in_context);
   for (uint32_t s = 0; s < nslots; s++) in_context[s] = slot_escapes(slots[s]);
   live_across(region, slots, nslots, starts, nstarts, in_context);
+  bool *uniform = xcalloc(nslots, sizeof *uniform);
+  uniform_slots(region, slots, nslots, uniform);
+  *uniform_bytes = keep_uniform(b, region, slots, nslots, in_context, uniform);
+  free(uniform);
   uint64_t offset = 0, align_max = CONTEXT_ALIGN_MIN;
   LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
-  LLVMValueRef context = LLVMGetParam(region, 1);
+  LLVMValueRef context = LLVMGetParam(region, PARAM_CONTEXT);
   int64_t result = 0;
   for (uint32_t s = 0; s < nslots; s++) {
     if (!in_context[s]) continue;
@@ -713,20 +1069,18 @@ static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasic
   }
   if (result >= 0) {
     /* The context is the work-item's own: nothing else points into it. */
-    LLVMAddAttributeAtIndex(
-        region, 2, LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
-    LLVMAddAttributeAtIndex(
-        region, 2,
-        LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("align", 5), align_max));
+    add_param_attr(region, PARAM_CONTEXT, "noalias", 0);
+    add_param_attr(region, PARAM_CONTEXT, "align", align_max);
   }
   free(in_context);
   free(slots);
   return result;
 }
 
-/* Cuts the inlined region at its barriers (steps 2-4 above); returns the
+/* Cuts the inlined region at its barriers (steps 2-7 above); returns the
  * context's bytes per work-item, or -1 after writing why[]. */
-static int64_t region_cut(LLVMValueRef region, uint32_t *barrier_count, char *why, size_t size) {
+static int64_t region_cut(LLVMValueRef region, uint32_t *barrier_count, uint32_t *uniform_bytes,
+                          char *why, size_t size) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   delete_lifetime_markers(region);
   demote_phis(b, region);
@@ -770,9 +1124,9 @@ static int64_t region_cut(LLVMValueRef region, uint32_t *barrier_count, char *wh
   remake_values_across_blocks(b, region);
   demote_values_across_blocks(b, region);
   LLVMPositionBuilderAtEnd(b, entry);
-  LLVMValueRef sw = LLVMBuildSwitch(b, LLVMGetParam(region, 0), body, n);
+  LLVMValueRef sw = LLVMBuildSwitch(b, LLVMGetParam(region, PARAM_STATE), body, n);
   for (uint32_t k = 0; k < n; k++) LLVMAddCase(sw, LLVMConstInt(i32, k + 1, false), starts[k]);
-  int64_t stride = place_in_context(b, region, starts, n, why, size);
+  int64_t stride = place_in_context(b, region, starts, n, uniform_bytes, why, size);
   *barrier_count = n;
   free(starts);
   free(barriers);
@@ -809,7 +1163,7 @@ int main(int argc, char **argv) {
       continue;
     const char *kernel = name + strlen(WRAPPER_PREFIX);
     if (!g.reaches[i]) {
-      printf("%s 0 0\n", kernel);
+      printf("%s 0 0 0\n", kernel);
       continue;
     }
     memset(seen, 0, g.count * sizeof *seen);
@@ -838,9 +1192,9 @@ int main(int argc, char **argv) {
   }
   for (uint32_t r = 0; r < nregions; r++) {
     int64_t stride = -1;
-    uint32_t barrier_count = 0;
+    uint32_t barrier_count = 0, uniform_bytes = 0;
     if (!region_check(&g, regions[r], why, sizeof why))
-      stride = region_cut(regions[r], &barrier_count, why, sizeof why);
+      stride = region_cut(regions[r], &barrier_count, &uniform_bytes, why, sizeof why);
     if (stride < 0) {
       note(kernels[r], why);
       LLVMDeleteFunction(regions[r]);
@@ -849,7 +1203,7 @@ int main(int argc, char **argv) {
     if (LLVMVerifyFunction(regions[r], LLVMPrintMessageAction))
       die("kernel %s: the cut region is not valid IR (a bug of this tool)", kernels[r]);
     add_fn_attr(regions[r], "alwaysinline");
-    printf("%s %lld %u\n", kernels[r], (long long)stride, barrier_count);
+    printf("%s %lld %u %u\n", kernels[r], (long long)stride, barrier_count, uniform_bytes);
   }
   for (uint32_t i = 0; i < g.count; i++)
     if (is_workitem_fn(g.fns[i]) && !LLVMIsDeclaration(g.fns[i])) {

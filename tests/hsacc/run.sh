@@ -245,10 +245,81 @@ K
   [ ! -e "$tmp/x" ]
 }
 
+# The barrier pass's line for each kernel of $tmp/FILE.cl ("<kernel>
+# <context bytes> <barriers> <uniform bytes>"), into $tmp/FILE.lines, from a
+# wrapper around the pass that make suite-hsacc built (HSACL_BARRIERS).
+pass_lines() {
+  [ -n "${HSACL_BARRIERS:-}" ] || { echo "HSACL_BARRIERS is not set (make suite-hsacc sets it)"; return 1; }
+  printf '#!/bin/sh\n"%s" "$@" | tee "%s"\n' "$HSACL_BARRIERS" "$tmp/$1.lines" >"$tmp/tee-pass"
+  chmod +x "$tmp/tee-pass"
+  HSACL_BARRIERS="$tmp/tee-pass" "$HSACC" -o "$tmp/$1.hsaco" "$tmp/$1.cl"
+}
+
+# uniform FILE KERNEL BYTES: the pass kept BYTES of KERNEL's values once
+# per work-group.
+uniform() {
+  got=$(awk -v k="$2" '$1 == k { print $4 }' "$tmp/$1.lines")
+  [ "$got" = "$3" ] || { echo "$2: $got uniform bytes, not $3 ($(cat "$tmp/$1.lines"))"; return 1; }
+}
+
+# Values live across a barrier that are the same for every work-item of the
+# group are kept once per group: the counters of nested barrier loops, a
+# value from the kernarg and the group id rewritten between two barriers.
+# Never one stored under a branch on the work-item's id (even of a value
+# the same for all), one from a loop whose trip count is the work-item's,
+# or one loaded from memory that the work-items write.
+hsacc_keeps_values_uniform_across_the_group_once() {
+  src uni.cl <<'K'
+__kernel void nested(__global int *o, uint n) {
+  __local int t[64];
+  int v = 0;
+  for (uint i = 0; i < n; i++)
+    for (uint j = 0; j < i; j++) {
+      t[get_local_id(0)] = v; barrier(CLK_LOCAL_MEM_FENCE);
+      v += t[0]; barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  o[get_global_id(0)] = v;
+}
+__kernel void rewritten(__global uint *o, uint n, uint rounds) {
+  __local uint t[64];
+  uint acc = n * (uint)get_group_id(0);
+  for (uint r = 0; r < rounds; r++) {
+    t[get_local_id(0)] = acc; barrier(CLK_LOCAL_MEM_FENCE);
+    acc = acc * 3u + r;
+  }
+  o[get_global_id(0)] = acc + t[0];
+}
+__kernel void under_branch(__global int *o) {
+  __local int t[64];
+  int v = 1;
+  if (get_local_id(0) & 1) v = 2;
+  t[get_local_id(0)] = 0; barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_global_id(0)] = v + t[0];
+}
+__kernel void varying_trip(__global uint *o) {
+  __local uint t[64];
+  uint k = 0;
+  for (uint i = 0; i < get_local_id(0); i++) k += 2;
+  t[get_local_id(0)] = 0; barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_global_id(0)] = k + t[0];
+}
+__kernel void from_memory(__global int *o) {
+  __local int t[64];
+  t[get_local_id(0)] = 5; barrier(CLK_LOCAL_MEM_FENCE);
+  int v = t[0]; barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_global_id(0)] = v;
+}
+K
+  pass_lines uni || return 1
+  uniform uni nested 8 && uniform uni rewritten 8 && uniform uni under_branch 0 &&
+    uniform uni varying_trip 0 && uniform uni from_memory 0
+}
+
 case_ hsacc_builds_one_bundle_for_every_agent
 case_ hsacc_builds_several_sources_into_one_file
 case_ hsacc_inlines_work_item_functions_and_exports_the_interface
 case_ hsacc_cuts_kernels_at_barriers_or_says_why_not
+case_ hsacc_keeps_values_uniform_across_the_group_once
 case_ hsacc_printf_output_stays_on_the_runtimes_hook
 case_ hsacc_links_the_librarys_half_conversions_for_the_code_generator
 case_ hsacc_compile_error_prints_clang_and_leaves_nothing
