@@ -86,13 +86,15 @@ typedef int32_t (*hsacl_region_fn)(int32_t state, char *context, const char *uni
 typedef uint32_t (*hsacl_group_fn)(const uint8_t *kernarg, void *group_segment, char *context);
 /* cl/workitem.c's loop over the work-items of the group for one region
  * (always inlined; internal once linked): the state every work-item
- * reached, or HSACL_REGIONS_DIVERGED; then `uniform_out` (uniform_size
- * bytes) copied to `uniform_in` for the next region. The group function
- * keeps both areas on its stack (16-byte aligned): they are internal to
- * the CPU code, no part of this interface with the runtime. */
+ * reached, or HSACL_REGIONS_DIVERGED (only item 0's state when `same_end`:
+ * tools/hsacl-barriers.c proved that all reach the same); then
+ * `uniform_out` (uniform_size bytes) copied to `uniform_in` for the next
+ * region. The group function keeps both areas on its stack (16-byte
+ * aligned): they are internal to the CPU code, no part of this interface
+ * with the runtime. */
 int32_t __hsacl_for_region(const void *kernarg, void *group_segment, char *context, uint32_t stride,
                            char *uniform_in, char *uniform_out, uint32_t uniform_size,
-                           hsacl_region_fn region, int32_t state);
+                           uint32_t same_end, hsacl_region_fn region, int32_t state);
 #define HSACL_REGIONS_DIVERGED INT32_MIN
 
 struct hsacl_kernel {

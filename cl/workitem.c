@@ -162,6 +162,7 @@ static void run_current(void) { group->kernel->entry(group->kernarg, group->grou
  * than leaving a select in every kernel's index arithmetic. */
 __attribute__((always_inline)) static inline void assume_geometry(void) {
   __builtin_assume(dims >= 1 && dims <= 3);
+  __builtin_assume(item_count[0] >= 1 && item_count[1] >= 1 && item_count[2] >= 1);
 }
 
 /* Runs work-items first .. items - 1 of the current group one after the
@@ -190,17 +191,23 @@ __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void 
  * at the same barrier (return the same state): the lowest and the highest
  * state reached must be one. Kept as reductions rather than a test that
  * leaves the loop at the first work-item that differs, so that the loop
- * has one exit, as the vectoriser wants it, and folds away when the
- * region's end is the same for all (a constant). The uniform values every
+ * has one exit, as the vectoriser wants it. When tools/hsacl-barriers.c
+ * proved that every work-item ends the region at the same barrier
+ * (`same_end`), item 0 runs first and tells it, and the loop over the
+ * others keeps no result: once a guard such as `if (x < step)` is split
+ * off (IRCE), what remains of the loop computes nothing and is deleted,
+ * rather than walking every work-item for the reductions. The work-item
+ * ids are set back to 0 after the loop, which leaves the loop's last ids
+ * to no one: the loop has nothing live after it. The uniform values every
  * work-item left in `uniform_out` are the next region's `uniform_in`
  * (cl/cpu_abi.h, hsacl_region_fn). */
 __attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, void *group_segment,
                                                           char *context, uint32_t stride,
                                                           char *uniform_in, char *uniform_out,
-                                                          uint32_t uniform_size,
+                                                          uint32_t uniform_size, uint32_t same_end,
                                                           hsacl_region_fn region, int32_t state) {
   assume_geometry();
-  int32_t lowest = INT32_MAX, highest = INT32_MIN;
+  int32_t lowest = INT32_MAX, highest = INT32_MIN, last = 0;
   for (uint32_t z = 0; z < item_count[2]; z++)
     for (uint32_t y = 0; y < item_count[1]; y++)
       for (uint32_t x = 0; x < item_count[0]; x++) {
@@ -209,10 +216,16 @@ __attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, v
         local_id[2] = z;
         int32_t reached = region(state, context, uniform_in, uniform_out, kernarg, group_segment);
         context += stride;
-        lowest = reached < lowest ? reached : lowest;
-        highest = reached > highest ? reached : highest;
+        if (same_end) {
+          last = reached;
+        } else {
+          lowest = reached < lowest ? reached : lowest;
+          highest = reached > highest ? reached : highest;
+        }
       }
+  local_id[0] = local_id[1] = local_id[2] = 0;
   __builtin_memcpy(uniform_in, uniform_out, uniform_size);
+  if (same_end) return last;
   return lowest == highest ? lowest : HSACL_REGIONS_DIVERGED;
 }
 

@@ -32,10 +32,12 @@
  * function is alwaysinline: hsacc's group function calls it once per
  * state, with the state a constant, so that each copy keeps only its
  * region's code. stdout gets one line "<kernel> <context bytes per
- * work-item> <barriers> <uniform bytes per group>" per kernel cut so, and
- * "<kernel> 0 0 0" per kernel that reaches no barrier (hsacc runs its
- * work-items in one loop from item 0); a kernel it cannot cut gets a note
- * on stderr (it keeps one fiber per work-item) and no line.
+ * work-item> <barriers> <uniform bytes per group> <same end>" per kernel
+ * cut so, <same end> 1 when every work-item ends each region at the same
+ * barrier (step 6), else 0; and "<kernel> 0 0 0 1" per kernel that
+ * reaches no barrier (hsacc runs its work-items in one loop from item 0);
+ * a kernel it cannot cut gets a note on stderr (it keeps one fiber per
+ * work-item) and no line.
  *
  * How (LLVM Language Reference Manual for the IR's rules):
  *   1. the functions that reach a barrier get alwaysinline and the
@@ -912,9 +914,12 @@ static bool uniform_branch(const struct uniformity *u, LLVMValueRef term) {
  * number of times, with the same uniform values (loops whose exit is
  * varying make their blocks divergent: they depend on that exit); the
  * slots stored only there agree at every point, the region's returns
- * included. Nothing here relies on the kernel meeting 6.13.8: work-items
- * that reach different barriers are caught by __hsacl_for_region. */
-static void uniform_slots(LLVMValueRef region, LLVMValueRef *slots, uint32_t nslots,
+ * included. By the same argument, when no return is in a divergent block
+ * every work-item ends the region at the same barrier (returns true): one
+ * return that a work-item reaches all reach. Nothing here relies on the
+ * kernel meeting 6.13.8: otherwise __hsacl_for_region compares the
+ * barriers the work-items reached. */
+static bool uniform_slots(LLVMValueRef region, LLVMValueRef *slots, uint32_t nslots,
                           bool *uniform) {
   struct cfg g;
   bool covered = cfg_build(&g, region);
@@ -951,11 +956,16 @@ static void uniform_slots(LLVMValueRef region, LLVMValueRef *slots, uint32_t nsl
       for (uint32_t k = g.cd_start[i]; k < g.cd_start[i + 1]; k++) divergent[g.cd[k]] = true;
     }
   }
+  bool same_end = covered;
+  for (uint32_t i = 0; i < g.count; i++)
+    if (divergent[i] && LLVMIsAReturnInst(LLVMGetBasicBlockTerminator(g.blocks[i])))
+      same_end = false;
   free(divergent);
   free(branch_divergent);
   map_free(&u.value);
   map_free(&u.slot_index);
   cfg_free(&g);
+  return same_end;
 }
 
 static void add_param_attr(LLVMValueRef fn, unsigned param, const char *name, uint64_t value) {
@@ -1015,12 +1025,18 @@ static uint32_t keep_uniform(LLVMBuilderRef b, LLVMValueRef region, LLVMValueRef
   return (uint32_t)offset;
 }
 
+/* What the cut of a kernel made: its line on stdout. */
+struct cut {
+  uint32_t barriers;      /* states after the first */
+  uint32_t uniform_bytes; /* of each uniform area */
+  bool same_end;          /* every work-item ends each region at the same barrier */
+};
+
 /* Moves the slots that must outlive a call into the uniform areas (the
- * uniform ones, *uniform_bytes of them) or the context; returns the
- * context's bytes per work-item, or -1 after writing why[]. */
+ * uniform ones) or the context; returns the context's bytes per work-item,
+ * or -1 after writing why[]. */
 static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasicBlockRef *starts,
-                                uint32_t nstarts, uint32_t *uniform_bytes, char *why,
-                                size_t size) {
+                                uint32_t nstarts, struct cut *cut, char *why, size_t size) {
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
   uint32_t nslots = 0;
   for (LLVMValueRef in = LLVMGetFirstInstruction(entry); in; in = LLVMGetNextInstruction(in))
@@ -1033,8 +1049,8 @@ static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasic
   for (uint32_t s = 0; s < nslots; s++) in_context[s] = slot_escapes(slots[s]);
   live_across(region, slots, nslots, starts, nstarts, in_context);
   bool *uniform = xcalloc(nslots, sizeof *uniform);
-  uniform_slots(region, slots, nslots, uniform);
-  *uniform_bytes = keep_uniform(b, region, slots, nslots, in_context, uniform);
+  cut->same_end = uniform_slots(region, slots, nslots, uniform);
+  cut->uniform_bytes = keep_uniform(b, region, slots, nslots, in_context, uniform);
   free(uniform);
   uint64_t offset = 0, align_max = CONTEXT_ALIGN_MIN;
   LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
@@ -1079,8 +1095,7 @@ static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasic
 
 /* Cuts the inlined region at its barriers (steps 2-7 above); returns the
  * context's bytes per work-item, or -1 after writing why[]. */
-static int64_t region_cut(LLVMValueRef region, uint32_t *barrier_count, uint32_t *uniform_bytes,
-                          char *why, size_t size) {
+static int64_t region_cut(LLVMValueRef region, struct cut *cut, char *why, size_t size) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   delete_lifetime_markers(region);
   demote_phis(b, region);
@@ -1126,8 +1141,8 @@ static int64_t region_cut(LLVMValueRef region, uint32_t *barrier_count, uint32_t
   LLVMPositionBuilderAtEnd(b, entry);
   LLVMValueRef sw = LLVMBuildSwitch(b, LLVMGetParam(region, PARAM_STATE), body, n);
   for (uint32_t k = 0; k < n; k++) LLVMAddCase(sw, LLVMConstInt(i32, k + 1, false), starts[k]);
-  int64_t stride = place_in_context(b, region, starts, n, uniform_bytes, why, size);
-  *barrier_count = n;
+  int64_t stride = place_in_context(b, region, starts, n, cut, why, size);
+  cut->barriers = n;
   free(starts);
   free(barriers);
   LLVMDisposeBuilder(b);
@@ -1163,7 +1178,7 @@ int main(int argc, char **argv) {
       continue;
     const char *kernel = name + strlen(WRAPPER_PREFIX);
     if (!g.reaches[i]) {
-      printf("%s 0 0 0\n", kernel);
+      printf("%s 0 0 0 1\n", kernel);
       continue;
     }
     memset(seen, 0, g.count * sizeof *seen);
@@ -1192,9 +1207,9 @@ int main(int argc, char **argv) {
   }
   for (uint32_t r = 0; r < nregions; r++) {
     int64_t stride = -1;
-    uint32_t barrier_count = 0, uniform_bytes = 0;
+    struct cut cut = {0};
     if (!region_check(&g, regions[r], why, sizeof why))
-      stride = region_cut(regions[r], &barrier_count, &uniform_bytes, why, sizeof why);
+      stride = region_cut(regions[r], &cut, why, sizeof why);
     if (stride < 0) {
       note(kernels[r], why);
       LLVMDeleteFunction(regions[r]);
@@ -1203,7 +1218,8 @@ int main(int argc, char **argv) {
     if (LLVMVerifyFunction(regions[r], LLVMPrintMessageAction))
       die("kernel %s: the cut region is not valid IR (a bug of this tool)", kernels[r]);
     add_fn_attr(regions[r], "alwaysinline");
-    printf("%s %lld %u %u\n", kernels[r], (long long)stride, barrier_count, uniform_bytes);
+    printf("%s %lld %u %u %d\n", kernels[r], (long long)stride, cut.barriers, cut.uniform_bytes,
+           cut.same_end);
   }
   for (uint32_t i = 0; i < g.count; i++)
     if (is_workitem_fn(g.fns[i]) && !LLVMIsDeclaration(g.fns[i])) {

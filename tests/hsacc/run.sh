@@ -255,11 +255,13 @@ pass_lines() {
   HSACL_BARRIERS="$tmp/tee-pass" "$HSACC" -o "$tmp/$1.hsaco" "$tmp/$1.cl"
 }
 
-# uniform FILE KERNEL BYTES: the pass kept BYTES of KERNEL's values once
-# per work-group.
+# uniform FILE KERNEL BYTES SAME_END: the pass kept BYTES of KERNEL's
+# values once per work-group, and found that every work-item ends each
+# region at the same barrier (SAME_END 1) or not (0).
 uniform() {
-  got=$(awk -v k="$2" '$1 == k { print $4 }' "$tmp/$1.lines")
-  [ "$got" = "$3" ] || { echo "$2: $got uniform bytes, not $3 ($(cat "$tmp/$1.lines"))"; return 1; }
+  got=$(awk -v k="$2" '$1 == k { print $4, $5 }' "$tmp/$1.lines")
+  [ "$got" = "$3 $4" ] ||
+    { echo "$2: \"$got\", not \"$3 $4\" (uniform bytes, same end): $(cat "$tmp/$1.lines")"; return 1; }
 }
 
 # Values live across a barrier that are the same for every work-item of the
@@ -267,7 +269,8 @@ uniform() {
 # value from the kernarg and the group id rewritten between two barriers.
 # Never one stored under a branch on the work-item's id (even of a value
 # the same for all), one from a loop whose trip count is the work-item's,
-# or one loaded from memory that the work-items write.
+# or one loaded from memory that the work-items write. A barrier under a
+# branch on the work-item's id may end a region at different barriers.
 hsacc_keeps_values_uniform_across_the_group_once() {
   src uni.cl <<'K'
 __kernel void nested(__global int *o, uint n) {
@@ -309,10 +312,15 @@ __kernel void from_memory(__global int *o) {
   int v = t[0]; barrier(CLK_LOCAL_MEM_FENCE);
   o[get_global_id(0)] = v;
 }
+__kernel void divergent_barrier(__global int *o) {
+  if (get_local_id(0) == 0) barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_global_id(0)] = 1;
+}
 K
   pass_lines uni || return 1
-  uniform uni nested 8 && uniform uni rewritten 8 && uniform uni under_branch 0 &&
-    uniform uni varying_trip 0 && uniform uni from_memory 0
+  uniform uni nested 8 1 && uniform uni rewritten 8 1 && uniform uni under_branch 0 1 &&
+    uniform uni varying_trip 0 1 && uniform uni from_memory 0 1 &&
+    uniform uni divergent_barrier 0 0
 }
 
 case_ hsacc_builds_one_bundle_for_every_agent
