@@ -86,8 +86,8 @@ typedef int32_t (*hsacl_region_fn)(int32_t state, char *context, const char *uni
 typedef uint32_t (*hsacl_group_fn)(const uint8_t *kernarg, void *group_segment, char *context);
 /* cl/workitem.c's loop over the work-items of the group for one region
  * (always inlined; internal once linked): the state every work-item
- * reached, or HSACL_REGIONS_DIVERGED (only item 0's state when `same_end`:
- * tools/hsacl-barriers.c proved that all reach the same); then
+ * reached, or HSACL_REGIONS_DIVERGED (the last work-item's state when
+ * `same_end`: tools/hsacl-barriers.c proved that all reach the same); then
  * `uniform_out` (uniform_size bytes) copied to `uniform_in` for the next
  * region. The group function keeps both areas on its stack (16-byte
  * aligned): they are internal to the CPU code, no part of this interface

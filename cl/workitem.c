@@ -159,7 +159,9 @@ static void run_current(void) { group->kernel->entry(group->kernarg, group->grou
  * loops below: a packet has 1 to 3 dimensions (HSA Runtime PRM 1.2,
  * 2.5.2, hsa_kernel_dispatch_packet_t.setup), so the work-item functions'
  * test of their dimension index (d < dims) folds away for index 0 rather
- * than leaving a select in every kernel's index arithmetic. */
+ * than leaving a select in every kernel's index arithmetic; and a group
+ * has at least one work-item in each dimension (__hsacl_run_group runs no
+ * empty one), so a loop over the work-items runs at least once. */
 __attribute__((always_inline)) static inline void assume_geometry(void) {
   __builtin_assume(dims >= 1 && dims <= 3);
   __builtin_assume(item_count[0] >= 1 && item_count[1] >= 1 && item_count[2] >= 1);
@@ -193,14 +195,14 @@ __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void 
  * leaves the loop at the first work-item that differs, so that the loop
  * has one exit, as the vectoriser wants it. When tools/hsacl-barriers.c
  * proved that every work-item ends the region at the same barrier
- * (`same_end`), item 0 runs first and tells it, and the loop over the
- * others keeps no result: once a guard such as `if (x < step)` is split
- * off (IRCE), what remains of the loop computes nothing and is deleted,
- * rather than walking every work-item for the reductions. The work-item
- * ids are set back to 0 after the loop, which leaves the loop's last ids
- * to no one: the loop has nothing live after it. The uniform values every
- * work-item left in `uniform_out` are the next region's `uniform_in`
- * (cl/cpu_abi.h, hsacl_region_fn). */
+ * (`same_end`), the last work-item's state is the answer: a plain exit
+ * value, which the optimiser computes without the loop when the region's
+ * end depends on uniform values alone, where the reductions kept every
+ * work-item's iteration alive (after IRCE splits off a guard such as
+ * `if (x < step)`, the rest of the loop). The work-item ids are set back
+ * to 0 after the loop, so that the loop's last ids are no value live after
+ * it either. The uniform values every work-item left in `uniform_out` are
+ * the next region's `uniform_in` (cl/cpu_abi.h, hsacl_region_fn). */
 __attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, void *group_segment,
                                                           char *context, uint32_t stride,
                                                           char *uniform_in, char *uniform_out,
