@@ -89,12 +89,19 @@ typedef uint32_t (*hsacl_group_fn)(const uint8_t *kernarg, void *group_segment, 
  * reached, or HSACL_REGIONS_DIVERGED (the last work-item's state when
  * `same_end`: tools/hsacl-barriers.c proved that all reach the same); then
  * `uniform_out` (uniform_size bytes) copied to `uniform_in` for the next
- * region. The group function keeps both areas on its stack (16-byte
+ * region. Only the work-items whose x id is below x_limit run: the pass
+ * proved that the others change nothing and end at `skipped_end`. Before
+ * it, a group function may call the region once with state -2 - k after
+ * barrier k (the routing call of tools/hsacl-barriers.c, step 8): it runs
+ * the part of the region every work-item runs the same way, leaves its
+ * values in `uniform_out`, and returns the state to run the work-items
+ * from. The group function keeps both areas on its stack (16-byte
  * aligned): they are internal to the CPU code, no part of this interface
  * with the runtime. */
 int32_t __hsacl_for_region(const void *kernarg, void *group_segment, char *context, uint32_t stride,
                            char *uniform_in, char *uniform_out, uint32_t uniform_size,
-                           uint32_t same_end, hsacl_region_fn region, int32_t state);
+                           uint32_t same_end, uint32_t x_limit, int32_t skipped_end,
+                           hsacl_region_fn region, int32_t state);
 #define HSACL_REGIONS_DIVERGED INT32_MIN
 
 struct hsacl_kernel {

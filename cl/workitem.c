@@ -201,18 +201,22 @@ __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void 
  * work-item's iteration alive (after IRCE splits off a guard such as
  * `if (x < step)`, the rest of the loop). The work-item ids are set back
  * to 0 after the loop, so that the loop's last ids are no value live after
- * it either. The uniform values every work-item left in `uniform_out` are
- * the next region's `uniform_in` (cl/cpu_abi.h, hsacl_region_fn). */
+ * it either. The work-items from x_limit on in x are left out (the pass
+ * proved they change nothing and end at skipped_end, cl/cpu_abi.h). The
+ * uniform values every work-item left in `uniform_out` are the next
+ * region's `uniform_in` (hsacl_region_fn). */
 __attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, void *group_segment,
                                                           char *context, uint32_t stride,
                                                           char *uniform_in, char *uniform_out,
                                                           uint32_t uniform_size, uint32_t same_end,
+                                                          uint32_t x_limit, int32_t skipped_end,
                                                           hsacl_region_fn region, int32_t state) {
   assume_geometry();
-  int32_t lowest = INT32_MAX, highest = INT32_MIN, last = 0;
+  int32_t lowest = INT32_MAX, highest = INT32_MIN, last = skipped_end;
+  uint32_t x_end = item_count[0] < x_limit ? item_count[0] : x_limit;
   for (uint32_t z = 0; z < item_count[2]; z++)
     for (uint32_t y = 0; y < item_count[1]; y++)
-      for (uint32_t x = 0; x < item_count[0]; x++) {
+      for (uint32_t x = 0; x < x_end; x++) {
         local_id[0] = x;
         local_id[1] = y;
         local_id[2] = z;

@@ -32,12 +32,17 @@
  * function is alwaysinline: hsacc's group function calls it once per
  * state, with the state a constant, so that each copy keeps only its
  * region's code. stdout gets one line "<kernel> <context bytes per
- * work-item> <barriers> <uniform bytes per group> <same end>" per kernel
- * cut so, <same end> 1 when every work-item ends each region at the same
- * barrier (step 6), else 0; and "<kernel> 0 0 0 1" per kernel that
- * reaches no barrier (hsacc runs its work-items in one loop from item 0);
- * a kernel it cannot cut gets a note on stderr (it keeps one fiber per
- * work-item) and no line.
+ * work-item> <barriers> <uniform bytes per group> <same end> <routed>
+ * <run>..." per kernel cut so: <same end> 1 when every work-item ends each
+ * region at the same barrier (step 6), else 0; <routed> 1 when the group
+ * function calls the region with STATE_ROUTE(k) after barrier k (step 8);
+ * each <run> "<state>:<bound offset>:<end>" a state the group function
+ * runs the work-items from, with the offset in the uniform areas of the
+ * uint32_t bound in x (-1: none) and the state the work-items past it end
+ * at. "<kernel> 0 0 0 1 0 0:-1:0" per kernel that reaches no barrier
+ * (hsacc runs its work-items in one loop from item 0); a kernel it cannot
+ * cut gets a note on stderr (it keeps one fiber per work-item) and no
+ * line.
  *
  * How (LLVM Language Reference Manual for the IR's rules):
  *   1. the functions that reach a barrier get alwaysinline and the
@@ -68,7 +73,16 @@
  *      `uniform_out` before each return. `uniform_in` does not change while
  *      the work-items run the region one after the other, so each reads the
  *      value of the region's start even after another wrote a new one; the
- *      group function copies `uniform_out` to `uniform_in` between regions.
+ *      group function copies `uniform_out` to `uniform_in` between regions;
+ *   8. the uniform start of each region (blocks every work-item runs the
+ *      same way, touching only uniform slots and the kernarg) runs once
+ *      per group, in a routing call before the loop over the work-items,
+ *      which returns the state of the block where the start ends; the
+ *      work-items enter there, so that the uniform branches of the start
+ *      are no branches in the loop. When that block ends in
+ *      `get_local_id(0) < bound` and the work-items out of range change
+ *      nothing, the call also reports the bound and only the work-items in
+ *      range run (route below).
  * Exit status 0, or 1 after a message (unreadable input, invalid result).
  */
 #include <llvm-c/Analysis.h>
@@ -830,6 +844,8 @@ struct uniformity {
   struct index_map slot_index;
   bool *slot_uniform;
   struct index_map value; /* instruction -> 1 uniform, 0 varying, this sweep */
+  bool covered;           /* the analysis ran (cfg_build) */
+  struct index_map divergent; /* block -> 1 divergent, 0 not */
 };
 
 /* Whether callee's declaration says it touches no memory (memory(none),
@@ -852,6 +868,24 @@ static bool uniform_value(const struct uniformity *u, LLVMValueRef v) {
            v == LLVMGetParam(u->region, PARAM_KERNARG) ||
            v == LLVMGetParam(u->region, PARAM_GROUP_SEGMENT);
   return LLVMIsAInstruction(v) && map_get(&u->value, v) == 1;
+}
+
+/* Arithmetic: an instruction whose result depends on its operands alone
+ * and that has no other effect. */
+static bool is_arithmetic(LLVMValueRef in) {
+  return LLVMIsABinaryOperator(in) || LLVMIsAUnaryOperator(in) || LLVMIsACastInst(in) ||
+         LLVMIsACmpInst(in) || LLVMIsASelectInst(in) || LLVMIsAGetElementPtrInst(in) ||
+         LLVMIsAExtractValueInst(in) || LLVMIsAInsertValueInst(in) ||
+         LLVMIsAExtractElementInst(in) || LLVMIsAInsertElementInst(in) ||
+         LLVMIsAShuffleVectorInst(in);
+}
+
+/* A call of a work-item function or of an intrinsic that touches no memory:
+ * no effect, a result from the arguments and the work-item alone. */
+static bool pure_call(LLVMValueRef call) {
+  LLVMValueRef callee = direct_callee(call);
+  return callee &&
+         (is_workitem_fn(callee) || (LLVMGetIntrinsicID(callee) && touches_no_memory(callee)));
 }
 
 static bool uniform_operands(const struct uniformity *u, LLVMValueRef in, int count) {
@@ -886,12 +920,7 @@ static bool uniform_instruction(const struct uniformity *u, LLVMValueRef in) {
     if (!group_wide && !(LLVMGetIntrinsicID(callee) && touches_no_memory(callee))) return false;
     return uniform_operands(u, in, (int)LLVMGetNumArgOperands(in));
   }
-  if (LLVMIsABinaryOperator(in) || LLVMIsAUnaryOperator(in) || LLVMIsACastInst(in) ||
-      LLVMIsACmpInst(in) || LLVMIsASelectInst(in) || LLVMIsAGetElementPtrInst(in) ||
-      LLVMIsAExtractValueInst(in) || LLVMIsAInsertValueInst(in) ||
-      LLVMIsAExtractElementInst(in) || LLVMIsAInsertElementInst(in) ||
-      LLVMIsAShuffleVectorInst(in))
-    return uniform_operands(u, in, LLVMGetNumOperands(in));
+  if (is_arithmetic(in)) return uniform_operands(u, in, LLVMGetNumOperands(in));
   return false;
 }
 
@@ -919,11 +948,11 @@ static bool uniform_branch(const struct uniformity *u, LLVMValueRef term) {
  * return that a work-item reaches all reach. Nothing here relies on the
  * kernel meeting 6.13.8: otherwise __hsacl_for_region compares the
  * barriers the work-items reached. */
-static bool uniform_slots(LLVMValueRef region, LLVMValueRef *slots, uint32_t nslots,
-                          bool *uniform) {
+static bool uniform_slots(struct uniformity *result, LLVMValueRef region, LLVMValueRef *slots,
+                          uint32_t nslots, bool *uniform) {
   struct cfg g;
   bool covered = cfg_build(&g, region);
-  struct uniformity u = {.region = region, .slot_uniform = uniform};
+  struct uniformity u = {.region = region, .slot_uniform = uniform, .covered = covered};
   map_init(&u.slot_index, nslots);
   for (uint32_t s = 0; s < nslots; s++) {
     map_put(&u.slot_index, slots[s], s);
@@ -957,15 +986,23 @@ static bool uniform_slots(LLVMValueRef region, LLVMValueRef *slots, uint32_t nsl
     }
   }
   bool same_end = covered;
-  for (uint32_t i = 0; i < g.count; i++)
+  map_init(&u.divergent, g.count);
+  for (uint32_t i = 0; i < g.count; i++) {
+    map_put(&u.divergent, g.blocks[i], divergent[i]);
     if (divergent[i] && LLVMIsAReturnInst(LLVMGetBasicBlockTerminator(g.blocks[i])))
       same_end = false;
+  }
   free(divergent);
   free(branch_divergent);
-  map_free(&u.value);
-  map_free(&u.slot_index);
   cfg_free(&g);
+  *result = u;
   return same_end;
+}
+
+static void uniformity_free(struct uniformity *u) {
+  map_free(&u->value);
+  map_free(&u->slot_index);
+  map_free(&u->divergent);
 }
 
 static void add_param_attr(LLVMValueRef fn, unsigned param, const char *name, uint64_t value) {
@@ -984,15 +1021,18 @@ static void add_param_attr(LLVMValueRef fn, unsigned param, const char *name, ui
  * rewrote the value leaves the next work-item its value at the region's
  * entry; __hsacl_for_region copies `uniform_out`, where every work-item
  * left the same values, to `uniform_in` for the next region. Clears
- * in_context[s] of each; returns the areas' size. */
+ * in_context[s] of each and sets its offsets[s] (else -1); returns the
+ * areas' size. */
 static uint32_t keep_uniform(LLVMBuilderRef b, LLVMValueRef region, LLVMValueRef *slots,
-                             uint32_t nslots, bool *in_context, const bool *uniform) {
+                             uint32_t nslots, bool *in_context, const bool *uniform,
+                             int64_t *offsets) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
   LLVMValueRef in_area = LLVMGetParam(region, PARAM_UNIFORM_IN);
   LLVMValueRef out_area = LLVMGetParam(region, PARAM_UNIFORM_OUT);
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
   uint64_t offset = 0;
   for (uint32_t s = 0; s < nslots; s++) {
+    offsets[s] = -1;
     if (!in_context[s] || !uniform[s] || LLVMConstIntGetZExtValue(LLVMGetOperand(slots[s], 0)) != 1)
       continue;
     LLVMTypeRef ty = LLVMGetAllocatedType(slots[s]);
@@ -1001,6 +1041,7 @@ static uint32_t keep_uniform(LLVMBuilderRef b, LLVMValueRef region, LLVMValueRef
     uint64_t at = (offset + align - 1) / align * align;
     if (align > UNIFORM_ALIGN_MAX || at + slot_size(slots[s]) > UNIFORM_BYTES_MAX) continue;
     offset = at + slot_size(slots[s]);
+    offsets[s] = (int64_t)at;
     in_context[s] = false;
     LLVMValueRef off = LLVMConstInt(i64, at, false);
     LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(entry));
@@ -1025,11 +1066,308 @@ static uint32_t keep_uniform(LLVMBuilderRef b, LLVMValueRef region, LLVMValueRef
   return (uint32_t)offset;
 }
 
+/* ---- regions entered past their uniform start ------------------------------ */
+
+/* The region function's state for routing state k (step 8). */
+#define STATE_ROUTE(k) (-2 - (int64_t)(k))
+/* A work-item id fits in this many bits (HSACL_MAX_ITEMS, cl/cpu_abi.h). */
+#define LOCAL_ID_BITS 16u
+
+/* Whether the work-items may run `in` once for the group instead of each
+ * for itself, with the same result: it touches no memory but the
+ * uniform slots (their loads, and stores of the uniform values they
+ * hold) and the kernarg, and calls nothing but the work-item functions and
+ * intrinsics that touch no memory. */
+static bool group_once(const struct uniformity *u, LLVMValueRef in) {
+  if (LLVMIsAStoreInst(in)) {
+    int64_t s = map_get(&u->slot_index, LLVMGetOperand(in, 1));
+    return s >= 0 && u->slot_uniform[s] && !LLVMGetVolatile(in) &&
+           LLVMGetOrdering(in) == LLVMAtomicOrderingNotAtomic;
+  }
+  if (LLVMIsALoadInst(in)) return uniform_instruction(u, in);
+  if (LLVMIsACallInst(in)) return pure_call(in);
+  return is_arithmetic(in);
+}
+
+static bool block_divergent(const struct uniformity *u, LLVMBasicBlockRef bb) {
+  return map_get(&u->divergent, bb) != 0; /* new blocks (-1) count as divergent */
+}
+
+/* Whether every instruction of bb but its terminator is group_once. */
+static bool body_group_once(const struct uniformity *u, LLVMBasicBlockRef bb) {
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+  for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in != term; in = LLVMGetNextInstruction(in))
+    if (!group_once(u, in)) return false;
+  return true;
+}
+
+/* A block of the uniform start of a region: every work-item runs it, the
+ * same way (not divergent, a uniform branch), and the group may run it
+ * once for all (body_group_once). */
+static bool prefix_block(const struct uniformity *u, LLVMBasicBlockRef bb) {
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+  return !block_divergent(u, bb) && (LLVMIsABranchInst(term) || LLVMIsASwitchInst(term)) &&
+         uniform_branch(u, term) && body_group_once(u, bb);
+}
+
+/* Whether v is get_local_id(0), or a cast of it that keeps its value. */
+static bool is_local_id_x(LLVMValueRef v) {
+  if (LLVMIsATruncInst(v) && LLVMGetIntTypeWidth(LLVMTypeOf(v)) >= LOCAL_ID_BITS)
+    v = LLVMGetOperand(v, 0);
+  else if (LLVMIsAZExtInst(v))
+    v = LLVMGetOperand(v, 0);
+  LLVMValueRef callee = LLVMIsACallInst(v) ? direct_callee(v) : NULL;
+  uint64_t d;
+  size_t len;
+  return callee && strcmp(LLVMGetValueName2(callee, &len), "_Z12get_local_idj") == 0 &&
+         const_u64(LLVMGetOperand(v, 0), &d) && d == 0;
+}
+
+/* Whether bb ends in a branch on `get_local_id(0) < bound`, bound uniform:
+ * the work-items out of that range go to *out. */
+static bool local_range_check(const struct uniformity *u, LLVMBasicBlockRef bb, LLVMValueRef *bound,
+                              LLVMBasicBlockRef *out) {
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+  if (!LLVMIsABranchInst(term) || !LLVMIsConditional(term)) return false;
+  LLVMValueRef cmp = LLVMGetCondition(term);
+  if (!LLVMIsAICmpInst(cmp) || LLVMGetInstructionParent(cmp) != bb) return false;
+  LLVMValueRef a = LLVMGetOperand(cmp, 0), c = LLVMGetOperand(cmp, 1);
+  bool in_when_true;
+  switch (LLVMGetICmpPredicate(cmp)) {
+  case LLVMIntULT: /* id < bound */
+  case LLVMIntUGE: /* id >= bound */
+    if (!is_local_id_x(a) || !uniform_value(u, c)) return false;
+    *bound = c;
+    in_when_true = LLVMGetICmpPredicate(cmp) == LLVMIntULT;
+    break;
+  case LLVMIntUGT: /* bound > id */
+  case LLVMIntULE: /* bound <= id */
+    if (!is_local_id_x(c) || !uniform_value(u, a)) return false;
+    *bound = a;
+    in_when_true = LLVMGetICmpPredicate(cmp) == LLVMIntUGT;
+    break;
+  case LLVMIntEQ: /* id == 0: id < 1 */
+  case LLVMIntNE: /* id != 0 */
+    if (!is_local_id_x(a) || !LLVMIsAConstantInt(c) || LLVMConstIntGetZExtValue(c) != 0)
+      return false;
+    *bound = LLVMConstInt(LLVMTypeOf(c), 1, false);
+    in_when_true = LLVMGetICmpPredicate(cmp) == LLVMIntEQ;
+    break;
+  default:
+    return false;
+  }
+  *out = LLVMGetSuccessor(term, in_when_true ? 1 : 0);
+  return true;
+}
+
+/* Whether a work-item that enters the region at `from` changes nothing
+ * (no store, call with an effect, fence or atomic) before it returns, and
+ * always the same state (*end). */
+static bool no_effect_to_end(LLVMValueRef region, LLVMBasicBlockRef from, int32_t *end) {
+  uint32_t n = LLVMCountBasicBlocks(region), depth = 0;
+  LLVMBasicBlockRef *stack = xcalloc(n, sizeof *stack);
+  struct index_map seen;
+  map_init(&seen, n);
+  bool ok = true, have_end = false;
+  stack[depth++] = from;
+  map_put(&seen, from, 1);
+  while (ok && depth) {
+    LLVMBasicBlockRef bb = stack[--depth];
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); ok && in != term;
+         in = LLVMGetNextInstruction(in)) {
+      if (LLVMIsALoadInst(in))
+        ok = !LLVMGetVolatile(in) && LLVMGetOrdering(in) == LLVMAtomicOrderingNotAtomic;
+      else if (LLVMIsAStoreInst(in))
+        ok = false;
+      else if (LLVMIsACallInst(in))
+        ok = pure_call(in);
+      else
+        ok = is_arithmetic(in);
+    }
+    if (!ok) break;
+    if (LLVMIsAReturnInst(term)) {
+      uint64_t k = 0;
+      ok = const_u64(LLVMGetOperand(term, 0), &k) && (!have_end || (int32_t)k == *end);
+      *end = (int32_t)k;
+      have_end = true;
+      continue;
+    }
+    if (!LLVMIsABranchInst(term) && !LLVMIsASwitchInst(term)) ok = false;
+    for (unsigned k = 0; ok && k < LLVMGetNumSuccessors(term); k++) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(term, k);
+      if (map_get(&seen, s) >= 0) continue;
+      map_put(&seen, s, 1);
+      stack[depth++] = s;
+    }
+  }
+  free(stack);
+  map_free(&seen);
+  return ok && have_end;
+}
+
+/* A state __hsacl_for_region runs, after step 8. */
+struct run {
+  int32_t state;
+  int64_t limit_slot;  /* the slot of the work-item bound in x (step 8), or -1 */
+  int32_t skipped_end; /* the state the work-items past the bound end at */
+};
+
+static LLVMBasicBlockRef route_return(LLVMValueRef region, int32_t state) {
+  LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(ctx, region, "route");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderAtEnd(b, bb);
+  LLVMBuildRet(b, LLVMConstInt(LLVMInt32TypeInContext(ctx), (uint64_t)(int64_t)state, true));
+  LLVMDisposeBuilder(b);
+  return bb;
+}
+
+/* Step 8's changes to the region for the targets found by route(). */
+static void route_targets(LLVMBuilderRef b, LLVMValueRef region, LLVMValueRef sw,
+                          LLVMBasicBlockRef *first, uint32_t nbarriers, LLVMBasicBlockRef *targets,
+                          const int32_t *ids, LLVMValueRef *bounds, uint32_t ntargets,
+                          LLVMBasicBlockRef *starts, uint32_t *nstarts, LLVMValueRef *slots,
+                          uint32_t *nslots, bool *uniform, struct run *runs) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+  for (uint32_t k = 0; k <= nbarriers; k++)
+    LLVMAddCase(sw, LLVMConstInt(i32, (uint64_t)STATE_ROUTE(k), true), first[k]);
+  LLVMValueRef state = LLVMGetParam(region, PARAM_STATE);
+  for (uint32_t t = 0; t < ntargets; t++) {
+    LLVMBasicBlockRef bb = targets[t];
+    if (ids[t] > (int32_t)nbarriers) {
+      LLVMAddCase(sw, LLVMConstInt(i32, (uint64_t)ids[t], false), bb);
+      starts[(*nstarts)++] = bb;
+    }
+    bool bounded = runs[t].limit_slot == 0;
+    LLVMValueRef bound = bounds[t];
+    /* Where the routing call returns: before the block (a copy of its
+     * terminator goes on), or after its body when that reports the bound. */
+    LLVMBasicBlockRef rest = LLVMAppendBasicBlockInContext(ctx, region, "routed");
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+    move_tail(b, bounded ? term : LLVMGetFirstInstruction(bb), rest);
+    LLVMBasicBlockRef ret = route_return(region, ids[t]);
+    LLVMPositionBuilderAtEnd(b, bb);
+    LLVMValueRef routing = LLVMBuildICmp(b, LLVMIntSLT, state, LLVMConstInt(i32, (uint64_t)-1, true), "");
+    LLVMBuildCondBr(b, routing, ret, rest);
+    if (!bounded) continue;
+    /* The bound as a uint32_t, saturated (work-items number at most
+     * HSACL_MAX_ITEMS). */
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(ret));
+    LLVMTypeRef ty = LLVMTypeOf(bound);
+    if (LLVMGetIntTypeWidth(ty) > 32) {
+      LLVMValueRef max = LLVMConstInt(ty, UINT32_MAX, false);
+      bound = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, bound, max, ""), max, bound, "");
+      bound = LLVMBuildTrunc(b, bound, i32, "");
+    } else if (LLVMGetIntTypeWidth(ty) < 32) {
+      bound = LLVMBuildZExt(b, bound, i32, "");
+    }
+    LLVMValueRef limit = new_slot(b, region, i32);
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(ret));
+    LLVMBuildStore(b, bound, limit);
+    runs[t].limit_slot = *nslots;
+    uniform[*nslots] = true;
+    slots[(*nslots)++] = limit;
+  }
+}
+
+/* Step 8: the uniform start of each region runs once for the group, in a
+ * call of the region function with state STATE_ROUTE(k) before the loop
+ * over the work-items: from state k's block through the blocks of the
+ * uniform start (prefix_block) up to the first other block, the target,
+ * whose state it returns (a new one, or k when state k's own block is
+ * not such a start); its slots are uniform, so the call leaves in
+ * `uniform_out` what each work-item would have there at the target. The
+ * work-items then enter at the target: the uniform branches of the start
+ * are taken once, outside the loop. A target whose body is group_once and
+ * that ends in `get_local_id(0) < bound` with a uniform bound, where the
+ * work-items out of range change nothing up to one end (no_effect_to_end),
+ * also reports the bound, in a slot of its own, and __hsacl_for_region
+ * runs only the work-items in range. Returns how many states
+ * __hsacl_for_region runs (runs[]); adds the bound slots to slots[] (room
+ * for one per block) and the targets entered by a new state to starts[]
+ * (room for one per block). */
+static uint32_t route(LLVMBuilderRef b, LLVMValueRef region, const struct uniformity *u,
+                      bool same_end, LLVMBasicBlockRef *starts, uint32_t *nstarts,
+                      LLVMValueRef *slots, uint32_t *nslots, bool *uniform, struct run *runs) {
+  uint32_t nbarriers = *nstarts, nblocks = LLVMCountBasicBlocks(region);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
+  LLVMValueRef sw = LLVMGetBasicBlockTerminator(entry);
+  LLVMBasicBlockRef *first = xcalloc(nbarriers + 1, sizeof *first);
+  first[0] = LLVMGetSwitchDefaultDest(sw);
+  for (uint32_t k = 0; k < nbarriers; k++) first[k + 1] = starts[k];
+  /* The targets, by a walk through the starts' prefix blocks, and their
+   * bounds. */
+  struct index_map seen;
+  map_init(&seen, nblocks);
+  LLVMBasicBlockRef *stack = xcalloc(nblocks, sizeof *stack);
+  LLVMBasicBlockRef *targets = xcalloc(nblocks, sizeof *targets), *outs = xcalloc(nblocks, sizeof *outs);
+  LLVMValueRef *bounds = xcalloc(nblocks, sizeof *bounds);
+  int32_t *ids = xcalloc(nblocks, sizeof *ids);
+  uint32_t ntargets = 0, next_id = nbarriers + 1;
+  bool worth = false;
+  for (uint32_t k = 0; u->covered && k <= nbarriers; k++) {
+    uint32_t depth = 0;
+    stack[depth++] = first[k];
+    map_put(&seen, first[k], 1);
+    while (depth) {
+      LLVMBasicBlockRef bb = stack[--depth];
+      if (!prefix_block(u, bb)) {
+        uint32_t t = ntargets++;
+        targets[t] = bb;
+        ids[t] = bb == first[k] ? (int32_t)k : (int32_t)next_id++;
+        runs[t] = (struct run){ids[t], -1, 0};
+        if (same_end && !block_divergent(u, bb) && body_group_once(u, bb) &&
+            local_range_check(u, bb, &bounds[t], &outs[t]) &&
+            no_effect_to_end(region, outs[t], &runs[t].skipped_end))
+          runs[t].limit_slot = 0; /* the slot comes below */
+        worth |= ids[t] > (int32_t)nbarriers || runs[t].limit_slot == 0;
+        continue;
+      }
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+      for (unsigned j = 0; j < LLVMGetNumSuccessors(term); j++) {
+        LLVMBasicBlockRef s = LLVMGetSuccessor(term, j);
+        if (map_get(&seen, s) >= 0) continue;
+        map_put(&seen, s, 1);
+        stack[depth++] = s;
+      }
+    }
+  }
+  /* Room: every slot the start stores, and the bounds, must fit the
+   * uniform areas. */
+  uint64_t bytes = 4u * ntargets;
+  for (uint32_t s = 0; worth && s < *nslots; s++) {
+    if (!uniform[s]) continue;
+    bytes += (slot_size(slots[s]) + UNIFORM_ALIGN_MAX - 1) / UNIFORM_ALIGN_MAX * UNIFORM_ALIGN_MAX;
+    if (LLVMConstIntGetZExtValue(LLVMGetOperand(slots[s], 0)) != 1 ||
+        LLVMGetAlignment(slots[s]) > UNIFORM_ALIGN_MAX ||
+        LLVMABIAlignmentOfType(layout, LLVMGetAllocatedType(slots[s])) > UNIFORM_ALIGN_MAX)
+      worth = false;
+  }
+  if (!worth || bytes > UNIFORM_BYTES_MAX) {
+    for (uint32_t k = 0; k <= nbarriers; k++) runs[k] = (struct run){(int32_t)k, -1, 0};
+    ntargets = nbarriers + 1;
+  } else {
+    route_targets(b, region, sw, first, nbarriers, targets, ids, bounds, ntargets, starts, nstarts,
+                  slots, nslots, uniform, runs);
+  }
+  free(first);
+  free(stack);
+  free(targets);
+  free(outs);
+  free(bounds);
+  free(ids);
+  map_free(&seen);
+  return ntargets;
+}
+
 /* What the cut of a kernel made: its line on stdout. */
 struct cut {
   uint32_t barriers;      /* states after the first */
   uint32_t uniform_bytes; /* of each uniform area */
   bool same_end;          /* every work-item ends each region at the same barrier */
+  bool routed;            /* step 8: the group calls STATE_ROUTE(k) after barrier k */
+  uint32_t nruns;         /* the states __hsacl_for_region runs */
+  struct run *runs;       /* with the offset of the bound in the uniform areas */
 };
 
 /* Moves the slots that must outlive a call into the uniform areas (the
@@ -1038,20 +1376,38 @@ struct cut {
 static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasicBlockRef *starts,
                                 uint32_t nstarts, struct cut *cut, char *why, size_t size) {
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
-  uint32_t nslots = 0;
+  uint32_t nslots = 0, nblocks = LLVMCountBasicBlocks(region), nbarriers = nstarts;
   for (LLVMValueRef in = LLVMGetFirstInstruction(entry); in; in = LLVMGetNextInstruction(in))
     nslots += LLVMIsAAllocaInst(in) != NULL;
-  LLVMValueRef *slots = xcalloc(nslots, sizeof *slots);
+  /* Room for step 8's bounds and targets: at most one per block. */
+  LLVMValueRef *slots = xcalloc(nslots + nblocks, sizeof *slots);
+  bool *uniform = xcalloc(nslots + nblocks, sizeof *uniform);
+  LLVMBasicBlockRef *all_starts = xcalloc(nstarts + nblocks, sizeof *all_starts);
+  memcpy(all_starts, starts, nstarts * sizeof *starts);
+  cut->runs = xcalloc(nbarriers + 1 + nblocks, sizeof *cut->runs);
   nslots = 0;
   for (LLVMValueRef in = LLVMGetFirstInstruction(entry); in; in = LLVMGetNextInstruction(in))
     if (LLVMIsAAllocaInst(in)) slots[nslots++] = in;
+  struct uniformity u;
+  cut->same_end = uniform_slots(&u, region, slots, nslots, uniform);
+  uint32_t first_bound = nslots;
+  cut->nruns = route(b, region, &u, cut->same_end, all_starts, &nstarts, slots, &nslots, uniform,
+                     cut->runs);
+  /* A state of its own for a target, or a bound the routing call reports. */
+  cut->routed = nstarts != nbarriers || nslots != first_bound;
+  uniformity_free(&u);
   bool *in_context = xcalloc(nslots, sizeof *in_context);
-  for (uint32_t s = 0; s < nslots; s++) in_context[s] = slot_escapes(slots[s]);
-  live_across(region, slots, nslots, starts, nstarts, in_context);
-  bool *uniform = xcalloc(nslots, sizeof *uniform);
-  cut->same_end = uniform_slots(region, slots, nslots, uniform);
-  cut->uniform_bytes = keep_uniform(b, region, slots, nslots, in_context, uniform);
+  for (uint32_t s = 0; s < nslots; s++) in_context[s] = s >= first_bound || slot_escapes(slots[s]);
+  live_across(region, slots, nslots, all_starts, nstarts, in_context);
+  int64_t *offsets = xcalloc(nslots, sizeof *offsets);
+  cut->uniform_bytes = keep_uniform(b, region, slots, nslots, in_context, uniform, offsets);
+  for (uint32_t r = 0; r < cut->nruns; r++)
+    if (cut->runs[r].limit_slot >= 0) cut->runs[r].limit_slot = offsets[cut->runs[r].limit_slot];
+  for (uint32_t s = first_bound; s < nslots; s++)
+    if (offsets[s] < 0) die("a work-item bound out of the uniform areas (a bug of this tool)");
+  free(offsets);
   free(uniform);
+  free(all_starts);
   uint64_t offset = 0, align_max = CONTEXT_ALIGN_MIN;
   LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
   LLVMValueRef context = LLVMGetParam(region, PARAM_CONTEXT);
@@ -1093,7 +1449,7 @@ static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasic
   return result;
 }
 
-/* Cuts the inlined region at its barriers (steps 2-7 above); returns the
+/* Cuts the inlined region at its barriers (steps 2-8 above); returns the
  * context's bytes per work-item, or -1 after writing why[]. */
 static int64_t region_cut(LLVMValueRef region, struct cut *cut, char *why, size_t size) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
@@ -1178,7 +1534,7 @@ int main(int argc, char **argv) {
       continue;
     const char *kernel = name + strlen(WRAPPER_PREFIX);
     if (!g.reaches[i]) {
-      printf("%s 0 0 0 1\n", kernel);
+      printf("%s 0 0 0 1 0 0:-1:0\n", kernel);
       continue;
     }
     memset(seen, 0, g.count * sizeof *seen);
@@ -1218,8 +1574,13 @@ int main(int argc, char **argv) {
     if (LLVMVerifyFunction(regions[r], LLVMPrintMessageAction))
       die("kernel %s: the cut region is not valid IR (a bug of this tool)", kernels[r]);
     add_fn_attr(regions[r], "alwaysinline");
-    printf("%s %lld %u %u %d\n", kernels[r], (long long)stride, cut.barriers, cut.uniform_bytes,
-           cut.same_end);
+    printf("%s %lld %u %u %d %d", kernels[r], (long long)stride, cut.barriers, cut.uniform_bytes,
+           cut.same_end, cut.routed);
+    for (uint32_t k = 0; k < cut.nruns; k++)
+      printf(" %d:%lld:%d", cut.runs[k].state, (long long)cut.runs[k].limit_slot,
+             cut.runs[k].skipped_end);
+    printf("\n");
+    free(cut.runs);
   }
   for (uint32_t i = 0; i < g.count; i++)
     if (is_workitem_fn(g.fns[i]) && !LLVMIsDeclaration(g.fns[i])) {

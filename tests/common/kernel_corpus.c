@@ -226,7 +226,10 @@ static bool setup_uniform_slots(struct corpus_dispatch *d) {
       for (uint32_t l = 1; l < size; l += 2) odd[l] = acc + r;
       acc = acc * 3u + g + r;
     }
-    for (uint32_t l = 0; l < size && g * wg + l < n; l++) want[g * wg + l] = v[l] + odd[l] + acc;
+    uint32_t total = 0;
+    for (uint32_t l = 0; l < size; l++) total += v[l];
+    for (uint32_t l = 0; l < size && g * wg + l < n; l++)
+      want[g * wg + l] = v[l] + odd[l] + acc + total;
   }
   arg_buffer(d, 0), arg_buffer(d, 1), arg_u32(d, rounds), arg_u32(d, n);
   geometry(d, 1, grid, 1, wg, 1);

@@ -323,11 +323,74 @@ K
     uniform uni divergent_barrier 0 0
 }
 
+# bounded FILE KERNEL N: N of KERNEL's runs have a bound in x (the pass's
+# <run> fields "<state>:<bound offset>:<end>").
+bounded() {
+  got=$(awk -v k="$2" '$1 == k { n = 0; for (i = 7; i <= NF; i++) { split($i, r, ":"); n += r[2] >= 0 } print n }' "$tmp/$1.lines")
+  [ "$got" = "$3" ] || { echo "$2: $got bounded runs, not $3: $(cat "$tmp/$1.lines")"; return 1; }
+}
+
+# The uniform start of a region runs once per group (the pass routes the
+# kernel), and a region whose work is `if (get_local_id(0) < bound)` with
+# nothing done out of range runs the work-items below the bound only: the
+# steps of a tree reduction, and the last one's `lid == 0`. Not when the
+# work-items out of range still store (a write after the guard, a scan's
+# `lid >= offset`), nor for a bound that is not the same for all.
+hsacc_runs_the_uniform_start_once_and_bounds_the_work_items() {
+  src route.cl <<'K'
+__kernel void tree(__global int *o) {
+  __local int t[256];
+  uint lid = get_local_id(0);
+  t[lid] = lid;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = get_local_size(0) / 2; s > 0; s /= 2) {
+    if (lid < s) t[lid] += t[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) o[get_group_id(0)] = t[0];
+}
+__kernel void store_after(__global int *o, uint n) {
+  __local int t[256];
+  uint lid = get_local_id(0);
+  t[lid] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < n) t[lid] = 1;
+  o[get_global_id(0)] = t[0];
+}
+__kernel void scan_step(__global int *o) {
+  __local int t[256];
+  uint lid = get_local_id(0);
+  int v = lid;
+  for (uint s = 1; s < get_local_size(0); s *= 2) {
+    t[lid] = v; barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid >= s) v += t[lid - s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  o[get_global_id(0)] = v;
+}
+__kernel void varying_bound(__global int *o, __global const uint *n) {
+  __local int t[256];
+  uint lid = get_local_id(0);
+  t[lid] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < n[0]) t[lid] = 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_global_id(0)] = t[0];
+}
+K
+  pass_lines route || return 1
+  routed=$(awk '$1 == "tree" { print $6 }' "$tmp/route.lines")
+  [ "$routed" = 1 ] || { echo "tree not routed: $(cat "$tmp/route.lines")"; return 1; }
+  bounded route tree 2 && bounded route store_after 0 && bounded route scan_step 0 &&
+    bounded route varying_bound 0
+}
+
 case_ hsacc_builds_one_bundle_for_every_agent
 case_ hsacc_builds_several_sources_into_one_file
 case_ hsacc_inlines_work_item_functions_and_exports_the_interface
 case_ hsacc_cuts_kernels_at_barriers_or_says_why_not
 case_ hsacc_keeps_values_uniform_across_the_group_once
+case_ hsacc_runs_the_uniform_start_once_and_bounds_the_work_items
 case_ hsacc_printf_output_stays_on_the_runtimes_hook
 case_ hsacc_links_the_librarys_half_conversions_for_the_code_generator
 case_ hsacc_compile_error_prints_clang_and_leaves_nothing

@@ -7,7 +7,10 @@
  * `acc`, from the kernarg and the group id, read and rewritten in the same
  * part between two barriers (each work-item must read the value of that
  * part's start, not the one another wrote); `odd`, given a value that is
- * the same for all but only by the odd work-items, so it differs. */
+ * the same for all but only by the odd work-items, so it differs. Then the
+ * group's total by a tree reduction in `t` (the CPU agents run each step
+ * for the work-items below its bound alone), and a store under
+ * `lid < rounds` after which every work-item still writes its result. */
 __kernel void uniform_slots(__global const uint *in, __global uint *out, uint rounds, uint n) {
   __local uint t[64];
   uint lid = get_local_id(0), size = get_local_size(0);
@@ -25,5 +28,16 @@ __kernel void uniform_slots(__global const uint *in, __global uint *out, uint ro
     if (lid & 1) odd = acc + r;
     acc = acc * 3u + (uint)get_group_id(0) + r;
   }
-  if (gid < n) out[gid] = v + odd + acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  t[lid] = v;
+  if (lid + size < 64) t[lid + size] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = 32; s > 0; s /= 2) {
+    if (lid < s) t[lid] += t[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  uint total = t[0];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < rounds) t[lid] = lid;
+  if (gid < n) out[gid] = v + odd + acc + total;
 }
