@@ -331,6 +331,9 @@ EXPORT void __hsacl_run_group(struct hsacl_group *g) {
       g->status = HSACL_NO_STACK;
       return;
     }
+    /* The ids item 0 has: what the group function's routing calls see
+     * (tools/hsacl-barriers.c, step 8), as work-item 0 would. */
+    local_id[0] = local_id[1] = local_id[2] = 0;
     uint64_t fp = fp_control_now();
     g->status = hsacl_call_on_stack(g->kernel->group, g->kernarg, g->group_segment, g->context,
                                     (void *)top);
