@@ -227,7 +227,7 @@ static bool setup_uniform_slots(struct corpus_dispatch *d) {
       acc = acc * 3u + g + r;
     }
     uint32_t total = 0;
-    for (uint32_t l = 0; l < size; l++) total += v[l];
+    for (uint32_t l = 0; l < size && g * wg + l < n; l++) total += v[l];
     for (uint32_t l = 0; l < size && g * wg + l < n; l++)
       want[g * wg + l] = v[l] + odd[l] + acc + total;
   }

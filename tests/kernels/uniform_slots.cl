@@ -29,7 +29,7 @@ __kernel void uniform_slots(__global const uint *in, __global uint *out, uint ro
     acc = acc * 3u + (uint)get_group_id(0) + r;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  t[lid] = v;
+  t[lid] = gid < n ? v : 0; /* the same sums where a grid is rounded up to whole groups */
   if (lid + size < 64) t[lid + size] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint s = 32; s > 0; s /= 2) {
