@@ -1240,8 +1240,9 @@ static void route_targets(LLVMBuilderRef b, LLVMValueRef region, LLVMValueRef sw
     }
     bool bounded = runs[t].limit_slot == 0;
     LLVMValueRef bound = bounds[t];
-    /* Where the routing call returns: before the block (a copy of its
-     * terminator goes on), or after its body when that reports the bound. */
+    /* Where the routing call returns: at the block's start (its code
+     * moves to `rest`), or after its body when that computes the bound
+     * (its terminator moves). */
     LLVMBasicBlockRef rest = LLVMAppendBasicBlockInContext(ctx, region, "routed");
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
     move_tail(b, bounded ? term : LLVMGetFirstInstruction(bb), rest);
@@ -1319,7 +1320,7 @@ static uint32_t route(LLVMBuilderRef b, LLVMValueRef region, const struct unifor
         if (same_end && !block_divergent(u, bb) && body_group_once(u, bb) &&
             local_range_check(u, bb, &bounds[t], &outs[t]) &&
             no_effect_to_end(region, outs[t], &runs[t].skipped_end))
-          runs[t].limit_slot = 0; /* the slot comes below */
+          runs[t].limit_slot = 0; /* bounded: route_targets gives it its slot */
         worth |= ids[t] > (int32_t)nbarriers || runs[t].limit_slot == 0;
         continue;
       }
