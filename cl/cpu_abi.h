@@ -64,9 +64,17 @@ void __hsacl_for_items(const void *kernarg, void *group_segment, uint32_t first,
 
 /* The part of a kernel between two barriers for one work-item: from the
  * start (state 0) or from after barrier `state`, to barrier k (returns k)
- * or to the end (returns -1). `context` is the work-item's own. */
-typedef int32_t (*hsacl_region_fn)(int32_t state, char *context, const void *kernarg,
-                                   void *group_segment);
+ * or to the end (returns -1). `context` is the work-item's own. The
+ * values that tools/hsacl-barriers.c proves the same for every work-item
+ * of the group at each barrier (a loop counter of a barrier loop, a value
+ * of the kernarg and the group id) are kept once per group instead, in
+ * two areas of the group function: the region reads them from
+ * `uniform_in`, which no work-item changes during the region, so that
+ * each sees the values of the region's entry and the optimiser may read
+ * them once for the loop over the work-items; and writes them to
+ * `uniform_out` before it returns, every work-item the same values. */
+typedef int32_t (*hsacl_region_fn)(int32_t state, char *context, const char *uniform_in,
+                                   char *uniform_out, const void *kernarg, void *group_segment);
 /* Runs the work-group __hsacl_run_group is running, region by region
  * (tools/hsacc makes one per kernel it cut, __hsacl_group_<kernel>: a
  * switch on the state, each case __hsacl_for_region with that state, so
@@ -78,8 +86,21 @@ typedef int32_t (*hsacl_region_fn)(int32_t state, char *context, const void *ker
 typedef uint32_t (*hsacl_group_fn)(const uint8_t *kernarg, void *group_segment, char *context);
 /* cl/workitem.c's loop over the work-items of the group for one region
  * (always inlined; internal once linked): the state every work-item
- * reached, or HSACL_REGIONS_DIVERGED. */
+ * reached, or HSACL_REGIONS_DIVERGED (the last work-item's state when
+ * `same_end`: tools/hsacl-barriers.c proved that all reach the same); then
+ * `uniform_out` (uniform_size bytes) copied to `uniform_in` for the next
+ * region. Only the work-items whose x id is below x_limit run: the pass
+ * proved that the others change nothing and end at `skipped_end`. Before
+ * it, a group function may call the region once with state -2 - k after
+ * barrier k (the routing call of tools/hsacl-barriers.c, step 8): it runs
+ * the part of the region every work-item runs the same way, leaves its
+ * values in `uniform_out`, and returns the state to run the work-items
+ * from. The group function keeps both areas on its stack (16-byte
+ * aligned): they are internal to the CPU code, no part of this interface
+ * with the runtime. */
 int32_t __hsacl_for_region(const void *kernarg, void *group_segment, char *context, uint32_t stride,
+                           char *uniform_in, char *uniform_out, uint32_t uniform_size,
+                           uint32_t same_end, uint32_t x_limit, int32_t skipped_end,
                            hsacl_region_fn region, int32_t state);
 #define HSACL_REGIONS_DIVERGED INT32_MIN
 

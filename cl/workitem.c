@@ -159,9 +159,12 @@ static void run_current(void) { group->kernel->entry(group->kernarg, group->grou
  * loops below: a packet has 1 to 3 dimensions (HSA Runtime PRM 1.2,
  * 2.5.2, hsa_kernel_dispatch_packet_t.setup), so the work-item functions'
  * test of their dimension index (d < dims) folds away for index 0 rather
- * than leaving a select in every kernel's index arithmetic. */
+ * than leaving a select in every kernel's index arithmetic; and a group
+ * has at least one work-item in each dimension (__hsacl_run_group runs no
+ * empty one), so a loop over the work-items runs at least once. */
 __attribute__((always_inline)) static inline void assume_geometry(void) {
   __builtin_assume(dims >= 1 && dims <= 3);
+  __builtin_assume(item_count[0] >= 1 && item_count[1] >= 1 && item_count[2] >= 1);
 }
 
 /* Runs work-items first .. items - 1 of the current group one after the
@@ -190,24 +193,45 @@ __attribute__((always_inline)) void __hsacl_for_items(const void *kernarg, void 
  * at the same barrier (return the same state): the lowest and the highest
  * state reached must be one. Kept as reductions rather than a test that
  * leaves the loop at the first work-item that differs, so that the loop
- * has one exit, as the vectoriser wants it, and folds away when the
- * region's end is the same for all (a constant). */
+ * has one exit, as the vectoriser wants it. When tools/hsacl-barriers.c
+ * proved that every work-item ends the region at the same barrier
+ * (`same_end`), the last work-item's state is the answer: a plain exit
+ * value, which the optimiser computes without the loop when the region's
+ * end depends on uniform values alone, where the reductions kept every
+ * work-item's iteration alive (after IRCE splits off a guard such as
+ * `if (x < step)`, the rest of the loop). The work-item ids are set back
+ * to 0 after the loop, so that the loop's last ids are no value live after
+ * it either. The work-items from x_limit on in x are left out (the pass
+ * proved they change nothing and end at skipped_end, cl/cpu_abi.h). The
+ * uniform values every work-item left in `uniform_out` are the next
+ * region's `uniform_in` (hsacl_region_fn). */
 __attribute__((always_inline)) int32_t __hsacl_for_region(const void *kernarg, void *group_segment,
                                                           char *context, uint32_t stride,
+                                                          char *uniform_in, char *uniform_out,
+                                                          uint32_t uniform_size, uint32_t same_end,
+                                                          uint32_t x_limit, int32_t skipped_end,
                                                           hsacl_region_fn region, int32_t state) {
   assume_geometry();
-  int32_t lowest = INT32_MAX, highest = INT32_MIN;
+  int32_t lowest = INT32_MAX, highest = INT32_MIN, last = skipped_end;
+  uint32_t x_end = item_count[0] < x_limit ? item_count[0] : x_limit;
   for (uint32_t z = 0; z < item_count[2]; z++)
     for (uint32_t y = 0; y < item_count[1]; y++)
-      for (uint32_t x = 0; x < item_count[0]; x++) {
+      for (uint32_t x = 0; x < x_end; x++) {
         local_id[0] = x;
         local_id[1] = y;
         local_id[2] = z;
-        int32_t reached = region(state, context, kernarg, group_segment);
+        int32_t reached = region(state, context, uniform_in, uniform_out, kernarg, group_segment);
         context += stride;
-        lowest = reached < lowest ? reached : lowest;
-        highest = reached > highest ? reached : highest;
+        if (same_end) {
+          last = reached;
+        } else {
+          lowest = reached < lowest ? reached : lowest;
+          highest = reached > highest ? reached : highest;
+        }
       }
+  local_id[0] = local_id[1] = local_id[2] = 0;
+  __builtin_memcpy(uniform_in, uniform_out, uniform_size);
+  if (same_end) return last;
   return lowest == highest ? lowest : HSACL_REGIONS_DIVERGED;
 }
 
@@ -307,6 +331,9 @@ EXPORT void __hsacl_run_group(struct hsacl_group *g) {
       g->status = HSACL_NO_STACK;
       return;
     }
+    /* The ids item 0 has: what the group function's routing calls see
+     * (tools/hsacl-barriers.c, step 8), as work-item 0 would. */
+    local_id[0] = local_id[1] = local_id[2] = 0;
     uint64_t fp = fp_control_now();
     g->status = hsacl_call_on_stack(g->kernel->group, g->kernarg, g->group_segment, g->context,
                                     (void *)top);

@@ -10,6 +10,7 @@
  * defines, OpenCL C 2.0 6.13.8), the pass adds
  *
  *   int32_t __hsacl_region_<kernel>(int32_t state, char *context,
+ *                                   const char *uniform_in, char *uniform_out,
  *                                   const void *kernarg, void *group_segment)
  *
  * the wrapper's body with everything it calls that reaches a barrier
@@ -23,14 +24,25 @@
  * the next piece can compute again as cheaply (calls of the work-item
  * functions, loads of the read-only kernarg, and arithmetic on them);
  * everything else stays local to the call, for the optimiser to keep in
- * registers. The region function is
- * alwaysinline: hsacc's group function calls it once per state, with the
- * state a constant, so that each copy keeps only its region's code. stdout
- * gets one line "<kernel> <context bytes per work-item> <barriers>" per
- * kernel cut so, and "<kernel> 0 0" per kernel that reaches no barrier
- * (hsacc runs its work-items in one loop from item 0); a kernel it
- * cannot cut gets a note on stderr (it keeps one fiber per work-item) and
- * no line.
+ * registers. Of the values in the context, those the same for every
+ * work-item of the group (a loop counter of a loop with a barrier, a value
+ * computed from the kernarg and the group id) are kept once for the group
+ * instead, where the optimiser sees that they do not change from one
+ * work-item to the next (cl/cpu_abi.h, hsacl_region_fn). The region
+ * function is alwaysinline: hsacc's group function calls it once per
+ * state, with the state a constant, so that each copy keeps only its
+ * region's code. stdout gets one line "<kernel> <context bytes per
+ * work-item> <barriers> <uniform bytes per group> <same end> <routed>
+ * <run>..." per kernel cut so: <same end> 1 when every work-item ends each
+ * region at the same barrier (step 6), else 0; <routed> 1 when the group
+ * function calls the region with STATE_ROUTE(k) after barrier k (step 8);
+ * each <run> "<state>:<bound offset>:<end>" a state the group function
+ * runs the work-items from, with the offset in the uniform areas of the
+ * uint32_t bound in x (-1: none) and the state the work-items past it end
+ * at. "<kernel> 0 0 0 1 0 0:-1:0" per kernel that reaches no barrier
+ * (hsacc runs its work-items in one loop from item 0); a kernel it cannot
+ * cut gets a note on stderr (it keeps one fiber per work-item) and no
+ * line.
  *
  * How (LLVM Language Reference Manual for the IR's rules):
  *   1. the functions that reach a barrier get alwaysinline and the
@@ -50,7 +62,27 @@
  *   5. backward liveness of the slots from each block a state enters: a
  *      slot read there before it is written, or whose address is used
  *      otherwise than by a load or store, lives in the context (offsets by
- *      the module's data layout, LLVMABISizeOfType / alignment).
+ *      the module's data layout, LLVMABISizeOfType / alignment);
+ *   6. which slots are uniform, the same for every work-item of the group
+ *      at every point of the region (a divergence analysis: post-dominators
+ *      and control dependence over the region's blocks, then a fixed point
+ *      over values and slots, uniform_slots below);
+ *   7. a uniform slot that lives across a barrier is kept in the group's
+ *      uniform areas rather than the context: copied from `uniform_in` at
+ *      the region's entry into a slot of the call's own, and from it to
+ *      `uniform_out` before each return. `uniform_in` does not change while
+ *      the work-items run the region one after the other, so each reads the
+ *      value of the region's start even after another wrote a new one; the
+ *      group function copies `uniform_out` to `uniform_in` between regions;
+ *   8. the uniform start of each region (blocks every work-item runs the
+ *      same way, touching only uniform slots and the kernarg) runs once
+ *      per group, in a routing call before the loop over the work-items,
+ *      which returns the state of the block where the start ends; the
+ *      work-items enter there, so that the uniform branches of the start
+ *      are no branches in the loop. When that block ends in
+ *      `get_local_id(0) < bound` and the work-items out of range change
+ *      nothing, the call also reports the bound and only the work-items in
+ *      range run (route below).
  * Exit status 0, or 1 after a message (unreadable input, invalid result).
  */
 #include <llvm-c/Analysis.h>
@@ -93,6 +125,16 @@ static const char *const workitem_names[] = {
 /* The runtime's context buffer is 64-byte aligned (hsa/cl_program.c). */
 #define CONTEXT_ALIGN_MAX 64u
 #define CONTEXT_ALIGN_MIN 16u
+/* The region function's parameters (cl/cpu_abi.h, hsacl_region_fn). */
+enum {
+  PARAM_STATE,
+  PARAM_CONTEXT,
+  PARAM_UNIFORM_IN,
+  PARAM_UNIFORM_OUT,
+  PARAM_KERNARG,
+  PARAM_GROUP_SEGMENT,
+  PARAM_COUNT
+};
 
 static LLVMContextRef ctx;
 static LLVMModuleRef mod;
@@ -112,6 +154,16 @@ static void *xcalloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size);
   if (!p) die("out of memory");
   return p;
+}
+
+/* Appends x to the array *v of *n (room for *cap), grown as needed. */
+static void push_u32(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x) {
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 8;
+    *v = realloc(*v, *cap * sizeof **v);
+    if (!*v) die("out of memory");
+  }
+  (*v)[(*n)++] = x;
 }
 
 /* ---- pointer -> index map (open addressing) ---------------------------- */
@@ -219,12 +271,7 @@ static void call_graph_build(struct call_graph *g) {
         LLVMValueRef callee = LLVMIsACallInst(in) ? direct_callee(in) : NULL;
         if (!callee) continue;
         if (is_barrier(callee)) g->reaches[i] = true;
-        if (g->callee_count[i] == cap) {
-          cap = cap ? 2 * cap : 8;
-          g->callees[i] = realloc(g->callees[i], cap * sizeof **g->callees);
-          if (!g->callees[i]) die("out of memory");
-        }
-        g->callees[i][g->callee_count[i]++] = (uint32_t)map_get(&g->index, callee);
+        push_u32(&g->callees[i], &g->callee_count[i], &cap, (uint32_t)map_get(&g->index, callee));
       }
   }
   for (bool changed = true; changed;) {
@@ -288,7 +335,8 @@ static void note(const char *kernel, const char *why) {
           why);
 }
 
-/* int32_t __hsacl_region_<kernel>(int32_t, char *, const void *, void *)
+/* int32_t __hsacl_region_<kernel>(int32_t, char *, const char *, char *,
+ *                                 const void *, void *)
  * calling the wrapper, with the wrapper's function attributes (target
  * features: the inliner inlines a callee only into a caller whose
  * features include its own). */
@@ -299,10 +347,11 @@ static LLVMValueRef region_create(LLVMValueRef wrapper, const char *kernel) {
   LLVMTypeRef wparams[2];
   LLVMGetParamTypes(wty, wparams);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
-  LLVMTypeRef params[4] = {i32, LLVMPointerTypeInContext(ctx, 0), wparams[0], wparams[1]};
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+  LLVMTypeRef params[PARAM_COUNT] = {i32, ptr, ptr, ptr, wparams[0], wparams[1]};
   char name[512];
   snprintf(name, sizeof name, REGION_PREFIX "%s", kernel);
-  LLVMValueRef region = LLVMAddFunction(mod, name, LLVMFunctionType(i32, params, 4, 0));
+  LLVMValueRef region = LLVMAddFunction(mod, name, LLVMFunctionType(i32, params, PARAM_COUNT, 0));
   unsigned n = LLVMGetAttributeCountAtIndex(wrapper, LLVMAttributeFunctionIndex);
   LLVMAttributeRef *attrs = xcalloc(n, sizeof *attrs);
   LLVMGetAttributesAtIndex(wrapper, LLVMAttributeFunctionIndex, attrs);
@@ -318,7 +367,8 @@ static LLVMValueRef region_create(LLVMValueRef wrapper, const char *kernel) {
   free(attrs);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, region, "entry"));
-  LLVMValueRef args[2] = {LLVMGetParam(region, 2), LLVMGetParam(region, 3)};
+  LLVMValueRef args[2] = {LLVMGetParam(region, PARAM_KERNARG),
+                          LLVMGetParam(region, PARAM_GROUP_SEGMENT)};
   LLVMBuildCall2(b, wty, wrapper, args, 2, "");
   LLVMBuildRet(b, LLVMConstInt(i32, (unsigned long long)-1, true));
   LLVMDisposeBuilder(b);
@@ -373,10 +423,15 @@ static void delete_lifetime_markers(LLVMValueRef region) {
     }
 }
 
-/* A new stack slot for values of type `ty`, at the top of the entry block. */
+/* A new stack slot for values of type `ty`, at the top of the entry block
+ * (which is empty while the cut is made if the kernel had no slot yet). */
 static LLVMValueRef new_slot(LLVMBuilderRef b, LLVMValueRef region, LLVMTypeRef ty) {
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
-  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+  LLVMValueRef first = LLVMGetFirstInstruction(entry);
+  if (first)
+    LLVMPositionBuilderBefore(b, first);
+  else
+    LLVMPositionBuilderAtEnd(b, entry);
   return LLVMBuildAlloca(b, ty, "");
 }
 
@@ -460,7 +515,7 @@ static void demote_values_across_blocks(LLVMBuilderRef b, LLVMValueRef region) {
  * into *count. */
 static bool remakeable(LLVMValueRef v, LLVMValueRef region, unsigned *count) {
   if (LLVMIsAConstant(v)) return true;
-  if (LLVMIsAArgument(v)) return v != LLVMGetParam(region, 0); /* the state is the region's */
+  if (LLVMIsAArgument(v)) return v != LLVMGetParam(region, PARAM_STATE); /* the region's own */
   if (!LLVMIsAInstruction(v) || ++*count > REMAKE_MAX_INSTRUCTIONS) return false;
   if (LLVMIsALoadInst(v)) {
     /* The kernarg is read-only while the kernel runs (cl/cpu_abi.h). */
@@ -471,7 +526,7 @@ static bool remakeable(LLVMValueRef v, LLVMValueRef region, unsigned *count) {
         if (!LLVMIsAConstantInt(LLVMGetOperand(p, (unsigned)i))) return false;
       p = LLVMGetOperand(p, 0);
     }
-    return p == LLVMGetParam(region, 2) && remakeable(LLVMGetOperand(v, 0), region, count);
+    return p == LLVMGetParam(region, PARAM_KERNARG) && remakeable(LLVMGetOperand(v, 0), region, count);
   }
   if (LLVMIsACallInst(v)) {
     LLVMValueRef callee = direct_callee(v);
@@ -660,24 +715,703 @@ static void live_across(LLVMValueRef region, LLVMValueRef *slots, uint32_t nslot
   free(blocks);
 }
 
-/* Moves the slots that must outlive a call into the context; returns the
- * context's bytes per work-item, or -1 after writing why[]. */
-static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasicBlockRef *starts,
-                                uint32_t nstarts, char *why, size_t size) {
+/* ---- slots the same for every work-item of the group ------------------------ */
+
+/* The work-item functions whose result differs between the work-items of
+ * a group (OpenCL C 2.0 6.13.1); the others answer for the whole group. */
+static const char *const varying_workitem_names[] = {
+    "_Z12get_local_idj",
+    "_Z13get_global_idj",
+    "_Z20get_global_linear_idv",
+    "_Z19get_local_linear_idv",
+};
+/* The group function's uniform areas (tools/hsacc) are 16-byte aligned,
+ * on item 0's stack, two of them: a slot aligned to more, or past this
+ * many bytes in all, stays in the work-items' contexts. */
+#define UNIFORM_ALIGN_MAX 16u
+#define UNIFORM_BYTES_MAX 512u
+
+/* The region's control flow graph with one more node, `exit` (= count),
+ * that every block without a successor (ret, unreachable) leads to. */
+struct cfg {
+  uint32_t count;
+  LLVMBasicBlockRef *blocks;
+  struct index_map index;
+  uint32_t **succ, *nsucc; /* per node; a block without one has `exit` */
+  uint32_t *ipdom;         /* immediate post-dominator, ipdom[exit] = exit */
+  uint32_t *cd_start, *cd; /* cd[cd_start[a] .. cd_start[a + 1]]: the blocks control dependent on a */
+};
+
+/* Post-dominators by the iterative algorithm of Cooper, Harvey and
+ * Kennedy ("A Simple, Fast Dominance Algorithm", 2001) on the reversed
+ * graph, then control dependence (Ferrante, Ottenstein and Warren, "The
+ * Program Dependence Graph and Its Use in Optimization", 1987): for each
+ * edge a -> c, the nodes from c up the post-dominator tree to ipdom(a),
+ * that one excluded, depend on a. False when a block cannot reach the
+ * exit (a loop without one): no post-dominator tree covers it. */
+static bool cfg_build(struct cfg *g, LLVMValueRef region) {
+  uint32_t n = LLVMCountBasicBlocks(region), exit = n;
+  g->count = n;
+  g->blocks = xcalloc(n, sizeof *g->blocks);
+  LLVMGetBasicBlocks(region, g->blocks);
+  map_init(&g->index, n);
+  for (uint32_t i = 0; i < n; i++) map_put(&g->index, g->blocks[i], i);
+  g->succ = xcalloc(n + 1, sizeof *g->succ);
+  g->nsucc = xcalloc(n + 1, sizeof *g->nsucc);
+  uint32_t **pred = xcalloc(n + 1, sizeof *pred), *npred = xcalloc(n + 1, sizeof *npred);
+  uint32_t *scap = xcalloc(n + 1, sizeof *scap), *pcap = xcalloc(n + 1, sizeof *pcap);
+  for (uint32_t i = 0; i < n; i++) {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[i]);
+    unsigned k = term ? LLVMGetNumSuccessors(term) : 0;
+    for (unsigned j = 0; j < k; j++)
+      push_u32(&g->succ[i], &g->nsucc[i], &scap[i],
+               (uint32_t)map_get(&g->index, LLVMGetSuccessor(term, j)));
+    if (!k) push_u32(&g->succ[i], &g->nsucc[i], &scap[i], exit);
+    for (uint32_t j = 0; j < g->nsucc[i]; j++) {
+      uint32_t s = g->succ[i][j];
+      push_u32(&pred[s], &npred[s], &pcap[s], i);
+    }
+  }
+  /* Post-order of a depth-first walk from the exit along reversed edges. */
+  uint32_t *order = xcalloc(n + 1, sizeof *order), *number = xcalloc(n + 1, sizeof *number);
+  uint32_t *stack = xcalloc(n + 1, sizeof *stack), *next = xcalloc(n + 1, sizeof *next);
+  bool *seen = xcalloc(n + 1, sizeof *seen);
+  uint32_t depth = 0, done = 0;
+  stack[depth++] = exit;
+  seen[exit] = true;
+  while (depth) {
+    uint32_t v = stack[depth - 1];
+    if (next[v] < npred[v]) {
+      uint32_t p = pred[v][next[v]++];
+      if (!seen[p]) seen[p] = true, stack[depth++] = p;
+    } else {
+      number[v] = done;
+      order[done++] = v;
+      depth--;
+    }
+  }
+  bool covered = done == n + 1;
+  g->ipdom = xcalloc(n + 1, sizeof *g->ipdom);
+  const uint32_t none = UINT32_MAX;
+  for (uint32_t i = 0; i <= n; i++) g->ipdom[i] = none;
+  g->ipdom[exit] = exit;
+  for (bool changed = covered; changed;) {
+    changed = false;
+    for (uint32_t k = done - 1; k-- > 0;) { /* reverse post-order, the exit (last) aside */
+      uint32_t v = order[k], best = none;
+      for (uint32_t j = 0; j < g->nsucc[v]; j++) {
+        uint32_t s = g->succ[v][j];
+        if (g->ipdom[s] == none) continue;
+        if (best == none) {
+          best = s;
+          continue;
+        }
+        uint32_t f1 = s, f2 = best;
+        while (f1 != f2) {
+          while (number[f1] < number[f2]) f1 = g->ipdom[f1];
+          while (number[f2] < number[f1]) f2 = g->ipdom[f2];
+        }
+        best = f1;
+      }
+      if (best != g->ipdom[v]) g->ipdom[v] = best, changed = true;
+    }
+  }
+  g->cd_start = xcalloc(n + 2, sizeof *g->cd_start);
+  g->cd = NULL;
+  uint32_t ncd = 0, cdcap = 0;
+  for (uint32_t a = 0; a < n; a++) {
+    g->cd_start[a] = ncd;
+    for (uint32_t j = 0; covered && j < g->nsucc[a] && g->nsucc[a] > 1; j++)
+      for (uint32_t r = g->succ[a][j]; r != g->ipdom[a]; r = g->ipdom[r])
+        push_u32(&g->cd, &ncd, &cdcap, r);
+  }
+  g->cd_start[n] = g->cd_start[n + 1] = ncd;
+  for (uint32_t i = 0; i <= n; i++) free(pred[i]);
+  free(pred), free(npred), free(scap), free(pcap);
+  free(order), free(number), free(stack), free(next), free(seen);
+  return covered;
+}
+
+static void cfg_free(struct cfg *g) {
+  for (uint32_t i = 0; i <= g->count; i++) free(g->succ[i]);
+  free(g->succ), free(g->nsucc), free(g->ipdom), free(g->cd_start), free(g->cd);
+  free(g->blocks);
+  map_free(&g->index);
+}
+
+struct uniformity {
+  LLVMValueRef region;
+  struct index_map slot_index;
+  bool *slot_uniform;
+  struct index_map value; /* instruction -> 1 uniform, 0 varying, this sweep */
+  bool covered;           /* the analysis ran (cfg_build) */
+  struct index_map divergent; /* block -> 1 divergent, 0 not */
+};
+
+/* Whether callee's declaration says it touches no memory (memory(none),
+ * LLVM Language Reference Manual, "Function Attributes"): the encoding of
+ * no effect on any location is 0. */
+static bool touches_no_memory(LLVMValueRef fn) {
+  LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                                   LLVMGetEnumAttributeKindForName("memory", 6));
+  return a && LLVMGetEnumAttributeValue(a) == 0;
+}
+
+/* Whether operand value `v` is the same for every work-item at the point
+ * of its use: constants, the state and the kernarg and group segment
+ * pointers, and instructions found so (earlier in the same block: every
+ * other value crosses blocks through a slot, step 4). */
+static bool uniform_value(const struct uniformity *u, LLVMValueRef v) {
+  if (LLVMIsAConstant(v)) return true;
+  if (LLVMIsAArgument(v))
+    return v == LLVMGetParam(u->region, PARAM_STATE) ||
+           v == LLVMGetParam(u->region, PARAM_KERNARG) ||
+           v == LLVMGetParam(u->region, PARAM_GROUP_SEGMENT);
+  return LLVMIsAInstruction(v) && map_get(&u->value, v) == 1;
+}
+
+/* Arithmetic: an instruction whose result depends on its operands alone
+ * and that has no other effect. */
+static bool is_arithmetic(LLVMValueRef in) {
+  return LLVMIsABinaryOperator(in) || LLVMIsAUnaryOperator(in) || LLVMIsACastInst(in) ||
+         LLVMIsACmpInst(in) || LLVMIsASelectInst(in) || LLVMIsAGetElementPtrInst(in) ||
+         LLVMIsAExtractValueInst(in) || LLVMIsAInsertValueInst(in) ||
+         LLVMIsAExtractElementInst(in) || LLVMIsAInsertElementInst(in) ||
+         LLVMIsAShuffleVectorInst(in);
+}
+
+/* A call of a work-item function or of an intrinsic that touches no memory:
+ * no effect, a result from the arguments and the work-item alone. */
+static bool pure_call(LLVMValueRef call) {
+  LLVMValueRef callee = direct_callee(call);
+  return callee &&
+         (is_workitem_fn(callee) || (LLVMGetIntrinsicID(callee) && touches_no_memory(callee)));
+}
+
+static bool uniform_operands(const struct uniformity *u, LLVMValueRef in, int count) {
+  for (int i = 0; i < count; i++)
+    if (!uniform_value(u, LLVMGetOperand(in, (unsigned)i))) return false;
+  return true;
+}
+
+/* Whether instruction `in` computes the same value for every work-item
+ * that runs it, given the slots found uniform so far. Varying: the
+ * work-item's ids, loads but from the kernarg (read-only while the kernel
+ * runs, cl/cpu_abi.h) or a uniform slot, calls but of the group's
+ * work-item functions and of intrinsics that touch no memory, and
+ * anything computed from a varying value; freeze too (of poison, it may
+ * give each work-item another value). */
+static bool uniform_instruction(const struct uniformity *u, LLVMValueRef in) {
+  if (LLVMIsALoadInst(in)) {
+    if (LLVMGetVolatile(in) || LLVMGetOrdering(in) != LLVMAtomicOrderingNotAtomic) return false;
+    LLVMValueRef p = LLVMGetOperand(in, 0);
+    int64_t s = map_get(&u->slot_index, p);
+    if (s >= 0) return u->slot_uniform[s];
+    for (; LLVMIsAGetElementPtrInst(p); p = LLVMGetOperand(p, 0))
+      if (!uniform_operands(u, p, LLVMGetNumOperands(p))) return false;
+    return p == LLVMGetParam(u->region, PARAM_KERNARG);
+  }
+  if (LLVMIsACallInst(in)) {
+    LLVMValueRef callee = direct_callee(in);
+    if (!callee) return false;
+    bool group_wide = is_workitem_fn(callee) &&
+                      !named_one_of(callee, varying_workitem_names,
+                                    sizeof varying_workitem_names / sizeof *varying_workitem_names);
+    if (!group_wide && !(LLVMGetIntrinsicID(callee) && touches_no_memory(callee))) return false;
+    return uniform_operands(u, in, (int)LLVMGetNumArgOperands(in));
+  }
+  if (is_arithmetic(in)) return uniform_operands(u, in, LLVMGetNumOperands(in));
+  return false;
+}
+
+/* Whether block terminator `term` sends every work-item the same way. */
+static bool uniform_branch(const struct uniformity *u, LLVMValueRef term) {
+  if (LLVMIsABranchInst(term)) return !LLVMIsConditional(term) || uniform_value(u, LLVMGetCondition(term));
+  if (LLVMIsASwitchInst(term)) return uniform_value(u, LLVMGetOperand(term, 0));
+  return LLVMGetNumSuccessors(term) <= 1;
+}
+
+/* Step 6: which of the slots hold the same value for every work-item at
+ * every point of the region (uniform[s]), as an optimistic fixed point:
+ * every slot whose address is used only to load and store it starts
+ * uniform, and one becomes varying when a store gives it a varying value
+ * or a store in a divergent block writes it. A block is divergent when it
+ * is control dependent on a divergent branch: one whose condition is
+ * varying, or that is in a divergent block. The work-items of a group
+ * enter the region at the same state with the same uniform slots, so
+ * each runs the blocks that are not divergent in the same order, the same
+ * number of times, with the same uniform values (loops whose exit is
+ * varying make their blocks divergent: they depend on that exit); the
+ * slots stored only there agree at every point, the region's returns
+ * included. By the same argument, when no return is in a divergent block
+ * every work-item ends the region at the same barrier (returns true): one
+ * return that a work-item reaches all reach. Nothing here relies on the
+ * kernel meeting 6.13.8: otherwise __hsacl_for_region compares the
+ * barriers the work-items reached. */
+static bool uniform_slots(struct uniformity *result, LLVMValueRef region, LLVMValueRef *slots,
+                          uint32_t nslots, bool *uniform) {
+  struct cfg g;
+  bool covered = cfg_build(&g, region);
+  struct uniformity u = {.region = region, .slot_uniform = uniform, .covered = covered};
+  map_init(&u.slot_index, nslots);
+  for (uint32_t s = 0; s < nslots; s++) {
+    map_put(&u.slot_index, slots[s], s);
+    uniform[s] = covered && !slot_escapes(slots[s]);
+  }
+  size_t ninstr = 0;
+  for (uint32_t i = 0; i < g.count; i++)
+    for (LLVMValueRef in = LLVMGetFirstInstruction(g.blocks[i]); in; in = LLVMGetNextInstruction(in))
+      ninstr++;
+  map_init(&u.value, ninstr);
+  bool *divergent = xcalloc(g.count, sizeof *divergent);
+  bool *branch_divergent = xcalloc(g.count, sizeof *branch_divergent);
+  for (bool changed = covered; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < g.count; i++) {
+      for (LLVMValueRef in = LLVMGetFirstInstruction(g.blocks[i]); in;
+           in = LLVMGetNextInstruction(in)) {
+        map_put(&u.value, in, uniform_instruction(&u, in));
+        if (!LLVMIsAStoreInst(in)) continue;
+        int64_t s = map_get(&u.slot_index, LLVMGetOperand(in, 1));
+        if (s < 0 || !uniform[s]) continue;
+        if (divergent[i] || LLVMGetVolatile(in) ||
+            LLVMGetOrdering(in) != LLVMAtomicOrderingNotAtomic ||
+            !uniform_value(&u, LLVMGetOperand(in, 0)))
+          uniform[s] = false, changed = true;
+      }
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(g.blocks[i]);
+      if (branch_divergent[i] || !term || (!divergent[i] && uniform_branch(&u, term))) continue;
+      branch_divergent[i] = changed = true;
+      for (uint32_t k = g.cd_start[i]; k < g.cd_start[i + 1]; k++) divergent[g.cd[k]] = true;
+    }
+  }
+  bool same_end = covered;
+  map_init(&u.divergent, g.count);
+  for (uint32_t i = 0; i < g.count; i++) {
+    map_put(&u.divergent, g.blocks[i], divergent[i]);
+    if (divergent[i] && LLVMIsAReturnInst(LLVMGetBasicBlockTerminator(g.blocks[i])))
+      same_end = false;
+  }
+  free(divergent);
+  free(branch_divergent);
+  cfg_free(&g);
+  *result = u;
+  return same_end;
+}
+
+static void uniformity_free(struct uniformity *u) {
+  map_free(&u->value);
+  map_free(&u->slot_index);
+  map_free(&u->divergent);
+}
+
+static void add_param_attr(LLVMValueRef fn, unsigned param, const char *name, uint64_t value) {
+  LLVMAddAttributeAtIndex(
+      fn, param + 1, LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(name, strlen(name)), value));
+}
+
+/* Step 7: the uniform slots that live across a barrier (in_context[s] and
+ * uniform[s]) move out of the context into the group's uniform areas,
+ * each at one offset in both: the region copies the slot from
+ * `uniform_in` on entry and to `uniform_out` before each return, and the
+ * slot itself stays the call's own (for the optimiser, a value in a
+ * register). `uniform_in` is the same for every work-item of the region,
+ * whose loads from it the optimiser hoists out of the loop over the
+ * work-items; it is never written in the region, so a work-item that
+ * rewrote the value leaves the next work-item its value at the region's
+ * entry; __hsacl_for_region copies `uniform_out`, where every work-item
+ * left the same values, to `uniform_in` for the next region. Clears
+ * in_context[s] of each and sets its offsets[s] (else -1); returns the
+ * areas' size. */
+static uint32_t keep_uniform(LLVMBuilderRef b, LLVMValueRef region, LLVMValueRef *slots,
+                             uint32_t nslots, bool *in_context, const bool *uniform,
+                             int64_t *offsets) {
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+  LLVMValueRef in_area = LLVMGetParam(region, PARAM_UNIFORM_IN);
+  LLVMValueRef out_area = LLVMGetParam(region, PARAM_UNIFORM_OUT);
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
-  uint32_t nslots = 0;
+  uint64_t offset = 0;
+  for (uint32_t s = 0; s < nslots; s++) {
+    offsets[s] = -1;
+    if (!in_context[s] || !uniform[s] || LLVMConstIntGetZExtValue(LLVMGetOperand(slots[s], 0)) != 1)
+      continue;
+    LLVMTypeRef ty = LLVMGetAllocatedType(slots[s]);
+    uint64_t align = LLVMGetAlignment(slots[s]);
+    if (LLVMABIAlignmentOfType(layout, ty) > align) align = LLVMABIAlignmentOfType(layout, ty);
+    uint64_t at = (offset + align - 1) / align * align;
+    if (align > UNIFORM_ALIGN_MAX || at + slot_size(slots[s]) > UNIFORM_BYTES_MAX) continue;
+    offset = at + slot_size(slots[s]);
+    offsets[s] = (int64_t)at;
+    in_context[s] = false;
+    LLVMValueRef off = LLVMConstInt(i64, at, false);
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(entry));
+    LLVMValueRef v = LLVMBuildLoad2(b, ty, LLVMBuildInBoundsGEP2(b, i8, in_area, &off, 1, ""), "");
+    LLVMSetAlignment(v, (unsigned)align);
+    LLVMBuildStore(b, v, slots[s]);
+    for (LLVMBasicBlockRef bb = entry; bb; bb = LLVMGetNextBasicBlock(bb)) {
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+      if (!LLVMIsAReturnInst(term)) continue;
+      LLVMPositionBuilderBefore(b, term);
+      LLVMValueRef st = LLVMBuildStore(b, LLVMBuildLoad2(b, ty, slots[s], ""),
+                                       LLVMBuildInBoundsGEP2(b, i8, out_area, &off, 1, ""));
+      LLVMSetAlignment(st, (unsigned)align);
+    }
+  }
+  /* Each area is the group function's own, read (in) or written (out)
+   * alone in the call. */
+  add_param_attr(region, PARAM_UNIFORM_IN, "noalias", 0);
+  add_param_attr(region, PARAM_UNIFORM_IN, "align", UNIFORM_ALIGN_MAX);
+  add_param_attr(region, PARAM_UNIFORM_OUT, "noalias", 0);
+  add_param_attr(region, PARAM_UNIFORM_OUT, "align", UNIFORM_ALIGN_MAX);
+  return (uint32_t)offset;
+}
+
+/* ---- regions entered past their uniform start ------------------------------ */
+
+/* The region function's state for routing state k (step 8). */
+#define STATE_ROUTE(k) (-2 - (int64_t)(k))
+/* A work-item id fits in this many bits (HSACL_MAX_ITEMS, cl/cpu_abi.h). */
+#define LOCAL_ID_BITS 16u
+
+/* Whether the work-items may run `in` once for the group instead of each
+ * for itself, with the same result: it touches no memory but the
+ * uniform slots (their loads, and stores of the uniform values they
+ * hold) and the kernarg, and calls nothing but the work-item functions and
+ * intrinsics that touch no memory. */
+static bool group_once(const struct uniformity *u, LLVMValueRef in) {
+  if (LLVMIsAStoreInst(in)) {
+    int64_t s = map_get(&u->slot_index, LLVMGetOperand(in, 1));
+    return s >= 0 && u->slot_uniform[s] && !LLVMGetVolatile(in) &&
+           LLVMGetOrdering(in) == LLVMAtomicOrderingNotAtomic;
+  }
+  if (LLVMIsALoadInst(in)) return uniform_instruction(u, in);
+  if (LLVMIsACallInst(in)) return pure_call(in);
+  return is_arithmetic(in);
+}
+
+static bool block_divergent(const struct uniformity *u, LLVMBasicBlockRef bb) {
+  return map_get(&u->divergent, bb) != 0; /* new blocks (-1) count as divergent */
+}
+
+/* Whether every instruction of bb but its terminator is group_once. */
+static bool body_group_once(const struct uniformity *u, LLVMBasicBlockRef bb) {
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+  for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in != term; in = LLVMGetNextInstruction(in))
+    if (!group_once(u, in)) return false;
+  return true;
+}
+
+/* A block of the uniform start of a region: every work-item runs it, the
+ * same way (not divergent, a uniform branch), and the group may run it
+ * once for all (body_group_once). */
+static bool prefix_block(const struct uniformity *u, LLVMBasicBlockRef bb) {
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+  return !block_divergent(u, bb) && (LLVMIsABranchInst(term) || LLVMIsASwitchInst(term)) &&
+         uniform_branch(u, term) && body_group_once(u, bb);
+}
+
+/* Whether v is get_local_id(0), or a cast of it that keeps its value. */
+static bool is_local_id_x(LLVMValueRef v) {
+  if (LLVMIsATruncInst(v) && LLVMGetIntTypeWidth(LLVMTypeOf(v)) >= LOCAL_ID_BITS)
+    v = LLVMGetOperand(v, 0);
+  else if (LLVMIsAZExtInst(v))
+    v = LLVMGetOperand(v, 0);
+  LLVMValueRef callee = LLVMIsACallInst(v) ? direct_callee(v) : NULL;
+  uint64_t d;
+  size_t len;
+  return callee && strcmp(LLVMGetValueName2(callee, &len), "_Z12get_local_idj") == 0 &&
+         const_u64(LLVMGetOperand(v, 0), &d) && d == 0;
+}
+
+/* Whether bb ends in a branch on `get_local_id(0) < bound`, bound uniform:
+ * the work-items out of that range go to *out. */
+static bool local_range_check(const struct uniformity *u, LLVMBasicBlockRef bb, LLVMValueRef *bound,
+                              LLVMBasicBlockRef *out) {
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+  if (!LLVMIsABranchInst(term) || !LLVMIsConditional(term)) return false;
+  LLVMValueRef cmp = LLVMGetCondition(term);
+  if (!LLVMIsAICmpInst(cmp) || LLVMGetInstructionParent(cmp) != bb) return false;
+  LLVMValueRef a = LLVMGetOperand(cmp, 0), c = LLVMGetOperand(cmp, 1);
+  bool in_when_true;
+  switch (LLVMGetICmpPredicate(cmp)) {
+  case LLVMIntULT: /* id < bound */
+  case LLVMIntUGE: /* id >= bound */
+    if (!is_local_id_x(a) || !uniform_value(u, c)) return false;
+    *bound = c;
+    in_when_true = LLVMGetICmpPredicate(cmp) == LLVMIntULT;
+    break;
+  case LLVMIntUGT: /* bound > id */
+  case LLVMIntULE: /* bound <= id */
+    if (!is_local_id_x(c) || !uniform_value(u, a)) return false;
+    *bound = a;
+    in_when_true = LLVMGetICmpPredicate(cmp) == LLVMIntUGT;
+    break;
+  case LLVMIntEQ: /* id == 0: id < 1 */
+  case LLVMIntNE: /* id != 0 */
+    if (!is_local_id_x(a) || !LLVMIsAConstantInt(c) || LLVMConstIntGetZExtValue(c) != 0)
+      return false;
+    *bound = LLVMConstInt(LLVMTypeOf(c), 1, false);
+    in_when_true = LLVMGetICmpPredicate(cmp) == LLVMIntEQ;
+    break;
+  default:
+    return false;
+  }
+  *out = LLVMGetSuccessor(term, in_when_true ? 1 : 0);
+  return true;
+}
+
+/* Whether a work-item that enters the region at `from` changes nothing
+ * (no store, call with an effect, fence or atomic) before it returns, and
+ * always the same state (*end). */
+static bool no_effect_to_end(LLVMValueRef region, LLVMBasicBlockRef from, int32_t *end) {
+  uint32_t n = LLVMCountBasicBlocks(region), depth = 0;
+  LLVMBasicBlockRef *stack = xcalloc(n, sizeof *stack);
+  struct index_map seen;
+  map_init(&seen, n);
+  bool ok = true, have_end = false;
+  stack[depth++] = from;
+  map_put(&seen, from, 1);
+  while (ok && depth) {
+    LLVMBasicBlockRef bb = stack[--depth];
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); ok && in != term;
+         in = LLVMGetNextInstruction(in)) {
+      if (LLVMIsALoadInst(in))
+        ok = !LLVMGetVolatile(in) && LLVMGetOrdering(in) == LLVMAtomicOrderingNotAtomic;
+      else if (LLVMIsAStoreInst(in))
+        ok = false;
+      else if (LLVMIsACallInst(in))
+        ok = pure_call(in);
+      else
+        ok = is_arithmetic(in);
+    }
+    if (!ok) break;
+    if (LLVMIsAReturnInst(term)) {
+      uint64_t k = 0;
+      ok = const_u64(LLVMGetOperand(term, 0), &k) && (!have_end || (int32_t)k == *end);
+      *end = (int32_t)k;
+      have_end = true;
+      continue;
+    }
+    if (!LLVMIsABranchInst(term) && !LLVMIsASwitchInst(term)) ok = false;
+    for (unsigned k = 0; ok && k < LLVMGetNumSuccessors(term); k++) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(term, k);
+      if (map_get(&seen, s) >= 0) continue;
+      map_put(&seen, s, 1);
+      stack[depth++] = s;
+    }
+  }
+  free(stack);
+  map_free(&seen);
+  return ok && have_end;
+}
+
+/* A state __hsacl_for_region runs, after step 8. */
+struct run {
+  int32_t state;
+  int64_t limit_slot;  /* the slot of the work-item bound in x (step 8), or -1 */
+  int32_t skipped_end; /* the state the work-items past the bound end at */
+};
+
+static LLVMBasicBlockRef route_return(LLVMValueRef region, int32_t state) {
+  LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(ctx, region, "route");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderAtEnd(b, bb);
+  LLVMBuildRet(b, LLVMConstInt(LLVMInt32TypeInContext(ctx), (uint64_t)(int64_t)state, true));
+  LLVMDisposeBuilder(b);
+  return bb;
+}
+
+/* Step 8's changes to the region for the targets found by route(). */
+static void route_targets(LLVMBuilderRef b, LLVMValueRef region, LLVMValueRef sw,
+                          LLVMBasicBlockRef *first, uint32_t nbarriers, LLVMBasicBlockRef *targets,
+                          const int32_t *ids, LLVMValueRef *bounds, uint32_t ntargets,
+                          LLVMBasicBlockRef *starts, uint32_t *nstarts, LLVMValueRef *slots,
+                          uint32_t *nslots, bool *uniform, struct run *runs) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+  for (uint32_t k = 0; k <= nbarriers; k++)
+    LLVMAddCase(sw, LLVMConstInt(i32, (uint64_t)STATE_ROUTE(k), true), first[k]);
+  LLVMValueRef state = LLVMGetParam(region, PARAM_STATE);
+  for (uint32_t t = 0; t < ntargets; t++) {
+    LLVMBasicBlockRef bb = targets[t];
+    if (ids[t] > (int32_t)nbarriers) {
+      LLVMAddCase(sw, LLVMConstInt(i32, (uint64_t)ids[t], false), bb);
+      starts[(*nstarts)++] = bb;
+    }
+    bool bounded = runs[t].limit_slot == 0;
+    LLVMValueRef bound = bounds[t];
+    /* Where the routing call returns: at the block's start (its code
+     * moves to `rest`), or after its body when that computes the bound
+     * (its terminator moves). */
+    LLVMBasicBlockRef rest = LLVMAppendBasicBlockInContext(ctx, region, "routed");
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+    move_tail(b, bounded ? term : LLVMGetFirstInstruction(bb), rest);
+    LLVMBasicBlockRef ret = route_return(region, ids[t]);
+    LLVMPositionBuilderAtEnd(b, bb);
+    LLVMValueRef routing = LLVMBuildICmp(b, LLVMIntSLT, state, LLVMConstInt(i32, (uint64_t)-1, true), "");
+    LLVMBuildCondBr(b, routing, ret, rest);
+    if (!bounded) continue;
+    /* The bound as a uint32_t, saturated (work-items number at most
+     * HSACL_MAX_ITEMS). */
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(ret));
+    LLVMTypeRef ty = LLVMTypeOf(bound);
+    if (LLVMGetIntTypeWidth(ty) > 32) {
+      LLVMValueRef max = LLVMConstInt(ty, UINT32_MAX, false);
+      bound = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, bound, max, ""), max, bound, "");
+      bound = LLVMBuildTrunc(b, bound, i32, "");
+    } else if (LLVMGetIntTypeWidth(ty) < 32) {
+      bound = LLVMBuildZExt(b, bound, i32, "");
+    }
+    LLVMValueRef limit = new_slot(b, region, i32);
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(ret));
+    LLVMBuildStore(b, bound, limit);
+    runs[t].limit_slot = *nslots;
+    uniform[*nslots] = true;
+    slots[(*nslots)++] = limit;
+  }
+}
+
+/* Step 8: the uniform start of each region runs once for the group, in a
+ * call of the region function with state STATE_ROUTE(k) before the loop
+ * over the work-items: from state k's block through the blocks of the
+ * uniform start (prefix_block) up to the first other block, the target,
+ * whose state it returns (a new one, or k when state k's own block is
+ * not such a start); its slots are uniform, so the call leaves in
+ * `uniform_out` what each work-item would have there at the target. The
+ * work-items then enter at the target: the uniform branches of the start
+ * are taken once, outside the loop. A target whose body is group_once and
+ * that ends in `get_local_id(0) < bound` with a uniform bound, where the
+ * work-items out of range change nothing up to one end (no_effect_to_end),
+ * also reports the bound, in a slot of its own, and __hsacl_for_region
+ * runs only the work-items in range. Returns how many states
+ * __hsacl_for_region runs (runs[]); adds the bound slots to slots[] (room
+ * for one per block) and the targets entered by a new state to starts[]
+ * (room for one per block). */
+static uint32_t route(LLVMBuilderRef b, LLVMValueRef region, const struct uniformity *u,
+                      bool same_end, LLVMBasicBlockRef *starts, uint32_t *nstarts,
+                      LLVMValueRef *slots, uint32_t *nslots, bool *uniform, struct run *runs) {
+  uint32_t nbarriers = *nstarts, nblocks = LLVMCountBasicBlocks(region);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
+  LLVMValueRef sw = LLVMGetBasicBlockTerminator(entry);
+  LLVMBasicBlockRef *first = xcalloc(nbarriers + 1, sizeof *first);
+  first[0] = LLVMGetSwitchDefaultDest(sw);
+  for (uint32_t k = 0; k < nbarriers; k++) first[k + 1] = starts[k];
+  /* The targets, by a walk through the starts' prefix blocks, and their
+   * bounds. */
+  struct index_map seen;
+  map_init(&seen, nblocks);
+  LLVMBasicBlockRef *stack = xcalloc(nblocks, sizeof *stack);
+  LLVMBasicBlockRef *targets = xcalloc(nblocks, sizeof *targets), *outs = xcalloc(nblocks, sizeof *outs);
+  LLVMValueRef *bounds = xcalloc(nblocks, sizeof *bounds);
+  int32_t *ids = xcalloc(nblocks, sizeof *ids);
+  uint32_t ntargets = 0, next_id = nbarriers + 1;
+  bool worth = false;
+  for (uint32_t k = 0; u->covered && k <= nbarriers; k++) {
+    uint32_t depth = 0;
+    stack[depth++] = first[k];
+    map_put(&seen, first[k], 1);
+    while (depth) {
+      LLVMBasicBlockRef bb = stack[--depth];
+      if (!prefix_block(u, bb)) {
+        uint32_t t = ntargets++;
+        targets[t] = bb;
+        ids[t] = bb == first[k] ? (int32_t)k : (int32_t)next_id++;
+        runs[t] = (struct run){ids[t], -1, 0};
+        if (same_end && !block_divergent(u, bb) && body_group_once(u, bb) &&
+            local_range_check(u, bb, &bounds[t], &outs[t]) &&
+            no_effect_to_end(region, outs[t], &runs[t].skipped_end))
+          runs[t].limit_slot = 0; /* bounded: route_targets gives it its slot */
+        worth |= ids[t] > (int32_t)nbarriers || runs[t].limit_slot == 0;
+        continue;
+      }
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+      for (unsigned j = 0; j < LLVMGetNumSuccessors(term); j++) {
+        LLVMBasicBlockRef s = LLVMGetSuccessor(term, j);
+        if (map_get(&seen, s) >= 0) continue;
+        map_put(&seen, s, 1);
+        stack[depth++] = s;
+      }
+    }
+  }
+  /* Room: every slot the start stores, and the bounds, must fit the
+   * uniform areas. */
+  uint64_t bytes = 4u * ntargets;
+  for (uint32_t s = 0; worth && s < *nslots; s++) {
+    if (!uniform[s]) continue;
+    bytes += (slot_size(slots[s]) + UNIFORM_ALIGN_MAX - 1) / UNIFORM_ALIGN_MAX * UNIFORM_ALIGN_MAX;
+    if (LLVMConstIntGetZExtValue(LLVMGetOperand(slots[s], 0)) != 1 ||
+        LLVMGetAlignment(slots[s]) > UNIFORM_ALIGN_MAX ||
+        LLVMABIAlignmentOfType(layout, LLVMGetAllocatedType(slots[s])) > UNIFORM_ALIGN_MAX)
+      worth = false;
+  }
+  if (!worth || bytes > UNIFORM_BYTES_MAX) {
+    for (uint32_t k = 0; k <= nbarriers; k++) runs[k] = (struct run){(int32_t)k, -1, 0};
+    ntargets = nbarriers + 1;
+  } else {
+    route_targets(b, region, sw, first, nbarriers, targets, ids, bounds, ntargets, starts, nstarts,
+                  slots, nslots, uniform, runs);
+  }
+  free(first);
+  free(stack);
+  free(targets);
+  free(outs);
+  free(bounds);
+  free(ids);
+  map_free(&seen);
+  return ntargets;
+}
+
+/* What the cut of a kernel made: its line on stdout. */
+struct cut {
+  uint32_t barriers;      /* states after the first */
+  uint32_t uniform_bytes; /* of each uniform area */
+  bool same_end;          /* every work-item ends each region at the same barrier */
+  bool routed;            /* step 8: the group calls STATE_ROUTE(k) after barrier k */
+  uint32_t nruns;         /* the states __hsacl_for_region runs */
+  struct run *runs;       /* with the offset of the bound in the uniform areas */
+};
+
+/* Moves the slots that must outlive a call into the uniform areas (the
+ * uniform ones) or the context; returns the context's bytes per work-item,
+ * or -1 after writing why[]. */
+static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasicBlockRef *starts,
+                                uint32_t nstarts, struct cut *cut, char *why, size_t size) {
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(region);
+  uint32_t nslots = 0, nblocks = LLVMCountBasicBlocks(region), nbarriers = nstarts;
   for (LLVMValueRef in = LLVMGetFirstInstruction(entry); in; in = LLVMGetNextInstruction(in))
     nslots += LLVMIsAAllocaInst(in) != NULL;
-  LLVMValueRef *slots = xcalloc(nslots, sizeof *slots);
+  /* Room for step 8's bounds and targets: at most one per block. */
+  LLVMValueRef *slots = xcalloc(nslots + nblocks, sizeof *slots);
+  bool *uniform = xcalloc(nslots + nblocks, sizeof *uniform);
+  LLVMBasicBlockRef *all_starts = xcalloc(nstarts + nblocks, sizeof *all_starts);
+  memcpy(all_starts, starts, nstarts * sizeof *starts);
+  cut->runs = xcalloc(nbarriers + 1 + nblocks, sizeof *cut->runs);
   nslots = 0;
   for (LLVMValueRef in = LLVMGetFirstInstruction(entry); in; in = LLVMGetNextInstruction(in))
     if (LLVMIsAAllocaInst(in)) slots[nslots++] = in;
+  struct uniformity u;
+  cut->same_end = uniform_slots(&u, region, slots, nslots, uniform);
+  uint32_t first_bound = nslots;
+  cut->nruns = route(b, region, &u, cut->same_end, all_starts, &nstarts, slots, &nslots, uniform,
+                     cut->runs);
+  /* A state of its own for a target, or a bound the routing call reports. */
+  cut->routed = nstarts != nbarriers || nslots != first_bound;
+  uniformity_free(&u);
   bool *in_context = xcalloc(nslots, sizeof *in_context);
-  for (uint32_t s = 0; s < nslots; s++) in_context[s] = slot_escapes(slots[s]);
-  live_across(region, slots, nslots, starts, nstarts, in_context);
+  for (uint32_t s = 0; s < nslots; s++) in_context[s] = s >= first_bound || slot_escapes(slots[s]);
+  live_across(region, slots, nslots, all_starts, nstarts, in_context);
+  int64_t *offsets = xcalloc(nslots, sizeof *offsets);
+  cut->uniform_bytes = keep_uniform(b, region, slots, nslots, in_context, uniform, offsets);
+  for (uint32_t r = 0; r < cut->nruns; r++)
+    if (cut->runs[r].limit_slot >= 0) cut->runs[r].limit_slot = offsets[cut->runs[r].limit_slot];
+  for (uint32_t s = first_bound; s < nslots; s++)
+    if (offsets[s] < 0) die("a work-item bound out of the uniform areas (a bug of this tool)");
+  free(offsets);
+  free(uniform);
+  free(all_starts);
   uint64_t offset = 0, align_max = CONTEXT_ALIGN_MIN;
   LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
-  LLVMValueRef context = LLVMGetParam(region, 1);
+  LLVMValueRef context = LLVMGetParam(region, PARAM_CONTEXT);
   int64_t result = 0;
   for (uint32_t s = 0; s < nslots; s++) {
     if (!in_context[s]) continue;
@@ -708,20 +1442,17 @@ static int64_t place_in_context(LLVMBuilderRef b, LLVMValueRef region, LLVMBasic
   }
   if (result >= 0) {
     /* The context is the work-item's own: nothing else points into it. */
-    LLVMAddAttributeAtIndex(
-        region, 2, LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
-    LLVMAddAttributeAtIndex(
-        region, 2,
-        LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("align", 5), align_max));
+    add_param_attr(region, PARAM_CONTEXT, "noalias", 0);
+    add_param_attr(region, PARAM_CONTEXT, "align", align_max);
   }
   free(in_context);
   free(slots);
   return result;
 }
 
-/* Cuts the inlined region at its barriers (steps 2-4 above); returns the
+/* Cuts the inlined region at its barriers (steps 2-8 above); returns the
  * context's bytes per work-item, or -1 after writing why[]. */
-static int64_t region_cut(LLVMValueRef region, uint32_t *barrier_count, char *why, size_t size) {
+static int64_t region_cut(LLVMValueRef region, struct cut *cut, char *why, size_t size) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   delete_lifetime_markers(region);
   demote_phis(b, region);
@@ -765,10 +1496,10 @@ static int64_t region_cut(LLVMValueRef region, uint32_t *barrier_count, char *wh
   remake_values_across_blocks(b, region);
   demote_values_across_blocks(b, region);
   LLVMPositionBuilderAtEnd(b, entry);
-  LLVMValueRef sw = LLVMBuildSwitch(b, LLVMGetParam(region, 0), body, n);
+  LLVMValueRef sw = LLVMBuildSwitch(b, LLVMGetParam(region, PARAM_STATE), body, n);
   for (uint32_t k = 0; k < n; k++) LLVMAddCase(sw, LLVMConstInt(i32, k + 1, false), starts[k]);
-  int64_t stride = place_in_context(b, region, starts, n, why, size);
-  *barrier_count = n;
+  int64_t stride = place_in_context(b, region, starts, n, cut, why, size);
+  cut->barriers = n;
   free(starts);
   free(barriers);
   LLVMDisposeBuilder(b);
@@ -804,7 +1535,7 @@ int main(int argc, char **argv) {
       continue;
     const char *kernel = name + strlen(WRAPPER_PREFIX);
     if (!g.reaches[i]) {
-      printf("%s 0 0\n", kernel);
+      printf("%s 0 0 0 1 0 0:-1:0\n", kernel);
       continue;
     }
     memset(seen, 0, g.count * sizeof *seen);
@@ -833,9 +1564,9 @@ int main(int argc, char **argv) {
   }
   for (uint32_t r = 0; r < nregions; r++) {
     int64_t stride = -1;
-    uint32_t barrier_count = 0;
+    struct cut cut = {0};
     if (!region_check(&g, regions[r], why, sizeof why))
-      stride = region_cut(regions[r], &barrier_count, why, sizeof why);
+      stride = region_cut(regions[r], &cut, why, sizeof why);
     if (stride < 0) {
       note(kernels[r], why);
       LLVMDeleteFunction(regions[r]);
@@ -844,7 +1575,13 @@ int main(int argc, char **argv) {
     if (LLVMVerifyFunction(regions[r], LLVMPrintMessageAction))
       die("kernel %s: the cut region is not valid IR (a bug of this tool)", kernels[r]);
     add_fn_attr(regions[r], "alwaysinline");
-    printf("%s %lld %u\n", kernels[r], (long long)stride, barrier_count);
+    printf("%s %lld %u %u %d %d", kernels[r], (long long)stride, cut.barriers, cut.uniform_bytes,
+           cut.same_end, cut.routed);
+    for (uint32_t k = 0; k < cut.nruns; k++)
+      printf(" %d:%lld:%d", cut.runs[k].state, (long long)cut.runs[k].limit_slot,
+             cut.runs[k].skipped_end);
+    printf("\n");
+    free(cut.runs);
   }
   for (uint32_t i = 0; i < g.count; i++)
     if (is_workitem_fn(g.fns[i]) && !LLVMIsDeclaration(g.fns[i])) {

@@ -33,7 +33,7 @@ static const char *const c_kernels = " saxpy int_divmod call_stack ";
 /* The kernels with work-group barriers, which tools/hsacc cuts at them
  * (cl/cpu_abi.h, hsacl_kernel.group); the others have nothing to cut. */
 static const char *const barrier_kernels =
-    " bitonic_sort histogram_local matmul_tiled prefix_scan reduce_sum ";
+    " bitonic_sort histogram_local matmul_tiled prefix_scan reduce_sum uniform_slots ";
 
 static bool listed(const char *list, const char *file) {
   char word[64];

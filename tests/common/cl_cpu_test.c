@@ -398,6 +398,23 @@ static void check_barrier_3d(struct cl_env *e, const struct gpu_kernel *k, const
   hsa_amd_memory_pool_free(ka);
 }
 
+static void check_barrier_rows_3d(struct cl_env *e, const struct gpu_kernel *k,
+                                  const uint32_t grid[3], const uint32_t wg[3]) {
+  uint32_t items = grid[0] * grid[1] * grid[2];
+  uint32_t *out = buffer(e, items * 4);
+  uint8_t *ka = kernarg_of(e, k);
+  set_ptr(ka, 0, out);
+  HSA_ASSERT_OK(run(e, k, 3, grid, wg, 0, ka));
+  for (uint32_t i = 0; i < items; i++) {
+    uint32_t x = i % grid[0], base = x / wg[0] * wg[0];
+    uint32_t nx = grid[0] - base < wg[0] ? grid[0] - base : wg[0];
+    test_context("work-item %u of grid %ux%ux%u", i, grid[0], grid[1], grid[2]);
+    ASSERT_EQ(out[i], nx * (nx + 1) / 2);
+  }
+  hsa_amd_memory_pool_free(out);
+  hsa_amd_memory_pool_free(ka);
+}
+
 TEST(cl_cpu_barrier_in_3d_groups_with_partial_groups) {
   struct cl_env e;
   env_open(&e);
@@ -406,6 +423,12 @@ TEST(cl_cpu_barrier_in_3d_groups_with_partial_groups) {
   check_barrier_3d(&e, &k, (uint32_t[3]){8, 6, 4}, (uint32_t[3]){4, 3, 2});
   check_barrier_3d(&e, &k, (uint32_t[3]){11, 7, 5}, (uint32_t[3]){4, 3, 2});
   check_barrier_3d(&e, &k, (uint32_t[3]){9, 9, 9}, (uint32_t[3]){8, 8, 8});
+  gpu_kernel_release(&k);
+  /* A barrier loop whose steps are bounded in x, in every row. */
+  load_cut(&e, "barriers", "barrier_rows_3d.kd", &k);
+  check_barrier_rows_3d(&e, &k, (uint32_t[3]){11, 7, 5}, (uint32_t[3]){4, 3, 2});
+  check_barrier_rows_3d(&e, &k, (uint32_t[3]){37, 3, 2}, (uint32_t[3]){16, 2, 2});
+  check_barrier_rows_3d(&e, &k, (uint32_t[3]){300, 2, 1}, (uint32_t[3]){256, 2, 1});
   gpu_kernel_release(&k);
   env_close(&e);
 }

@@ -206,6 +206,36 @@ static bool setup_bitonic_sort(struct corpus_dispatch *d) {
   return true;
 }
 
+/* Four groups of 64, the last one partial (40 work-items), the last two
+ * of those past n. */
+static bool setup_uniform_slots(struct corpus_dispatch *d) {
+  const uint32_t n = 230, grid = 232, wg = 64, rounds = 3;
+  uint32_t *in = new_buffer(d, grid * 4);
+  new_buffer(d, grid * 4); /* out */
+  uint32_t *want = new_expected(d, 1);
+  if (!want) return false;
+  uint32_t s = 11;
+  for (uint32_t i = 0; i < n; i++) in[i] = next_random(&s) % 100000;
+  for (uint32_t g = 0; g * wg < grid; g++) {
+    uint32_t size = grid - g * wg < wg ? grid - g * wg : wg;
+    uint32_t v[64], odd[64] = {0}, acc = rounds * 7u + g;
+    for (uint32_t l = 0; l < size; l++) v[l] = g * wg + l < n ? in[g * wg + l] : 0;
+    for (uint32_t r = 0; r < rounds; r++) {
+      for (uint32_t step = 1; step < size; step *= 2) /* high to low: v[l - step] still old */
+        for (uint32_t l = size; l-- > step;) v[l] += v[l - step];
+      for (uint32_t l = 1; l < size; l += 2) odd[l] = acc + r;
+      acc = acc * 3u + g + r;
+    }
+    uint32_t total = 0;
+    for (uint32_t l = 0; l < size && g * wg + l < n; l++) total += v[l];
+    for (uint32_t l = 0; l < size && g * wg + l < n; l++)
+      want[g * wg + l] = v[l] + odd[l] + acc + total;
+  }
+  arg_buffer(d, 0), arg_buffer(d, 1), arg_u32(d, rounds), arg_u32(d, n);
+  geometry(d, 1, grid, 1, wg, 1);
+  return true;
+}
+
 static bool setup_stencil_2d(struct corpus_dispatch *d) {
   const uint32_t w = 20, h = 12;
   float *in = new_buffer(d, w * h * 4);
@@ -422,6 +452,9 @@ const struct corpus_kernel corpus_kernels[] = {
      setup_histogram_local, NULL},
     {"bitonic_sort", "bitonic_sort.kd", "bitonic network in LDS, data-dependent swaps", NULL,
      setup_bitonic_sort, NULL},
+    {"uniform_slots", "uniform_slots.kd",
+     "barrier loops: values the same for the whole group, one that only looks so, partial group",
+     NULL, setup_uniform_slots, NULL},
     {"stencil_2d", "stencil_2d.kd", "2D 5-point stencil, partial work-groups in x", NULL,
      setup_stencil_2d, NULL},
     {"int_divmod", "int_divmod.kd", "C kernel, 32/64-bit signed/unsigned div and mod", NULL,

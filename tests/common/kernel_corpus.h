@@ -84,7 +84,7 @@ struct corpus_kernel {
  * list and corpus_kernels[] agree. */
 #define CORPUS_KERNEL_FILES(X)                                                                      \
   X(vector_add) X(saxpy) X(reduce_sum) X(matmul_tiled) X(prefix_scan) X(histogram) X(histogram_local) X(bitonic_sort) \
-  X(stencil_2d) X(int_divmod) X(int64_ops) X(float_math) X(half_math) X(private_array)             \
+  X(uniform_slots) X(stencil_2d) X(int_divmod) X(int64_ops) X(float_math) X(half_math) X(private_array)             \
   X(call_stack) X(global_vars)
 /* NULL when they agree, else the first file one has and the other lacks. */
 const char *corpus_files_match_table(void);

@@ -245,10 +245,152 @@ K
   [ ! -e "$tmp/x" ]
 }
 
+# The barrier pass's line for each kernel of $tmp/FILE.cl ("<kernel>
+# <context bytes> <barriers> <uniform bytes>"), into $tmp/FILE.lines, from a
+# wrapper around the pass that make suite-hsacc built (HSACL_BARRIERS).
+pass_lines() {
+  [ -n "${HSACL_BARRIERS:-}" ] || { echo "HSACL_BARRIERS is not set (make suite-hsacc sets it)"; return 1; }
+  printf '#!/bin/sh\n"%s" "$@" | tee "%s"\n' "$HSACL_BARRIERS" "$tmp/$1.lines" >"$tmp/tee-pass"
+  chmod +x "$tmp/tee-pass"
+  HSACL_BARRIERS="$tmp/tee-pass" "$HSACC" -o "$tmp/$1.hsaco" "$tmp/$1.cl"
+}
+
+# uniform FILE KERNEL BYTES SAME_END: the pass kept BYTES of KERNEL's
+# values once per work-group, and found that every work-item ends each
+# region at the same barrier (SAME_END 1) or not (0).
+uniform() {
+  got=$(awk -v k="$2" '$1 == k { print $4, $5 }' "$tmp/$1.lines")
+  [ "$got" = "$3 $4" ] ||
+    { echo "$2: \"$got\", not \"$3 $4\" (uniform bytes, same end): $(cat "$tmp/$1.lines")"; return 1; }
+}
+
+# Values live across a barrier that are the same for every work-item of the
+# group are kept once per group: the counters of nested barrier loops, a
+# value from the kernarg and the group id rewritten between two barriers.
+# Never one stored under a branch on the work-item's id (even of a value
+# the same for all), one from a loop whose trip count is the work-item's,
+# or one loaded from memory that the work-items write. A barrier under a
+# branch on the work-item's id may end a region at different barriers.
+hsacc_keeps_values_uniform_across_the_group_once() {
+  src uni.cl <<'K'
+__kernel void nested(__global int *o, uint n) {
+  __local int t[64];
+  int v = 0;
+  for (uint i = 0; i < n; i++)
+    for (uint j = 0; j < i; j++) {
+      t[get_local_id(0)] = v; barrier(CLK_LOCAL_MEM_FENCE);
+      v += t[0]; barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  o[get_global_id(0)] = v;
+}
+__kernel void rewritten(__global uint *o, uint n, uint rounds) {
+  __local uint t[64];
+  uint acc = n * (uint)get_group_id(0);
+  for (uint r = 0; r < rounds; r++) {
+    t[get_local_id(0)] = acc; barrier(CLK_LOCAL_MEM_FENCE);
+    acc = acc * 3u + r;
+  }
+  o[get_global_id(0)] = acc + t[0];
+}
+__kernel void under_branch(__global int *o) {
+  __local int t[64];
+  int v = 1;
+  if (get_local_id(0) & 1) v = 2;
+  t[get_local_id(0)] = 0; barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_global_id(0)] = v + t[0];
+}
+__kernel void varying_trip(__global uint *o) {
+  __local uint t[64];
+  uint k = 0;
+  for (uint i = 0; i < get_local_id(0); i++) k += 2;
+  t[get_local_id(0)] = 0; barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_global_id(0)] = k + t[0];
+}
+__kernel void from_memory(__global int *o) {
+  __local int t[64];
+  t[get_local_id(0)] = 5; barrier(CLK_LOCAL_MEM_FENCE);
+  int v = t[0]; barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_global_id(0)] = v;
+}
+__kernel void divergent_barrier(__global int *o) {
+  if (get_local_id(0) == 0) barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_global_id(0)] = 1;
+}
+K
+  pass_lines uni || return 1
+  uniform uni nested 8 1 && uniform uni rewritten 8 1 && uniform uni under_branch 0 1 &&
+    uniform uni varying_trip 0 1 && uniform uni from_memory 0 1 &&
+    uniform uni divergent_barrier 0 0
+}
+
+# bounded FILE KERNEL N: N of KERNEL's runs have a bound in x (the pass's
+# <run> fields "<state>:<bound offset>:<end>").
+bounded() {
+  got=$(awk -v k="$2" '$1 == k { n = 0; for (i = 7; i <= NF; i++) { split($i, r, ":"); n += r[2] >= 0 } print n }' "$tmp/$1.lines")
+  [ "$got" = "$3" ] || { echo "$2: $got bounded runs, not $3: $(cat "$tmp/$1.lines")"; return 1; }
+}
+
+# The uniform start of a region runs once per group (the pass routes the
+# kernel), and a region whose work is `if (get_local_id(0) < bound)` with
+# nothing done out of range runs the work-items below the bound only: the
+# steps of a tree reduction, and the last one's `lid == 0`. Not when the
+# work-items out of range still store (a write after the guard, a scan's
+# `lid >= offset`), nor for a bound that is not the same for all.
+hsacc_runs_the_uniform_start_once_and_bounds_the_work_items() {
+  src route.cl <<'K'
+__kernel void tree(__global int *o) {
+  __local int t[256];
+  uint lid = get_local_id(0);
+  t[lid] = lid;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = get_local_size(0) / 2; s > 0; s /= 2) {
+    if (lid < s) t[lid] += t[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) o[get_group_id(0)] = t[0];
+}
+__kernel void store_after(__global int *o, uint n) {
+  __local int t[256];
+  uint lid = get_local_id(0);
+  t[lid] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < n) t[lid] = 1;
+  o[get_global_id(0)] = t[0];
+}
+__kernel void scan_step(__global int *o) {
+  __local int t[256];
+  uint lid = get_local_id(0);
+  int v = lid;
+  for (uint s = 1; s < get_local_size(0); s *= 2) {
+    t[lid] = v; barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid >= s) v += t[lid - s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  o[get_global_id(0)] = v;
+}
+__kernel void varying_bound(__global int *o, __global const uint *n) {
+  __local int t[256];
+  uint lid = get_local_id(0);
+  t[lid] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < n[0]) t[lid] = 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  o[get_global_id(0)] = t[0];
+}
+K
+  pass_lines route || return 1
+  routed=$(awk '$1 == "tree" { print $6 }' "$tmp/route.lines")
+  [ "$routed" = 1 ] || { echo "tree not routed: $(cat "$tmp/route.lines")"; return 1; }
+  bounded route tree 2 && bounded route store_after 0 && bounded route scan_step 0 &&
+    bounded route varying_bound 0
+}
+
 case_ hsacc_builds_one_bundle_for_every_agent
 case_ hsacc_builds_several_sources_into_one_file
 case_ hsacc_inlines_work_item_functions_and_exports_the_interface
 case_ hsacc_cuts_kernels_at_barriers_or_says_why_not
+case_ hsacc_keeps_values_uniform_across_the_group_once
+case_ hsacc_runs_the_uniform_start_once_and_bounds_the_work_items
 case_ hsacc_printf_output_stays_on_the_runtimes_hook
 case_ hsacc_links_the_librarys_half_conversions_for_the_code_generator
 case_ hsacc_compile_error_prints_clang_and_leaves_nothing

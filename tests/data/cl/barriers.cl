@@ -105,6 +105,23 @@ __kernel void barrier_private_array(__global const uint *in, __global uint *out,
 
 /* 3-D work-groups: each work-item's global ids through __local memory to
  * the work-item at the mirrored local linear id. */
+/* A tree reduction along x in each row of a 3-D group, partial groups
+ * included: each step's work is `x < s` (the CPU agents run the work-items
+ * below that bound in x alone, in every row) and `x + s < nx`. Every
+ * work-item writes its row's sum of x + 1, nx (nx + 1) / 2. */
+__kernel void barrier_rows_3d(__global uint *out) {
+  __local uint a[1024];
+  uint x = get_local_id(0), nx = get_local_size(0);
+  uint row = (get_local_id(2) * get_local_size(1) + get_local_id(1)) * nx;
+  a[row + x] = x + 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = 512; s > 0; s /= 2) {
+    if (x < s && x + s < nx) a[row + x] += a[row + x + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_linear_id()] = a[row];
+}
+
 __kernel void barrier_3d(__global uint *out) {
   __local uint a[1024];
   uint lin = get_local_linear_id();
