@@ -7,7 +7,8 @@
  *   __hsacl_abi_version   const uint32_t, HSACL_ABI_VERSION
  *   __hsacl_kernels       const struct hsacl_kernel[__hsacl_kernel_count]
  *   __hsacl_kernel_count  const uint32_t
- *   __hsacl_run_group     void (struct hsacl_group *): runs one work-group
+ *   __hsacl_run_groups    void (struct hsacl_group *): runs a run of
+ *                         work-groups of one dispatch
  * tools/hsacc generates the kernel table and one wrapper per kernel from
  * the GPU code object's metadata (LLVM AMDGPUUsage, "Code Object V3 to V5
  * Metadata": .args with .offset/.size/.value_kind), so that a wrapper reads
@@ -31,8 +32,9 @@
 
 /* 2: struct hsacl_kernel has `items`. 3: `group` and `context_stride`,
  * struct hsacl_group `context`. 4: `items` is NULL when `group` is not;
- * `barrier_count`. */
-#define HSACL_ABI_VERSION 4u
+ * `barrier_count`. 5: __hsacl_run_groups runs `group_count` work-groups
+ * (it was __hsacl_run_group, one), struct hsacl_group has no item_count. */
+#define HSACL_ABI_VERSION 5u
 /* Work-items of one work-group at most (the CPU agents' workgroup_max_size). */
 #define HSACL_MAX_ITEMS 1024u
 
@@ -40,7 +42,7 @@
  * and calls the kernel for the current work-item. */
 typedef void (*hsacl_wrapper_fn)(const void *kernarg, void *group_segment);
 
-/* Runs work-items `first` .. last of the work-group __hsacl_run_group is
+/* Runs work-items `first` .. last of the work-group __hsacl_run_groups is
  * running, one after the other, the kernel's body inlined in the loop
  * (tools/hsacc makes one per kernel without a group function,
  * __hsacl_items_<kernel>); for the work-items after item 0 when item 0
@@ -75,7 +77,7 @@ void __hsacl_for_items(const void *kernarg, void *group_segment, uint32_t first,
  * `uniform_out` before it returns, every work-item the same values. */
 typedef int32_t (*hsacl_region_fn)(int32_t state, char *context, const char *uniform_in,
                                    char *uniform_out, const void *kernarg, void *group_segment);
-/* Runs the work-group __hsacl_run_group is running, region by region
+/* Runs the work-group __hsacl_run_groups is running, region by region
  * (tools/hsacc makes one per kernel it cut, __hsacl_group_<kernel>: a
  * switch on the state, each case __hsacl_for_region with that state, so
  * that the region function inlined there keeps only that region's code;
@@ -120,14 +122,21 @@ struct hsacl_kernel {
   uint32_t barrier_count;        /* barriers `group` was cut at; 0: the kernel reaches none */
 };
 
-/* Why __hsacl_run_group stopped early (hsacl_group.status). */
+/* Why __hsacl_run_groups stopped early (hsacl_group.status). */
 enum hsacl_status {
   HSACL_OK = 0,
   HSACL_BARRIER_DIVERGENCE = 1, /* some work-items reached a barrier, others returned */
   HSACL_NO_STACK = 2,           /* the runtime had no stack for a work-item */
 };
 
-/* One work-group, filled in by the runtime. Sizes in work-items. */
+/* A run of work-groups of one dispatch, filled in by the runtime: the
+ * group `group_id` and the group_count - 1 after it in linear order (x
+ * fastest, as OpenCL C 2.0, 6.13.1, orders ids), run one after the other on
+ * the calling core, so that a dispatch costs the call, the copy of its
+ * geometry and the FP control save once per run rather than per group.
+ * Each group's size is local_size, less at the grid's far edge. Sizes in
+ * work-items. When a group fails, the run stops there: `status` says why
+ * and `group_id` is that group's. */
 struct hsacl_group {
   const struct hsacl_kernel *kernel; /* an entry of this instance's table */
   const void *kernarg;
@@ -136,8 +145,8 @@ struct hsacl_group {
   uint32_t dims;              /* 1..3 */
   uint32_t global_size[3];    /* the grid */
   uint32_t local_size[3];     /* the enqueued work-group size */
-  uint32_t item_count[3];     /* this group's size (less at the grid's edge) */
-  uint32_t group_id[3];
+  uint32_t group_id[3];       /* the run's first group (in), the failed one (out) */
+  uint64_t group_count;       /* at least 1 */
   uint32_t num_groups[3];
   uint64_t global_offset[3];
   /* Stack for work-item `item` (0 .. items - 1), `size` bytes, 16-byte
@@ -145,12 +154,13 @@ struct hsacl_group {
    * only when a work-item reaches a barrier. */
   void *(*stack)(void *ctx, uint32_t item, size_t *size);
   void *stack_ctx;
-  /* kernel->context_stride bytes per work-item, 64-byte aligned, for a
-   * kernel with a group function (which runs on item 0's stack). */
+  /* kernel->context_stride bytes per work-item of a whole group, 64-byte
+   * aligned, for a kernel with a group function (which runs on item 0's
+   * stack). */
   char *context;
-  uint32_t status; /* enum hsacl_status, set by __hsacl_run_group */
+  uint32_t status; /* enum hsacl_status, set by __hsacl_run_groups */
 };
 
-typedef void (*hsacl_run_group_fn)(struct hsacl_group *group);
+typedef void (*hsacl_run_groups_fn)(struct hsacl_group *run);
 
 #endif

@@ -18,23 +18,20 @@
  * read is internal data whose address is never taken: the optimiser can
  * keep it in registers across the kernel's own stores.
  *
- * Execution of one work-group (__hsacl_run_group) of a kernel with a group
- * function (hsacl_kernel.group: tools/hsacc cut the kernel at its barriers,
- * or it reaches none): the kernel's group function, called on item 0's
- * stack, __hsacl_for_region below for one region after the other (or
- * __hsacl_for_items from item 0). Of any other kernel: work-item 0 runs
- * on a fiber. If it returns without reaching a barrier, no work-item of the
- * group reaches one (6.13.8: a barrier must be encountered by all
- * work-items of a work-group or by none), and the others run one after the
- * other on the same stack in the kernel's own loop, __hsacl_items_<kernel>
- * (made by tools/hsacc from __hsacl_for_items below, the kernel's body
- * inlined in it). If it reaches a barrier, every
- * work-item gets a fiber of its own and a barrier switches to the next
- * one; the group passes a barrier when every work-item has reached it.
- * All work-items of a group run on one core, in program order between
- * switches, so the fences a barrier implies for work-group scope are
- * compiler barriers; device and wider scopes add a sequentially consistent
- * fence for the other cores.
+ * Execution of a work-group (__hsacl_run_groups runs a run of them, one
+ * after the other) of a kernel with a group function (hsacl_kernel.group:
+ * tools/hsacc cut the kernel at its barriers, or it reaches none): the
+ * kernel's group function, called on item 0's stack, __hsacl_for_region
+ * below for one region after the other (or __hsacl_for_items from item
+ * 0). Of any other kernel: work-item 0 runs on a fiber. If it returns without reaching a barrier,
+ * no work-item of the group reaches one (6.13.8: a barrier must be encountered by all work-items of
+ * a work-group or by none), and the others run one after the other on the same stack in the
+ * kernel's own loop, __hsacl_items_<kernel> (made by tools/hsacc from __hsacl_for_items below, the
+ * kernel's body inlined in it). If it reaches a barrier, every work-item gets a fiber of its own
+ * and a barrier switches to the next one; the group passes a barrier when every work-item has
+ * reached it. All work-items of a group run on one core, in program order between switches, so the
+ * fences a barrier implies for work-group scope are compiler barriers; device and wider scopes add
+ * a sequentially consistent fence for the other cores.
  *
  * The fiber switch saves what the System V AMD64 ABI makes callee-saved
  * (section 3.2.1: rbx, rbp, r12-r15, rsp, and the control bits of MXCSR
@@ -160,7 +157,7 @@ static void run_current(void) { group->kernel->entry(group->kernarg, group->grou
  * 2.5.2, hsa_kernel_dispatch_packet_t.setup), so the work-item functions'
  * test of their dimension index (d < dims) folds away for index 0 rather
  * than leaving a select in every kernel's index arithmetic; and a group
- * has at least one work-item in each dimension (__hsacl_run_group runs no
+ * has at least one work-item in each dimension (__hsacl_run_groups runs no
  * empty one), so a loop over the work-items runs at least once. */
 __attribute__((always_inline)) static inline void assume_geometry(void) {
   __builtin_assume(dims >= 1 && dims <= 3);
@@ -279,7 +276,7 @@ static uintptr_t stack_top(uint32_t item) {
  * registers and returns to fiber_main, which then finds rsp + 8 16-byte
  * aligned as a called function does (System V AMD64 ABI, 3.2.2). The slot
  * holds the scheduler's values (fiber_init runs on its stack, where they
- * are the ones the runtime called __hsacl_run_group with): every work-item
+ * are the ones the runtime called __hsacl_run_groups with): every work-item
  * starts with the modes of the caller, as a function the runtime called
  * directly would, rather than with the ABI's process-start values (MXCSR
  * 0x1f80, x87 control word 0x037f), which are the same unless the runtime
@@ -304,20 +301,87 @@ static void resume(uint32_t item) {
   hsacl_switch(&scheduler_sp, fibers[item].sp);
 }
 
-EXPORT void __hsacl_run_group(struct hsacl_group *g) {
+/* Makes the group at group_id the current one: its size is local_size,
+ * less at the grid's far edge (6.13.1, get_local_size). */
+static void start_group(void) {
+  for (int d = 0; d < 3; d++) {
+    uint32_t left = global_size[d] - group_id[d] * local_size[d];
+    item_count[d] = left < local_size[d] ? left : local_size[d];
+  }
+  items = item_count[0] * item_count[1] * item_count[2];
+}
+
+/* The group after the current one in linear order, x fastest. */
+static void next_group(void) {
+  for (int d = 0; d < 3 && ++group_id[d] == num_groups[d]; d++) group_id[d] = 0;
+}
+
+/* The run's groups of a kernel with a group function, called on item 0's
+ * stack (hsacl_call_on_stack), which the loop stays on: each group costs
+ * a call of the group function, no switch. Stops at the first group that
+ * fails. */
+static uint32_t run_cut_groups(const uint8_t *kernarg, void *group_segment, char *context) {
+  hsacl_group_fn fn = group->kernel->group;
+  for (uint64_t n = 0; n < group->group_count; n++) {
+    if (n) next_group();
+    start_group();
+    /* The ids item 0 has: what the group function's routing calls see
+     * (tools/hsacl-barriers.c, step 8), as work-item 0 would. */
+    local_id[0] = local_id[1] = local_id[2] = 0;
+    uint32_t status = fn(kernarg, group_segment, context);
+    if (status != HSACL_OK) return status;
+  }
+  return HSACL_OK;
+}
+
+/* The current group of a kernel without a group function: item 0 on a
+ * fiber, then the plain loop or a fiber for every work-item. Sets
+ * group->status. */
+static void run_group_on_fibers(void) {
+  if (fiber_init(0) != 0) {
+    group->status = HSACL_NO_STACK;
+    return;
+  }
+  mode = MODE_FIRST_ITEM;
+  resume(0);
+  if (fibers[0].state == FIBER_DONE) return; /* no barrier: the plain loop ran them all */
+  /* Item 0 waits at its first barrier: bring the others there, then let
+   * the group through one barrier after another. */
+  uint32_t first = 1;
+  for (;;) {
+    uint32_t waiting = 0, finished = 0;
+    for (uint32_t i = first; i < items; i++) {
+      if (first == 1 && fiber_init(i) != 0) { /* the first pass starts them */
+        group->status = HSACL_NO_STACK;
+        return;
+      }
+      if (fibers[i].state == FIBER_DONE) continue;
+      resume(i);
+      if (fibers[i].state == FIBER_WAITING)
+        waiting++;
+      else
+        finished++;
+    }
+    if (first == 1) waiting++; /* item 0 */
+    first = 0;
+    if (waiting == 0) return;
+    if (finished) group->status = HSACL_BARRIER_DIVERGENCE; /* and let the rest finish */
+  }
+}
+
+EXPORT void __hsacl_run_groups(struct hsacl_group *g) {
   group = g;
   g->status = HSACL_OK;
   dims = g->dims;
   for (int d = 0; d < 3; d++) {
-    item_count[d] = g->item_count[d];
     local_size[d] = g->local_size[d];
     global_size[d] = g->global_size[d];
     group_id[d] = g->group_id[d];
     num_groups[d] = g->num_groups[d];
     global_offset[d] = g->global_offset[d];
   }
-  items = item_count[0] * item_count[1] * item_count[2];
-  if (items == 0 || items > HSACL_MAX_ITEMS) {
+  uint64_t whole = (uint64_t)local_size[0] * local_size[1] * local_size[2];
+  if (whole == 0 || whole > HSACL_MAX_ITEMS) {
     g->status = HSACL_NO_STACK;
     return;
   }
@@ -331,44 +395,19 @@ EXPORT void __hsacl_run_group(struct hsacl_group *g) {
       g->status = HSACL_NO_STACK;
       return;
     }
-    /* The ids item 0 has: what the group function's routing calls see
-     * (tools/hsacl-barriers.c, step 8), as work-item 0 would. */
-    local_id[0] = local_id[1] = local_id[2] = 0;
     uint64_t fp = fp_control_now();
-    g->status = hsacl_call_on_stack(g->kernel->group, g->kernarg, g->group_segment, g->context,
-                                    (void *)top);
+    g->status =
+        hsacl_call_on_stack(run_cut_groups, g->kernarg, g->group_segment, g->context, (void *)top);
     if (fp_control_now() != fp) fp_control_set(fp);
-    return;
-  }
-  if (fiber_init(0) != 0) {
-    g->status = HSACL_NO_STACK;
-    return;
-  }
-  mode = MODE_FIRST_ITEM;
-  resume(0);
-  if (fibers[0].state == FIBER_DONE) return; /* no barrier: the plain loop ran them all */
-  /* Item 0 waits at its first barrier: bring the others there, then let
-   * the group through one barrier after another. */
-  uint32_t first = 1;
-  for (;;) {
-    uint32_t waiting = 0, finished = 0;
-    for (uint32_t i = first; i < items; i++) {
-      if (first == 1 && fiber_init(i) != 0) { /* the first pass starts them */
-        g->status = HSACL_NO_STACK;
-        return;
-      }
-      if (fibers[i].state == FIBER_DONE) continue;
-      resume(i);
-      if (fibers[i].state == FIBER_WAITING)
-        waiting++;
-      else
-        finished++;
+  } else {
+    for (uint64_t n = 0; n < g->group_count && g->status == HSACL_OK; n++) {
+      if (n) next_group();
+      start_group();
+      run_group_on_fibers();
     }
-    if (first == 1) waiting++; /* item 0 */
-    first = 0;
-    if (waiting == 0) return;
-    if (finished) g->status = HSACL_BARRIER_DIVERGENCE; /* and let the rest finish */
   }
+  if (g->status != HSACL_OK)
+    for (int d = 0; d < 3; d++) g->group_id[d] = group_id[d];
 }
 
 static void barrier_wait(uint32_t flags, uint32_t scope) {

@@ -47,16 +47,11 @@
 #define CL_MAX_LOCAL_ARGS      64
 
 struct cl_instance {
-  hsacl_run_group_fn run_group;
+  hsacl_run_groups_fn run_groups;
   const struct hsacl_kernel *table;
   void *stacks[HSACL_MAX_ITEMS]; /* CL_GUARD_BYTES + CL_STACK_BYTES each, on demand */
   char *context;                 /* work-item contexts of a cut kernel, 64-byte aligned */
   size_t context_size;
-  /* The grid and work-group sizes of the last group this core ran, and
-   * the group counts they give: a dispatch's groups follow one another on
-   * a core, so the three divisions are made once per dispatch rather than
-   * once per group. */
-  uint32_t counted_grid[3], counted_wg[3], counted_groups[3];
 };
 
 struct cl_kernel {
@@ -220,8 +215,6 @@ void cl_program_unload(struct cl_program *pr) {
   free(pr);
 }
 
-static void cl_kernel_run_group(const hsa_cpu_dispatch_t *d);
-
 /* Reads the shared object's table (instance by instance: each has its own
  * copy, pointing at its own wrappers) and fills pr->kernels. */
 static hsa_status_t read_tables(struct cl_program *pr, const char *source) {
@@ -229,9 +222,11 @@ static hsa_status_t read_tables(struct cl_program *pr, const char *source) {
   const uint32_t *version = (const uint32_t *)(uintptr_t)x86_dso_symbol(dso, 0, "__hsacl_abi_version");
   const uint32_t *count = (const uint32_t *)(uintptr_t)x86_dso_symbol(dso, 0, "__hsacl_kernel_count");
   if (!version || !count || !x86_dso_symbol(dso, 0, "__hsacl_kernels") ||
-      !x86_dso_symbol(dso, 0, "__hsacl_run_group")) {
-    log_error("%s: not built by tools/hsacc (no __hsacl_abi_version, __hsacl_kernels, "
-              "__hsacl_kernel_count or __hsacl_run_group)", source);
+      !x86_dso_symbol(dso, 0, "__hsacl_run_groups")) {
+    log_error(
+        "%s: not built by tools/hsacc (no __hsacl_abi_version, __hsacl_kernels, "
+        "__hsacl_kernel_count or __hsacl_run_groups)",
+        source);
     return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
   }
   if (*version != HSACL_ABI_VERSION) {
@@ -250,8 +245,8 @@ static hsa_status_t read_tables(struct cl_program *pr, const char *source) {
   for (uint32_t i = 0; i < pr->instance_count; i++) {
     pr->instances[i].table =
         (const struct hsacl_kernel *)(uintptr_t)x86_dso_symbol(dso, i, "__hsacl_kernels");
-    pr->instances[i].run_group =
-        (hsacl_run_group_fn)(uintptr_t)x86_dso_symbol(dso, i, "__hsacl_run_group");
+    pr->instances[i].run_groups =
+        (hsacl_run_groups_fn)(uintptr_t)x86_dso_symbol(dso, i, "__hsacl_run_groups");
   }
   const struct hsacl_kernel *t = pr->instances[0].table;
   for (uint32_t k = 0; k < pr->kernel_count; k++) {
@@ -275,7 +270,7 @@ static hsa_status_t read_tables(struct cl_program *pr, const char *source) {
     snprintf(ck->symbol, sizeof ck->symbol, "%s.kd", t[k].name);
     ck->desc = (hsa_cpu_kernel_descriptor_t){
         .magic = HSA_CL_KERNEL_MAGIC,
-        .entry = cl_kernel_run_group,
+        .entry = NULL, /* the agent calls cl_kernel_run_groups */
         .name = ck->symbol,
         .kernarg_segment_size = t[k].kernarg_segment_size,
         .kernarg_segment_alignment = align > MIN_KERNARG_ALIGNMENT ? align : MIN_KERNARG_ALIGNMENT,
@@ -502,7 +497,7 @@ static void fail(struct cl_kernel *k, hsa_status_t st) {
                                           memory_order_relaxed);
 }
 
-static void cl_kernel_run_group(const hsa_cpu_dispatch_t *d) {
+void cl_kernel_run_groups(const hsa_cpu_dispatch_t *d, uint64_t count, const uint32_t groups[3]) {
   struct cl_kernel *k = (struct cl_kernel *)(uintptr_t)d->packet->kernel_object;
   struct cl_program *pr = k->program;
   if (d->core >= pr->instance_count) {
@@ -517,6 +512,7 @@ static void cl_kernel_run_group(const hsa_cpu_dispatch_t *d) {
       .group_segment = d->group_segment,
       .group_segment_size = d->group_segment_size,
       .dims = d->dimensions,
+      .group_count = count,
       .stack = item_stack,
       .stack_ctx = in,
   };
@@ -526,20 +522,14 @@ static void cl_kernel_run_group(const hsa_cpu_dispatch_t *d) {
   for (int i = 0; i < 3; i++) {
     g.global_size[i] = d->grid_size[i];
     g.local_size[i] = d->workgroup_size[i];
-    g.item_count[i] = d->item_count[i];
     g.group_id[i] = d->workgroup_id[i];
-    if (in->counted_grid[i] != d->grid_size[i] || in->counted_wg[i] != d->workgroup_size[i]) {
-      in->counted_grid[i] = d->grid_size[i];
-      in->counted_wg[i] = d->workgroup_size[i];
-      in->counted_groups[i] = (d->grid_size[i] + d->workgroup_size[i] - 1) / d->workgroup_size[i];
-    }
-    g.num_groups[i] = in->counted_groups[i];
+    g.num_groups[i] = groups[i];
     g.global_offset[i] = offset[i];
   }
   if (k->context_stride)
-    g.context = item_contexts(
-        in, (size_t)k->context_stride * g.item_count[0] * g.item_count[1] * g.item_count[2]);
-  in->run_group(&g);
+    g.context = item_contexts(in, (size_t)k->context_stride * d->workgroup_size[0] *
+                                      d->workgroup_size[1] * d->workgroup_size[2]);
+  in->run_groups(&g);
   if (g.status == HSACL_BARRIER_DIVERGENCE) {
     log_error("%s: work-group (%u,%u,%u): some work-items reached a barrier that others did not "
               "(OpenCL C 2.0, 6.13.8: all or none must)", k->symbol, g.group_id[0], g.group_id[1],

@@ -6,8 +6,9 @@
  *
  * A program is one instance of the shared object per core of the agent
  * (hsa/loader/x86_dso.h). Each kernel gets a descriptor that looks like an
- * HSA_CPU_KERNEL's (hsa/cpu_kernel.h) with its own magic: the agent runs
- * both kinds the same way, one call of `entry` per work-group.
+ * HSA_CPU_KERNEL's (hsa/cpu_kernel.h) with its own magic and no `entry`:
+ * the agent runs a C kernel's work-groups one call of `entry` each, an
+ * OpenCL C kernel's a run at a time through cl_kernel_run_groups.
  */
 #ifndef HSA_CL_PROGRAM_H
 #define HSA_CL_PROGRAM_H
@@ -51,6 +52,13 @@ const hsa_cpu_kernel_descriptor_t *cl_kernel_from_object(uint64_t kernel_object)
 hsa_status_t cl_kernel_check_dispatch(const hsa_cpu_kernel_descriptor_t *kernel,
                                       const hsa_kernel_dispatch_packet_t *p,
                                       uint32_t group_segment_limit);
+
+/* Runs `count` work-groups of an OpenCL C kernel's dispatch on core
+ * d->core: the group `d` describes and those after it in linear order (x
+ * fastest) of a grid of groups[3] groups, in one call of the CPU code
+ * (cl/cpu_abi.h, __hsacl_run_groups). A group that fails stops the run,
+ * logs its id and leaves its status for cl_kernel_take_error. */
+void cl_kernel_run_groups(const hsa_cpu_dispatch_t *d, uint64_t count, const uint32_t groups[3]);
 
 /* hsa_kernarg_fill_hidden for an OpenCL C kernel on a CPU agent: of the
  * GPU's hidden arguments the CPU reads only the global offsets

@@ -46,7 +46,8 @@
 
 /* Runs `count` work-groups of the job from linear index `g` (relative to
  * job->first), x fastest: the ids of the first divided out, the others
- * counted on. */
+ * counted on. An OpenCL C kernel's go to its CPU code as one run
+ * (cl_program.h); a C kernel's entry is called once per group. */
 static void run_groups_from(struct cpu_core *core, const struct dispatch_job *job, uint64_t g,
                             uint64_t count) {
   const hsa_kernel_dispatch_packet_t *p = job->packet;
@@ -72,6 +73,10 @@ static void run_groups_from(struct cpu_core *core, const struct dispatch_job *jo
       d.global_offset[i] = id[i] * wg[i];
       uint32_t left = grid[i] - d.global_offset[i];
       d.item_count[i] = left < wg[i] ? left : wg[i];
+    }
+    if (job->kernel->magic == HSA_CL_KERNEL_MAGIC) {
+      cl_kernel_run_groups(&d, count, job->groups);
+      return;
     }
     job->kernel->entry(&d);
     for (int i = 0; i < 3 && ++id[i] == job->groups[i]; i++) id[i] = 0;

@@ -171,6 +171,12 @@ TEST(cl_cpu_workitem_functions_in_1d_2d_3d_with_partial_groups) {
   check_ids(&e, &k, 2, (uint32_t[3]){37, 19, 1}, (uint32_t[3]){8, 4, 1});
   check_ids(&e, &k, 3, (uint32_t[3]){9, 7, 5}, (uint32_t[3]){4, 3, 2});
   check_ids(&e, &k, 1, (uint32_t[3]){1, 1, 1}, (uint32_t[3]){1, 1, 1});
+  /* Enough groups that a core's claim is a run of several (the CPU code
+   * runs a run in one call, cl/cpu_abi.h), ending within rows and planes
+   * and crossing partial groups in every dimension. */
+  check_ids(&e, &k, 1, (uint32_t[3]){20000, 1, 1}, (uint32_t[3]){3, 1, 1});
+  check_ids(&e, &k, 2, (uint32_t[3]){301, 67, 1}, (uint32_t[3]){16, 8, 1});
+  check_ids(&e, &k, 3, (uint32_t[3]){37, 29, 11}, (uint32_t[3]){4, 4, 2});
   gpu_kernel_release(&k);
   env_close(&e);
 }
@@ -329,6 +335,36 @@ TEST(cl_cpu_barrier_reached_by_some_work_items_only_is_an_error) {
   set_ptr(ka, 0, out);
   ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){64, 1, 1}, (uint32_t[3]){16, 1, 1}, 0, ka),
             HSA_STATUS_ERROR_EXCEPTION);
+  hsa_amd_memory_pool_free(out);
+  hsa_amd_memory_pool_free(ka);
+  gpu_kernel_release(&k);
+  env_close(&e);
+}
+
+/* A group that fails stops its run: the first, a middle and the last group
+ * of a dispatch large enough that each claim is a run of many groups; with
+ * no failing group every group runs. The instances' state after a failed
+ * run serves the next dispatch. */
+TEST(cl_cpu_a_failing_group_in_a_run_of_groups_fails_the_dispatch) {
+  struct cl_env e;
+  env_open(&e);
+  struct gpu_kernel k;
+  load_cut(&e, "barriers", "barrier_divergent_in_one_group.kd", &k);
+  const uint32_t wg = 8, groups = 4096, n = wg * groups;
+  uint32_t *out = buffer(&e, n * 4);
+  uint8_t *ka = kernarg_of(&e, &k);
+  set_ptr(ka, 0, out);
+  const uint32_t bad[] = {0, groups / 2 + 3, groups - 1};
+  for (size_t b = 0; b < countof(bad); b++) {
+    set_u32(ka, 8, bad[b]);
+    ASSERT_EQ(run(&e, &k, 1, (uint32_t[3]){n, 1, 1}, (uint32_t[3]){wg, 1, 1}, 0, ka),
+              HSA_STATUS_ERROR_EXCEPTION);
+    reopen_queue(&e);
+  }
+  set_u32(ka, 8, groups);
+  memset(out, 0, n * 4);
+  HSA_ASSERT_OK(run(&e, &k, 1, (uint32_t[3]){n, 1, 1}, (uint32_t[3]){wg, 1, 1}, 0, ka));
+  for (uint32_t i = 0; i < n; i++) ASSERT_EQ(out[i], 1);
   hsa_amd_memory_pool_free(out);
   hsa_amd_memory_pool_free(ka);
   gpu_kernel_release(&k);
@@ -753,7 +789,7 @@ TEST(cl_cpu_bad_files_are_refused_for_the_cpu_agent) {
   memcpy(copy, cpu, cpu_size);
   bool renamed = false;
   for (size_t i = 0; i + 16 < cpu_size && !renamed; i++)
-    if (memcmp(copy + i, "__hsacl_run_group", 17) == 0) {
+    if (memcmp(copy + i, "__hsacl_run_groups", 18) == 0) {
       copy[i + 2] = 'X'; /* the runtime finds no entry point: refused */
       renamed = true;
     }

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   struct x86_dso *dso;
   if (x86_dso_load(code, code_size, "fuzz", 2, resolve, NULL, &dso, why, sizeof why) == LOADER_OK) {
-    (void)x86_dso_symbol(dso, 1, "__hsacl_run_group");
+    (void)x86_dso_symbol(dso, 1, "__hsacl_run_groups");
     x86_dso_unload(dso);
   }
   return 0;

@@ -92,7 +92,7 @@ K
     left=$(llvm-nm-19 "$tmp/wi.so" | awk '$NF ~ /^_Z[0-9]+get_/ { print $NF }')
     [ -z "$left" ] || { echo "$o: work-item functions not inlined: $left"; return 1; }
     exports=$(llvm-nm-19 -D --defined-only "$tmp/wi.so" | awk '{ print $3 }' | sort | tr '\n' ' ')
-    [ "$exports" = "__hsacl_abi_version __hsacl_kernel_count __hsacl_kernels __hsacl_run_group " ] ||
+    [ "$exports" = "__hsacl_abi_version __hsacl_kernel_count __hsacl_kernels __hsacl_run_groups " ] ||
       { echo "$o: exports: $exports"; return 1; }
   done
 }

@@ -62,6 +62,13 @@ __kernel void barrier_divergent(__global uint *out) {
   out[get_global_id(0)] = 1;
 }
 
+/* The same in work-group `bad` only: every other group passes its barrier
+ * and writes out[gid] = 1. */
+__kernel void barrier_divergent_in_one_group(__global uint *out, uint bad) {
+  if (get_group_id(0) != bad || get_local_id(0) == 0) barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = 1;
+}
+
 /* A kernel-scope __local variable and a __local argument filled with the
  * work-group's own pattern and read back after every barrier, `rounds`
  * times: groups that shared them while running at once on several cores
