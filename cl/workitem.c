@@ -23,15 +23,18 @@
  * tools/hsacc cut the kernel at its barriers, or it reaches none): the
  * kernel's group function, called on item 0's stack, __hsacl_for_region
  * below for one region after the other (or __hsacl_for_items from item
- * 0). Of any other kernel: work-item 0 runs on a fiber. If it returns without reaching a barrier,
- * no work-item of the group reaches one (6.13.8: a barrier must be encountered by all work-items of
- * a work-group or by none), and the others run one after the other on the same stack in the
- * kernel's own loop, __hsacl_items_<kernel> (made by tools/hsacc from __hsacl_for_items below, the
- * kernel's body inlined in it). If it reaches a barrier, every work-item gets a fiber of its own
- * and a barrier switches to the next one; the group passes a barrier when every work-item has
- * reached it. All work-items of a group run on one core, in program order between switches, so the
- * fences a barrier implies for work-group scope are compiler barriers; device and wider scopes add
- * a sequentially consistent fence for the other cores.
+ * 0). Of any other kernel: work-item 0 runs on a fiber. If it returns
+ * without reaching a barrier, no work-item of the group reaches one
+ * (6.13.8: a barrier must be encountered by all work-items of a work-group
+ * or by none), and the others run one after the other on the same stack in
+ * the kernel's own loop, __hsacl_items_<kernel> (made by tools/hsacc from
+ * __hsacl_for_items below, the kernel's body inlined in it). If it reaches
+ * a barrier, every work-item gets a fiber of its own and a barrier
+ * switches to the next one; the group passes a barrier when every
+ * work-item has reached it. All work-items of a group run on one core, in
+ * program order between switches, so the fences a barrier implies for
+ * work-group scope are compiler barriers; device and wider scopes add a
+ * sequentially consistent fence for the other cores.
  *
  * The fiber switch saves what the System V AMD64 ABI makes callee-saved
  * (section 3.2.1: rbx, rbp, r12-r15, rsp, and the control bits of MXCSR

@@ -54,7 +54,7 @@ hsa_status_t cl_kernel_check_dispatch(const hsa_cpu_kernel_descriptor_t *kernel,
                                       uint32_t group_segment_limit);
 
 /* Runs `count` work-groups of an OpenCL C kernel's dispatch on core
- * d->core: the group `d` describes and those after it in linear order (x
+ * d->core: group d->workgroup_id and those after it in linear order (x
  * fastest) of a grid of groups[3] groups, in one call of the CPU code
  * (cl/cpu_abi.h, __hsacl_run_groups). A group that fails stops the run,
  * logs its id and leaves its status for cl_kernel_take_error. */

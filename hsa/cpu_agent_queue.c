@@ -67,16 +67,17 @@ static void run_groups_from(struct cpu_core *core, const struct dispatch_job *jo
   d.group_segment_size = job->group_segment_size;
   d.core = core->index;
   d.packet = p;
+  if (job->kernel->magic == HSA_CL_KERNEL_MAGIC) {
+    for (int i = 0; i < 3; i++) d.workgroup_id[i] = id[i];
+    cl_kernel_run_groups(&d, count, job->groups);
+    return;
+  }
   for (uint64_t n = 0; n < count; n++) {
     for (int i = 0; i < 3; i++) {
       d.workgroup_id[i] = id[i];
       d.global_offset[i] = id[i] * wg[i];
       uint32_t left = grid[i] - d.global_offset[i];
       d.item_count[i] = left < wg[i] ? left : wg[i];
-    }
-    if (job->kernel->magic == HSA_CL_KERNEL_MAGIC) {
-      cl_kernel_run_groups(&d, count, job->groups);
-      return;
     }
     job->kernel->entry(&d);
     for (int i = 0; i < 3 && ++id[i] == job->groups[i]; i++) id[i] = 0;
