@@ -252,6 +252,8 @@ void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64
   if (agent >= PL_MAX_AGENTS) return;
   struct pl_history *h = &m->agent[agent];
   struct pl_class *c = &h->cls[pl_size_class(items)];
+  struct point before = c->count ? class_point(c) : (struct point){0, 0};
+  uint64_t fastest = c->recent_count ? c->sorted[0] : 0, classes = h->measured_classes;
   /* Keep the recent past: halve a class's sums once it holds 64 samples,
    * so a changed speed (another load, another clock) shows. */
   if (c->count >= 64) {
@@ -260,12 +262,22 @@ void pl_record(struct pl_kernel_model *m, uint32_t agent, uint64_t items, uint64
     c->sum_ns /= 2;
   }
   if (c->inflight) c->inflight--;
-  m->memo.valid = false;
   c->count++;
   c->sum_items += items;
   c->sum_ns += ns;
   c->median_ns = recent_add(c, ns);
   h->measured_classes |= 1ull << (c - h->cls);
+  /* The choice pl_choose remembers stays what it would choose afresh
+   * unless something it reads moved: this class's point (a prediction's
+   * input), its fastest recent time (the exploration's yardstick), or the
+   * set of measured classes (a first sample, which also lets an agent that
+   * waited for it be explored). Its count does not matter once it has a
+   * sample: a sample in flight became a measured one. In a stream of one
+   * size on a clock of coarse ticks most samples move none of them. */
+  struct point after = class_point(c);
+  if (after.items != before.items || after.ns != before.ns || c->sorted[0] != fastest ||
+      h->measured_classes != classes)
+    m->memo.valid = false;
   h->measured++;
   h->total_ns += ns;
   h->total_items += items;

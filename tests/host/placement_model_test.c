@@ -420,52 +420,82 @@ TEST(placement_model_a_known_class_is_timed_one_dispatch_in_every_few) {
   ASSERT_TRUE(pl_time_due(&m, 0, 4096));
 }
 
+/* A sample that leaves a class's point as it was but takes its fastest
+ * recent time out of the window raises the yardstick of exploration: an
+ * agent that was too far from the best to be sampled again is now near
+ * enough, and the remembered choice must not hide that. */
+TEST(placement_model_the_fastest_time_leaving_the_window_ends_the_remembered_choice) {
+  static struct pl_kernel_model m;
+  pl_reset(&m);
+  const uint64_t fast = 1000, usual = 10000, other = 3 * usual; /* fast < other / NEAR < usual */
+  pl_record(&m, 0, 4096, fast);
+  for (int i = 1; i < PL_RECENT; i++) pl_record(&m, 0, 4096, usual);
+  pl_record(&m, 1, 4096, other);
+  struct pl_choice first = pl_choose(&m, 4096, both, 2, 0);
+  ASSERT_EQ(first.agent, 0);
+  ASSERT_FALSE(first.explored);
+  ASSERT_TRUE(m.memo.valid);
+  pl_record(&m, 0, 4096, usual); /* `fast` leaves; the median stays `usual` */
+  ASSERT_EQ_U(m.agent[0].cls[pl_size_class(4096)].median_ns, usual);
+  struct pl_choice next = pl_choose(&m, 4096, both, 2, 0);
+  ASSERT_EQ(next.agent, 1);
+  ASSERT_TRUE(next.explored);
+}
+
 /* The remembered choice (pl_memo) is the choice the model would make
  * afresh: two models fed the same dispatches, measurements, drops and
  * queued work, one of them forgetting its memo before every choice, make
- * the same choices all along (sizes repeat, so the memo is used). */
+ * the same choices all along (sizes repeat, so the memo is used). Times
+ * with fine noise move a class's median with most samples; times on a
+ * coarse clock often leave it, and the memo, as it was. */
 TEST(placement_model_a_remembered_choice_is_the_fresh_one) {
   static struct pl_kernel_model remembering, fresh;
-  pl_reset(&remembering);
-  pl_reset(&fresh);
-  uint64_t seed = 12345;
-  const uint64_t sizes[4] = {64, 4096, 4096 + 512, 1u << 20};
-  int reused = 0;
-  for (int step = 0; step < 4000; step++) {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    uint32_t r = (uint32_t)(seed >> 33);
-    uint64_t items = sizes[r % 4];
-    struct pl_candidate c[2] = {{true, 0, 1.5}, {(r >> 2) % 16 != 0, 0, 2}};
-    if ((r >> 6) % 8 == 0) c[(r >> 9) & 1].queued_ns = 1000 + r % 4 * 20000;
-    uint64_t bound = (r >> 10) % 32 == 0 ? 30000 : 0;
-    fresh.memo.valid = false;
-    const struct pl_memo *memo = &remembering.memo;
-    bool same = memo->valid && memo->items == items && memo->latency_bound_ns == bound;
-    for (int i = 0; i < 2; i++)
-      same = same && memo->c[i].allowed == c[i].allowed && memo->c[i].queued_ns == c[i].queued_ns;
-    reused += same;
-    struct pl_choice a = pl_choose(&remembering, items, c, 2, bound);
-    struct pl_choice b = pl_choose(&fresh, items, c, 2, bound);
-    test_context("step %d: %llu items", step, (unsigned long long)items);
-    ASSERT_EQ(a.agent, b.agent);
-    ASSERT_EQ(a.explored, b.explored);
-    ASSERT_EQ(a.predicted, b.predicted);
-    ASSERT_EQ_U(a.predicted_ns, b.predicted_ns);
-    ASSERT_EQ_U(a.run_ns, b.run_ns);
-    if (a.agent < 0) continue;
-    /* Most dispatches are measured, some dropped, some stay in flight. */
-    uint32_t fate = (r >> 15) % 8;
-    uint64_t ns = (a.agent == 0 ? cpu_ns(items) : gpu_ns(items)) + (r >> 18) % 500;
-    if (fate < 5) {
-      pl_record(&remembering, (uint32_t)a.agent, items, ns);
-      pl_record(&fresh, (uint32_t)a.agent, items, ns);
-    } else if (fate < 7) {
-      pl_drop(&remembering, (uint32_t)a.agent, items);
-      pl_drop(&fresh, (uint32_t)a.agent, items);
+  for (int coarse = 0; coarse < 2; coarse++) {
+    pl_reset(&remembering);
+    pl_reset(&fresh);
+    uint64_t seed = 12345;
+    const uint64_t sizes[4] = {64, 4096, 4096 + 512, 1u << 20};
+    int reused = 0, kept_past_a_sample = 0;
+    for (int step = 0; step < 4000; step++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      uint32_t r = (uint32_t)(seed >> 33);
+      uint64_t items = sizes[r % 4];
+      struct pl_candidate c[2] = {{true, 0, 1.5}, {(r >> 2) % 16 != 0, 0, 2}};
+      if ((r >> 6) % 8 == 0) c[(r >> 9) & 1].queued_ns = 1000 + r % 4 * 20000;
+      uint64_t bound = (r >> 10) % 32 == 0 ? 30000 : 0;
+      fresh.memo.valid = false;
+      const struct pl_memo *memo = &remembering.memo;
+      bool same = memo->valid && memo->items == items && memo->latency_bound_ns == bound;
+      for (int i = 0; i < 2; i++)
+        same = same && memo->c[i].allowed == c[i].allowed && memo->c[i].queued_ns == c[i].queued_ns;
+      reused += same;
+      struct pl_choice a = pl_choose(&remembering, items, c, 2, bound);
+      struct pl_choice b = pl_choose(&fresh, items, c, 2, bound);
+      test_context("step %d: %llu items%s", step, (unsigned long long)items,
+                   coarse ? ", coarse times" : "");
+      ASSERT_EQ(a.agent, b.agent);
+      ASSERT_EQ(a.explored, b.explored);
+      ASSERT_EQ(a.predicted, b.predicted);
+      ASSERT_EQ_U(a.predicted_ns, b.predicted_ns);
+      ASSERT_EQ_U(a.run_ns, b.run_ns);
+      if (a.agent < 0) continue;
+      /* Most dispatches are measured, some dropped, some stay in flight. */
+      uint32_t fate = (r >> 15) % 8;
+      uint64_t noise = coarse ? (r >> 18) % 2 * 1000 : (r >> 18) % 500;
+      uint64_t ns = (a.agent == 0 ? cpu_ns(items) : gpu_ns(items)) + noise;
+      if (fate < 5) {
+        pl_record(&remembering, (uint32_t)a.agent, items, ns);
+        pl_record(&fresh, (uint32_t)a.agent, items, ns);
+        kept_past_a_sample += remembering.memo.valid;
+      } else if (fate < 7) {
+        pl_drop(&remembering, (uint32_t)a.agent, items);
+        pl_drop(&fresh, (uint32_t)a.agent, items);
+      }
     }
+    ASSERT_EQ(memcmp(remembering.agent, fresh.agent, sizeof fresh.agent), 0);
+    ASSERT_GT(reused, 100);
+    if (coarse) ASSERT_GT(kept_past_a_sample, 100);
   }
-  ASSERT_EQ(memcmp(remembering.agent, fresh.agent, sizeof fresh.agent), 0);
-  ASSERT_GT(reused, 100);
   /* Every sample of a class in flight, none measured: no exploration, the
    * first agent, remembered. One sample dropped: that agent is explored
    * again, not the remembered choice repeated. */
