@@ -171,13 +171,10 @@ static hsa_status_t run_dispatch(struct cpu_agent *ca, struct queue *q,
   /* A share of a split dispatch (placement_split.h): chunks of the
    * work-groups the GPU does not run, until none is left. */
   struct placement_split *split = NULL;
-  if (q->forwarded_for && p->reserved2) {
-    uint64_t magic = *(const uint64_t *)(uintptr_t)p->reserved2;
-    if (magic == PLACEMENT_SPLIT_MAGIC)
-      split = (struct placement_split *)(uintptr_t)p->reserved2;
-    else if (magic != PLACEMENT_MEASURE_MAGIC)
+  if (q->forwarded_for && p->reserved2 && !placement_measure_signal(p->reserved2)) {
+    split = (struct placement_split *)(uintptr_t)p->reserved2;
+    if (split->magic != PLACEMENT_SPLIT_MAGIC || split->end != total)
       return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
-    if (split && split->end != total) return HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
   }
   if (!split) {
     run_groups(ca, 0, total);
@@ -363,15 +360,14 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
     /* A placement queue's measurement of a forwarded dispatch, or a part
      * of a split one, whose signal's end time is the split's end
      * (placement_split.h): read before the slot goes back. */
-    const struct placement_measure *measure = NULL;
-    bool split_part = false;
+    struct signal *measure = NULL;
+    bool timed = false, split_part = false;
     if (q->forwarded_for &&
         ((header >> HSA_PACKET_HEADER_TYPE) & 0xff) == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
       uint64_t extra = ((const hsa_kernel_dispatch_packet_t *)slot)->reserved2;
-      uint64_t magic = extra ? *(const uint64_t *)(uintptr_t)extra : 0;
-      if (magic == PLACEMENT_MEASURE_MAGIC)
-        measure = (const struct placement_measure *)(uintptr_t)extra;
-      split_part = magic == PLACEMENT_SPLIT_MAGIC;
+      measure = placement_measure_signal(extra);
+      timed = extra & PLACEMENT_MEASURE_TIMED;
+      split_part = extra && !measure; /* its magic was checked before it ran */
     }
     /* Hand the slot back (INVALID, then the read index) before completing,
      * as a hardware processor does: a waiter may reuse it at once. */
@@ -387,13 +383,12 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
         return SERVE_DROPPED;
       }
     }
-    uint64_t end = profile || (measure && measure->timed) || split_part ? plat_now_ns() : 0;
+    uint64_t end = profile || timed || split_part ? plat_now_ns() : 0;
     if (measure) { /* first: a program that saw its signal finds the measurement */
-      struct signal *m = signal_from_handle(measure->signal);
-      m->amd.start_ts = start;
-      m->amd.end_ts = end;
+      measure->amd.start_ts = start;
+      measure->amd.end_ts = end;
       /* Only the placement queue's harvest polls it: no waiter to wake. */
-      __atomic_store_n(&m->amd.value, 0, __ATOMIC_RELEASE);
+      __atomic_store_n(&measure->amd.value, 0, __ATOMIC_RELEASE);
     }
     if (done.handle) {
       if (profile) signal_from_handle(done)->amd.start_ts = start;

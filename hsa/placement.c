@@ -36,7 +36,8 @@
  * queue, and a barrier-AND with the barrier bit behind it completes the
  * record's (a dispatch without a signal completes the record's itself); a
  * CPU agent's processor sets the record's signal and completes the
- * program's itself (the packet names the record, placement_split.h).
+ * program's itself (the packet names the record's signal,
+ * placement_split.h).
  * Records are harvested (the time goes to the kernel's model,
  * placement_model.h) after each doorbell's packets are forwarded, those at
  * the front of the list that completed before a decision while much work
@@ -117,8 +118,7 @@ struct split_record {
 struct pl_queue;
 
 struct pl_record {
-  struct placement_measure measure; /* a CPU agent completes measure.signal = signal */
-  struct signal *signal;
+  struct signal *signal;    /* a CPU agent names it in the packet (placement_measure_word) */
   struct pl_kernel *kernel; /* NULL once the kernel is gone or reset */
   struct pl_queue *pq;
   uint32_t agent;
@@ -127,9 +127,9 @@ struct pl_record {
   bool others_busy;    /* other agents had work queued when it was forwarded */
   uint64_t forwarded_ns;
   bool measured;
-  /* timed: its agent reads its clock for it (measure.timed). chained: its
-   * time is its own, its queue's earlier dispatches on that agent being
-   * timed too (their end is known, service_ns) or harvested. */
+  /* timed: its agent reads its clock for it (PLACEMENT_MEASURE_TIMED).
+   * chained: its time is its own, its queue's earlier dispatches on that
+   * agent being timed too (their end is known, service_ns) or harvested. */
   bool timed, chained;
   struct pl_record *next;
 };
@@ -325,9 +325,6 @@ static struct pl_record *record_take_locked(void) {
       free(r);
       r = NULL;
     }
-    if (r)
-      r->measure = (struct placement_measure){.magic = PLACEMENT_MEASURE_MAGIC,
-                                              .signal = signal_handle(r->signal)};
     if (r) rt.placement.record_count++;
   }
   if (r) r->measured = false; /* its signal is armed (record_release, signal_create) */
@@ -817,7 +814,6 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
     if (r->timed) pq->chain_wanted[a] = !r->chained;
     pq->last_timed[a] = r->timed;
     pq->unharvested[a]++;
-    r->measure.timed = r->timed;
     r->kernel = k;
     r->pq = pq;
     r->agent = a;
@@ -855,7 +851,7 @@ static hsa_status_t forward_dispatch(struct pl_queue *pq, hsa_kernel_dispatch_pa
    * (its time stamps are the dispatch's, as on the GPU's own queue) and a
    * barrier-AND behind it, which completes once the dispatch has, ends the
    * record; a dispatch without a signal ends the record itself. */
-  p->reserved2 = r && cpu ? (uint64_t)(uintptr_t)&r->measure : 0;
+  p->reserved2 = r && cpu ? placement_measure_word(r->signal, r->timed) : 0;
   bool record_behind = r && !cpu && p->completion_signal.handle;
   if (r && !cpu && !record_behind) p->completion_signal = signal_handle(r->signal);
   st = emit(pq, a, p, header);

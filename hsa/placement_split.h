@@ -26,21 +26,34 @@
 
 #include "hsa/runtime.h"
 
-#define PLACEMENT_SPLIT_MAGIC   0x54494c50534c5048ull /* "HPLSPLIT" */
-#define PLACEMENT_MEASURE_MAGIC 0x4552555341454d50ull /* "PMEASURE" */
+#define PLACEMENT_SPLIT_MAGIC 0x54494c50534c5048ull /* "HPLSPLIT" */
 
 /* A forwarded dispatch measured without a packet behind it (CPU agents):
- * `reserved2` names this, and the processor gives `signal` the value 0 (a
- * plain store: nothing waits on it, the placement queue polls it) before
- * it completes the packet's own completion signal; if `timed`, first the
- * packet's end time (and its start when the program profiles). Each time
- * is a clock read on the dispatch's path: the placement queue asks for
- * the samples it needs (placement_model.h, pl_time_due). */
-struct placement_measure {
-  uint64_t magic;
-  hsa_signal_t signal;
-  bool timed;
-};
+ * `reserved2` holds the address of the record's signal (64-byte aligned,
+ * amd_hsa_signal.h) with PLACEMENT_MEASURE set, and PLACEMENT_MEASURE_TIMED
+ * if its time is wanted. The processor learns all from the packet, without
+ * reading a line the placement queue has just written (a round trip
+ * between cores before the dispatch could start). It gives the signal the
+ * value 0 (a plain store: nothing waits on it, the placement queue polls
+ * it) before it completes the packet's own completion signal; if timed,
+ * first the packet's end time (and its start when the program profiles).
+ * Each time is a clock read on the dispatch's path: the placement queue
+ * asks for the samples it needs (placement_model.h, pl_time_due). Any
+ * other non-zero reserved2 names a struct placement_split. */
+#define PLACEMENT_MEASURE       1ull
+#define PLACEMENT_MEASURE_TIMED 2ull
+
+static inline uint64_t placement_measure_word(struct signal *s, bool timed) {
+  return (uint64_t)(uintptr_t)s | PLACEMENT_MEASURE | (timed ? PLACEMENT_MEASURE_TIMED : 0);
+}
+
+/* The record's signal a forwarded packet's reserved2 names, or NULL. */
+static inline struct signal *placement_measure_signal(uint64_t reserved2) {
+  return reserved2 & PLACEMENT_MEASURE
+             ? (struct signal *)(uintptr_t)(reserved2 &
+                                            ~(PLACEMENT_MEASURE | PLACEMENT_MEASURE_TIMED))
+             : NULL;
+}
 
 struct placement_split {
   uint64_t magic;
