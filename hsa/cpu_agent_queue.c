@@ -366,7 +366,7 @@ static enum serve_result serve_queue(struct cpu_agent *ca, struct queue *q) {
         ((header >> HSA_PACKET_HEADER_TYPE) & 0xff) == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
       uint64_t extra = ((const hsa_kernel_dispatch_packet_t *)slot)->reserved2;
       measure = placement_measure_signal(extra);
-      timed = extra & PLACEMENT_MEASURE_TIMED;
+      timed = measure && (extra & PLACEMENT_MEASURE_TIMED);
       split_part = extra && !measure; /* its magic was checked before it ran */
     }
     /* Hand the slot back (INVALID, then the read index) before completing,

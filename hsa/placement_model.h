@@ -59,9 +59,10 @@ struct pl_candidate {
 
 /* The last choice pl_choose made without exploring: the same choice again
  * for the same work-items, candidates and bound until something else it
- * read changes (pl_record, pl_reset, and pl_drop while the class is still
- * being explored clear `valid`). A stream of dispatches of one size then
- * costs one decision between measurements, not one per dispatch. */
+ * read changes (pl_record when a sample moved what the choice reads,
+ * pl_reset, and pl_drop while the class is still being explored clear
+ * `valid`). A stream of dispatches of one size then costs one decision
+ * between the samples that move it, not one per dispatch. */
 struct pl_choice {
   int agent;             /* index into the candidates; -1: none allowed */
   bool explored;         /* sent there to measure it */
